@@ -1,1 +1,60 @@
-//! placeholder
+//! The JSON Schema subset ptc enforces.
+//!
+//! * [`assert_supported`] / [`assert_object_schema`] check a raw (wire) schema
+//!   against the enforced subset and list every offending path;
+//! * [`node_is_supported`] is the node-local part of that check;
+//! * [`validate`] checks a value against a supported schema;
+//! * `ValueSpec` / `ParameterSpec` (the author DSL) compile to
+//!   the subset.
+//!
+//! Every walk uses an explicit heap stack, so 5,000-deep schemas and values
+//! are fine on a small thread stack.
+//!
+//! ```
+//! use ptc_schema::{assert_supported, validate};
+//! use serde_json::json;
+//!
+//! let schema = json!({
+//!     "type": "object",
+//!     "properties": {"name": {"type": "string"}, "tags": {"type": "array", "items": {"type": "string"}}},
+//!     "required": ["name"],
+//!     "additionalProperties": false
+//! });
+//! assert_supported(&schema).unwrap();
+//! assert!(validate(&schema, &json!({"name": "x", "tags": ["a"]})).is_ok());
+//!
+//! let err = validate(&schema, &json!({"name": "x", "tags": ["a", 3]})).unwrap_err();
+//! assert_eq!(err.to_string(), "/tags/1: expected string, got number");
+//!
+//! let err = assert_supported(&json!({"type": "string", "pattern": "^a"})).unwrap_err();
+//! assert_eq!(err.issues[0].path, "/pattern");
+//! ```
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod error;
+mod pointer;
+mod support;
+mod validate;
+
+pub use error::{JsonSchemaError, SchemaIssue, ValidationError};
+pub use pointer::escape_token;
+pub use serde_json::Value as JsonValue;
+pub use support::{assert_object_schema, assert_supported, node_is_supported};
+pub use validate::validate;
+
+/// Keywords of the enforced subset.
+pub const SUPPORTED_KEYWORDS: &[&str] = &[
+    "type",
+    "oneOf",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "enum",
+    "const",
+    "description",
+    "title",
+    "default",
+    "examples",
+];

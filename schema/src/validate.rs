@@ -1,0 +1,334 @@
+//! Validation of a JSON value against a supported schema.
+//!
+//! The engine never recurses. It keeps a stack of frames: an `All` frame holds
+//! the pending (schema, value) checks that must all pass; a `OneOf` frame sits
+//! between an `All` frame and the branch currently being tried, counting
+//! which branches matched. A branch is just another `All` frame, so nested
+//! `oneOf`s and deep values both live on the heap.
+
+use serde_json::{Number, Value};
+
+use crate::error::ValidationError;
+use crate::pointer::{PathArena, PathId, Seg, ROOT};
+use crate::support::{collect_issues, kind, preview, type_matches};
+
+/// Longest branch failure quoted inside a "no branch matched" message.
+const BRANCH_DETAIL_LIMIT: usize = 160;
+
+#[derive(Clone, Copy)]
+struct Task<'a> {
+    schema: &'a Value,
+    value: &'a Value,
+    path: PathId,
+}
+
+/// A failure whose pointer is rendered only if it is actually reported
+/// (most `oneOf` branch failures are discarded).
+struct Failure {
+    path: PathId,
+    message: String,
+}
+
+enum Frame<'a> {
+    /// Checks that must all pass.
+    All { work: Vec<Task<'a>> },
+    /// A `oneOf` being decided, branch by branch. `mark` is the path-arena
+    /// length when it started: branch paths are kept until the decision
+    /// (pending failures refer to them), then forgotten.
+    OneOf {
+        branches: &'a [Value],
+        value: &'a Value,
+        path: PathId,
+        next: usize,
+        mark: usize,
+        matched: Vec<usize>,
+        failures: Vec<Failure>,
+    },
+}
+
+enum Step<'a> {
+    Done,
+    Fail(Failure),
+    OneOf(&'a [Value]),
+}
+
+/// Validates `value` against `schema`.
+///
+/// The schema is first checked with [`crate::assert_supported`] (an
+/// unsupported schema is reported as an error at the value root, never
+/// ignored). Iterative and stack-safe; returns the first failure in document
+/// order.
+pub fn validate(schema: &Value, value: &Value) -> Result<(), ValidationError> {
+    let issues = collect_issues(schema);
+    if !issues.is_empty() {
+        let detail: Vec<String> = issues.iter().map(ToString::to_string).collect();
+        return Err(ValidationError {
+            path: String::new(),
+            message: format!("schema is not supported: {}", detail.join("; ")),
+        });
+    }
+    let mut arena = PathArena::new();
+    run(schema, value, &mut arena).map_err(|f| ValidationError {
+        path: arena.render(f.path),
+        message: f.message,
+    })
+}
+
+fn run<'a>(schema: &'a Value, value: &'a Value, arena: &mut PathArena<'a>) -> Result<(), Failure> {
+    let mut frames = vec![Frame::All {
+        work: vec![Task {
+            schema,
+            value,
+            path: ROOT,
+        }],
+    }];
+    // `Some(result)` = the top `All` frame has just finished with `result`.
+    let mut finished: Option<Result<(), Failure>> = None;
+    loop {
+        if let Some(result) = finished.take() {
+            frames.pop();
+            let Some(Frame::OneOf {
+                branches,
+                value,
+                path,
+                next,
+                mark,
+                matched,
+                failures,
+            }) = frames.last_mut()
+            else {
+                // The root frame finished (an All frame only ever sits at
+                // the bottom or directly above a OneOf frame).
+                return result;
+            };
+            match result {
+                Ok(()) => matched.push(*next - 1),
+                Err(f) => failures.push(f),
+            }
+            if *next < branches.len() {
+                let all: &[Value] = branches;
+                let task = Task {
+                    schema: &all[*next],
+                    value,
+                    path: *path,
+                };
+                *next += 1;
+                frames.push(Frame::All { work: vec![task] });
+                continue;
+            }
+            let verdict = decide(arena, *path, branches.len(), matched, failures);
+            arena.truncate(*mark);
+            frames.pop();
+            if let Err(f) = verdict {
+                finished = Some(Err(f));
+            }
+            continue;
+        }
+        let Some(Frame::All { work }) = frames.last_mut() else {
+            // Unreachable by construction: a OneOf frame always has a branch
+            // frame above it until it is decided. Fail closed.
+            return Err(Failure {
+                path: ROOT,
+                message: "internal validator state error".into(),
+            });
+        };
+        let Some(task) = work.pop() else {
+            finished = Some(Ok(()));
+            continue;
+        };
+        match step(task, work, arena) {
+            Step::Done => {}
+            Step::Fail(f) => finished = Some(Err(f)),
+            Step::OneOf(branches) => {
+                frames.push(Frame::OneOf {
+                    branches,
+                    value: task.value,
+                    path: task.path,
+                    next: 1,
+                    mark: arena.len(),
+                    matched: Vec::new(),
+                    failures: Vec::new(),
+                });
+                frames.push(Frame::All {
+                    work: vec![Task {
+                        schema: &branches[0],
+                        value: task.value,
+                        path: task.path,
+                    }],
+                });
+            }
+        }
+    }
+}
+
+fn decide(
+    arena: &PathArena<'_>,
+    path: PathId,
+    count: usize,
+    matched: &[usize],
+    failures: &[Failure],
+) -> Result<(), Failure> {
+    match matched.len() {
+        1 => Ok(()),
+        0 => {
+            let details: Vec<String> = failures
+                .iter()
+                .enumerate()
+                .map(|(i, f)| {
+                    let rel = arena.render_relative(f.path, path);
+                    let what = truncate(&f.message);
+                    if rel.is_empty() {
+                        format!("branch {i}: {what}")
+                    } else {
+                        format!("branch {i}: {}: {what}", truncate(&rel))
+                    }
+                })
+                .collect();
+            Err(Failure {
+                path,
+                message: format!(
+                    "value matches none of the {count} oneOf branches ({})",
+                    details.join("; ")
+                ),
+            })
+        }
+        _ => {
+            let list: Vec<String> = matched.iter().map(ToString::to_string).collect();
+            Err(Failure {
+                path,
+                message: format!(
+                    "value matches {} oneOf branches ({}); exactly one must match",
+                    matched.len(),
+                    list.join(", ")
+                ),
+            })
+        }
+    }
+}
+
+fn truncate(s: &str) -> String {
+    if s.len() <= BRANCH_DETAIL_LIMIT {
+        return s.to_owned();
+    }
+    let mut cut = BRANCH_DETAIL_LIMIT;
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}...", &s[..cut])
+}
+
+/// Checks one (schema, value) pair; pushes child checks onto `work`.
+fn step<'a>(task: Task<'a>, work: &mut Vec<Task<'a>>, arena: &mut PathArena<'a>) -> Step<'a> {
+    let fail = |message: String| {
+        Step::Fail(Failure {
+            path: task.path,
+            message,
+        })
+    };
+    let Some(schema) = task.schema.as_object() else {
+        return fail("schema node is not supported".into());
+    };
+    let value = task.value;
+    if let Some(Value::Array(branches)) = schema.get("oneOf") {
+        if !branches.is_empty() {
+            return Step::OneOf(branches);
+        }
+    }
+    if let Some(Value::String(ty)) = schema.get("type") {
+        if !type_matches(ty, value) {
+            return fail(format!("expected {ty}, got {}", kind(value)));
+        }
+    }
+    if let Some(Value::Array(allowed)) = schema.get("enum") {
+        if !allowed.iter().any(|a| scalar_eq(a, value)) {
+            return fail(format!(
+                "{} is not one of the allowed enum values",
+                preview(value)
+            ));
+        }
+    }
+    if let Some(expected) = schema.get("const") {
+        if !scalar_eq(expected, value) {
+            return fail(format!(
+                "expected constant {}, got {}",
+                preview(expected),
+                preview(value)
+            ));
+        }
+    }
+    match value {
+        Value::Object(map) => {
+            let props = schema.get("properties").and_then(Value::as_object);
+            if let Some(Value::Array(required)) = schema.get("required") {
+                for name in required.iter().filter_map(Value::as_str) {
+                    if !map.contains_key(name) {
+                        return fail(format!(
+                            "missing required property {}",
+                            Value::String(name.to_owned())
+                        ));
+                    }
+                }
+            }
+            if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
+                for key in map.keys() {
+                    if !props.is_some_and(|p| p.contains_key(key)) {
+                        return Step::Fail(Failure {
+                            path: arena.push(task.path, Seg::Key(key)),
+                            message: format!(
+                                "property {} is not allowed (additionalProperties is false)",
+                                Value::String(key.clone())
+                            ),
+                        });
+                    }
+                }
+            }
+            if let Some(props) = props {
+                let start = work.len();
+                for (name, child_schema) in props {
+                    if let Some((key, child)) = map.get_key_value(name) {
+                        work.push(Task {
+                            schema: child_schema,
+                            value: child,
+                            path: arena.push(task.path, Seg::Key(key)),
+                        });
+                    }
+                }
+                work[start..].reverse();
+            }
+        }
+        Value::Array(items) => {
+            if let Some(item_schema) = schema.get("items") {
+                for (i, item) in items.iter().enumerate().rev() {
+                    work.push(Task {
+                        schema: item_schema,
+                        value: item,
+                        path: arena.push(task.path, Seg::Index(i)),
+                    });
+                }
+            }
+        }
+        _ => {}
+    }
+    Step::Done
+}
+
+/// Equality for `enum` / `const`: numbers compare numerically (`1 == 1.0`).
+pub(crate) fn scalar_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => numbers_eq(x, y),
+        _ => a == b,
+    }
+}
+
+fn numbers_eq(x: &Number, y: &Number) -> bool {
+    if let (Some(a), Some(b)) = (x.as_i64(), y.as_i64()) {
+        return a == b;
+    }
+    if let (Some(a), Some(b)) = (x.as_u64(), y.as_u64()) {
+        return a == b;
+    }
+    match (x.as_f64(), y.as_f64()) {
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
+}
