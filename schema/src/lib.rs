@@ -4,7 +4,7 @@
 //!   against the enforced subset and list every offending path;
 //! * [`node_is_supported`] is the node-local part of that check;
 //! * [`validate`] checks a value against a supported schema;
-//! * `ValueSpec` / `ParameterSpec` (the author DSL) compile to
+//! * [`ValueSpec`] / [`ParameterSpec`] are the author DSL; they compile to
 //!   the subset.
 //!
 //! Every walk uses an explicit heap stack, so 5,000-deep schemas and values
@@ -28,15 +28,34 @@
 //!
 //! let err = assert_supported(&json!({"type": "string", "pattern": "^a"})).unwrap_err();
 //! assert_eq!(err.issues[0].path, "/pattern");
+//!
+//! // The author DSL compiles to the same subset.
+//! use ptc_schema::{ParameterSpec, ValueSpec};
+//! let params = ParameterSpec::new()
+//!     .required("name", ValueSpec::string().describe("who"))
+//!     .optional("tags", ValueSpec::array(ValueSpec::string()));
+//! assert_eq!(
+//!     params.compile().unwrap(),
+//!     json!({
+//!         "type": "object",
+//!         "properties": {
+//!             "name": {"type": "string", "description": "who"},
+//!             "tags": {"type": "array", "items": {"type": "string"}}
+//!         },
+//!         "required": ["name"]
+//!     })
+//! );
 //! ```
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod dsl;
 mod error;
 mod pointer;
 mod support;
 mod validate;
 
+pub use dsl::{NodeOptions, ParameterSpec, PropertySpec, ValueSpec};
 pub use error::{JsonSchemaError, SchemaIssue, ValidationError};
 pub use pointer::escape_token;
 pub use serde_json::Value as JsonValue;
