@@ -1,0 +1,270 @@
+//! One call's identity: the input an executor hands the pipeline, the immutable
+//! execution the pipeline builds from it, and the run context a tool body receives.
+
+use std::fmt;
+use std::num::NonZeroU64;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use crate::content::UserMessage;
+use crate::definition::ToolDefinition;
+use crate::registry::ResolvedToolSet;
+use crate::scope::Agent;
+
+/// Model arguments as they arrive: already-parsed JSON, or the raw text a model emitted.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ToolArguments {
+    /// Parsed JSON.
+    Json(Value),
+    /// Raw JSON text, parsed once by the pipeline (no depth limit).
+    Text(String),
+}
+
+impl From<Value> for ToolArguments {
+    fn from(v: Value) -> Self {
+        ToolArguments::Json(v)
+    }
+}
+impl From<String> for ToolArguments {
+    fn from(s: String) -> Self {
+        ToolArguments::Text(s)
+    }
+}
+impl From<&str> for ToolArguments {
+    fn from(s: &str) -> Self {
+        ToolArguments::Text(s.to_string())
+    }
+}
+
+impl ToolArguments {
+    /// Materialise once into frozen lossless JSON. Text that is not one JSON value is rejected.
+    pub fn materialise(self) -> Result<Arc<Value>, String> {
+        match self {
+            ToolArguments::Json(v) => Ok(Arc::new(v)),
+            ToolArguments::Text(text) => {
+                let mut de = serde_json::Deserializer::from_str(&text);
+                de.disable_recursion_limit();
+                let de = serde_stacker::Deserializer::new(&mut de);
+                let value = <Value as serde::Deserialize>::deserialize(de)
+                    .map_err(|e| format!("arguments are not valid JSON: {e}"))?;
+                Ok(Arc::new(value))
+            }
+        }
+    }
+}
+
+/// Opaque identity of one execution; compare only for equality.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ExecutionToken(NonZeroU64);
+
+static NEXT_TOKEN: AtomicU64 = AtomicU64::new(1);
+
+impl ExecutionToken {
+    pub(crate) fn fresh() -> Self {
+        let n = NEXT_TOKEN.fetch_add(1, Ordering::Relaxed);
+        ExecutionToken(NonZeroU64::new(n).expect("token counter overflow"))
+    }
+}
+
+impl fmt::Debug for ExecutionToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ExecutionToken(..)")
+    }
+}
+
+/// Parsed input to the pipeline. The pipeline adds the token; callers never choose it.
+#[derive(Debug, Clone)]
+pub struct ToolExecutionInput {
+    /// The call id (for sub-dispatches, `<callId>:ptc:<n>`).
+    pub call_id: String,
+    /// Root model-requested call; `None` for a root execution.
+    pub root_call_id: Option<String>,
+    /// Tool name as called.
+    pub name: String,
+    /// Arguments.
+    pub arguments: ToolArguments,
+    /// The calling agent.
+    pub agent: Option<Agent>,
+    /// Step admission for conditional tools.
+    pub tool_set: Option<ResolvedToolSet>,
+    /// Token of the enclosing transport execution (marks a sub-dispatch).
+    pub parent: Option<ExecutionToken>,
+    /// Caller-owned cancellation.
+    pub signal: CancellationToken,
+}
+
+impl ToolExecutionInput {
+    /// A root call with no agent, admission set or parent.
+    pub fn new(
+        call_id: impl Into<String>,
+        name: impl Into<String>,
+        arguments: impl Into<ToolArguments>,
+    ) -> Self {
+        ToolExecutionInput {
+            call_id: call_id.into(),
+            root_call_id: None,
+            name: name.into(),
+            arguments: arguments.into(),
+            agent: None,
+            tool_set: None,
+            parent: None,
+            signal: CancellationToken::new(),
+        }
+    }
+
+    /// Set the caller's cancellation signal.
+    pub fn with_signal(mut self, signal: CancellationToken) -> Self {
+        self.signal = signal;
+        self
+    }
+
+    /// Set the calling agent.
+    pub fn with_agent(mut self, agent: Agent) -> Self {
+        self.agent = Some(agent);
+        self
+    }
+
+    /// Set the step's admitted tool set.
+    pub fn with_tool_set(mut self, set: ResolvedToolSet) -> Self {
+        self.tool_set = Some(set);
+        self
+    }
+}
+
+/// One call inside the pipeline: identity, frozen arguments and caller signal are
+/// immutable; the token is pipeline-assigned. Shared as `Arc<ToolExecution>`.
+pub struct ToolExecution {
+    pub(crate) token: ExecutionToken,
+    pub(crate) call_id: String,
+    pub(crate) root_call_id: String,
+    pub(crate) name: String,
+    pub(crate) arguments: Arc<Value>,
+    pub(crate) agent: Option<Agent>,
+    pub(crate) tool_set: Option<ResolvedToolSet>,
+    pub(crate) parent: Option<ExecutionToken>,
+    pub(crate) signal: CancellationToken,
+    pub(crate) definition: Option<Arc<ToolDefinition>>,
+}
+
+impl ToolExecution {
+    /// Opaque identity, passed to nested calls only as their `parent`.
+    pub fn token(&self) -> ExecutionToken {
+        self.token
+    }
+    /// Call id.
+    pub fn call_id(&self) -> &str {
+        &self.call_id
+    }
+    /// Root call id of this execution tree.
+    pub fn root_call_id(&self) -> &str {
+        &self.root_call_id
+    }
+    /// Tool name as called.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// Frozen arguments.
+    pub fn arguments(&self) -> &Arc<Value> {
+        &self.arguments
+    }
+    /// The calling agent.
+    pub fn agent(&self) -> Option<&Agent> {
+        self.agent.as_ref()
+    }
+    /// The step's admitted tool set.
+    pub fn tool_set(&self) -> Option<&ResolvedToolSet> {
+        self.tool_set.as_ref()
+    }
+    /// The enclosing transport execution, for sub-dispatches.
+    pub fn parent(&self) -> Option<ExecutionToken> {
+        self.parent
+    }
+    /// The caller's cancellation signal.
+    pub fn signal(&self) -> &CancellationToken {
+        &self.signal
+    }
+    /// The resolved definition (absent only for unknown tools).
+    pub fn definition(&self) -> Option<&Arc<ToolDefinition>> {
+        self.definition.as_ref()
+    }
+    pub(crate) fn scope_id(&self) -> Option<u64> {
+        self.agent.as_ref().map(|a| a.scope().id())
+    }
+}
+
+impl fmt::Debug for ToolExecution {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolExecution")
+            .field("call_id", &self.call_id)
+            .field("root_call_id", &self.root_call_id)
+            .field("name", &self.name)
+            .field("arguments", &self.arguments)
+            .field("parent", &self.parent.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Effects a tool body requests: deferred context and concluding the turn.
+#[derive(Default)]
+pub(crate) struct RunEffects {
+    pub(crate) contexts: Mutex<Vec<UserMessage>>,
+    pub(crate) conclude: AtomicBool,
+    pub(crate) invoked: AtomicBool,
+}
+
+impl RunEffects {
+    /// Whether the tool body was invoked.
+    pub(crate) fn invoked(&self) -> bool {
+        self.invoked.load(Ordering::Acquire)
+    }
+
+    pub(crate) fn take_contexts(&self) -> Vec<UserMessage> {
+        std::mem::take(&mut *self.contexts.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+}
+
+/// What a tool body receives beside its arguments.
+#[derive(Clone)]
+pub struct ToolRunContext {
+    pub(crate) exec: Arc<ToolExecution>,
+    pub(crate) signal: CancellationToken,
+    pub(crate) effects: Arc<RunEffects>,
+}
+
+impl ToolRunContext {
+    /// The execution being run.
+    pub fn execution(&self) -> &Arc<ToolExecution> {
+        &self.exec
+    }
+
+    /// Cancellation for the body: fires on caller cancellation and on any wrapper's
+    /// replacement signal (e.g. the timeout policy).
+    pub fn signal(&self) -> &CancellationToken {
+        &self.signal
+    }
+
+    /// Defer a context message until this call's result reaches the agent loop.
+    pub fn defer_context(&self, message: UserMessage) {
+        self.effects
+            .contexts
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(message);
+    }
+
+    /// Mark a successful result as concluding the turn.
+    pub fn conclude_turn(&self) {
+        self.effects.conclude.store(true, Ordering::Relaxed);
+    }
+}
+
+impl fmt::Debug for ToolRunContext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolRunContext")
+            .field("exec", &self.exec)
+            .finish_non_exhaustive()
+    }
+}

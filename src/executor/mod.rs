@@ -1,0 +1,181 @@
+//! Executors: a whole raw call batch in, one outcome per call (in model order) out.
+//!
+//! [`NativeExecutor`] is the deployment default; code mode adds its own. Each owns
+//! argument parsing, scheduling, cancellation and root-call logging for its batches.
+
+mod native;
+
+pub use native::NativeExecutor;
+
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use tokio_util::sync::CancellationToken;
+
+use crate::content::UserMessage;
+use crate::definition::{ToolDefinition, ToolSchema};
+use crate::execution::ToolArguments;
+use crate::registry::{ResolvedToolSet, ToolRegistry};
+use crate::result::ToolExecutionResult;
+use crate::scope::Agent;
+use crate::session::SessionError;
+
+/// One raw model call.
+#[derive(Debug, Clone)]
+pub struct ToolCallBlock {
+    /// Call id.
+    pub id: String,
+    /// Tool name.
+    pub name: String,
+    /// Arguments as emitted.
+    pub arguments: ToolArguments,
+}
+
+impl ToolCallBlock {
+    /// A call block.
+    pub fn new(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        arguments: impl Into<ToolArguments>,
+    ) -> Self {
+        ToolCallBlock {
+            id: id.into(),
+            name: name.into(),
+            arguments: arguments.into(),
+        }
+    }
+}
+
+/// The model step whose session receives root `tool/call` / `tool/result` events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LogStep {
+    /// Turn number.
+    pub turn: u64,
+    /// Step number.
+    pub step: u64,
+}
+
+/// A raw call batch with its cancellation, optional owner, admission and logging step.
+#[derive(Debug, Clone)]
+pub struct ToolBatchInput {
+    /// The model's calls, in model order.
+    pub calls: Vec<ToolCallBlock>,
+    /// Cancellation for the whole batch.
+    pub signal: CancellationToken,
+    /// Overrides the executor's parallel limit for this batch (positive).
+    pub max_parallel_tool_calls: Option<usize>,
+    /// Owning agent (scope and session).
+    pub agent: Option<Agent>,
+    /// Step admission for conditional tools.
+    pub tool_set: Option<ResolvedToolSet>,
+    /// With a session on the agent, log root events for this step.
+    pub log: Option<LogStep>,
+}
+
+impl ToolBatchInput {
+    /// A batch with a fresh signal and nothing else set.
+    pub fn new(calls: Vec<ToolCallBlock>) -> Self {
+        ToolBatchInput {
+            calls,
+            signal: CancellationToken::new(),
+            max_parallel_tool_calls: None,
+            agent: None,
+            tool_set: None,
+            log: None,
+        }
+    }
+}
+
+/// One settled result correlated with its call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCallResult {
+    /// Call id.
+    pub call_id: String,
+    /// The outcome.
+    pub result: ToolExecutionResult,
+}
+
+/// Model-ordered outcomes and the context accepted for the next step.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ToolBatchResult {
+    /// One per call, in model order.
+    pub results: Vec<ToolCallResult>,
+    /// Deferred contexts of every result, in call order.
+    pub additional_contexts: Vec<UserMessage>,
+    /// Whether a success concluded the turn.
+    pub concluded: bool,
+}
+
+impl ToolBatchResult {
+    /// Assemble from model-ordered results.
+    pub fn from_results(results: Vec<ToolCallResult>) -> Self {
+        let additional_contexts = results
+            .iter()
+            .flat_map(|r| r.result.additional_contexts.iter().cloned())
+            .collect();
+        let concluded = results.iter().any(|r| r.result.concludes_turn());
+        ToolBatchResult {
+            results,
+            additional_contexts,
+            concluded,
+        }
+    }
+}
+
+/// A batch could not be executed or fully logged.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ToolBatchExecutionError {
+    /// No executor is selected for the scope.
+    #[error("no tool executor is available for this scope")]
+    NoExecutor,
+    /// The input is invalid (e.g. a zero parallel limit).
+    #[error("invalid batch: {0}")]
+    InvalidInput(String),
+    /// Every call settled but the session could not record everything; the outcomes are kept.
+    #[error("{error}")]
+    Log {
+        /// The first logging failure.
+        error: SessionError,
+        /// The complete, settled batch.
+        result: ToolBatchResult,
+    },
+}
+
+/// Model-facing tool declarations produced by an executor.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ToolModelInput {
+    /// Schemas the model receives.
+    pub schemas: Vec<ToolSchema>,
+    /// Names the model may call.
+    pub known_names: Vec<String>,
+}
+
+/// A guidance section an executor contributes to the system prompt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolPromptSection {
+    /// Stable id.
+    pub id: String,
+    /// Section text.
+    pub text: String,
+}
+
+/// Owns argument parsing, dispatch, scheduling, cancellation and logging for batches.
+pub trait ToolExecutor: Send + Sync + 'static {
+    /// Guidance sections for the visible tools (none by default).
+    fn sections(&self, tools: &[Arc<ToolDefinition>]) -> Vec<ToolPromptSection> {
+        let _ = tools;
+        Vec::new()
+    }
+
+    /// Describe the model's callable tools.
+    fn describe(&self, tools: &[Arc<ToolDefinition>]) -> ToolModelInput;
+
+    /// Execute a complete batch: one outcome per call in model order, skipped calls
+    /// included on abort; never settle while started work is running.
+    fn execute<'a>(
+        &'a self,
+        registry: &'a ToolRegistry,
+        input: ToolBatchInput,
+    ) -> BoxFuture<'a, Result<ToolBatchResult, ToolBatchExecutionError>>;
+}

@@ -1,0 +1,121 @@
+//! `tools/pre-execute`: allow, deny, cancel or ask before dispatch.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use futures::future::{BoxFuture, FutureExt};
+
+use super::{next_applicable, Listener};
+use crate::error::ToolErrorInfo;
+use crate::execution::ToolExecution;
+
+/// Localized prompt text for an `ask` decision; `en` is required.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DisplayReason {
+    /// English text.
+    pub en: String,
+    /// Other locales, `(locale, text)`.
+    pub other: Vec<(String, String)>,
+}
+
+/// A pre-dispatch decision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PreToolDecision {
+    /// Run the call.
+    Allow,
+    /// Refuse it; `reason` is model-facing, `info` optional structured identity.
+    Deny {
+        /// Model-facing reason.
+        reason: String,
+        /// Structured identity (defaults to `ToolDeniedError` / `TOOL_DENIED`).
+        info: Option<ToolErrorInfo>,
+    },
+    /// Select the canonical cancellation result without presenting a denial.
+    Cancel,
+    /// Run only after the approval service answers `allowed-once`.
+    Ask {
+        /// Audited approval reason.
+        reason: Option<String>,
+        /// Prompt text.
+        display_reason: Option<DisplayReason>,
+    },
+}
+
+impl PreToolDecision {
+    /// A denial with a reason.
+    pub fn deny(reason: impl Into<String>) -> Self {
+        PreToolDecision::Deny {
+            reason: reason.into(),
+            info: None,
+        }
+    }
+
+    /// An ask with an audited reason.
+    pub fn ask(reason: impl Into<String>) -> Self {
+        PreToolDecision::Ask {
+            reason: Some(reason.into()),
+            display_reason: None,
+        }
+    }
+}
+
+/// A `tools/pre-execute` listener. Closures `Fn(Arc<ToolExecution>, PreNext) -> impl Future`
+/// implement it.
+pub trait PreExecute: Send + Sync + 'static {
+    /// Decide, or delegate with `next.run()`.
+    fn pre_execute(
+        &self,
+        exec: Arc<ToolExecution>,
+        next: PreNext,
+    ) -> BoxFuture<'static, PreToolDecision>;
+}
+
+impl<F, Fut> PreExecute for F
+where
+    F: Fn(Arc<ToolExecution>, PreNext) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = PreToolDecision> + Send + 'static,
+{
+    fn pre_execute(
+        &self,
+        exec: Arc<ToolExecution>,
+        next: PreNext,
+    ) -> BoxFuture<'static, PreToolDecision> {
+        self(exec, next).boxed()
+    }
+}
+
+/// The rest of the pre-execute chain. Consumed by [`PreNext::run`], so it runs at most once.
+pub struct PreNext {
+    list: Arc<[Listener<dyn PreExecute>]>,
+    index: usize,
+    exec: Arc<ToolExecution>,
+}
+
+impl PreNext {
+    pub(crate) fn start(list: Arc<[Listener<dyn PreExecute>]>, exec: Arc<ToolExecution>) -> Self {
+        PreNext {
+            list,
+            index: 0,
+            exec,
+        }
+    }
+
+    /// Run the remaining listeners; the end of the chain allows.
+    pub fn run(self) -> BoxFuture<'static, PreToolDecision> {
+        match next_applicable(&self.list, self.index, self.exec.scope_id()) {
+            None => futures::future::ready(PreToolDecision::Allow).boxed(),
+            Some(i) => {
+                let hook = self.list[i].hook.clone();
+                let exec = self.exec.clone();
+                hook.pre_execute(
+                    exec,
+                    PreNext {
+                        list: self.list,
+                        index: i + 1,
+                        exec: self.exec,
+                    },
+                )
+            }
+        }
+    }
+}

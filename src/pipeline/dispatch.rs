@@ -1,0 +1,113 @@
+//! The innermost stage: argument validation, the tool body, output validation and rendering.
+
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use futures::FutureExt;
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use crate::error::{codes, panic_message, ToolError, ToolFailure};
+use crate::execution::{RunEffects, ToolExecution, ToolRunContext};
+use crate::result::{Outcome, ToolExecutionResult};
+
+/// Validate arguments, run the body with the fused signal, and normalize its outcome.
+///
+/// `replacement` is the signal a `tools/execute` wrapper substituted, if any; the
+/// caller's signal is fused back in so caller cancellation always reaches the body.
+pub(crate) async fn invoke_guarded(
+    exec: Arc<ToolExecution>,
+    replacement: Option<CancellationToken>,
+    effects: Arc<RunEffects>,
+) -> ToolExecutionResult {
+    let Some(def) = exec.definition.clone() else {
+        return ToolExecutionResult::failure(ToolFailure::unknown_tool(&exec.name));
+    };
+    if def.validate_args {
+        if let Err(e) = ptc_schema::validate(&def.parameters, &exec.arguments) {
+            return ToolExecutionResult::failure(ToolFailure::invalid_args(&exec.name, e));
+        }
+    }
+    let caller = exec.signal.clone();
+    let signal = match &replacement {
+        None => caller.clone(),
+        Some(r) => r.child_token(),
+    };
+    let ctx = ToolRunContext {
+        exec: exec.clone(),
+        signal: signal.clone(),
+        effects: effects.clone(),
+    };
+    effects.invoked.store(true, Ordering::Release);
+    let started = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        (def.execute)(exec.arguments.clone(), ctx)
+    }));
+    let outcome: Result<Value, ToolError> = match started {
+        Err(p) => Err(ToolError::new(panic_message(&*p))),
+        Ok(body) => {
+            let mut body = AssertUnwindSafe(body).catch_unwind();
+            let settled = if replacement.is_some() {
+                tokio::select! {
+                    biased;
+                    r = &mut body => r,
+                    _ = caller.cancelled() => { signal.cancel(); body.await }
+                }
+            } else {
+                body.await
+            };
+            settled.unwrap_or_else(|p| Err(ToolError::new(panic_message(&*p))))
+        }
+    };
+    let contexts = effects.take_contexts();
+    let mut result = match outcome {
+        Err(_) if caller.is_cancelled() => ToolExecutionResult::failure(ToolFailure::aborted()),
+        Err(e) => ToolExecutionResult::failure(e.into_failure()),
+        Ok(value) => apply_value(&exec, value, effects.conclude.load(Ordering::Acquire)),
+    };
+    result.additional_contexts = contexts;
+    result
+}
+
+/// Validate a value against the output schema, freeze it, render content and
+/// presentation metadata. A renderer or projector panic becomes `INVALID_TOOL_OUTPUT`.
+pub(crate) fn apply_value(
+    exec: &ToolExecution,
+    value: Value,
+    concludes_turn: bool,
+) -> ToolExecutionResult {
+    let Some(def) = exec.definition.as_ref() else {
+        return ToolExecutionResult::failure(ToolFailure::unknown_tool(&exec.name));
+    };
+    let output = &def.output;
+    if let Err(e) = ptc_schema::validate(&output.schema, &value) {
+        return ToolExecutionResult::failure(ToolFailure::invalid_output(&exec.name, e));
+    }
+    let args = &exec.arguments;
+    let rendered = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        (
+            output.render(args, &value),
+            output.presentation_meta(args, &value),
+        )
+    }));
+    match rendered {
+        Ok((content, meta)) => ToolExecutionResult {
+            outcome: Outcome::Success {
+                value: Arc::new(value),
+                concludes_turn,
+            },
+            content,
+            meta,
+            additional_contexts: Vec::new(),
+        },
+        Err(p) => ToolExecutionResult::failure(ToolFailure::new(
+            format!(
+                "rendering the output of {} failed: {}",
+                exec.name,
+                panic_message(&*p)
+            ),
+            "ToolOutputError",
+            codes::INVALID_TOOL_OUTPUT,
+        )),
+    }
+}

@@ -1,0 +1,99 @@
+//! The guarded execution pipeline: one call from raw input to final, frozen result.
+//!
+//! ```text
+//! prepare: resolve definition, materialise + freeze args, assign token
+//!   -> cancelled? -> tools/pre-execute (allow | deny | cancel | ask -> approval)
+//!   -> cancelled? -> guards (deny only)
+//!   -> tools/execute wrappers -> [validate args -> body -> validate output -> render]
+//!   -> project_content -> tools/post-execute (accept | replace | block)
+//!   -> cancelled? -> finalize_content (exactly once, every outcome) -> freeze -> tools/result
+//! ```
+//!
+//! Denials and blocks are ordinary results, never `Err`. A panic anywhere in a body,
+//! hook or callback is contained and becomes an error result with its message.
+
+pub(crate) mod dispatch;
+mod policy;
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::error::ToolFailure;
+use crate::execution::{ExecutionToken, ToolExecution, ToolExecutionInput};
+use crate::registry::ToolRegistry;
+use crate::result::ToolExecutionResult;
+
+/// A call whose definition is resolved and whose arguments are materialised, ready to
+/// be scheduled. Created by [`ToolRegistry::prepare`].
+pub struct PreparedCall {
+    exec: Arc<ToolExecution>,
+    early: Option<ToolFailure>,
+}
+
+impl PreparedCall {
+    /// The execution identity.
+    pub fn execution(&self) -> &Arc<ToolExecution> {
+        &self.exec
+    }
+
+    /// Whether this call may overlap with siblings: only a resolvable call whose
+    /// classifier returns exactly `true`.
+    pub fn is_concurrency_safe(&self) -> bool {
+        self.early.is_none()
+            && self
+                .exec
+                .definition()
+                .is_some_and(|d| d.is_concurrency_safe(&self.exec.arguments))
+    }
+}
+
+impl ToolRegistry {
+    /// Resolve and materialise one call. Arguments are materialised exactly once here,
+    /// before any policy; failures (unknown tool, non-JSON arguments) are carried to
+    /// [`ToolRegistry::run_prepared`], which reports them without dispatching.
+    pub fn prepare(&self, input: ToolExecutionInput) -> PreparedCall {
+        let scope = input.agent.as_ref().map(|a| a.scope());
+        let definition = self.executable(&input.name, scope, input.tool_set.as_ref());
+        let (arguments, bad_args) = match input.arguments.materialise() {
+            Ok(args) => (args, None),
+            Err(e) => (
+                Arc::new(Value::Null),
+                Some(ToolFailure::invalid_args(&input.name, e)),
+            ),
+        };
+        let early = match definition {
+            None => Some(ToolFailure::unknown_tool(&input.name)),
+            Some(_) => bad_args,
+        };
+        let root_call_id = input.root_call_id.unwrap_or_else(|| input.call_id.clone());
+        let exec = Arc::new(ToolExecution {
+            token: ExecutionToken::fresh(),
+            call_id: input.call_id,
+            root_call_id,
+            name: input.name,
+            arguments,
+            agent: input.agent,
+            tool_set: input.tool_set,
+            parent: input.parent,
+            signal: input.signal,
+            definition,
+        });
+        PreparedCall { exec, early }
+    }
+
+    /// Run one prepared call through the whole pipeline.
+    pub async fn run_prepared(&self, call: PreparedCall) -> ToolExecutionResult {
+        let PreparedCall { exec, early } = call;
+        let result = match early {
+            Some(failure) => ToolExecutionResult::failure(failure),
+            None => self.guarded(&exec).await,
+        };
+        self.finish(&exec, result)
+    }
+
+    /// Prepare and run one call: the single-call entry point.
+    pub async fn dispatch(&self, input: ToolExecutionInput) -> ToolExecutionResult {
+        self.run_prepared(self.prepare(input)).await
+    }
+}

@@ -1,0 +1,274 @@
+//! The policy stages of the pipeline: pre-execute, approval, guards, post-execute,
+//! finalization and observers.
+
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+
+use futures::FutureExt;
+
+use super::dispatch::{apply_value, invoke_guarded};
+use crate::content::content_text;
+use crate::error::{codes, panic_message, ToolErrorInfo, ToolFailure};
+use crate::execution::{RunEffects, ToolExecution};
+use crate::hooks::execute::{DispatchExecution, ExecuteNext};
+use crate::hooks::post_execute::{PostNext, PostToolDecision, Replacement};
+use crate::hooks::pre_execute::{PreNext, PreToolDecision};
+use crate::policy::approval::{ApprovalAnswer, ApprovalRequest};
+use crate::registry::ToolRegistry;
+use crate::result::{Outcome, ToolExecutionResult};
+
+fn fail(failure: ToolFailure) -> ToolExecutionResult {
+    ToolExecutionResult::failure(failure)
+}
+
+impl ToolRegistry {
+    /// Everything between a prepared call and finalization.
+    pub(super) async fn guarded(&self, exec: &Arc<ToolExecution>) -> ToolExecutionResult {
+        if exec.signal.is_cancelled() {
+            return fail(ToolFailure::aborted_before_dispatch());
+        }
+        if let Some(denied) = self.pre_execute(exec).await {
+            return denied;
+        }
+        if exec.signal.is_cancelled() {
+            return fail(ToolFailure::aborted_before_dispatch());
+        }
+        if let Some(reason) = self.check_guards(exec) {
+            return fail(ToolFailure::denied(reason));
+        }
+        let effects = Arc::new(RunEffects::default());
+        let list = self.inner.hooks.execute.snapshot();
+        let result = if list.is_empty() {
+            invoke_guarded(exec.clone(), None, effects.clone()).await
+        } else {
+            let next = ExecuteNext::start(list, effects.clone());
+            match AssertUnwindSafe(next.run(DispatchExecution::new(exec.clone())))
+                .catch_unwind()
+                .await
+            {
+                Ok(result) => result,
+                Err(p) => fail(ToolFailure::new(
+                    format!("tools/execute wrapper panicked: {}", panic_message(&*p)),
+                    "Error",
+                    codes::TOOL_ERROR,
+                )),
+            }
+        };
+        let result = self.project(exec, result);
+        let mut result = self.post_execute(exec, result).await;
+        if exec.signal.is_cancelled() && !result.is_error() {
+            let failure = if effects.invoked() {
+                ToolFailure::aborted()
+            } else {
+                ToolFailure::aborted_before_dispatch()
+            };
+            let contexts = std::mem::take(&mut result.additional_contexts);
+            result = fail(failure);
+            result.additional_contexts = contexts;
+        }
+        result
+    }
+
+    /// `tools/pre-execute` and approval. `Some(result)` stops the call.
+    async fn pre_execute(&self, exec: &Arc<ToolExecution>) -> Option<ToolExecutionResult> {
+        let list = self.inner.hooks.pre_execute.snapshot();
+        if list.is_empty() {
+            return None;
+        }
+        let decision = match AssertUnwindSafe(PreNext::start(list, exec.clone()).run())
+            .catch_unwind()
+            .await
+        {
+            Ok(d) => d,
+            Err(p) => PreToolDecision::deny(format!(
+                "tools/pre-execute policy failed: {}",
+                panic_message(&*p)
+            )),
+        };
+        match decision {
+            PreToolDecision::Allow => None,
+            PreToolDecision::Deny { reason, info } => {
+                Some(fail(ToolFailure {
+                    message: reason,
+                    info: Some(info.unwrap_or_else(|| {
+                        ToolErrorInfo::new("ToolDeniedError", codes::TOOL_DENIED)
+                    })),
+                }))
+            }
+            PreToolDecision::Cancel => Some(fail(ToolFailure::aborted_before_dispatch())),
+            PreToolDecision::Ask {
+                reason,
+                display_reason,
+            } => {
+                let service = self
+                    .inner
+                    .approval
+                    .read()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .clone();
+                let what = reason
+                    .clone()
+                    .unwrap_or_else(|| format!("{} requires approval", exec.name));
+                let Some(service) = service.filter(|_| exec.agent.is_some()) else {
+                    return Some(fail(ToolFailure::denied(format!(
+                        "{what} (no approval is available)"
+                    ))));
+                };
+                let request = ApprovalRequest {
+                    execution: exec.clone(),
+                    reason,
+                    display_reason,
+                };
+                let answer = match AssertUnwindSafe(service.request(request))
+                    .catch_unwind()
+                    .await
+                {
+                    Ok(answer) => answer,
+                    Err(p) => ApprovalAnswer::Other(format!(
+                        "approval service panicked: {}",
+                        panic_message(&*p)
+                    )),
+                };
+                match answer {
+                    ApprovalAnswer::AllowedOnce => None,
+                    other => Some(fail(ToolFailure::denied(format!(
+                        "{what} (approval {})",
+                        other.describe()
+                    )))),
+                }
+            }
+        }
+    }
+
+    /// Global guards and guards of every scope on the caller's chain; the first denial wins.
+    /// A panicking guard denies (fails closed).
+    pub(crate) fn check_guards(&self, exec: &ToolExecution) -> Option<String> {
+        let guards = self.inner.hooks.guards.snapshot();
+        guards
+            .iter()
+            .filter(|g| match g.scope {
+                None => true,
+                Some(id) => exec
+                    .agent
+                    .as_ref()
+                    .is_some_and(|a| a.scope().chain().any(|s| s.id() == id)),
+            })
+            .find_map(
+                |g| match std::panic::catch_unwind(AssertUnwindSafe(|| g.hook.check(exec))) {
+                    Ok(reason) => reason,
+                    Err(p) => Some(format!("guard failed: {}", panic_message(&*p))),
+                },
+            )
+    }
+
+    /// `project_content`: runs once for the normalized outcome entering post-execute.
+    fn project(
+        &self,
+        exec: &ToolExecution,
+        mut result: ToolExecutionResult,
+    ) -> ToolExecutionResult {
+        if let Some(project) = exec
+            .definition
+            .as_ref()
+            .and_then(|d| d.project_content.as_ref())
+        {
+            match std::panic::catch_unwind(AssertUnwindSafe(|| project(exec, &result))) {
+                Ok(Some(content)) => result.content = content,
+                Ok(None) => {}
+                Err(p) => {
+                    result = fail(ToolFailure::new(
+                        format!("project_content failed: {}", panic_message(&*p)),
+                        "ToolOutputError",
+                        codes::INVALID_TOOL_OUTPUT,
+                    ))
+                }
+            }
+        }
+        result
+    }
+
+    /// `tools/post-execute`: accept (optionally replacing content or value) or block.
+    async fn post_execute(
+        &self,
+        exec: &Arc<ToolExecution>,
+        result: ToolExecutionResult,
+    ) -> ToolExecutionResult {
+        let list = self.inner.hooks.post_execute.snapshot();
+        if !list.iter().any(|l| l.applies_to(exec.scope_id())) {
+            return result;
+        }
+        let shared = Arc::new(result);
+        let decision = AssertUnwindSafe(PostNext::start(list, exec.clone(), shared.clone()).run())
+            .catch_unwind()
+            .await;
+        let mut result = Arc::try_unwrap(shared).unwrap_or_else(|a| (*a).clone());
+        match decision {
+            Err(p) => fail(ToolFailure::new(
+                format!("tools/post-execute policy failed: {}", panic_message(&*p)),
+                "Error",
+                codes::TOOL_ERROR,
+            )),
+            Ok(PostToolDecision::Accept {
+                replace,
+                additional_contexts,
+            }) => {
+                match replace {
+                    None => {}
+                    Some(Replacement::Content(content)) => result.content = content,
+                    Some(Replacement::Value(value)) => {
+                        if let Outcome::Success { concludes_turn, .. } = result.outcome {
+                            let contexts = std::mem::take(&mut result.additional_contexts);
+                            result = apply_value(exec, value, concludes_turn);
+                            result.additional_contexts = contexts;
+                        }
+                    }
+                }
+                result.additional_contexts.extend(additional_contexts);
+                result
+            }
+            Ok(PostToolDecision::Block {
+                feedback,
+                additional_contexts,
+            }) => ToolExecutionResult {
+                outcome: Outcome::Failure(ToolFailure::new(
+                    content_text(&feedback),
+                    "ToolBlockedError",
+                    codes::TOOL_BLOCKED,
+                )),
+                content: feedback,
+                meta: None,
+                additional_contexts,
+            },
+        }
+    }
+
+    /// `finalize_content` (exactly once), freeze, then `tools/result` observers.
+    pub(super) fn finish(
+        &self,
+        exec: &Arc<ToolExecution>,
+        mut result: ToolExecutionResult,
+    ) -> ToolExecutionResult {
+        if let Some(finalize) = exec
+            .definition
+            .as_ref()
+            .and_then(|d| d.finalize_content.as_ref())
+        {
+            if let Ok(Some(content)) =
+                std::panic::catch_unwind(AssertUnwindSafe(|| finalize(exec, &result)))
+            {
+                result.content = content;
+            }
+        }
+        let observers = self.inner.hooks.result.snapshot();
+        if !observers.iter().any(|o| o.applies_to(exec.scope_id())) {
+            return result;
+        }
+        let frozen = Arc::new(result);
+        for observer in observers.iter().filter(|o| o.applies_to(exec.scope_id())) {
+            let _ = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                observer.hook.on_result(exec, &frozen)
+            }));
+        }
+        Arc::try_unwrap(frozen).unwrap_or_else(|a| (*a).clone())
+    }
+}

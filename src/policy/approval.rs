@@ -1,0 +1,64 @@
+//! The approval seam: who answers a pre-execute `ask`.
+//!
+//! Only [`ApprovalAnswer::AllowedOnce`] lets the call proceed. No service, no agent on
+//! the call, or any other answer is a denial.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use futures::future::{BoxFuture, FutureExt};
+
+use crate::execution::ToolExecution;
+use crate::hooks::pre_execute::DisplayReason;
+
+/// What the pipeline asks the approval service.
+#[derive(Debug, Clone)]
+pub struct ApprovalRequest {
+    /// The call awaiting approval.
+    pub execution: Arc<ToolExecution>,
+    /// The audited reason from the `ask` decision.
+    pub reason: Option<String>,
+    /// Prompt text.
+    pub display_reason: Option<DisplayReason>,
+}
+
+/// An approval answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ApprovalAnswer {
+    /// Run this one call.
+    AllowedOnce,
+    /// Refused.
+    Denied,
+    /// No decision (prompt dismissed, timed out, ...).
+    Dismissed,
+    /// Anything else, described.
+    Other(String),
+}
+
+impl ApprovalAnswer {
+    pub(crate) fn describe(&self) -> String {
+        match self {
+            ApprovalAnswer::AllowedOnce => "allowed once".into(),
+            ApprovalAnswer::Denied => "denied".into(),
+            ApprovalAnswer::Dismissed => "dismissed".into(),
+            ApprovalAnswer::Other(s) => s.clone(),
+        }
+    }
+}
+
+/// Answers `ask` decisions. Closures `Fn(ApprovalRequest) -> impl Future<Output = ApprovalAnswer>`
+/// implement it.
+pub trait ApprovalService: Send + Sync + 'static {
+    /// Ask for approval of one call.
+    fn request(&self, request: ApprovalRequest) -> BoxFuture<'static, ApprovalAnswer>;
+}
+
+impl<F, Fut> ApprovalService for F
+where
+    F: Fn(ApprovalRequest) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = ApprovalAnswer> + Send + 'static,
+{
+    fn request(&self, request: ApprovalRequest) -> BoxFuture<'static, ApprovalAnswer> {
+        self(request).boxed()
+    }
+}

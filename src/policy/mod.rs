@@ -1,0 +1,4 @@
+//! Built-in policies, one module each.
+
+pub mod approval;
+pub mod timeout;

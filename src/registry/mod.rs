@@ -1,0 +1,503 @@
+//! The tool registry (the seed's `ToolsService`): a global layer plus agent scopes,
+//! restrictions, conditional activation, hooks, guards, approval and executor selection.
+//!
+//! Everything registered returns a [`Disposer`] that undoes exactly that registration.
+//! Scope-bound operations go through [`ToolRegistry::scoped`].
+
+mod activation;
+mod scoped;
+mod state;
+
+pub use activation::{
+    ActivationContext, ModelSelection, RegistrationOptions, ResolvedToolSet, When,
+};
+pub use scoped::Scoped;
+pub use state::ToolRestriction;
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
+
+use futures::future::FutureExt;
+
+use crate::definition::{IntoDefinition, ToolDefinition, ToolSchema};
+use crate::disposer::Disposer;
+use crate::error::{panic_message, RegistryError};
+use crate::executor::{
+    NativeExecutor, ToolBatchExecutionError, ToolBatchInput, ToolBatchResult, ToolExecutor,
+};
+use crate::hooks::execute::ExecuteHook;
+use crate::hooks::guard::ToolGuard;
+use crate::hooks::observer::ResultObserver;
+use crate::hooks::post_execute::PostExecute;
+use crate::hooks::pre_execute::PreExecute;
+use crate::hooks::{HookList, Hooks};
+use crate::policy::approval::ApprovalService;
+use crate::policy::timeout::TimeoutPolicy;
+use crate::scope::ScopeKey;
+use crate::RUN_CODE;
+use state::{Filter, Registration, State};
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+fn next_id() -> u64 {
+    NEXT_ID.fetch_add(1, Ordering::Relaxed)
+}
+
+type ChangeListener = dyn Fn() + Send + Sync;
+
+struct ExecutorEntry {
+    id: u64,
+    scope: Option<u64>,
+    executor: Arc<dyn ToolExecutor>,
+}
+
+pub(crate) struct Inner {
+    state: RwLock<State>,
+    pub(crate) hooks: Hooks,
+    change: HookList<ChangeListener>,
+    pub(crate) approval: RwLock<Option<Arc<dyn ApprovalService>>>,
+    executors: RwLock<Vec<ExecutorEntry>>,
+}
+
+/// The tool registry and guarded pipeline. Cheap to clone (a shared handle).
+///
+/// ```
+/// # tokio_test_block_on(async {
+/// use ptc::{ToolRegistry, ToolDefinition, ToolError, ToolExecutionInput};
+/// use ptc::schema::{ParameterSpec, ValueSpec};
+///
+/// let registry = ToolRegistry::new();
+/// registry.register(
+///     ToolDefinition::builder("add")
+///         .parameters(ParameterSpec::new().required("a", ValueSpec::number()).required("b", ValueSpec::number()))
+///         .output(ValueSpec::number())
+///         .execute_raw(|args, _ctx| async move {
+///             Ok::<_, ToolError>(serde_json::json!(args["a"].as_f64().unwrap() + args["b"].as_f64().unwrap()))
+///         }),
+/// ).unwrap();
+/// let result = registry.dispatch(ToolExecutionInput::new("c1", "add", r#"{"a":1,"b":2}"#)).await;
+/// assert_eq!(result.value().unwrap().as_f64(), Some(3.0));
+/// # });
+/// # fn tokio_test_block_on<F: std::future::Future>(f: F) -> F::Output {
+/// #     tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(f)
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct ToolRegistry {
+    pub(crate) inner: Arc<Inner>,
+}
+
+impl Default for ToolRegistry {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ToolRegistry {
+    /// A registry with the deployment defaults: the native executor and the timeout policy.
+    pub fn new() -> Self {
+        let registry = Self::bare();
+        registry.set_executor(Arc::new(NativeExecutor::default()));
+        registry.on_execute(TimeoutPolicy::default());
+        registry
+    }
+
+    /// A registry with no executor and no policies installed.
+    pub fn bare() -> Self {
+        ToolRegistry {
+            inner: Arc::new(Inner {
+                state: RwLock::new(State::default()),
+                hooks: Hooks::default(),
+                change: HookList::default(),
+                approval: RwLock::new(None),
+                executors: RwLock::new(Vec::new()),
+            }),
+        }
+    }
+
+    /// Operations bound to one agent scope.
+    pub fn scoped<'a>(&'a self, scope: &'a ScopeKey) -> Scoped<'a> {
+        Scoped::new(self, scope)
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, State> {
+        self.inner.state.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, State> {
+        self.inner.state.write().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn emit_change(&self) {
+        for listener in self.inner.change.snapshot().iter() {
+            let hook = listener.hook.clone();
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| hook()));
+        }
+    }
+
+    /// Register a tool in the global layer.
+    pub fn register(&self, def: impl IntoDefinition) -> Result<Disposer, RegistryError> {
+        self.register_in(None, def, RegistrationOptions::default())
+    }
+
+    /// Register a tool in the global layer with options (e.g. a `when` condition).
+    pub fn register_with(
+        &self,
+        def: impl IntoDefinition,
+        options: RegistrationOptions,
+    ) -> Result<Disposer, RegistryError> {
+        self.register_in(None, def, options)
+    }
+
+    pub(crate) fn register_in(
+        &self,
+        scope: Option<&ScopeKey>,
+        def: impl IntoDefinition,
+        options: RegistrationOptions,
+    ) -> Result<Disposer, RegistryError> {
+        let def = def.into_definition()?;
+        if def.name() == RUN_CODE {
+            return Err(RegistryError::Reserved);
+        }
+        let name = def.name().to_string();
+        let id = next_id();
+        {
+            let mut state = self.write();
+            let layer = state.layer_mut(scope);
+            if layer.contains_key(&name) {
+                return Err(RegistryError::Duplicate(name));
+            }
+            layer.insert(
+                name.clone(),
+                Registration {
+                    id,
+                    def: Arc::new(def),
+                    when: options.when,
+                },
+            );
+        }
+        self.emit_change();
+        let registry = self.clone();
+        let scope = scope.cloned();
+        Ok(Disposer::new(move || {
+            let removed = {
+                let mut state = registry.write();
+                let layer = state.layer_mut(scope.as_ref());
+                match layer.get(&name) {
+                    Some(reg) if reg.id == id => layer.remove(&name).is_some(),
+                    _ => false,
+                }
+            };
+            if removed {
+                registry.emit_change();
+            }
+        }))
+    }
+
+    pub(crate) fn restrict_in(
+        &self,
+        scope: &ScopeKey,
+        filter: ToolRestriction,
+    ) -> Result<Disposer, RegistryError> {
+        let names: Vec<&String> = filter
+            .allow
+            .iter()
+            .flatten()
+            .chain(filter.deny.iter())
+            .collect();
+        if names.is_empty() {
+            return Err(RegistryError::InvalidRestriction(
+                "the filter names no tools".into(),
+            ));
+        }
+        let id = next_id();
+        {
+            let mut state = self.write();
+            {
+                let inherited = state.inherited_names(scope);
+                let own = state.scopes.get(&scope.id());
+                for name in names {
+                    if name == RUN_CODE {
+                        return Err(RegistryError::Reserved);
+                    }
+                    if own.is_some_and(|l| l.own.contains_key(name.as_str())) {
+                        return Err(RegistryError::InvalidRestriction(format!(
+                            "`{name}` is registered in this scope; restrictions apply only to inherited tools"
+                        )));
+                    }
+                    if !inherited.contains(name.as_str()) {
+                        return Err(RegistryError::InvalidRestriction(format!(
+                            "unknown tool `{name}`"
+                        )));
+                    }
+                }
+            }
+            state
+                .scopes
+                .entry(scope.id())
+                .or_default()
+                .filters
+                .push(Filter::new(id, &filter));
+        }
+        self.emit_change();
+        let registry = self.clone();
+        let scope_id = scope.id();
+        Ok(Disposer::new(move || {
+            {
+                let mut state = registry.write();
+                if let Some(layer) = state.scopes.get_mut(&scope_id) {
+                    layer.filters.retain(|f| f.id != id);
+                }
+            }
+            registry.emit_change();
+        }))
+    }
+
+    /// Look up a tool as `scope` sees it (scoped shadows global; restricted-away reads as
+    /// absent). Without `tool_set`, conditional registrations are still returned (inspection).
+    pub fn get(
+        &self,
+        name: &str,
+        scope: Option<&ScopeKey>,
+        tool_set: Option<&ResolvedToolSet>,
+    ) -> Option<Arc<ToolDefinition>> {
+        let state = self.read();
+        let reg = state.visible(name, scope)?;
+        match tool_set {
+            None => Some(reg.def.clone()),
+            Some(set) => admitted(reg, scope, Some(set)).then(|| reg.def.clone()),
+        }
+    }
+
+    /// The definition a call may execute: with an admitted set, the set decides for
+    /// conditional tools; without one, conditional tools are unavailable.
+    pub fn executable(
+        &self,
+        name: &str,
+        scope: Option<&ScopeKey>,
+        tool_set: Option<&ResolvedToolSet>,
+    ) -> Option<Arc<ToolDefinition>> {
+        let state = self.read();
+        let reg = state.visible(name, scope)?;
+        admitted(reg, scope, tool_set).then(|| reg.def.clone())
+    }
+
+    /// Visible definitions, sorted by name; limited to the admitted set when given.
+    pub fn definitions(
+        &self,
+        scope: Option<&ScopeKey>,
+        tool_set: Option<&ResolvedToolSet>,
+    ) -> Vec<Arc<ToolDefinition>> {
+        let state = self.read();
+        state
+            .visible_all(scope)
+            .into_iter()
+            .filter(|reg| tool_set.is_none() || admitted(reg, scope, tool_set))
+            .map(|reg| reg.def.clone())
+            .collect()
+    }
+
+    /// The model-facing projection of the visible tools: name, description and
+    /// parameters only, deep-copied.
+    pub fn schemas(
+        &self,
+        scope: Option<&ScopeKey>,
+        tool_set: Option<&ResolvedToolSet>,
+    ) -> Vec<ToolSchema> {
+        self.definitions(scope, tool_set)
+            .iter()
+            .map(|d| d.schema())
+            .collect()
+    }
+
+    /// Evaluate every visible `when` condition once for this step. A rejected (or
+    /// panicking) condition or cancellation fails the whole resolution.
+    pub async fn resolve(&self, ctx: ActivationContext) -> Result<ResolvedToolSet, RegistryError> {
+        let scope = ctx.agent.as_ref().map(|a| a.scope().clone());
+        let conditional: Vec<(u64, When)> = {
+            let state = self.read();
+            state
+                .visible_all(scope.as_ref())
+                .into_iter()
+                .filter_map(|r| r.when.clone().map(|w| (r.id, w)))
+                .collect()
+        };
+        let checks = conditional.into_iter().map(|(id, when)| {
+            let started = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| when(&ctx)));
+            async move {
+                let settled = match started {
+                    Ok(fut) => std::panic::AssertUnwindSafe(fut).catch_unwind().await,
+                    Err(p) => Err(p),
+                };
+                match settled {
+                    Ok(Ok(admit)) => Ok((id, admit)),
+                    Ok(Err(e)) => Err(RegistryError::Activation(e)),
+                    Err(p) => Err(RegistryError::Activation(format!(
+                        "condition panicked: {}",
+                        panic_message(&*p)
+                    ))),
+                }
+            }
+        });
+        let all = futures::future::try_join_all(checks);
+        let results = tokio::select! {
+            biased;
+            _ = ctx.signal.cancelled() => return Err(RegistryError::Activation("resolution was cancelled".into())),
+            r = all => r?,
+        };
+        let admitted_ids: HashSet<u64> = results
+            .into_iter()
+            .filter(|(_, a)| *a)
+            .map(|(id, _)| id)
+            .collect();
+        Ok(ResolvedToolSet::new(self.clone(), scope, admitted_ids))
+    }
+
+    /// Listen to `tools/change` (register, unregister, restriction change).
+    pub fn on_change(&self, listener: impl Fn() + Send + Sync + 'static) -> Disposer {
+        let id = self.inner.change.add(None, Arc::new(listener));
+        let registry = self.clone();
+        Disposer::new(move || registry.inner.change.remove(id))
+    }
+
+    /// Add a global `tools/pre-execute` listener.
+    pub fn on_pre_execute(&self, hook: impl PreExecute) -> Disposer {
+        self.add_hook(
+            |h| &h.pre_execute,
+            None,
+            Arc::new(hook) as Arc<dyn PreExecute>,
+        )
+    }
+
+    /// Add a global `tools/execute` wrapper.
+    pub fn on_execute(&self, hook: impl ExecuteHook) -> Disposer {
+        self.add_hook(|h| &h.execute, None, Arc::new(hook) as Arc<dyn ExecuteHook>)
+    }
+
+    /// Add a global `tools/post-execute` listener.
+    pub fn on_post_execute(&self, hook: impl PostExecute) -> Disposer {
+        self.add_hook(
+            |h| &h.post_execute,
+            None,
+            Arc::new(hook) as Arc<dyn PostExecute>,
+        )
+    }
+
+    /// Add a global `tools/result` observer.
+    pub fn on_result(&self, observer: impl ResultObserver) -> Disposer {
+        self.add_hook(
+            |h| &h.result,
+            None,
+            Arc::new(observer) as Arc<dyn ResultObserver>,
+        )
+    }
+
+    /// Add a global monotonic guard.
+    pub fn guard(&self, guard: impl ToolGuard) -> Disposer {
+        self.add_hook(|h| &h.guards, None, Arc::new(guard) as Arc<dyn ToolGuard>)
+    }
+
+    pub(crate) fn add_hook<T: ?Sized + 'static>(
+        &self,
+        list: fn(&Hooks) -> &HookList<T>,
+        scope: Option<u64>,
+        hook: Arc<T>,
+    ) -> Disposer {
+        let id = list(&self.inner.hooks).add(scope, hook);
+        let registry = self.clone();
+        Disposer::new(move || list(&registry.inner.hooks).remove(id))
+    }
+
+    /// Install the approval service that answers `ask` decisions.
+    pub fn set_approval(&self, service: Arc<dyn ApprovalService>) -> Disposer {
+        *self
+            .inner
+            .approval
+            .write()
+            .unwrap_or_else(|e| e.into_inner()) = Some(service.clone());
+        let registry = self.clone();
+        Disposer::new(move || {
+            let mut slot = registry
+                .inner
+                .approval
+                .write()
+                .unwrap_or_else(|e| e.into_inner());
+            if slot.as_ref().is_some_and(|s| Arc::ptr_eq(s, &service)) {
+                *slot = None;
+            }
+        })
+    }
+
+    /// Provide the deployment-default executor (the latest provided wins).
+    pub fn set_executor(&self, executor: Arc<dyn ToolExecutor>) -> Disposer {
+        self.set_executor_in(None, executor)
+    }
+
+    pub(crate) fn set_executor_in(
+        &self,
+        scope: Option<u64>,
+        executor: Arc<dyn ToolExecutor>,
+    ) -> Disposer {
+        let id = next_id();
+        self.inner
+            .executors
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(ExecutorEntry {
+                id,
+                scope,
+                executor,
+            });
+        let registry = self.clone();
+        Disposer::new(move || {
+            registry
+                .inner
+                .executors
+                .write()
+                .unwrap_or_else(|e| e.into_inner())
+                .retain(|e| e.id != id)
+        })
+    }
+
+    /// The executor for `scope`: the nearest scope's latest, else the deployment default.
+    pub fn executor_for(&self, scope: Option<&ScopeKey>) -> Option<Arc<dyn ToolExecutor>> {
+        let entries = self
+            .inner
+            .executors
+            .read()
+            .unwrap_or_else(|e| e.into_inner());
+        let find = |sid: Option<u64>| {
+            entries
+                .iter()
+                .rev()
+                .find(|e| e.scope == sid)
+                .map(|e| e.executor.clone())
+        };
+        scope
+            .into_iter()
+            .flat_map(ScopeKey::chain)
+            .find_map(|s| find(Some(s.id())))
+            .or_else(|| find(None))
+    }
+
+    /// Delegate a raw call batch to the agent's executor (or the deployment default).
+    pub async fn execute(
+        &self,
+        input: ToolBatchInput,
+    ) -> Result<ToolBatchResult, ToolBatchExecutionError> {
+        let scope = input.agent.as_ref().map(|a| a.scope().clone());
+        let executor = self
+            .executor_for(scope.as_ref())
+            .ok_or_else(|| ToolBatchExecutionError::NoExecutor)?;
+        executor.execute(self, input).await
+    }
+}
+
+fn admitted(
+    reg: &Registration,
+    scope: Option<&ScopeKey>,
+    tool_set: Option<&ResolvedToolSet>,
+) -> bool {
+    reg.when.is_none() || tool_set.is_some_and(|set| set.admits(reg.id, scope))
+}

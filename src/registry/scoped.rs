@@ -1,0 +1,100 @@
+//! Operations bound to one agent scope (the seed's scoped `ctx.tools`).
+
+use std::sync::Arc;
+
+use super::{RegistrationOptions, ToolRegistry, ToolRestriction};
+use crate::definition::IntoDefinition;
+use crate::disposer::Disposer;
+use crate::error::RegistryError;
+use crate::executor::ToolExecutor;
+use crate::hooks::execute::ExecuteHook;
+use crate::hooks::guard::ToolGuard;
+use crate::hooks::observer::ResultObserver;
+use crate::hooks::post_execute::PostExecute;
+use crate::hooks::pre_execute::PreExecute;
+use crate::scope::ScopeKey;
+
+/// The registry as seen from one agent scope: registrations shadow globals, listeners
+/// see only this agent's calls, guards apply to this scope and its descendants.
+pub struct Scoped<'a> {
+    registry: &'a ToolRegistry,
+    scope: &'a ScopeKey,
+}
+
+impl<'a> Scoped<'a> {
+    pub(super) fn new(registry: &'a ToolRegistry, scope: &'a ScopeKey) -> Self {
+        Scoped { registry, scope }
+    }
+
+    /// Register a tool in this scope (shadows a global of the same name).
+    pub fn register(&self, def: impl IntoDefinition) -> Result<Disposer, RegistryError> {
+        self.registry
+            .register_in(Some(self.scope), def, RegistrationOptions::default())
+    }
+
+    /// Register a tool in this scope with options.
+    pub fn register_with(
+        &self,
+        def: impl IntoDefinition,
+        options: RegistrationOptions,
+    ) -> Result<Disposer, RegistryError> {
+        self.registry.register_in(Some(self.scope), def, options)
+    }
+
+    /// Restrict the tools this scope inherits. Empty filters, unknown names, names
+    /// registered in this scope and `run_code` fail. Restrictions intersect.
+    pub fn restrict(&self, filter: ToolRestriction) -> Result<Disposer, RegistryError> {
+        self.registry.restrict_in(self.scope, filter)
+    }
+
+    /// A `tools/pre-execute` listener for this agent's calls only.
+    pub fn on_pre_execute(&self, hook: impl PreExecute) -> Disposer {
+        self.registry.add_hook(
+            |h| &h.pre_execute,
+            Some(self.scope.id()),
+            Arc::new(hook) as Arc<dyn PreExecute>,
+        )
+    }
+
+    /// A `tools/execute` wrapper for this agent's calls only.
+    pub fn on_execute(&self, hook: impl ExecuteHook) -> Disposer {
+        self.registry.add_hook(
+            |h| &h.execute,
+            Some(self.scope.id()),
+            Arc::new(hook) as Arc<dyn ExecuteHook>,
+        )
+    }
+
+    /// A `tools/post-execute` listener for this agent's calls only.
+    pub fn on_post_execute(&self, hook: impl PostExecute) -> Disposer {
+        self.registry.add_hook(
+            |h| &h.post_execute,
+            Some(self.scope.id()),
+            Arc::new(hook) as Arc<dyn PostExecute>,
+        )
+    }
+
+    /// A `tools/result` observer for this agent's calls only.
+    pub fn on_result(&self, observer: impl ResultObserver) -> Disposer {
+        self.registry.add_hook(
+            |h| &h.result,
+            Some(self.scope.id()),
+            Arc::new(observer) as Arc<dyn ResultObserver>,
+        )
+    }
+
+    /// A monotonic guard for calls made in this scope or its descendants.
+    pub fn guard(&self, guard: impl ToolGuard) -> Disposer {
+        self.registry.add_hook(
+            |h| &h.guards,
+            Some(self.scope.id()),
+            Arc::new(guard) as Arc<dyn ToolGuard>,
+        )
+    }
+
+    /// Select the executor for this scope (nearest scope wins).
+    pub fn set_executor(&self, executor: Arc<dyn ToolExecutor>) -> Disposer {
+        self.registry
+            .set_executor_in(Some(self.scope.id()), executor)
+    }
+}
