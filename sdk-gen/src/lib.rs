@@ -1,1 +1,102 @@
-//! placeholder
+//! TypeScript SDK generation for ptc's code mode.
+//!
+//! In code mode a model calls tools by writing a TypeScript program (the
+//! `run_code` tool). This crate writes what the model reads to do that:
+//!
+//! * [`declarations`] — the SDK itself: `JsonValue`, `ToolArgsMap`,
+//!   `ToolOutputMap`, `ToolName`, `ToolCallError` and
+//!   `declare const tools: { [K in ToolName]: (args: ToolArgsMap[K]) => Promise<ToolOutputMap[K]> }`,
+//!   one entry per tool, sorted by name (byte order) and byte-identical for
+//!   the same set of tools;
+//! * [`sdk_section`] — guidance plus the declarations, for `both` mode;
+//! * [`code_only_guidance`] — guidance for `code` mode, where `run_code` is
+//!   the model's only tool (the integrator adds the declarations);
+//! * [`schema_to_ts`] and [`is_identifier`] — the building blocks.
+//!
+//! # Schema mapping
+//!
+//! | schema node | TypeScript |
+//! |---|---|
+//! | `string` / `number` / `integer` / `boolean` / `null` | `string` / `number` / `number` / `boolean` / `null` |
+//! | `enum` / `const` | union of JSON-encoded literals (`"a" \| 1 \| null`) |
+//! | `oneOf` | `A \| B` (repeats dropped; an `unknown` branch makes it `unknown`) |
+//! | `array` | `T[]`, `(A \| B)[]`; without `items`: `JsonValue[]` |
+//! | `object` with properties | `{ a: T; b?: U }` (required → not optional; non-identifier names JSON-quoted), followed by `& Record<string, JsonValue>` unless `additionalProperties: false` |
+//! | `object` without properties | `Record<string, never>` when closed, `Record<string, JsonValue>` when open |
+//! | no `type`/`oneOf`/`enum`/`const` (annotations only) | `JsonValue` |
+//! | outside the enforced subset ([`ptc_schema::node_is_supported`]), not an object, or deeper than [`MAX_DEPTH`] | `unknown` |
+//!
+//! Property descriptions become one-line doc comments, as do tool
+//! descriptions. Generation never panics, recurses at most [`MAX_DEPTH`]
+//! levels, and produces output linear in the input.
+//!
+//! # Example
+//!
+//! ```
+//! use ptc_sdk_gen::{declarations, ToolDecl};
+//! use serde_json::json;
+//!
+//! let params = json!({
+//!     "type": "object",
+//!     "properties": {"text": {"type": "string"}},
+//!     "required": ["text"],
+//!     "additionalProperties": false
+//! });
+//! let output = json!({"type": "string"});
+//! let sdk = declarations(&[ToolDecl {
+//!     name: "echo",
+//!     description: "Echo the text back.",
+//!     parameters: &params,
+//!     output: &output,
+//! }]);
+//! assert!(sdk.contains("  /** Echo the text back. */\n  echo: { text: string };\n"));
+//! assert!(sdk.contains("declare const tools: { [K in ToolName]: (args: ToolArgsMap[K]) => Promise<ToolOutputMap[K]> };"));
+//! ```
+#![warn(missing_docs)]
+
+mod comment;
+mod guidance;
+mod names;
+mod render;
+mod sdk;
+
+pub use names::is_identifier;
+pub use render::{schema_to_ts, MAX_DEPTH};
+
+/// One tool as the SDK declares it.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolDecl<'a> {
+    /// The tool's name; the key in `ToolArgsMap`/`ToolOutputMap`/`tools`.
+    pub name: &'a str,
+    /// Free text; becomes a one-line doc comment above the tool's entry.
+    pub description: &'a str,
+    /// The parameters schema (enforced JSON Schema subset).
+    pub parameters: &'a serde_json::Value,
+    /// The output schema (enforced JSON Schema subset).
+    pub output: &'a serde_json::Value,
+}
+
+/// The TypeScript declarations for `tools`.
+///
+/// Entries are sorted by name in byte order; the output is byte-identical
+/// for the same set of tools, whatever their order in `tools`. A tool named
+/// `run_code` is skipped: programs never get a binding for it. When a name
+/// occurs more than once only one entry is kept (the same one whatever the
+/// input order). With no tools the output is still valid TypeScript and
+/// `ToolName` is `never`. Never panics.
+pub fn declarations(tools: &[ToolDecl<'_>]) -> String {
+    sdk::declarations(tools)
+}
+
+/// The section used in `both` mode: short guidance on writing `run_code`
+/// programs followed by the [`declarations`] in a fenced `ts` block.
+pub fn sdk_section(tools: &[ToolDecl<'_>]) -> String {
+    guidance::sdk_section(tools)
+}
+
+/// The guidance used in `code` mode, where the model sees only `run_code`:
+/// how to write a `run_code` program. It refers to the SDK section, which the
+/// caller adds (see [`declarations`]).
+pub fn code_only_guidance() -> String {
+    guidance::code_only_guidance()
+}
