@@ -47,8 +47,8 @@ impl ToolArguments {
             ToolArguments::Text(text) => {
                 let mut de = serde_json::Deserializer::from_str(&text);
                 de.disable_recursion_limit();
-                let de = serde_stacker::Deserializer::new(&mut de);
-                let value = <Value as serde::Deserialize>::deserialize(de)
+                let value = <Value as serde::Deserialize>::deserialize(serde_stacker::Deserializer::new(&mut de))
+                    .and_then(|v| de.end().map(|()| v))
                     .map_err(|e| format!("arguments are not valid JSON: {e}"))?;
                 Ok(Arc::new(value))
             }

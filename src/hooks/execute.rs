@@ -100,14 +100,14 @@ impl ExecuteNext {
             .boxed(),
             Some(i) => {
                 let hook = self.list[i].hook.clone();
-                hook.execute(
+                super::start_hook(move || hook.execute(
                     dispatch,
                     ExecuteNext {
                         list: self.list,
                         index: i + 1,
                         effects: self.effects,
                     },
-                )
+                ))
             }
         }
     }

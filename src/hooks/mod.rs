@@ -85,6 +85,18 @@ pub(crate) fn next_applicable<T: ?Sized>(
     (from..list.len()).find(|&i| list[i].applies_to(scope))
 }
 
+/// Start a listener's future, turning a panic during the synchronous call into a future
+/// that re-raises it when polled, so the pipeline's `catch_unwind` contains both kinds.
+pub(crate) fn start_hook<T: 'static>(
+    start: impl FnOnce() -> futures::future::BoxFuture<'static, T>,
+) -> futures::future::BoxFuture<'static, T> {
+    use futures::FutureExt;
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(start)) {
+        Ok(fut) => fut,
+        Err(payload) => async move { std::panic::resume_unwind(payload) }.boxed(),
+    }
+}
+
 /// All hook lists of one registry.
 #[derive(Default)]
 pub(crate) struct Hooks {

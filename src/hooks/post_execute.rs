@@ -113,7 +113,7 @@ impl PostNext {
             Some(i) => {
                 let hook = self.list[i].hook.clone();
                 let (exec, result) = (self.exec.clone(), self.result.clone());
-                hook.post_execute(
+                super::start_hook(move || hook.post_execute(
                     exec,
                     result,
                     PostNext {
@@ -122,7 +122,7 @@ impl PostNext {
                         exec: self.exec,
                         result: self.result,
                     },
-                )
+                ))
             }
         }
     }
