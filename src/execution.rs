@@ -44,14 +44,9 @@ impl ToolArguments {
     pub fn materialise(self) -> Result<Arc<Value>, String> {
         match self {
             ToolArguments::Json(v) => Ok(Arc::new(v)),
-            ToolArguments::Text(text) => {
-                let mut de = serde_json::Deserializer::from_str(&text);
-                de.disable_recursion_limit();
-                let value = <Value as serde::Deserialize>::deserialize(serde_stacker::Deserializer::new(&mut de))
-                    .and_then(|v| de.end().map(|()| v))
-                    .map_err(|e| format!("arguments are not valid JSON: {e}"))?;
-                Ok(Arc::new(value))
-            }
+            ToolArguments::Text(text) => crate::json::parse_unbounded(&text)
+                .map(Arc::new)
+                .map_err(|e| format!("arguments are not valid JSON: {e}")),
         }
     }
 }

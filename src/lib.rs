@@ -48,6 +48,7 @@ pub mod error;
 pub mod execution;
 pub mod executor;
 pub mod hooks;
+pub mod json;
 pub mod pipeline;
 pub mod policy;
 pub mod presentation;

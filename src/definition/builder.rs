@@ -149,11 +149,13 @@ impl ToolBuilder {
             let name = name.clone();
             async move {
                 let out = fut.await?;
-                serde_json::to_value(out).map_err(|e| {
+                let mut value = serde_json::to_value(out).map_err(|e| {
                     ToolError::new(format!("Invalid output from tool {name}: {e}")).with_info(
                         ToolErrorInfo::new("ToolOutputError", codes::INVALID_TOOL_OUTPUT),
                     )
-                })
+                })?;
+                crate::json::normalize_numbers(&mut value);
+                Ok(value)
             }
             .boxed()
         }));

@@ -53,7 +53,8 @@ pub fn read_jsonl(path: impl AsRef<Path>) -> Result<Vec<SessionEvent>, SessionEr
         if line.trim().is_empty() {
             continue;
         }
-        let event = serde_json::from_str(&line)
+        let event = crate::json::parse_unbounded(&line)
+            .and_then(serde_json::from_value)
             .map_err(|e| SessionError(format!("{}:{}: {e}", path.display(), i + 1)))?;
         events.push(event);
     }
