@@ -10,8 +10,8 @@ use common::*;
 use ptc::schema::ValueSpec;
 use ptc::session::read_jsonl;
 use ptc::{
-    codes, Agent, JsonlLog, LogStep, MemoryLog, NativeExecutor, ScopeKey, SessionEvent, SessionLog, ToolBatchInput,
-    ToolCallBlock, ToolDefinition, ToolRegistry, UserMessage,
+    codes, Agent, JsonlLog, LogStep, MemoryLog, NativeExecutor, ScopeKey, SessionEvent, SessionLog,
+    ToolBatchInput, ToolCallBlock, ToolDefinition, ToolRegistry, UserMessage,
 };
 use serde_json::json;
 use tokio::time::Instant;
@@ -22,8 +22,12 @@ fn sleep_call(id: &str, name: &str, ms: u64) -> ToolCallBlock {
 
 fn registry_with(tracker: &Arc<Concurrency>) -> ToolRegistry {
     let registry = ToolRegistry::new();
-    registry.register(sleeper("par", true, tracker.clone())).unwrap();
-    registry.register(sleeper("ex", false, tracker.clone())).unwrap();
+    registry
+        .register(sleeper("par", true, tracker.clone()))
+        .unwrap();
+    registry
+        .register(sleeper("ex", false, tracker.clone()))
+        .unwrap();
     registry
 }
 
@@ -31,11 +35,19 @@ fn registry_with(tracker: &Arc<Concurrency>) -> ToolRegistry {
 async fn b30_results_in_model_order() {
     let tracker = Arc::new(Concurrency::default());
     let registry = registry_with(&tracker);
-    let calls = vec![sleep_call("a", "par", 30), sleep_call("b", "par", 10), sleep_call("c", "par", 20)];
+    let calls = vec![
+        sleep_call("a", "par", 30),
+        sleep_call("b", "par", 10),
+        sleep_call("c", "par", 20),
+    ];
     let batch = registry.execute(ToolBatchInput::new(calls)).await.unwrap();
     let ids: Vec<&str> = batch.results.iter().map(|r| r.call_id.as_str()).collect();
     assert_eq!(ids, ["a", "b", "c"]);
-    let values: Vec<u64> = batch.results.iter().map(|r| r.result.value().unwrap().as_u64().unwrap()).collect();
+    let values: Vec<u64> = batch
+        .results
+        .iter()
+        .map(|r| r.result.value().unwrap().as_u64().unwrap())
+        .collect();
     assert_eq!(values, [30, 10, 20]);
 }
 
@@ -55,10 +67,18 @@ async fn b30_abort_yields_skipped_results_for_every_call() {
         signal.cancel();
     });
     let batch = registry.execute(input).await.unwrap();
-    let codes_seen: Vec<Option<&str>> = batch.results.iter().map(|r| r.result.error_code()).collect();
+    let codes_seen: Vec<Option<&str>> = batch
+        .results
+        .iter()
+        .map(|r| r.result.error_code())
+        .collect();
     assert_eq!(
         codes_seen,
-        [Some(codes::ABORTED), Some(codes::ABORTED_BEFORE_DISPATCH), Some(codes::ABORTED_BEFORE_DISPATCH)]
+        [
+            Some(codes::ABORTED),
+            Some(codes::ABORTED_BEFORE_DISPATCH),
+            Some(codes::ABORTED_BEFORE_DISPATCH)
+        ]
     );
     assert_eq!(tracker.started.load(Ordering::SeqCst), 1);
 }
@@ -69,17 +89,25 @@ async fn b31_only_exactly_true_is_parallel() {
     let registry = ToolRegistry::new();
     let t = tracker.clone();
     registry
-        .register(sleeper("panicky", true, t.clone()).is_concurrency_safe(|_| panic!("classifier bug")))
+        .register(
+            sleeper("panicky", true, t.clone()).is_concurrency_safe(|_| panic!("classifier bug")),
+        )
         .unwrap();
-    registry.register(sleeper("absent", false, t.clone())).unwrap();
+    registry
+        .register(sleeper("absent", false, t.clone()))
+        .unwrap();
     let by_arg = sleeper("by_arg", true, t).is_concurrency_safe(|args| args["ms"] == json!(10));
     registry.register(by_arg).unwrap();
     for name in ["panicky", "absent"] {
-        let calls = (0..3).map(|i| sleep_call(&format!("{name}{i}"), name, 10)).collect();
+        let calls = (0..3)
+            .map(|i| sleep_call(&format!("{name}{i}"), name, 10))
+            .collect();
         registry.execute(ToolBatchInput::new(calls)).await.unwrap();
         assert_eq!(tracker.max(), 1, "{name} must run exclusively");
     }
-    let calls = (0..3).map(|i| sleep_call(&format!("x{i}"), "by_arg", 10)).collect();
+    let calls = (0..3)
+        .map(|i| sleep_call(&format!("x{i}"), "by_arg", 10))
+        .collect();
     registry.execute(ToolBatchInput::new(calls)).await.unwrap();
     assert_eq!(tracker.max(), 3);
 }
@@ -89,9 +117,14 @@ async fn b32_rolling_pool_respects_limit_and_batch_override() {
     let tracker = Arc::new(Concurrency::default());
     let registry = registry_with(&tracker);
     registry.set_executor(Arc::new(NativeExecutor::with_max_parallel(3)));
-    let calls: Vec<_> = (0..9).map(|i| sleep_call(&format!("c{i}"), "par", 100)).collect();
+    let calls: Vec<_> = (0..9)
+        .map(|i| sleep_call(&format!("c{i}"), "par", 100))
+        .collect();
     let start = Instant::now();
-    registry.execute(ToolBatchInput::new(calls.clone())).await.unwrap();
+    registry
+        .execute(ToolBatchInput::new(calls.clone()))
+        .await
+        .unwrap();
     assert_eq!(tracker.max(), 3);
     assert_eq!(start.elapsed(), Duration::from_millis(300));
 
@@ -132,7 +165,9 @@ async fn b32_exclusive_call_is_a_barrier() {
         registry
             .register(
                 ToolDefinition::builder(name)
-                    .parameters(ptc::schema::ParameterSpec::new().required("ms", ValueSpec::integer()))
+                    .parameters(
+                        ptc::schema::ParameterSpec::new().required("ms", ValueSpec::integer()),
+                    )
                     .output(ValueSpec::null())
                     .concurrency_safe(safe)
                     .execute_raw(move |args, ctx| {
@@ -140,7 +175,8 @@ async fn b32_exclusive_call_is_a_barrier() {
                         async move {
                             let id = ctx.execution().call_id().to_string();
                             ev.lock().unwrap().push(format!("start {id}"));
-                            tokio::time::sleep(Duration::from_millis(args["ms"].as_u64().unwrap())).await;
+                            tokio::time::sleep(Duration::from_millis(args["ms"].as_u64().unwrap()))
+                                .await;
                             ev.lock().unwrap().push(format!("end {id}"));
                             Ok(json!(null))
                         }
@@ -192,15 +228,25 @@ async fn b33_never_settles_before_started_work_is_quiescent() {
                 }),
         )
         .unwrap();
-    let input = ToolBatchInput::new(vec![ToolCallBlock::new("a", "slow", json!({})), ToolCallBlock::new("b", "slow", json!({}))]);
+    let input = ToolBatchInput::new(vec![
+        ToolCallBlock::new("a", "slow", json!({})),
+        ToolCallBlock::new("b", "slow", json!({})),
+    ]);
     let signal = input.signal.clone();
     tokio::spawn(async move {
         tokio::time::sleep(Duration::from_millis(5)).await;
         signal.cancel();
     });
     let batch = registry.execute(input).await.unwrap();
-    assert_eq!(tracker.finished.load(Ordering::SeqCst), 2, "both bodies finished before the batch settled");
-    assert!(batch.results.iter().all(|r| r.result.error_code() == Some(codes::ABORTED)));
+    assert_eq!(
+        tracker.finished.load(Ordering::SeqCst),
+        2,
+        "both bodies finished before the batch settled"
+    );
+    assert!(batch
+        .results
+        .iter()
+        .all(|r| r.result.error_code() == Some(codes::ABORTED)));
 }
 
 #[tokio::test]
@@ -223,10 +269,17 @@ async fn b29_batch_collects_contexts_in_call_order_and_conclusion() {
             .unwrap();
     }
     let batch = registry
-        .execute(ToolBatchInput::new(vec![ToolCallBlock::new("1", "a", "{}"), ToolCallBlock::new("2", "b", "{}")]))
+        .execute(ToolBatchInput::new(vec![
+            ToolCallBlock::new("1", "a", "{}"),
+            ToolCallBlock::new("2", "b", "{}"),
+        ]))
         .await
         .unwrap();
-    let sources: Vec<&str> = batch.additional_contexts.iter().map(|m| m.source.as_str()).collect();
+    let sources: Vec<&str> = batch
+        .additional_contexts
+        .iter()
+        .map(|m| m.source.as_str())
+        .collect();
     assert_eq!(sources, ["a", "b"]);
     assert!(batch.concluded);
 }
@@ -254,9 +307,9 @@ async fn b34_session_log_gets_call_and_result_events() {
         .iter()
         .map(|e| match e {
             SessionEvent::ToolCall { call_id, .. } => ("call", call_id.clone()),
-            SessionEvent::ToolResult { call_id, is_error, .. } => {
-                (if *is_error { "error" } else { "result" }, call_id.clone())
-            }
+            SessionEvent::ToolResult {
+                call_id, is_error, ..
+            } => (if *is_error { "error" } else { "result" }, call_id.clone()),
             other => panic!("unexpected {other:?}"),
         })
         .collect();
@@ -276,7 +329,9 @@ async fn b34_session_log_gets_call_and_result_events() {
         .collect::<Vec<_>>()
     );
     match &events[3] {
-        SessionEvent::ToolResult { error, turn, step, .. } => {
+        SessionEvent::ToolResult {
+            error, turn, step, ..
+        } => {
             assert_eq!(error.as_ref().unwrap().code(), Some(codes::UNKNOWN_TOOL));
             assert_eq!((*turn, *step), (1, 2));
         }
@@ -320,8 +375,16 @@ async fn b34_jsonl_file_replays_to_the_same_events() {
     assert_eq!(replayed, memory.events());
     assert_eq!(replayed.len(), 6);
     // the durable spelling is the seed's
-    let first_line = std::fs::read_to_string(&path).unwrap().lines().next().unwrap().to_string();
-    assert!(first_line.starts_with(r#"{"type":"tool/call","atMs":"#), "{first_line}");
+    let first_line = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    assert!(
+        first_line.starts_with(r#"{"type":"tool/call","atMs":"#),
+        "{first_line}"
+    );
     assert!(first_line.contains(r#""callId":"c1""#));
 }
 
@@ -340,7 +403,10 @@ async fn b34_log_failure_keeps_every_outcome() {
         Err(ptc::ToolBatchExecutionError::Log { error, result }) => {
             assert!(error.to_string().contains("disk full"));
             assert_eq!(result.results.len(), 3);
-            assert_eq!(result.results[2].result.value().unwrap().as_str(), Some("three"));
+            assert_eq!(
+                result.results[2].result.value().unwrap().as_str(),
+                Some("three")
+            );
         }
         other => panic!("expected a log error, got {other:?}"),
     }

@@ -9,8 +9,9 @@ use std::time::Duration;
 use common::*;
 use ptc::schema::{ParameterSpec, ValueSpec};
 use ptc::{
-    codes, Agent, ApprovalAnswer, ApprovalRequest, DispatchExecution, ExecuteNext, PreNext, PreToolDecision, ScopeKey,
-    ToolDefinition, ToolError, ToolErrorInfo, ToolExecution, ToolExecutionInput, ToolRegistry,
+    codes, Agent, ApprovalAnswer, ApprovalRequest, DispatchExecution, ExecuteNext, PreNext,
+    PreToolDecision, ScopeKey, ToolDefinition, ToolError, ToolErrorInfo, ToolExecution,
+    ToolExecutionInput, ToolRegistry,
 };
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
@@ -28,7 +29,9 @@ fn counted(name: &str, runs: Arc<AtomicUsize>) -> ptc::ToolBuilder {
 #[tokio::test]
 async fn b17_args_materialised_once_and_frozen_before_policy() {
     let registry = ToolRegistry::new();
-    registry.register(counted("t", Arc::new(AtomicUsize::new(0)))).unwrap();
+    registry
+        .register(counted("t", Arc::new(AtomicUsize::new(0))))
+        .unwrap();
     let seen: Arc<Mutex<Vec<Arc<Value>>>> = Arc::default();
     for _ in 0..2 {
         let s = seen.clone();
@@ -38,10 +41,18 @@ async fn b17_args_materialised_once_and_frozen_before_policy() {
         });
     }
     let s = seen.clone();
-    registry.on_result(move |exec: &Arc<ToolExecution>, _: &Arc<ptc::ToolExecutionResult>| {
-        s.lock().unwrap().push(exec.arguments().clone());
-    });
-    let r = registry.dispatch(ToolExecutionInput::new("c", "t", r#"{"big": 12345678901234567890, "x": [1, 2.5]}"#)).await;
+    registry.on_result(
+        move |exec: &Arc<ToolExecution>, _: &Arc<ptc::ToolExecutionResult>| {
+            s.lock().unwrap().push(exec.arguments().clone());
+        },
+    );
+    let r = registry
+        .dispatch(ToolExecutionInput::new(
+            "c",
+            "t",
+            r#"{"big": 12345678901234567890, "x": [1, 2.5]}"#,
+        ))
+        .await;
     let seen = seen.lock().unwrap();
     assert_eq!(seen.len(), 3);
     // the very same allocation everywhere: materialised exactly once
@@ -62,7 +73,9 @@ async fn b17_non_json_arguments_rejected_and_nothing_dispatched() {
         next.run()
     });
     for bad in ["{not json", "", "{\"a\":1} trailing", "NaN", "[1,]"] {
-        let r = registry.dispatch(ToolExecutionInput::new("c", "t", bad)).await;
+        let r = registry
+            .dispatch(ToolExecutionInput::new("c", "t", bad))
+            .await;
         assert_eq!(r.error_code(), Some(codes::INVALID_ARGS), "input {bad:?}");
         assert!(text(&r).contains("not valid JSON"), "{}", text(&r));
     }
@@ -102,21 +115,38 @@ async fn b18_execution_identity_is_immutable_and_tokens_unique() {
     let tokens = Arc::new(Mutex::new(Vec::new()));
     let t = tokens.clone();
     registry.on_pre_execute(move |exec: Arc<ToolExecution>, next: PreNext| {
-        t.lock().unwrap().push((exec.token(), exec.call_id().to_string(), exec.root_call_id().to_string()));
+        t.lock().unwrap().push((
+            exec.token(),
+            exec.call_id().to_string(),
+            exec.root_call_id().to_string(),
+        ));
         next.run()
     });
     let caller = CancellationToken::new();
     let agent = Agent::new(ScopeKey::root("a"));
     registry
-        .dispatch(ToolExecutionInput::new("root", "t", json!({})).with_signal(caller.clone()).with_agent(agent))
+        .dispatch(
+            ToolExecutionInput::new("root", "t", json!({}))
+                .with_signal(caller.clone())
+                .with_agent(agent),
+        )
         .await;
     let mut nested = ToolExecutionInput::new("root:ptc:1", "t", json!({}));
     nested.root_call_id = Some("root".into());
     registry.dispatch(nested).await;
     let tokens = tokens.lock().unwrap();
-    assert_ne!(tokens[0].0, tokens[1].0, "every execution gets its own token");
-    assert_eq!((tokens[0].1.as_str(), tokens[0].2.as_str()), ("root", "root"));
-    assert_eq!((tokens[1].1.as_str(), tokens[1].2.as_str()), ("root:ptc:1", "root"));
+    assert_ne!(
+        tokens[0].0, tokens[1].0,
+        "every execution gets its own token"
+    );
+    assert_eq!(
+        (tokens[0].1.as_str(), tokens[0].2.as_str()),
+        ("root", "root")
+    );
+    assert_eq!(
+        (tokens[1].1.as_str(), tokens[1].2.as_str()),
+        ("root:ptc:1", "root")
+    );
 }
 
 #[tokio::test]
@@ -137,7 +167,10 @@ async fn b19_pre_execute_deny_with_structured_info() {
     let r = call(&registry, "t", json!({})).await;
     assert_eq!(text(&r), "Error: not today");
     assert_eq!(r.error_code(), Some("POLICY"));
-    assert_eq!(r.error().unwrap().info.as_ref().unwrap().reason.as_deref(), Some("raw detail"));
+    assert_eq!(
+        r.error().unwrap().info.as_ref().unwrap().reason.as_deref(),
+        Some("raw detail")
+    );
     assert!(!text(&r).contains("raw detail"));
     assert_eq!(runs.load(Ordering::SeqCst), 0);
 }
@@ -160,7 +193,10 @@ async fn b19_pre_execute_is_a_waterfall_in_order() {
         });
     }
     assert!(!call(&registry, "t", json!({})).await.is_error());
-    assert_eq!(*order.lock().unwrap(), ["enter 0", "enter 1", "enter 2", "leave 2", "leave 1", "leave 0"]);
+    assert_eq!(
+        *order.lock().unwrap(),
+        ["enter 0", "enter 1", "enter 2", "leave 2", "leave 1", "leave 0"]
+    );
 }
 
 #[tokio::test]
@@ -177,7 +213,9 @@ async fn b19_ask_runs_only_after_allowed_once() {
     let registry = ToolRegistry::new();
     let runs = Arc::new(AtomicUsize::new(0));
     registry.register(counted("t", runs.clone())).unwrap();
-    registry.on_pre_execute(|_: Arc<ToolExecution>, _: PreNext| async { PreToolDecision::ask("writes files") });
+    registry.on_pre_execute(|_: Arc<ToolExecution>, _: PreNext| async {
+        PreToolDecision::ask("writes files")
+    });
     let agent = Agent::new(ScopeKey::root("a"));
     let with_agent = || ToolExecutionInput::new("c", "t", json!({})).with_agent(agent.clone());
 
@@ -194,9 +232,16 @@ async fn b19_ask_runs_only_after_allowed_once() {
         let answer = a.lock().unwrap().clone();
         async move { answer }
     }));
-    for other in [ApprovalAnswer::Denied, ApprovalAnswer::Dismissed, ApprovalAnswer::Other("always".into())] {
+    for other in [
+        ApprovalAnswer::Denied,
+        ApprovalAnswer::Dismissed,
+        ApprovalAnswer::Other("always".into()),
+    ] {
         *answer.lock().unwrap() = other;
-        assert_eq!(registry.dispatch(with_agent()).await.error_code(), Some(codes::TOOL_DENIED));
+        assert_eq!(
+            registry.dispatch(with_agent()).await.error_code(),
+            Some(codes::TOOL_DENIED)
+        );
     }
     assert_eq!(runs.load(Ordering::SeqCst), 0);
     *answer.lock().unwrap() = ApprovalAnswer::AllowedOnce;
@@ -215,9 +260,11 @@ async fn b19_panicking_pre_execute_listener_denies() {
     let registry = ToolRegistry::new();
     let runs = Arc::new(AtomicUsize::new(0));
     registry.register(counted("t", runs.clone())).unwrap();
-    registry.on_pre_execute(|_: Arc<ToolExecution>, _: PreNext| -> std::future::Ready<PreToolDecision> {
-        panic!("policy bug")
-    });
+    registry.on_pre_execute(
+        |_: Arc<ToolExecution>, _: PreNext| -> std::future::Ready<PreToolDecision> {
+            panic!("policy bug")
+        },
+    );
     let r = call(&registry, "t", json!({})).await;
     assert_eq!(r.error_code(), Some(codes::TOOL_DENIED));
     assert!(text(&r).contains("policy bug"));
@@ -230,9 +277,17 @@ async fn b19_scoped_listener_sees_only_its_agent() {
     registry.register(constant("t", json!(1))).unwrap();
     let a = ScopeKey::root("a");
     let b = ScopeKey::root("b");
-    registry.scoped(&a).on_pre_execute(|_: Arc<ToolExecution>, _: PreNext| async { PreToolDecision::deny("a only") });
-    let in_a = registry.dispatch(ToolExecutionInput::new("c", "t", json!({})).with_agent(Agent::new(a))).await;
-    let in_b = registry.dispatch(ToolExecutionInput::new("c", "t", json!({})).with_agent(Agent::new(b))).await;
+    registry
+        .scoped(&a)
+        .on_pre_execute(|_: Arc<ToolExecution>, _: PreNext| async {
+            PreToolDecision::deny("a only")
+        });
+    let in_a = registry
+        .dispatch(ToolExecutionInput::new("c", "t", json!({})).with_agent(Agent::new(a)))
+        .await;
+    let in_b = registry
+        .dispatch(ToolExecutionInput::new("c", "t", json!({})).with_agent(Agent::new(b)))
+        .await;
     assert_eq!(in_a.error_code(), Some(codes::TOOL_DENIED));
     assert!(!in_b.is_error());
     assert!(!call(&registry, "t", json!({})).await.is_error());
@@ -277,8 +332,12 @@ async fn b20_scoped_guard_applies_to_scope_and_descendants_and_panics_fail_close
     registry.register(constant("t", json!(1))).unwrap();
     let parent = ScopeKey::root("p");
     let child = parent.child("c");
-    registry.scoped(&parent).guard(|e: &ToolExecution| (e.name() == "t").then(|| "parent says no".to_string()));
-    let r = registry.dispatch(ToolExecutionInput::new("c", "t", json!({})).with_agent(Agent::new(child))).await;
+    registry
+        .scoped(&parent)
+        .guard(|e: &ToolExecution| (e.name() == "t").then(|| "parent says no".to_string()));
+    let r = registry
+        .dispatch(ToolExecutionInput::new("c", "t", json!({})).with_agent(Agent::new(child)))
+        .await;
     assert_eq!(text(&r), "Error: parent says no");
     assert!(!call(&registry, "t", json!({})).await.is_error());
     registry.guard(|_: &ToolExecution| -> Option<String> { panic!("guard bug") });
@@ -323,7 +382,9 @@ async fn b21_replaced_signal_still_carries_caller_cancellation() {
         )
         .unwrap();
     // the wrapper detaches the signal completely
-    registry.on_execute(|d: DispatchExecution, next: ExecuteNext| next.run(d.with_signal(CancellationToken::new())));
+    registry.on_execute(|d: DispatchExecution, next: ExecuteNext| {
+        next.run(d.with_signal(CancellationToken::new()))
+    });
     let caller = CancellationToken::new();
     let c = caller.clone();
     tokio::spawn(async move {
@@ -365,7 +426,9 @@ async fn b21_wrapper_replacement_signal_reaches_body() {
 async fn b22_timeout_enforced_by_policy_and_not_sent_to_model() {
     let registry = ToolRegistry::new();
     let tracker = Arc::new(Concurrency::default());
-    registry.register(sleeper("slow", false, tracker.clone()).timeout_ms(50)).unwrap();
+    registry
+        .register(sleeper("slow", false, tracker.clone()).timeout_ms(50))
+        .unwrap();
     let r = call(&registry, "slow", json!({"ms": 10_000})).await;
     assert_eq!(r.error_code(), Some(codes::TOOL_TIMEOUT));
     assert_eq!(text(&r), "Error: Tool slow timed out after 50 ms");
@@ -373,7 +436,9 @@ async fn b22_timeout_enforced_by_policy_and_not_sent_to_model() {
     assert_eq!(tracker.finished.load(Ordering::SeqCst), 1);
     let fast = call(&registry, "slow", json!({"ms": 10})).await;
     assert_eq!(fast.value().unwrap().as_ref(), &json!(10));
-    assert!(!serde_json::to_string(&registry.schemas(None, None)).unwrap().contains("50"));
+    assert!(!serde_json::to_string(&registry.schemas(None, None))
+        .unwrap()
+        .contains("50"));
 }
 
 #[tokio::test(start_paused = true)]
@@ -398,7 +463,12 @@ async fn b22_timeout_drops_a_body_that_ignores_its_signal() {
 async fn b22_bare_registry_has_no_timeout_policy() {
     let registry = ToolRegistry::bare();
     let tracker = Arc::new(Concurrency::default());
-    registry.register(sleeper("slow", false, tracker).timeout_ms(1)).unwrap();
+    registry
+        .register(sleeper("slow", false, tracker).timeout_ms(1))
+        .unwrap();
     let r = call(&registry, "slow", json!({"ms": 30})).await;
-    assert!(!r.is_error(), "without the policy the budget is not enforced");
+    assert!(
+        !r.is_error(),
+        "without the policy the budget is not enforced"
+    );
 }

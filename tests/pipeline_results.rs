@@ -10,8 +10,9 @@ use std::time::Duration;
 use common::*;
 use ptc::schema::ValueSpec;
 use ptc::{
-    codes, ContentBlock, PostNext, PostToolDecision, PreNext, PreToolDecision, Replacement, ToolDefinition, ToolError,
-    ToolExecution, ToolExecutionInput, ToolExecutionResult, ToolRegistry, UserMessage,
+    codes, ContentBlock, PostNext, PostToolDecision, PreNext, PreToolDecision, Replacement,
+    ToolDefinition, ToolError, ToolExecution, ToolExecutionInput, ToolExecutionResult,
+    ToolRegistry, UserMessage,
 };
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
@@ -21,7 +22,11 @@ type Results = Arc<Mutex<Vec<Arc<ToolExecutionResult>>>>;
 fn observe(registry: &ToolRegistry) -> Results {
     let seen: Results = Arc::default();
     let s = seen.clone();
-    registry.on_result(move |_: &Arc<ToolExecution>, r: &Arc<ToolExecutionResult>| s.lock().unwrap().push(r.clone()));
+    registry.on_result(
+        move |_: &Arc<ToolExecution>, r: &Arc<ToolExecutionResult>| {
+            s.lock().unwrap().push(r.clone())
+        },
+    );
     seen
 }
 
@@ -46,17 +51,26 @@ async fn b23_success_validated_rendered_with_meta() {
 #[tokio::test]
 async fn b23_default_render_string_raw_other_pretty() {
     let registry = ToolRegistry::new();
-    registry.register(constant("s", json!("plain text"))).unwrap();
-    registry.register(constant("o", json!({"a": [1, 2]}))).unwrap();
+    registry
+        .register(constant("s", json!("plain text")))
+        .unwrap();
+    registry
+        .register(constant("o", json!({"a": [1, 2]})))
+        .unwrap();
     assert_eq!(text(&call(&registry, "s", json!({})).await), "plain text");
-    assert_eq!(text(&call(&registry, "o", json!({})).await), "{\n  \"a\": [\n    1,\n    2\n  ]\n}");
+    assert_eq!(
+        text(&call(&registry, "o", json!({})).await),
+        "{\n  \"a\": [\n    1,\n    2\n  ]\n}"
+    );
 }
 
 #[tokio::test]
 async fn b23_panicking_renderer_becomes_invalid_output() {
     let registry = ToolRegistry::new();
     registry
-        .register(constant("r", json!(1)).render(|_, _| -> Vec<ContentBlock> { panic!("render bug") }))
+        .register(
+            constant("r", json!(1)).render(|_, _| -> Vec<ContentBlock> { panic!("render bug") }),
+        )
         .unwrap();
     let r = call(&registry, "r", json!({})).await;
     assert_eq!(r.error_code(), Some(codes::INVALID_TOOL_OUTPUT));
@@ -67,14 +81,18 @@ async fn b23_panicking_renderer_becomes_invalid_output() {
 async fn b24_project_content_runs_before_post_execute() {
     let registry = ToolRegistry::new();
     registry
-        .register(counter_tool().project_content(|_, _| Some(vec![ContentBlock::text("projected")])))
+        .register(
+            counter_tool().project_content(|_, _| Some(vec![ContentBlock::text("projected")])),
+        )
         .unwrap();
     let seen = Arc::new(Mutex::new(String::new()));
     let s = seen.clone();
-    registry.on_post_execute(move |_: Arc<ToolExecution>, r: Arc<ToolExecutionResult>, next: PostNext| {
-        *s.lock().unwrap() = text(&r).to_string();
-        next.run()
-    });
+    registry.on_post_execute(
+        move |_: Arc<ToolExecution>, r: Arc<ToolExecutionResult>, next: PostNext| {
+            *s.lock().unwrap() = text(&r).to_string();
+            next.run()
+        },
+    );
     let r = call(&registry, "count", json!({})).await;
     assert_eq!(*seen.lock().unwrap(), "projected");
     assert_eq!(text(&r), "projected");
@@ -84,17 +102,22 @@ async fn b24_project_content_runs_before_post_execute() {
 async fn b24_post_execute_replaces_content_keeping_value() {
     let registry = ToolRegistry::new();
     registry.register(counter_tool()).unwrap();
-    registry.on_post_execute(|_: Arc<ToolExecution>, _: Arc<ToolExecutionResult>, _: PostNext| async {
-        PostToolDecision::Accept {
-            replace: Some(Replacement::Content(vec![ContentBlock::text("redacted")])),
-            additional_contexts: vec![UserMessage::text("policy", "note")],
-        }
-    });
+    registry.on_post_execute(
+        |_: Arc<ToolExecution>, _: Arc<ToolExecutionResult>, _: PostNext| async {
+            PostToolDecision::Accept {
+                replace: Some(Replacement::Content(vec![ContentBlock::text("redacted")])),
+                additional_contexts: vec![UserMessage::text("policy", "note")],
+            }
+        },
+    );
     let r = call(&registry, "count", json!({})).await;
     assert_eq!(text(&r), "redacted");
     assert_eq!(r.value().unwrap().as_ref(), &json!({"n": 7}));
     assert!(r.meta.is_some());
-    assert_eq!(r.additional_contexts, vec![UserMessage::text("policy", "note")]);
+    assert_eq!(
+        r.additional_contexts,
+        vec![UserMessage::text("policy", "note")]
+    );
 }
 
 #[tokio::test]
@@ -103,15 +126,17 @@ async fn b24_post_execute_value_replacement_is_revalidated_and_rerendered() {
     registry.register(counter_tool()).unwrap();
     let replacement = Arc::new(Mutex::new(json!({"n": 9})));
     let rep = replacement.clone();
-    registry.on_post_execute(move |_: Arc<ToolExecution>, _: Arc<ToolExecutionResult>, _: PostNext| {
-        let v = rep.lock().unwrap().clone();
-        async move {
-            PostToolDecision::Accept {
-                replace: Some(Replacement::Value(v)),
-                additional_contexts: vec![],
+    registry.on_post_execute(
+        move |_: Arc<ToolExecution>, _: Arc<ToolExecutionResult>, _: PostNext| {
+            let v = rep.lock().unwrap().clone();
+            async move {
+                PostToolDecision::Accept {
+                    replace: Some(Replacement::Value(v)),
+                    additional_contexts: vec![],
+                }
             }
-        }
-    });
+        },
+    );
     let r = call(&registry, "count", json!({})).await;
     assert_eq!(r.value().unwrap().as_ref(), &json!({"n": 9}));
     assert_eq!(text(&r), "n = 9");
@@ -135,16 +160,24 @@ async fn b24_post_execute_block_becomes_error_with_feedback() {
                 }),
         )
         .unwrap();
-    registry.on_post_execute(|_: Arc<ToolExecution>, _: Arc<ToolExecutionResult>, _: PostNext| async {
-        PostToolDecision::block("use the other tool")
-    });
+    registry.on_post_execute(
+        |_: Arc<ToolExecution>, _: Arc<ToolExecutionResult>, _: PostNext| async {
+            PostToolDecision::block("use the other tool")
+        },
+    );
     let r = call(&registry, "finisher", json!({})).await;
     assert!(r.is_error());
     assert_eq!(r.error_code(), Some(codes::TOOL_BLOCKED));
     assert_eq!(text(&r), "use the other tool");
     assert!(r.value().is_none());
-    assert!(!r.concludes_turn(), "a blocked call cannot conclude the turn");
-    assert!(r.additional_contexts.is_empty(), "the blocked body's contexts are not forwarded");
+    assert!(
+        !r.concludes_turn(),
+        "a blocked call cannot conclude the turn"
+    );
+    assert!(
+        r.additional_contexts.is_empty(),
+        "the blocked body's contexts are not forwarded"
+    );
 }
 
 #[tokio::test]
@@ -153,10 +186,12 @@ async fn b24_thrown_tools_reach_post_execute_as_errors() {
     registry.register(failing("f", "kaput")).unwrap();
     let seen = Arc::new(Mutex::new(None));
     let s = seen.clone();
-    registry.on_post_execute(move |_: Arc<ToolExecution>, r: Arc<ToolExecutionResult>, next: PostNext| {
-        *s.lock().unwrap() = Some(r.is_error());
-        next.run()
-    });
+    registry.on_post_execute(
+        move |_: Arc<ToolExecution>, r: Arc<ToolExecutionResult>, next: PostNext| {
+            *s.lock().unwrap() = Some(r.is_error());
+            next.run()
+        },
+    );
     call(&registry, "f", json!({})).await;
     assert_eq!(*seen.lock().unwrap(), Some(true));
 }
@@ -173,7 +208,11 @@ async fn b25_finalize_content_runs_exactly_once_for_every_outcome() {
                 .output(ValueSpec::string())
                 .finalize_content(move |_, r| {
                     f.fetch_add(1, Ordering::SeqCst);
-                    Some(vec![ContentBlock::text(format!("[{}] {}", if r.is_error() { "err" } else { "ok" }, text(r)))])
+                    Some(vec![ContentBlock::text(format!(
+                        "[{}] {}",
+                        if r.is_error() { "err" } else { "ok" },
+                        text(r)
+                    ))])
                 })
                 .execute_raw(|args, _| async move {
                     match args["mode"].as_str() {
@@ -194,7 +233,10 @@ async fn b25_finalize_content_runs_exactly_once_for_every_outcome() {
         (json!({"mode": "ok"}), "[ok] fine"),
         (json!({"mode": "throw"}), "[err] Error: thrown"),
         (json!({"mode": "deny"}), "[err] Error: denied"),
-        (json!({"mode": 5}), "[err] Error: Invalid arguments for tool t: /mode: expected string, got number"),
+        (
+            json!({"mode": 5}),
+            "[err] Error: Invalid arguments for tool t: /mode: expected string, got number",
+        ),
     ];
     for (i, (args, expected)) in cases.iter().enumerate() {
         let r = call(&registry, "t", args.clone()).await;
@@ -216,9 +258,13 @@ async fn b25_finalize_content_runs_exactly_once_for_every_outcome() {
 async fn b26_observers_get_final_result_and_failures_are_contained() {
     let registry = ToolRegistry::new();
     registry
-        .register(constant("t", json!("v")).finalize_content(|_, _| Some(vec![ContentBlock::text("final")])))
+        .register(
+            constant("t", json!("v"))
+                .finalize_content(|_, _| Some(vec![ContentBlock::text("final")])),
+        )
         .unwrap();
-    registry.on_result(|_: &Arc<ToolExecution>, _: &Arc<ToolExecutionResult>| panic!("observer bug"));
+    registry
+        .on_result(|_: &Arc<ToolExecution>, _: &Arc<ToolExecutionResult>| panic!("observer bug"));
     let seen = observe(&registry);
     let r = call(&registry, "t", json!({})).await;
     assert_eq!(text(&r), "final");
@@ -260,21 +306,33 @@ async fn b27_thrown_and_panicking_tools_report_their_message() {
     let f = call(&registry, "f", json!({})).await;
     assert_eq!(text(&f), "Error: disk full");
     assert_eq!(f.error_code(), Some(codes::TOOL_ERROR));
-    assert_eq!(text(&call(&registry, "p", json!({})).await), "Error: body exploded");
-    assert_eq!(text(&call(&registry, "sync_panic", json!({})).await), "Error: before the future");
+    assert_eq!(
+        text(&call(&registry, "p", json!({})).await),
+        "Error: body exploded"
+    );
+    assert_eq!(
+        text(&call(&registry, "sync_panic", json!({})).await),
+        "Error: before the future"
+    );
     // the registry still works afterwards
     registry.register(echo()).unwrap();
-    assert!(!call(&registry, "echo", json!({"text": "ok"})).await.is_error());
+    assert!(!call(&registry, "echo", json!({"text": "ok"}))
+        .await
+        .is_error());
 }
 
 #[tokio::test]
 async fn b28_cancellation_before_dispatch() {
     let registry = ToolRegistry::new();
     let tracker = Arc::new(Concurrency::default());
-    registry.register(sleeper("s", true, tracker.clone())).unwrap();
+    registry
+        .register(sleeper("s", true, tracker.clone()))
+        .unwrap();
     let signal = CancellationToken::new();
     signal.cancel();
-    let r = registry.dispatch(ToolExecutionInput::new("c", "s", json!({"ms": 1})).with_signal(signal)).await;
+    let r = registry
+        .dispatch(ToolExecutionInput::new("c", "s", json!({"ms": 1})).with_signal(signal))
+        .await;
     assert_eq!(r.error_code(), Some(codes::ABORTED_BEFORE_DISPATCH));
     assert_eq!(tracker.started.load(Ordering::SeqCst), 0);
 }
@@ -283,14 +341,18 @@ async fn b28_cancellation_before_dispatch() {
 async fn b28_cancellation_during_a_pre_execute_gate() {
     let registry = ToolRegistry::new();
     let tracker = Arc::new(Concurrency::default());
-    registry.register(sleeper("s", true, tracker.clone())).unwrap();
+    registry
+        .register(sleeper("s", true, tracker.clone()))
+        .unwrap();
     let signal = CancellationToken::new();
     let s = signal.clone();
     registry.on_pre_execute(move |_: Arc<ToolExecution>, next: PreNext| {
         s.cancel();
         next.run()
     });
-    let r = registry.dispatch(ToolExecutionInput::new("c", "s", json!({"ms": 1})).with_signal(signal)).await;
+    let r = registry
+        .dispatch(ToolExecutionInput::new("c", "s", json!({"ms": 1})).with_signal(signal))
+        .await;
     assert_eq!(r.error_code(), Some(codes::ABORTED_BEFORE_DISPATCH));
     assert_eq!(tracker.started.load(Ordering::SeqCst), 0);
 }
@@ -299,14 +361,18 @@ async fn b28_cancellation_during_a_pre_execute_gate() {
 async fn b28_cancellation_during_dispatch() {
     let registry = ToolRegistry::new();
     let tracker = Arc::new(Concurrency::default());
-    registry.register(sleeper("s", true, tracker.clone())).unwrap();
+    registry
+        .register(sleeper("s", true, tracker.clone()))
+        .unwrap();
     let signal = CancellationToken::new();
     let s = signal.clone();
     tokio::spawn(async move {
         tokio::time::sleep(Duration::from_millis(20)).await;
         s.cancel();
     });
-    let r = registry.dispatch(ToolExecutionInput::new("c", "s", json!({"ms": 60_000})).with_signal(signal)).await;
+    let r = registry
+        .dispatch(ToolExecutionInput::new("c", "s", json!({"ms": 60_000})).with_signal(signal))
+        .await;
     assert_eq!(r.error_code(), Some(codes::ABORTED));
     assert_eq!(tracker.finished.load(Ordering::SeqCst), 1);
 }
@@ -327,7 +393,9 @@ async fn b28_success_racing_cancellation_is_reported_aborted() {
                 }),
         )
         .unwrap();
-    let r = registry.dispatch(ToolExecutionInput::new("c", "racy", json!({})).with_signal(signal)).await;
+    let r = registry
+        .dispatch(ToolExecutionInput::new("c", "racy", json!({})).with_signal(signal))
+        .await;
     assert_eq!(r.error_code(), Some(codes::ABORTED));
 }
 
@@ -348,7 +416,11 @@ async fn b29_deferred_contexts_and_conclude_turn() {
         .unwrap();
     let r = call(&registry, "done", json!({})).await;
     assert!(r.concludes_turn());
-    let texts: Vec<&str> = r.additional_contexts.iter().map(|m| m.content[0].as_text().unwrap()).collect();
+    let texts: Vec<&str> = r
+        .additional_contexts
+        .iter()
+        .map(|m| m.content[0].as_text().unwrap())
+        .collect();
     assert_eq!(texts, ["first", "second"]);
 }
 

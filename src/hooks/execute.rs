@@ -100,14 +100,16 @@ impl ExecuteNext {
             .boxed(),
             Some(i) => {
                 let hook = self.list[i].hook.clone();
-                super::start_hook(move || hook.execute(
-                    dispatch,
-                    ExecuteNext {
-                        list: self.list,
-                        index: i + 1,
-                        effects: self.effects,
-                    },
-                ))
+                super::start_hook(move || {
+                    hook.execute(
+                        dispatch,
+                        ExecuteNext {
+                            list: self.list,
+                            index: i + 1,
+                            effects: self.effects,
+                        },
+                    )
+                })
             }
         }
     }

@@ -113,16 +113,18 @@ impl PostNext {
             Some(i) => {
                 let hook = self.list[i].hook.clone();
                 let (exec, result) = (self.exec.clone(), self.result.clone());
-                super::start_hook(move || hook.post_execute(
-                    exec,
-                    result,
-                    PostNext {
-                        list: self.list,
-                        index: i + 1,
-                        exec: self.exec,
-                        result: self.result,
-                    },
-                ))
+                super::start_hook(move || {
+                    hook.post_execute(
+                        exec,
+                        result,
+                        PostNext {
+                            list: self.list,
+                            index: i + 1,
+                            exec: self.exec,
+                            result: self.result,
+                        },
+                    )
+                })
             }
         }
     }

@@ -107,14 +107,16 @@ impl PreNext {
             Some(i) => {
                 let hook = self.list[i].hook.clone();
                 let exec = self.exec.clone();
-                super::start_hook(move || hook.pre_execute(
-                    exec,
-                    PreNext {
-                        list: self.list,
-                        index: i + 1,
-                        exec: self.exec,
-                    },
-                ))
+                super::start_hook(move || {
+                    hook.pre_execute(
+                        exec,
+                        PreNext {
+                            list: self.list,
+                            index: i + 1,
+                            exec: self.exec,
+                        },
+                    )
+                })
             }
         }
     }

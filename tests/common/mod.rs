@@ -106,35 +106,3 @@ pub fn text(result: &ToolExecutionResult) -> &str {
         .and_then(|b| b.as_text())
         .unwrap_or("")
 }
-
-/// A JSON value nested `depth` arrays deep.
-pub fn deep_array(depth: usize) -> Value {
-    let mut v = json!(1);
-    for _ in 0..depth {
-        v = Value::Array(vec![v]);
-    }
-    v
-}
-
-/// Drop a deep value without recursing.
-pub fn dismantle(mut v: Value) {
-    let mut stack = Vec::new();
-    loop {
-        match &mut v {
-            Value::Array(a) => stack.extend(a.drain(..)),
-            Value::Object(o) => {
-                let keys: Vec<String> = o.keys().cloned().collect();
-                for k in keys {
-                    if let Some(x) = o.remove(&k) {
-                        stack.push(x);
-                    }
-                }
-            }
-            _ => {}
-        }
-        match stack.pop() {
-            Some(next) => v = next,
-            None => break,
-        }
-    }
-}
