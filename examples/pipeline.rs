@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use ptc::schema::{ParameterSpec, ValueSpec};
 use ptc::{
-    Agent, LogStep, MemoryLog, PreNext, PreToolDecision, ScopeKey, ToolBatchInput, ToolCallBlock, ToolDefinition,
-    ToolError, ToolExecution, ToolRegistry,
+    Agent, LogStep, MemoryLog, PreNext, PreToolDecision, ScopeKey, ToolBatchInput, ToolCallBlock,
+    ToolDefinition, ToolError, ToolExecution, ToolRegistry,
 };
 
 #[derive(serde::Deserialize)]
@@ -28,7 +28,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     registry.register(
         ToolDefinition::builder("add")
             .description("Add two numbers.")
-            .parameters(ParameterSpec::new().required("a", ValueSpec::number()).required("b", ValueSpec::number()))
+            .parameters(
+                ParameterSpec::new()
+                    .required("a", ValueSpec::number())
+                    .required("b", ValueSpec::number()),
+            )
             .output(ValueSpec::number())
             .concurrency_safe(true)
             .execute(|args: Add, _ctx| async move { Ok::<_, ToolError>(args.a + args.b) }),
@@ -38,20 +42,25 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .description("Pretend to write a note to a file.")
             .parameters(ParameterSpec::new().required("path", ValueSpec::string()))
             .output(ValueSpec::string())
-            .execute(|args: Write, _ctx| async move { Ok::<_, ToolError>(format!("wrote {}", args.path)) }),
+            .execute(|args: Write, _ctx| async move {
+                Ok::<_, ToolError>(format!("wrote {}", args.path))
+            }),
     )?;
 
     // A pre-execute policy: writes outside notes/ are denied.
     registry.on_pre_execute(|exec: Arc<ToolExecution>, next: PreNext| async move {
         let path = exec.arguments()["path"].as_str().unwrap_or("");
         if exec.name() == "write_note" && !path.starts_with("notes/") {
-            return PreToolDecision::deny(format!("write_note may only write under notes/, not {path}"));
+            return PreToolDecision::deny(format!(
+                "write_note may only write under notes/, not {path}"
+            ));
         }
         next.run().await
     });
     // A guard: a final, monotonic denial no listener can undo.
     registry.guard(|exec: &ToolExecution| {
-        (exec.arguments()["path"].as_str() == Some("notes/secret.txt")).then(|| "notes/secret.txt is off limits".to_string())
+        (exec.arguments()["path"].as_str() == Some("notes/secret.txt"))
+            .then(|| "notes/secret.txt is off limits".to_string())
     });
 
     let log = Arc::new(MemoryLog::new());
