@@ -1,1 +1,168 @@
-//! placeholder
+//! The sandboxed JavaScript side of ptc's code mode.
+//!
+//! A model writes a TypeScript program (the *body* of an async function); ptc strips its types and
+//! runs it in a fresh sandbox where `tools.x(args)` calls back into the host. This crate is
+//! everything engine-side of that and nothing about tools, registries or pipelines:
+//!
+//! * [`strip_types`] turns TypeScript into JavaScript with every line and column kept
+//!   (`swc_ts_fast_strip`); non-erasable syntax such as `enum` fails as [`FailureKind::Syntax`].
+//! * [`Engine`] is the seam: one fresh sandbox per [`Engine::run`] of a [`Program`], with [`Limits`]
+//!   and a cancellation token, reporting a [`RunReport`] (console lines plus the returned JSON value
+//!   or a [`RunFailure`]).
+//! * [`Host`] is what the engine calls for every tool call; ptc's bridge implements it.
+//! * [`QuickJsEngine`] (cargo feature `quickjs`, on by default) is the embedded backend.
+//! * `runtime-js/glue.js` is the engine-neutral JavaScript that builds `tools`, `ToolCallError` and
+//!   `console` on top of two raw host functions (`hostCall(name, argsJson) → Promise`,
+//!   `hostLog(level, line)`), so another backend can provide the same two and reuse it.
+//!
+//! **Architecture invariant:** only this crate knows which JavaScript engine exists. The rest of ptc
+//! sees [`Engine`], [`Host`] and plain data.
+//!
+//! # Example
+//! ```
+//! use std::sync::Arc;
+//! use ptc_engine::{Engine, Host, HostCall, Limits, Program, QuickJsEngine, RunFailure};
+//! use tokio_util::sync::CancellationToken;
+//!
+//! /// A host with one tool, `echo`, that returns its arguments.
+//! struct Echo;
+//! impl Host for Echo {
+//!     fn call_tool(&self, _name: &str, args: serde_json::Value) -> Result<HostCall, RunFailure> {
+//!         Ok(Box::pin(async move { Ok(args) }))
+//!     }
+//! }
+//!
+//! # #[tokio::main(flavor = "multi_thread", worker_threads = 1)]
+//! # async fn main() {
+//! let source = ptc_engine::strip_types(
+//!     "const r: { text: string } = await tools.echo({ text: 'hi' });\nconsole.log('got', r);\nreturn r.text;",
+//! ).unwrap();
+//! let program = Program {
+//!     source,
+//!     tool_names: vec!["echo".into()],
+//!     filename: "run_code.ts".into(),
+//! };
+//! let report = QuickJsEngine::new()
+//!     .run(program, Arc::new(Echo), Limits::default(), CancellationToken::new())
+//!     .await;
+//! assert_eq!(report.logs, vec![r#"got {"text":"hi"}"#.to_string()]);
+//! assert_eq!(report.outcome, Ok(Some(serde_json::json!("hi"))));
+//! # }
+//! ```
+//!
+//! # Where the JavaScript runs
+//! See [`QuickJsEngine`]: each run gets its own thread from tokio's blocking pool, so a CPU-bound
+//! program never stalls the caller's async workers; host calls are polled on that thread.
+#![warn(missing_docs, unreachable_pub)]
+
+use std::{future::Future, pin::Pin, sync::Arc};
+
+use tokio_util::sync::CancellationToken;
+
+mod failure;
+mod host;
+mod json;
+mod limits;
+mod output;
+#[cfg(feature = "quickjs")]
+mod quickjs;
+mod strip;
+
+pub use failure::{FailureKind, RunFailure};
+pub use host::{Host, HostCall};
+pub use limits::Limits;
+#[cfg(feature = "quickjs")]
+pub use quickjs::{Placement, QuickJsEngine};
+pub use strip::strip_types;
+
+/// The engine-neutral JavaScript glue (`runtime-js/glue.js`): evaluating it yields the setup
+/// function that builds `tools`, `ToolCallError` and `console` from the raw host functions.
+pub const GLUE_JS: &str = include_str!("../../runtime-js/glue.js");
+
+/// Console levels the glue forwards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LogLevel {
+    /// `console.log`
+    Log,
+    /// `console.info`
+    Info,
+    /// `console.warn`
+    Warn,
+    /// `console.error`
+    Error,
+    /// `console.debug`
+    Debug,
+}
+
+impl LogLevel {
+    /// The console method name: `"log"`, `"info"`, `"warn"`, `"error"` or `"debug"`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            LogLevel::Log => "log",
+            LogLevel::Info => "info",
+            LogLevel::Warn => "warn",
+            LogLevel::Error => "error",
+            LogLevel::Debug => "debug",
+        }
+    }
+
+    /// The level named by a console method name (the inverse of [`LogLevel::as_str`]).
+    pub fn from_name(name: &str) -> Option<Self> {
+        Some(match name {
+            "log" => LogLevel::Log,
+            "info" => LogLevel::Info,
+            "warn" => LogLevel::Warn,
+            "error" => LogLevel::Error,
+            "debug" => LogLevel::Debug,
+            _ => return None,
+        })
+    }
+}
+
+/// What the engine reports after a run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunReport {
+    /// The console lines captured so far, in order (also on failure).
+    pub logs: Vec<String>,
+    /// The level of each line in `logs` (same length, same order).
+    pub log_levels: Vec<LogLevel>,
+    /// The returned JSON value (`Ok(None)` = the program returned `undefined`) or why the run failed.
+    pub outcome: Result<Option<serde_json::Value>, RunFailure>,
+}
+
+impl RunReport {
+    /// A report with no console output that failed with `failure`.
+    pub fn failed(failure: RunFailure) -> Self {
+        RunReport {
+            logs: Vec::new(),
+            log_levels: Vec::new(),
+            outcome: Err(failure),
+        }
+    }
+}
+
+/// One program to run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Program {
+    /// Already stripped JavaScript: the body of an async function (top-level `await` and `return`).
+    pub source: String,
+    /// The names to bind on `tools` (a `run_code` name is skipped).
+    pub tool_names: Vec<String>,
+    /// The file name used in error positions, e.g. `"run_code.ts"`.
+    pub filename: String,
+}
+
+/// The engine seam: one fresh sandbox per run.
+pub trait Engine: Send + Sync {
+    /// Run `program` in a fresh sandbox, calling `host` for every tool call, within `limits`.
+    ///
+    /// Cancelling `cancel` ends the run as [`FailureKind::Aborted`] (a hot loop included).
+    /// Dropping the returned future also stops the program; unsettled host calls are dropped.
+    fn run(
+        &self,
+        program: Program,
+        host: Arc<dyn Host>,
+        limits: Limits,
+        cancel: CancellationToken,
+    ) -> Pin<Box<dyn Future<Output = RunReport> + Send>>;
+}

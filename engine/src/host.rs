@@ -1,0 +1,24 @@
+//! The host side of a run: how a program's `tools.x(args)` reaches ptc's bridge.
+
+use std::{future::Future, pin::Pin};
+
+use crate::RunFailure;
+
+/// A pending host call: resolves to the tool's JSON value, or to a failure message that the program
+/// sees as a rejected `ToolCallError`.
+///
+/// Dropping it aborts the call: the engine drops every unsettled call when a run ends.
+pub type HostCall = Pin<Box<dyn Future<Output = Result<serde_json::Value, String>> + Send>>;
+
+/// The host side of a run, implemented by ptc's bridge.
+pub trait Host: Send + Sync + 'static {
+    /// Called synchronously, in the program's submission order, each time the program calls a tool.
+    ///
+    /// `args` is already checked to be strict JSON. `Ok(call)` means the call was accepted (its result
+    /// is delivered when `call` completes; it may be polled from any thread); `Err(failure)` is a fatal
+    /// run failure (e.g. [`FailureKind::CallLimit`](crate::FailureKind::CallLimit)) that ends the run
+    /// with that failure.
+    ///
+    /// This runs inside the JavaScript engine: it must not block.
+    fn call_tool(&self, name: &str, args: serde_json::Value) -> Result<HostCall, RunFailure>;
+}

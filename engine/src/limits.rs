@@ -1,0 +1,27 @@
+//! The resource limits of one run.
+
+use std::time::Duration;
+
+/// Limits for one run (defaults: wall clock 120 s, heap 256 MiB, output 8 MiB).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// The run ends as [`FailureKind::Timeout`](crate::FailureKind::Timeout) when this much time has
+    /// passed, whether the program is computing or waiting on a tool.
+    pub wall_clock: Duration,
+    /// The JavaScript heap cap; reaching it ends the run as
+    /// [`FailureKind::Memory`](crate::FailureKind::Memory).
+    pub max_heap_bytes: usize,
+    /// The bytes of all console lines plus the serialized returned value; exceeding it ends the run as
+    /// [`FailureKind::OutputLimit`](crate::FailureKind::OutputLimit).
+    pub max_output_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            wall_clock: Duration::from_secs(120),
+            max_heap_bytes: 256 * 1024 * 1024,
+            max_output_bytes: 8 * 1024 * 1024,
+        }
+    }
+}

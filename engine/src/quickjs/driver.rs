@@ -1,0 +1,129 @@
+//! Driving a run from one OS thread: the pending host calls, and a waker that unparks the thread.
+
+use std::{
+    collections::HashMap,
+    future::Future,
+    pin::Pin,
+    sync::{
+        atomic::{AtomicBool, Ordering},
+        Arc, OnceLock,
+    },
+    task::{Context, Poll, Wake, Waker},
+    thread::Thread,
+    time::Instant,
+};
+
+use futures::stream::{FuturesUnordered, StreamExt};
+use rquickjs::Function;
+
+use crate::{HostCall, RunFailure};
+
+/// State shared with the interrupt handler and the raw host functions: the first fatal failure wins.
+#[derive(Debug, Default)]
+pub(super) struct Stop {
+    failure: OnceLock<RunFailure>,
+}
+
+impl Stop {
+    /// Record `failure` unless an earlier one is recorded; the interrupt handler then stops the
+    /// program at its next check.
+    pub(super) fn fail(&self, failure: RunFailure) {
+        let _ = self.failure.set(failure);
+    }
+
+    /// The recorded failure, if any.
+    pub(super) fn failure(&self) -> Option<&RunFailure> {
+        self.failure.get()
+    }
+}
+
+/// A host call in flight, tagged with the id of its promise.
+type Tagged = Pin<Box<dyn Future<Output = (u64, Result<serde_json::Value, String>)> + Send>>;
+
+/// The host calls of one run: their promise resolvers (JS side) and futures (Rust side).
+pub(super) struct Calls<'js> {
+    next_id: u64,
+    resolvers: HashMap<u64, (Function<'js>, Function<'js>)>,
+    pending: FuturesUnordered<Tagged>,
+}
+
+impl<'js> Calls<'js> {
+    pub(super) fn new() -> Self {
+        Calls {
+            next_id: 0,
+            resolvers: HashMap::new(),
+            pending: FuturesUnordered::new(),
+        }
+    }
+
+    /// Track `call`, settling the promise with `resolve`/`reject` when it completes.
+    pub(super) fn push(&mut self, call: HostCall, resolve: Function<'js>, reject: Function<'js>) {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.resolvers.insert(id, (resolve, reject));
+        self.pending.push(Box::pin(async move { (id, call.await) }));
+    }
+
+    /// The next completed call with its resolvers, if one is ready.
+    #[allow(clippy::type_complexity)]
+    pub(super) fn poll_ready(
+        &mut self,
+        cx: &mut Context<'_>,
+    ) -> Option<(Result<serde_json::Value, String>, Function<'js>, Function<'js>)> {
+        match self.pending.poll_next_unpin(cx) {
+            Poll::Ready(Some((id, result))) => {
+                let (resolve, reject) = self.resolvers.remove(&id)?;
+                Some((result, resolve, reject))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether no call is in flight.
+    pub(super) fn is_empty(&self) -> bool {
+        self.pending.is_empty()
+    }
+}
+
+/// Wakes the run's thread: sets a flag and unparks it.
+pub(super) struct ThreadWaker {
+    thread: Thread,
+    notified: AtomicBool,
+}
+
+impl ThreadWaker {
+    /// A waker for the current thread.
+    pub(super) fn current() -> Arc<Self> {
+        Arc::new(ThreadWaker {
+            thread: std::thread::current(),
+            notified: AtomicBool::new(false),
+        })
+    }
+
+    /// Park until woken or until `deadline`, unless a wake-up already arrived.
+    pub(super) fn park_until(&self, deadline: Instant) {
+        while !self.notified.swap(false, Ordering::Acquire) {
+            let now = Instant::now();
+            if now >= deadline {
+                return;
+            }
+            std::thread::park_timeout(deadline - now);
+        }
+    }
+
+    /// A [`Waker`] for this thread.
+    pub(super) fn waker(self: &Arc<Self>) -> Waker {
+        Waker::from(self.clone())
+    }
+}
+
+impl Wake for ThreadWaker {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.notified.store(true, Ordering::Release);
+        self.thread.unpark();
+    }
+}

@@ -1,0 +1,103 @@
+//! The embedded QuickJS backend (`rquickjs`).
+//!
+//! # Where the JavaScript runs
+//! A run is synchronous code on one OS thread: it creates a fresh QuickJS runtime and context,
+//! installs the glue, runs the program and drives its job queue, polling the pending [`HostCall`]
+//! futures itself (with a waker that unparks the thread) and parking when there is nothing to do.
+//! Ready host calls therefore cost no thread hop at all; a call that completes later on another
+//! thread costs one unpark.
+//!
+//! By default ([`Placement::BlockingPool`]) that thread comes from tokio's blocking pool
+//! (`spawn_blocking`), so a CPU-bound program (a hot loop runs until its deadline) never occupies
+//! one of the caller's async workers. [`Placement::InPlace`] runs it on the calling worker with
+//! `block_in_place` instead (multi-threaded runtimes only; elsewhere it falls back to the pool).
+//! Measured with `benches/engine.rs` (release, 2 cores), the two differ by a few microseconds per run
+//! and not at all per host call, so isolation wins; see the crate's README of numbers in the bench.
+//!
+//! [`HostCall`]: crate::HostCall
+
+mod driver;
+mod sandbox;
+
+use std::{future::Future, pin::Pin, sync::Arc};
+
+use tokio::runtime::{Handle, RuntimeFlavor};
+use tokio_util::sync::CancellationToken;
+
+use crate::{Engine, FailureKind, Host, Limits, Program, RunFailure, RunReport};
+
+/// Which thread runs a program's JavaScript (see the module docs for the trade-off).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Placement {
+    /// A thread from tokio's blocking pool (`spawn_blocking`): CPU-bound programs never occupy an
+    /// async worker. The default.
+    #[default]
+    BlockingPool,
+    /// The calling worker thread, via `block_in_place` (multi-threaded tokio runtimes only; on any
+    /// other runtime this behaves like [`Placement::BlockingPool`]).
+    InPlace,
+}
+
+/// The QuickJS engine: a fresh QuickJS runtime and context for every run.
+///
+/// ```
+/// use ptc_engine::{Placement, QuickJsEngine};
+/// let engine = QuickJsEngine::new();
+/// let in_place = QuickJsEngine::with_placement(Placement::InPlace);
+/// # let _ = (engine, in_place);
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct QuickJsEngine {
+    placement: Placement,
+}
+
+impl QuickJsEngine {
+    /// An engine that runs programs on tokio's blocking pool.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An engine that runs programs where `placement` says.
+    pub fn with_placement(placement: Placement) -> Self {
+        QuickJsEngine { placement }
+    }
+
+    /// Where this engine runs programs.
+    pub fn placement(&self) -> Placement {
+        self.placement
+    }
+}
+
+impl Engine for QuickJsEngine {
+    fn run(
+        &self,
+        program: Program,
+        host: Arc<dyn Host>,
+        limits: Limits,
+        cancel: CancellationToken,
+    ) -> Pin<Box<dyn Future<Output = RunReport> + Send>> {
+        let placement = self.placement;
+        Box::pin(async move {
+            // Dropping this future stops the program too (through a child token, so the caller's
+            // token is left alone).
+            let token = cancel.child_token();
+            let guard = token.clone().drop_guard();
+            let in_place = placement == Placement::InPlace
+                && Handle::current().runtime_flavor() == RuntimeFlavor::MultiThread;
+            let report = if in_place {
+                tokio::task::block_in_place(|| sandbox::run(program, host, limits, token))
+            } else {
+                tokio::task::spawn_blocking(move || sandbox::run(program, host, limits, token))
+                    .await
+                    .unwrap_or_else(|e| {
+                        RunReport::failed(RunFailure::new(
+                            FailureKind::Exception,
+                            format!("the engine thread failed: {e}"),
+                        ))
+                    })
+            };
+            guard.disarm();
+            report
+        })
+    }
+}

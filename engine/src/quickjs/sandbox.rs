@@ -1,0 +1,492 @@
+//! One run in one fresh QuickJS runtime: set up the sandbox, run the program, report.
+
+use std::{
+    cell::RefCell,
+    ffi::CString,
+    future::Future,
+    rc::Rc,
+    sync::Arc,
+    task::Context as TaskContext,
+    time::Instant,
+};
+
+use rquickjs::{
+    context::intrinsic, promise::PromiseState, qjs, CatchResultExt, Context, Ctx,
+    Function, Object, Promise, Runtime, Value,
+};
+use tokio_util::sync::CancellationToken;
+
+use super::driver::{Calls, Stop, ThreadWaker};
+use crate::{
+    json, output::Output, FailureKind, Host, Limits, LogLevel, Program, RunFailure, RunReport,
+    GLUE_JS,
+};
+
+/// The intrinsics a sandbox gets: the language itself, nothing host-specific (no `performance`).
+type Intrinsics = (
+    intrinsic::Date,
+    intrinsic::Eval,
+    intrinsic::RegExpCompiler,
+    intrinsic::RegExp,
+    intrinsic::Json,
+    intrinsic::Proxy,
+    intrinsic::MapSet,
+    intrinsic::TypedArrays,
+    intrinsic::Promise,
+    intrinsic::WeakRef,
+);
+
+/// The lines that open the wrapper around the program. They are numbered -1 and 0 (QuickJS treats a
+/// starting line of 0 as "unset", hence the empty line), so the program's own lines and columns are
+/// exact.
+const WRAPPER_PREFIX: &str = "(async function () {\n\n";
+/// The number QuickJS gives the first wrapper line.
+const WRAPPER_FIRST_LINE: i32 = -1;
+const WRAPPER_SUFFIX: &str = "\n})";
+
+/// The JavaScript stack QuickJS may use. Engine threads have 2 MiB stacks; this leaves headroom for
+/// the Rust frames around the engine while letting deeply nested JSON through.
+const MAX_STACK_BYTES: usize = 1024 * 1024;
+
+/// Run `program` to completion on the current thread.
+pub(super) fn run(
+    program: Program,
+    host: Arc<dyn Host>,
+    limits: Limits,
+    cancel: CancellationToken,
+) -> RunReport {
+    let deadline = Instant::now() + limits.wall_clock;
+    let stop = Arc::new(Stop::default());
+    let setup_failed = |what: &str, e: rquickjs::Error| {
+        RunReport::failed(RunFailure::new(
+            FailureKind::Exception,
+            format!("could not {what}: {e}"),
+        ))
+    };
+    let rt = match Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => return setup_failed("create a JavaScript runtime", e),
+    };
+    rt.set_memory_limit(limits.max_heap_bytes);
+    rt.set_max_stack_size(MAX_STACK_BYTES);
+    rt.set_interrupt_handler(Some(Box::new({
+        let stop = stop.clone();
+        let cancel = cancel.clone();
+        let wall_clock = limits.wall_clock;
+        move || {
+            if stop.failure().is_some() {
+                return true;
+            }
+            if cancel.is_cancelled() {
+                stop.fail(aborted());
+                return true;
+            }
+            if Instant::now() >= deadline {
+                stop.fail(timed_out(wall_clock));
+                return true;
+            }
+            false
+        }
+    })));
+    let context = match Context::custom::<Intrinsics>(&rt) {
+        Ok(context) => context,
+        Err(e) => return setup_failed("create a JavaScript context", e),
+    };
+    let report = context.with(|ctx| {
+        let mut run = Run {
+            ctx: ctx.clone(),
+            stop,
+            limits: &limits,
+            deadline,
+            cancel: &cancel,
+            output: Rc::new(RefCell::new(Output::new(limits.max_output_bytes))),
+            calls: Rc::new(RefCell::new(Calls::new())),
+        };
+        let outcome = run.execute(program, host);
+        // Settle nothing more: drop unsettled host calls (aborting them) and their resolvers while
+        // the runtime is still alive.
+        *run.calls.borrow_mut() = Calls::new();
+        let output = std::mem::take(&mut *run.output.borrow_mut());
+        RunReport {
+            logs: output.logs,
+            log_levels: output.levels,
+            outcome,
+        }
+    });
+    drop(context);
+    drop(rt);
+    report
+}
+
+fn aborted() -> RunFailure {
+    RunFailure::new(FailureKind::Aborted, "the run was cancelled")
+}
+
+fn timed_out(wall_clock: std::time::Duration) -> RunFailure {
+    RunFailure::new(
+        FailureKind::Timeout,
+        format!("the run exceeded its wall-clock limit of {wall_clock:?}"),
+    )
+}
+
+type Outcome = Result<Option<serde_json::Value>, RunFailure>;
+
+/// One run inside its context.
+struct Run<'a, 'js> {
+    ctx: Ctx<'js>,
+    stop: Arc<Stop>,
+    limits: &'a Limits,
+    deadline: Instant,
+    cancel: &'a CancellationToken,
+    output: Rc<RefCell<Output>>,
+    calls: Rc<RefCell<Calls<'js>>>,
+}
+
+/// What the glue's setup returns.
+struct Glue<'js> {
+    encode_result: Function<'js>,
+    describe_error: Function<'js>,
+}
+
+impl<'js> Run<'_, 'js> {
+    fn execute(&mut self, program: Program, host: Arc<dyn Host>) -> Outcome {
+        let glue = self.install_glue(&program, host)?;
+        let function = self.compile(&program)?;
+        let main: Promise<'js> = match function.call(()) {
+            Ok(promise) => promise,
+            Err(e) => return Err(self.js_failure(&glue, e)),
+        };
+        self.drive(&glue, &main)?;
+        match main.state() {
+            PromiseState::Resolved => {
+                let value: Value<'js> = match main.result::<Value<'js>>() {
+                    Some(Ok(value)) => value,
+                    _ => return Err(self.js_failure(&glue, rquickjs::Error::Exception)),
+                };
+                self.encode_result(&glue, value)
+            }
+            _ => {
+                let reason = match main.result::<Value<'js>>() {
+                    Some(Err(rquickjs::Error::Exception)) => self.ctx.catch(),
+                    _ => Value::new_undefined(self.ctx.clone()),
+                };
+                Err(self.exception(&glue, reason))
+            }
+        }
+    }
+
+    /// Evaluate the glue and call its setup with the raw host functions and the tool names.
+    fn install_glue(&self, program: &Program, host: Arc<dyn Host>) -> Result<Glue<'js>, RunFailure> {
+        let internal = |e: rquickjs::Error| {
+            RunFailure::new(
+                FailureKind::Exception,
+                format!("could not set up the sandbox: {e}"),
+            )
+        };
+        let ctx = &self.ctx;
+        let mut options = rquickjs::context::EvalOptions::default();
+        options.global = true;
+        options.strict = false;
+        options.filename = Some("ptc:glue.js".into());
+        let setup: Function<'js> = ctx
+            .eval_with_options(GLUE_JS, options)
+            .catch(ctx)
+            .map_err(|e| {
+                RunFailure::new(
+                    FailureKind::Exception,
+                    format!("could not evaluate the glue: {e}"),
+                )
+            })?;
+        let host_call = self.host_call(host).map_err(internal)?;
+        let host_log = self.host_log().map_err(internal)?;
+        let names = rquickjs::Array::new(ctx.clone()).map_err(internal)?;
+        for (i, name) in program.tool_names.iter().enumerate() {
+            names.set(i, name.as_str()).map_err(internal)?;
+        }
+        let helpers: Object<'js> = setup
+            .call((host_call, host_log, names))
+            .map_err(internal)?;
+        Ok(Glue {
+            encode_result: helpers.get("encodeResult").map_err(internal)?,
+            describe_error: helpers.get("describeError").map_err(internal)?,
+        })
+    }
+
+    /// The raw `hostCall(name, argsJson) -> Promise` function.
+    fn host_call(&self, host: Arc<dyn Host>) -> rquickjs::Result<Function<'js>> {
+        let calls = self.calls.clone();
+        let stop = self.stop.clone();
+        Function::new(
+            self.ctx.clone(),
+            move |ctx: Ctx<'js>, name: String, args: String| -> rquickjs::Result<Promise<'js>> {
+                if let Some(failure) = stop.failure() {
+                    return Err(throw(&ctx, &format!("the run is over ({})", failure.kind)));
+                }
+                let args = match json::parse(&args) {
+                    Ok(args) => args,
+                    Err(e) => return Err(throw(&ctx, &format!("arguments are not JSON: {e}"))),
+                };
+                match host.call_tool(&name, args) {
+                    Ok(call) => {
+                        let (promise, resolve, reject) = ctx.promise()?;
+                        calls.borrow_mut().push(call, resolve, reject);
+                        Ok(promise)
+                    }
+                    Err(failure) => {
+                        let message = format!("the run is over ({}): {}", failure.kind, failure.message);
+                        stop.fail(failure);
+                        Err(throw(&ctx, &message))
+                    }
+                }
+            },
+        )
+    }
+
+    /// The raw `hostLog(level, line)` function.
+    fn host_log(&self) -> rquickjs::Result<Function<'js>> {
+        let output = self.output.clone();
+        let stop = self.stop.clone();
+        Function::new(
+            self.ctx.clone(),
+            move |ctx: Ctx<'js>, level: String, line: String| -> rquickjs::Result<()> {
+                if let Some(failure) = stop.failure() {
+                    return Err(throw(&ctx, &format!("the run is over ({})", failure.kind)));
+                }
+                let level = LogLevel::from_name(&level).unwrap_or(LogLevel::Log);
+                match output.borrow_mut().log(level, line) {
+                    Ok(()) => Ok(()),
+                    Err(failure) => {
+                        let message = failure.message.clone();
+                        stop.fail(failure);
+                        Err(throw(&ctx, &message))
+                    }
+                }
+            },
+        )
+    }
+
+    /// Compile the program inside its async-function wrapper, keeping lines and columns exact.
+    fn compile(&self, program: &Program) -> Result<Function<'js>, RunFailure> {
+        let ctx = &self.ctx;
+        let mut source =
+            String::with_capacity(WRAPPER_PREFIX.len() + program.source.len() + WRAPPER_SUFFIX.len());
+        source.push_str(WRAPPER_PREFIX);
+        source.push_str(&program.source);
+        source.push_str(WRAPPER_SUFFIX);
+        let syntax = |message: String| RunFailure::new(FailureKind::Syntax, message);
+        let len = source.len();
+        let source = CString::new(source)
+            .map_err(|_| syntax("1:1 the program contains a NUL character".into()))?;
+        let filename = CString::new(program.filename.replace('\0', ""))
+            .expect("NUL characters were removed");
+        let mut options = qjs::JSEvalOptions {
+            version: qjs::JS_EVAL_OPTIONS_VERSION as _,
+            eval_flags: qjs::JS_EVAL_TYPE_GLOBAL as _,
+            filename: filename.as_ptr(),
+            line_num: WRAPPER_FIRST_LINE,
+        };
+        // SAFETY: `source` is NUL-terminated at `len` and outlives the call, as does `filename`
+        // (referenced by `options`); the context pointer comes from a live `Ctx`, and the returned
+        // value is owned and handed to `Value::from_raw` exactly once.
+        let value = unsafe {
+            let raw = qjs::JS_Eval2(ctx.as_raw().as_ptr(), source.as_ptr(), len as _, &mut options);
+            Value::from_raw(ctx.clone(), raw)
+        };
+        if value.is_exception() {
+            let error = ctx.catch();
+            if let Some(failure) = self.stop.failure() {
+                return Err(failure.clone());
+            }
+            return Err(syntax(syntax_message(&error, &program.filename)));
+        }
+        value
+            .into_function()
+            .ok_or_else(|| syntax("1:1 the program does not form a function body".into()))
+    }
+
+    /// Run jobs and settle host calls until the program's promise settles or the run must stop.
+    fn drive(&mut self, glue: &Glue<'js>, main: &Promise<'js>) -> Result<(), RunFailure> {
+        let waker = ThreadWaker::current();
+        let task_waker = waker.waker();
+        let mut cx = TaskContext::from_waker(&task_waker);
+        let mut cancelled = std::pin::pin!(self.cancel.cancelled());
+        loop {
+            while self.ctx.execute_pending_job() {
+                if self.stop.failure().is_some() {
+                    break;
+                }
+            }
+            if let Some(failure) = self.stop.failure() {
+                return Err(failure.clone());
+            }
+            if main.state() != PromiseState::Pending {
+                return Ok(());
+            }
+            let mut settled = false;
+            loop {
+                let ready = self.calls.borrow_mut().poll_ready(&mut cx);
+                let Some((result, resolve, reject)) = ready else {
+                    break;
+                };
+                settled = true;
+                self.settle(glue, result, resolve, reject)?;
+            }
+            if settled {
+                continue;
+            }
+            if self.calls.borrow().is_empty() {
+                return Err(RunFailure::new(
+                    FailureKind::Exception,
+                    "the program is waiting on a promise that can never settle (no tool call is pending)",
+                ));
+            }
+            if cancelled.as_mut().poll(&mut cx).is_ready() {
+                return Err(aborted());
+            }
+            if Instant::now() >= self.deadline {
+                return Err(timed_out(self.limits.wall_clock));
+            }
+            waker.park_until(self.deadline);
+        }
+    }
+
+    /// Resolve or reject one host call's promise.
+    fn settle(
+        &self,
+        glue: &Glue<'js>,
+        result: Result<serde_json::Value, String>,
+        resolve: Function<'js>,
+        reject: Function<'js>,
+    ) -> Result<(), RunFailure> {
+        let outcome = match result {
+            Ok(value) => {
+                let text = json::to_string(&value);
+                json::drop_deep(value);
+                match self.ctx.json_parse(text) {
+                    Ok(value) => resolve.call::<_, ()>((value,)),
+                    Err(rquickjs::Error::Exception) => {
+                        let error = self.ctx.catch();
+                        reject.call::<_, ()>((error,))
+                    }
+                    Err(e) => reject.call::<_, ()>((format!("the result could not be read: {e}"),)),
+                }
+            }
+            Err(message) => reject.call::<_, ()>((message,)),
+        };
+        outcome.map_err(|e| self.js_failure(glue, e))
+    }
+
+    /// Encode the returned value as strict JSON and count it against the output limit.
+    fn encode_result(&self, glue: &Glue<'js>, value: Value<'js>) -> Outcome {
+        let text: Option<String> = match glue.encode_result.call((value,)) {
+            Ok(text) => text,
+            Err(rquickjs::Error::Exception) => {
+                let error = self.ctx.catch();
+                if let Some(failure) = self.failure_for(&error) {
+                    return Err(failure);
+                }
+                let message = error
+                    .as_exception()
+                    .and_then(|e| e.message())
+                    .unwrap_or_else(|| "the returned value is not JSON".into());
+                return Err(RunFailure::new(
+                    FailureKind::InvalidOutput,
+                    format!("the returned value is not JSON: {message}"),
+                ));
+            }
+            Err(e) => return Err(self.js_failure(glue, e)),
+        };
+        let Some(text) = text else {
+            return Ok(None);
+        };
+        self.output.borrow_mut().charge(text.len())?;
+        json::parse(&text).map(Some).map_err(|e| {
+            RunFailure::new(
+                FailureKind::InvalidOutput,
+                format!("the returned value is not JSON: {e}"),
+            )
+        })
+    }
+
+    /// A failure of a call into JavaScript: the recorded stop reason, or the exception.
+    fn js_failure(&self, glue: &Glue<'js>, error: rquickjs::Error) -> RunFailure {
+        if let Some(failure) = self.stop.failure() {
+            return failure.clone();
+        }
+        match error {
+            rquickjs::Error::Exception => {
+                let reason = self.ctx.catch();
+                self.exception(glue, reason)
+            }
+            other => RunFailure::new(FailureKind::Exception, other.to_string()),
+        }
+    }
+
+    /// The failure for an uncaught exception `reason`.
+    fn exception(&self, glue: &Glue<'js>, reason: Value<'js>) -> RunFailure {
+        if let Some(failure) = self.failure_for(&reason) {
+            return failure;
+        }
+        let message = match glue.describe_error.call::<_, String>((reason,)) {
+            Ok(message) => message,
+            Err(_) => {
+                let _ = self.ctx.catch();
+                if let Some(failure) = self.stop.failure() {
+                    return failure.clone();
+                }
+                "an exception that could not be described".into()
+            }
+        };
+        RunFailure::new(FailureKind::Exception, message)
+    }
+
+    /// The stop reason, or a memory failure when `error` is QuickJS's out-of-memory error.
+    fn failure_for(&self, error: &Value<'js>) -> Option<RunFailure> {
+        if let Some(failure) = self.stop.failure() {
+            return Some(failure.clone());
+        }
+        let exception = error.as_exception()?;
+        let is_oom = exception.message().as_deref() == Some("out of memory")
+            && exception.get::<_, String>("name").ok().as_deref() == Some("InternalError");
+        is_oom.then(|| {
+            RunFailure::new(
+                FailureKind::Memory,
+                format!(
+                    "the program exceeded its heap limit of {} bytes",
+                    self.limits.max_heap_bytes
+                ),
+            )
+        })
+    }
+}
+
+/// Throw a plain `Error` with `message` in `ctx`.
+fn throw<'js>(ctx: &Ctx<'js>, message: &str) -> rquickjs::Error {
+    match rquickjs::Exception::from_message(ctx.clone(), message) {
+        Ok(error) => ctx.throw(error.into_value()),
+        Err(e) => e,
+    }
+}
+
+/// `"<line>:<col> SyntaxError: <message>"` from a QuickJS syntax error, positions from its stack.
+fn syntax_message(error: &Value<'_>, filename: &str) -> String {
+    let Some(exception) = error.as_exception() else {
+        return "1:1 the program could not be compiled".into();
+    };
+    let message = exception.message().unwrap_or_default();
+    let stack = exception.stack().unwrap_or_default();
+    let position = stack
+        .find(&format!("{filename}:"))
+        .map(|at| &stack[at + filename.len() + 1..])
+        .and_then(|rest| {
+            let end = rest
+                .find(|c: char| !(c.is_ascii_digit() || c == ':'))
+                .unwrap_or(rest.len());
+            let mut parts = rest[..end].split(':');
+            let line: usize = parts.next()?.parse().ok()?;
+            let col: usize = parts.next()?.parse().ok()?;
+            Some((line.max(1), col.max(1)))
+        });
+    let (line, col) = position.unwrap_or((1, 1));
+    format!("{line}:{col} SyntaxError: {message}")
+}

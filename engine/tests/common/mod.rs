@@ -1,0 +1,137 @@
+//! A small test host and helpers shared by the engine tests.
+#![allow(dead_code)]
+
+use std::{
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use ptc_engine::{
+    strip_types, Engine, FailureKind, Host, HostCall, Limits, Program, QuickJsEngine, RunFailure,
+    RunReport,
+};
+use serde_json::{json, Value};
+use tokio_util::sync::CancellationToken;
+
+/// Tools: `echo` (returns its args), `add` ({a,b} → a+b), `sleep` ({ms} → ms after sleeping),
+/// `fail` (rejects with "it failed"), `never` (never settles), `limited` (a CallLimit failure),
+/// `deep` ({depth} → a nested array of that depth); any other name echoes `{tool, args}`.
+#[derive(Default)]
+pub struct TestHost {
+    pub calls: Mutex<Vec<(String, Value)>>,
+}
+
+impl TestHost {
+    pub fn new() -> Arc<Self> {
+        Arc::new(Self::default())
+    }
+
+    pub fn calls(&self) -> Vec<(String, Value)> {
+        self.calls.lock().unwrap().clone()
+    }
+}
+
+impl Host for TestHost {
+    fn call_tool(&self, name: &str, args: Value) -> Result<HostCall, RunFailure> {
+        self.calls
+            .lock()
+            .unwrap()
+            .push((name.to_string(), args.clone()));
+        Ok(match name {
+            "echo" => Box::pin(async move { Ok(args) }),
+            "add" => Box::pin(async move {
+                Ok(json!(args["a"].as_f64().unwrap_or(0.0) + args["b"].as_f64().unwrap_or(0.0)))
+            }),
+            "sleep" => Box::pin(async move {
+                let ms = args["ms"].as_u64().unwrap_or(10);
+                tokio::time::sleep(Duration::from_millis(ms)).await;
+                Ok(json!(ms))
+            }),
+            "fail" => Box::pin(async move { Err("it failed".to_string()) }),
+            "never" => Box::pin(futures::future::pending()),
+            "limited" => {
+                return Err(RunFailure::new(
+                    FailureKind::CallLimit,
+                    "too many tool calls (limit 0)",
+                ))
+            }
+            "deep" => Box::pin(async move {
+                let depth = args["depth"].as_u64().unwrap_or(1);
+                let mut text = String::new();
+                for _ in 0..depth {
+                    text.push('[');
+                }
+                for _ in 0..depth {
+                    text.push(']');
+                }
+                let mut de = serde_json::Deserializer::from_str(&text);
+                de.disable_recursion_limit();
+                let de = serde_stacker::Deserializer::new(&mut de);
+                Ok(serde::Deserialize::deserialize(de).unwrap())
+            }),
+            other => {
+                let other = other.to_string();
+                Box::pin(async move { Ok(json!({ "tool": other, "args": args })) })
+            }
+        })
+    }
+}
+
+pub const TOOL_NAMES: &[&str] = &[
+    "echo",
+    "add",
+    "sleep",
+    "fail",
+    "never",
+    "limited",
+    "deep",
+    "__proto__",
+    "constructor",
+    "then",
+    "my-tool",
+    "run_code",
+];
+
+pub fn program(ts: &str) -> Program {
+    Program {
+        source: strip_types(ts).expect("the test program strips"),
+        tool_names: TOOL_NAMES.iter().map(|s| s.to_string()).collect(),
+        filename: "run_code.ts".into(),
+    }
+}
+
+pub async fn run_full(
+    ts: &str,
+    host: Arc<TestHost>,
+    limits: Limits,
+    cancel: CancellationToken,
+) -> RunReport {
+    QuickJsEngine::new()
+        .run(program(ts), host, limits, cancel)
+        .await
+}
+
+pub async fn run_with(ts: &str, limits: Limits) -> RunReport {
+    run_full(ts, TestHost::new(), limits, CancellationToken::new()).await
+}
+
+pub async fn run(ts: &str) -> RunReport {
+    run_with(ts, Limits::default()).await
+}
+
+/// The returned value of a run that must succeed.
+pub async fn value(ts: &str) -> Option<Value> {
+    let report = run(ts).await;
+    match report.outcome {
+        Ok(v) => v,
+        Err(e) => panic!("run failed: {e:?}; logs: {:?}", report.logs),
+    }
+}
+
+/// The failure of a run that must fail.
+pub fn failure(report: &RunReport) -> &RunFailure {
+    match &report.outcome {
+        Ok(v) => panic!("expected a failure, got {v:?}; logs: {:?}", report.logs),
+        Err(e) => e,
+    }
+}

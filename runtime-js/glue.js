@@ -1,0 +1,324 @@
+// ptc code-mode glue: engine-neutral JavaScript that runs inside every sandbox.
+//
+// Evaluating this script yields ONE setup function. The engine calls it once per fresh sandbox,
+// before the program runs, with two raw host functions and the tool names:
+//
+//   hostCall(name, argsJson) -> Promise   settles with the tool's JSON value, or rejects with a
+//                                         failure message (a string); may throw synchronously when
+//                                         the run is over (e.g. a call cap), which ends the run.
+//   hostLog(level, line)                  records one console line; level is "log" | "info" |
+//                                         "warn" | "error" | "debug"; throws when output is over the cap.
+//
+// The raw functions stay captured in this closure: the program can never reach them, so every call
+// goes through the strict JSON check below. Setup installs `tools`, `ToolCallError` and `console`
+// on globalThis and returns helpers for the engine:
+//
+//   encodeResult(value) -> string | undefined   strict JSON text of the returned value (throws a
+//                                               TypeError naming the offending path when not JSON)
+//   describeError(error) -> string              "Name: message" plus the stack, for uncaught errors
+(function ptcGlue(hostCall, hostLog, toolNames) {
+  'use strict';
+
+  // Primordials, captured before any program code runs.
+  const {
+    create,
+    defineProperty,
+    freeze,
+    getOwnPropertySymbols,
+    getPrototypeOf,
+    keys,
+    prototype: ObjectPrototype,
+  } = Object;
+  const objectToString = Object.prototype.toString;
+  const apply = Reflect.apply;
+  const isArray = Array.isArray;
+  const arrayJoin = Array.prototype.join;
+  const isFinite = Number.isFinite;
+  const stringify = JSON.stringify;
+  const StringCtor = String;
+  const ErrorCtor = Error;
+  const SetCtor = Set;
+  const setHas = Set.prototype.has;
+  const setAdd = Set.prototype.add;
+  const setDelete = Set.prototype.delete;
+
+  // ---- strict JSON ------------------------------------------------------------------------------
+
+  /** Describe a value that is not JSON, for error messages. */
+  const describe = (value) => {
+    switch (typeof value) {
+      case 'undefined':
+        return 'undefined';
+      case 'function':
+        return 'a function';
+      case 'symbol':
+        return 'a symbol';
+      case 'bigint':
+        return 'a BigInt';
+      case 'number':
+        return StringCtor(value);
+      default: {
+        let tag = 'a non-plain object';
+        try {
+          tag = apply(objectToString, value, []);
+          tag = tag.slice(8, -1);
+          if (tag === 'Object') {
+            const name = getPrototypeOf(value)?.constructor?.name;
+            if (typeof name === 'string' && name) tag = name;
+          }
+          tag = `a ${tag} object`;
+        } catch {
+          // keep the generic description
+        }
+        return tag;
+      }
+    }
+  };
+
+  /** The path of the value being opened, from the frames above it, e.g. `$.items[2].name`. */
+  const pathOf = (frames) => {
+    let path = '$';
+    for (let i = 0; i < frames.length; i++) {
+      const frame = frames[i];
+      if (frame.keys === null) {
+        path += `[${frame.i - 1}]`;
+      } else {
+        const key = frame.keys[frame.i - 1];
+        path += /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${stringify(key)}]`;
+      }
+    }
+    return path;
+  };
+
+  /**
+   * Strict, iterative JSON encoding: null, booleans, strings, finite numbers, arrays without holes
+   * and plain objects (prototype Object.prototype or null, no symbol keys), without cycles. Anything
+   * else throws a TypeError naming its path; nothing is silently dropped or turned into null. Each
+   * property is read exactly once, so a getter cannot show the check one value and the output another.
+   */
+  const encodeJson = (root) => {
+    const parts = [];
+    const frames = [];
+    const active = new SetCtor();
+    const fail = (what) => {
+      throw new TypeError(`${what} at ${pathOf(frames)} is not JSON`);
+    };
+    const open = (value) => {
+      switch (typeof value) {
+        case 'string':
+          parts[parts.length] = stringify(value);
+          return;
+        case 'number':
+          if (!isFinite(value)) fail(describe(value));
+          parts[parts.length] = stringify(value);
+          return;
+        case 'boolean':
+          parts[parts.length] = value ? 'true' : 'false';
+          return;
+        case 'object':
+          if (value === null) {
+            parts[parts.length] = 'null';
+            return;
+          }
+          break;
+        default:
+          fail(describe(value));
+      }
+      if (apply(setHas, active, [value])) fail('a cycle');
+      if (isArray(value)) {
+        apply(setAdd, active, [value]);
+        parts[parts.length] = '[';
+        frames[frames.length] = { value, keys: null, i: 0, n: value.length };
+        return;
+      }
+      const proto = getPrototypeOf(value);
+      if (proto !== ObjectPrototype && proto !== null) fail(describe(value));
+      if (getOwnPropertySymbols(value).length !== 0) fail('an object with symbol keys');
+      const ownKeys = keys(value);
+      apply(setAdd, active, [value]);
+      parts[parts.length] = '{';
+      frames[frames.length] = { value, keys: ownKeys, i: 0, n: ownKeys.length };
+    };
+
+    open(root);
+    while (frames.length !== 0) {
+      const frame = frames[frames.length - 1];
+      if (frame.i < frame.n) {
+        const i = frame.i++;
+        if (frame.keys === null) {
+          if (i !== 0) parts[parts.length] = ',';
+          if (!(i in frame.value)) fail('an array hole');
+          open(frame.value[i]);
+        } else {
+          const key = frame.keys[i];
+          parts[parts.length] = (i !== 0 ? ',' : '') + stringify(key) + ':';
+          open(frame.value[key]);
+        }
+      } else {
+        parts[parts.length] = frame.keys === null ? ']' : '}';
+        apply(setDelete, active, [frame.value]);
+        frames.length -= 1;
+      }
+    }
+    return apply(arrayJoin, parts, ['']);
+  };
+
+  // ---- errors and formatting ----------------------------------------------------------------------
+
+  /** A tool call failed: `toolName` names the tool, `message` says why. */
+  class ToolCallError extends ErrorCtor {
+    constructor(toolName, message) {
+      super(message);
+      defineProperty(this, 'toolName', {
+        value: toolName,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    }
+  }
+  defineProperty(ToolCallError.prototype, 'name', {
+    value: 'ToolCallError',
+    writable: true,
+    enumerable: false,
+    configurable: true,
+  });
+
+  const messageOf = (error) => {
+    try {
+      if (error !== null && typeof error === 'object' && 'message' in error) {
+        return StringCtor(error.message);
+      }
+      return StringCtor(error);
+    } catch {
+      return 'unprintable error';
+    }
+  };
+
+  const isErrorLike = (value) =>
+    value instanceof ErrorCtor ||
+    (value !== null && typeof value === 'object' && typeof value.stack === 'string');
+
+  /** "Name: message" followed by the stack (V8 stacks already start with that line). */
+  const describeError = (error) => {
+    try {
+      if (!isErrorLike(error)) return format(error);
+      const name = StringCtor(error.name ?? 'Error');
+      const message = StringCtor(error.message ?? '');
+      const head = message === '' ? name : `${name}: ${message}`;
+      const stack = typeof error.stack === 'string' ? error.stack.trimEnd() : '';
+      if (stack === '') return head;
+      if (stack.startsWith(head)) return stack;
+      return `${head}\n${stack}`;
+    } catch {
+      return 'unprintable error';
+    }
+  };
+
+  /** One console argument as text: strings raw, errors with their stack, other values as JSON. */
+  const format = (value) => {
+    switch (typeof value) {
+      case 'string':
+        return value;
+      case 'undefined':
+        return 'undefined';
+      case 'function':
+        return `[Function: ${value.name || 'anonymous'}]`;
+      case 'bigint':
+        return `${value}n`;
+      case 'symbol':
+      case 'number':
+      case 'boolean':
+        return StringCtor(value);
+      default:
+        break;
+    }
+    if (value === null) return 'null';
+    if (isErrorLike(value)) return describeError(value);
+    try {
+      const json = stringify(value);
+      if (typeof json === 'string') return json;
+    } catch {
+      // cycles, BigInt values, deep nesting: fall back to String()
+    }
+    try {
+      return StringCtor(value);
+    } catch {
+      return '[unprintable]';
+    }
+  };
+
+  // ---- tools --------------------------------------------------------------------------------------
+
+  const makeTool = (name) => {
+    const tool = async (args) => {
+      if (args === undefined) args = {};
+      let json;
+      try {
+        json = encodeJson(args);
+      } catch (error) {
+        throw new ToolCallError(name, `arguments are not JSON: ${messageOf(error)}`);
+      }
+      try {
+        return await hostCall(name, json);
+      } catch (error) {
+        throw new ToolCallError(name, typeof error === 'string' ? error : messageOf(error));
+      }
+    };
+    defineProperty(tool, 'name', { value: name });
+    return freeze(tool);
+  };
+
+  const tools = create(null);
+  for (let i = 0; i < toolNames.length; i++) {
+    const name = toolNames[i];
+    // No recursion: a program never gets a run_code binding.
+    if (name === 'run_code') continue;
+    defineProperty(tools, name, {
+      value: makeTool(name),
+      enumerable: true,
+      writable: false,
+      configurable: false,
+    });
+  }
+  freeze(tools);
+
+  // ---- console ------------------------------------------------------------------------------------
+
+  const makeLog = (level) =>
+    function (...args) {
+      let line = '';
+      for (let i = 0; i < args.length; i++) {
+        if (i !== 0) line += ' ';
+        line += format(args[i]);
+      }
+      hostLog(level, line);
+    };
+  const console = create(ObjectPrototype);
+  for (const level of ['log', 'info', 'warn', 'error', 'debug']) {
+    defineProperty(console, level, {
+      value: makeLog(level),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+
+  for (const [name, value] of [
+    ['tools', tools],
+    ['ToolCallError', ToolCallError],
+    ['console', console],
+  ]) {
+    defineProperty(globalThis, name, {
+      value,
+      enumerable: false,
+      writable: true,
+      configurable: true,
+    });
+  }
+
+  return freeze({
+    encodeResult: (value) => (value === undefined ? undefined : encodeJson(value)),
+    describeError,
+  });
+});
