@@ -150,7 +150,12 @@ struct Glue<'js> {
 
 impl<'js> Run<'_, 'js> {
     fn execute(&mut self, program: Program, host: Arc<dyn Host>) -> Outcome {
-        let glue = self.install_glue(&program, host)?;
+        if self.cancel.is_cancelled() {
+            return Err(aborted());
+        }
+        // A setup step can only fail for a stop reason (interrupt, heap cap) or an engine bug.
+        let stopped = |failure: RunFailure| self.stop.failure().cloned().unwrap_or(failure);
+        let glue = self.install_glue(&program, host).map_err(stopped)?;
         let function = self.compile(&program)?;
         let main: Promise<'js> = match function.call(()) {
             Ok(promise) => promise,
