@@ -53,6 +53,7 @@ mod dsl;
 mod error;
 mod pointer;
 mod support;
+mod supported;
 mod validate;
 
 pub use dsl::{NodeOptions, ParameterSpec, PropertySpec, ValueSpec};
@@ -60,6 +61,7 @@ pub use error::{JsonSchemaError, SchemaIssue, ValidationError};
 pub use pointer::escape_token;
 pub use serde_json::Value as JsonValue;
 pub use support::{assert_object_schema, assert_supported, node_is_supported};
+pub use supported::SupportedSchema;
 pub use validate::validate;
 
 /// Keywords of the enforced subset.

@@ -67,6 +67,12 @@ pub fn validate(schema: &Value, value: &Value) -> Result<(), ValidationError> {
             message: format!("schema is not supported: {}", detail.join("; ")),
         });
     }
+    validate_supported(schema, value)
+}
+
+/// [`validate`] without the support check, for schemas already known to be supported
+/// (see [`crate::SupportedSchema`]).
+pub(crate) fn validate_supported(schema: &Value, value: &Value) -> Result<(), ValidationError> {
     let mut arena = PathArena::new();
     run(schema, value, &mut arena).map_err(|f| ValidationError {
         path: arena.render(f.path),

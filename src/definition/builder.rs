@@ -4,7 +4,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 use futures::FutureExt;
-use ptc_schema::{ParameterSpec, ValueSpec};
+use ptc_schema::{ParameterSpec, SupportedSchema, ValueSpec};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
@@ -252,15 +252,18 @@ impl ToolBuilder {
         let parameters = self
             .parameters
             .map_err(|e| invalid(format!("parameters: {e}")))?;
-        if self.validate_args {
-            ptc_schema::assert_object_schema(&parameters)
-                .map_err(|e| invalid(format!("parameters: {e}")))?;
-        }
+        let args_schema = match self.validate_args {
+            true => Some(
+                SupportedSchema::object(parameters.clone())
+                    .map_err(|e| invalid(format!("parameters: {e}")))?,
+            ),
+            false => None,
+        };
         let schema = self
             .output
             .ok_or_else(|| invalid("the output schema is missing".into()))?
             .map_err(|e| invalid(format!("output: {e}")))?;
-        ptc_schema::assert_supported(&schema).map_err(|e| invalid(format!("output: {e}")))?;
+        let schema = SupportedSchema::new(schema).map_err(|e| invalid(format!("output: {e}")))?;
         let execute = self
             .execute
             .ok_or_else(|| invalid("execute is missing".into()))?;
@@ -271,7 +274,7 @@ impl ToolBuilder {
             name,
             description: self.description,
             parameters,
-            validate_args: self.validate_args,
+            args_schema,
             output: ToolOutput {
                 schema,
                 render: self.render,

@@ -11,6 +11,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
+use ptc_schema::SupportedSchema;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -43,7 +44,7 @@ pub type PresentResultFn = Arc<dyn Fn(&Value, &ToolResult) -> Option<ToolResultV
 /// The tool's canonical output contract, applied after the body returns.
 #[derive(Clone)]
 pub struct ToolOutput {
-    pub(crate) schema: Value,
+    pub(crate) schema: SupportedSchema,
     pub(crate) render: Option<RenderFn>,
     pub(crate) presentation_meta: Option<MetaFn>,
 }
@@ -51,7 +52,7 @@ pub struct ToolOutput {
 impl ToolOutput {
     /// The raw output schema every successful value is validated against.
     pub fn schema(&self) -> &Value {
-        &self.schema
+        self.schema.as_value()
     }
 
     /// Render `value` to model content: the tool's renderer, or by default a string
@@ -89,7 +90,8 @@ pub struct ToolDefinition {
     pub(crate) name: String,
     pub(crate) description: String,
     pub(crate) parameters: Value,
-    pub(crate) validate_args: bool,
+    /// The checked parameter schema; `None` for pass-through tools.
+    pub(crate) args_schema: Option<SupportedSchema>,
     pub(crate) output: ToolOutput,
     pub(crate) execute: ExecuteFn,
     pub(crate) project_content: Option<ContentFn>,
@@ -124,7 +126,7 @@ impl ToolDefinition {
     /// Whether arguments are validated against `parameters` before the body runs
     /// (false only for pass-through tools whose schema is outside the subset).
     pub fn validates_args(&self) -> bool {
-        self.validate_args
+        self.args_schema.is_some()
     }
 
     /// The output contract.

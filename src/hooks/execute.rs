@@ -10,7 +10,7 @@ use std::sync::Arc;
 use futures::future::{BoxFuture, FutureExt};
 use tokio_util::sync::CancellationToken;
 
-use super::{next_applicable, Listener};
+use super::{next_applicable, HookSet};
 use crate::execution::{RunEffects, ToolExecution};
 use crate::result::ToolExecutionResult;
 
@@ -75,15 +75,15 @@ where
 /// wrapper can dispatch again.
 #[derive(Clone)]
 pub struct ExecuteNext {
-    list: Arc<[Listener<dyn ExecuteHook>]>,
+    hooks: Arc<HookSet>,
     index: usize,
     effects: Arc<RunEffects>,
 }
 
 impl ExecuteNext {
-    pub(crate) fn start(list: Arc<[Listener<dyn ExecuteHook>]>, effects: Arc<RunEffects>) -> Self {
+    pub(crate) fn start(hooks: Arc<HookSet>, effects: Arc<RunEffects>) -> Self {
         ExecuteNext {
-            list,
+            hooks,
             index: 0,
             effects,
         }
@@ -91,7 +91,7 @@ impl ExecuteNext {
 
     /// Run the remaining wrappers, then the body.
     pub fn run(self, dispatch: DispatchExecution) -> BoxFuture<'static, ToolExecutionResult> {
-        match next_applicable(&self.list, self.index, dispatch.exec.scope_id()) {
+        match next_applicable(&self.hooks.execute, self.index, dispatch.exec.scope_id()) {
             None => crate::pipeline::dispatch::invoke_guarded(
                 dispatch.exec,
                 dispatch.replacement,
@@ -99,12 +99,12 @@ impl ExecuteNext {
             )
             .boxed(),
             Some(i) => {
-                let hook = self.list[i].hook.clone();
+                let hook = self.hooks.execute[i].hook.clone();
                 super::start_hook(move || {
                     hook.execute(
                         dispatch,
                         ExecuteNext {
-                            list: self.list,
+                            hooks: self.hooks,
                             index: i + 1,
                             effects: self.effects,
                         },

@@ -97,12 +97,44 @@ pub(crate) fn start_hook<T: 'static>(
     }
 }
 
-/// All hook lists of one registry.
+/// Every per-call listener of one registry, snapshotted once per call.
+#[derive(Default, Clone)]
+pub(crate) struct HookSet {
+    pub(crate) pre_execute: Vec<Listener<dyn pre_execute::PreExecute>>,
+    pub(crate) execute: Vec<Listener<dyn execute::ExecuteHook>>,
+    pub(crate) post_execute: Vec<Listener<dyn post_execute::PostExecute>>,
+    pub(crate) result: Vec<Listener<dyn observer::ResultObserver>>,
+    pub(crate) guards: Vec<Listener<dyn guard::ToolGuard>>,
+}
+
+/// Selects one list of a [`HookSet`].
+pub(crate) type ListOf<T> = fn(&mut HookSet) -> &mut Vec<Listener<T>>;
+
+/// The registry's hooks: a copy-on-write [`HookSet`].
 #[derive(Default)]
 pub(crate) struct Hooks {
-    pub(crate) pre_execute: HookList<dyn pre_execute::PreExecute>,
-    pub(crate) execute: HookList<dyn execute::ExecuteHook>,
-    pub(crate) post_execute: HookList<dyn post_execute::PostExecute>,
-    pub(crate) result: HookList<dyn observer::ResultObserver>,
-    pub(crate) guards: HookList<dyn guard::ToolGuard>,
+    set: RwLock<Arc<HookSet>>,
+}
+
+impl Hooks {
+    /// The current listeners; cheap (one lock read and an `Arc` clone).
+    pub(crate) fn snapshot(&self) -> Arc<HookSet> {
+        self.set.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    pub(crate) fn add<T: ?Sized>(&self, list: ListOf<T>, scope: Option<u64>, hook: Arc<T>) -> u64 {
+        let id = NEXT_LISTENER.fetch_add(1, Ordering::Relaxed);
+        let mut guard = self.set.write().unwrap_or_else(|e| e.into_inner());
+        let mut set = HookSet::clone(&guard);
+        list(&mut set).push(Listener { id, scope, hook });
+        *guard = Arc::new(set);
+        id
+    }
+
+    pub(crate) fn remove<T: ?Sized>(&self, list: ListOf<T>, id: u64) {
+        let mut guard = self.set.write().unwrap_or_else(|e| e.into_inner());
+        let mut set = HookSet::clone(&guard);
+        list(&mut set).retain(|l| l.id != id);
+        *guard = Arc::new(set);
+    }
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use futures::future::{BoxFuture, FutureExt};
 use serde_json::Value;
 
-use super::{next_applicable, Listener};
+use super::{next_applicable, HookSet};
 use crate::content::{ContentBlock, UserMessage};
 use crate::execution::ToolExecution;
 use crate::result::ToolExecutionResult;
@@ -86,7 +86,7 @@ where
 
 /// The rest of the post-execute chain; its end accepts unchanged.
 pub struct PostNext {
-    list: Arc<[Listener<dyn PostExecute>]>,
+    hooks: Arc<HookSet>,
     index: usize,
     exec: Arc<ToolExecution>,
     result: Arc<ToolExecutionResult>,
@@ -94,12 +94,12 @@ pub struct PostNext {
 
 impl PostNext {
     pub(crate) fn start(
-        list: Arc<[Listener<dyn PostExecute>]>,
+        hooks: Arc<HookSet>,
         exec: Arc<ToolExecution>,
         result: Arc<ToolExecutionResult>,
     ) -> Self {
         PostNext {
-            list,
+            hooks,
             index: 0,
             exec,
             result,
@@ -108,17 +108,17 @@ impl PostNext {
 
     /// Run the remaining listeners.
     pub fn run(self) -> BoxFuture<'static, PostToolDecision> {
-        match next_applicable(&self.list, self.index, self.exec.scope_id()) {
+        match next_applicable(&self.hooks.post_execute, self.index, self.exec.scope_id()) {
             None => futures::future::ready(PostToolDecision::accept()).boxed(),
             Some(i) => {
-                let hook = self.list[i].hook.clone();
+                let hook = self.hooks.post_execute[i].hook.clone();
                 let (exec, result) = (self.exec.clone(), self.result.clone());
                 super::start_hook(move || {
                     hook.post_execute(
                         exec,
                         result,
                         PostNext {
-                            list: self.list,
+                            hooks: self.hooks,
                             index: i + 1,
                             exec: self.exec,
                             result: self.result,

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use futures::future::{BoxFuture, FutureExt};
 
-use super::{next_applicable, Listener};
+use super::{next_applicable, HookSet};
 use crate::error::ToolErrorInfo;
 use crate::execution::ToolExecution;
 
@@ -86,15 +86,15 @@ where
 
 /// The rest of the pre-execute chain. Consumed by [`PreNext::run`], so it runs at most once.
 pub struct PreNext {
-    list: Arc<[Listener<dyn PreExecute>]>,
+    hooks: Arc<HookSet>,
     index: usize,
     exec: Arc<ToolExecution>,
 }
 
 impl PreNext {
-    pub(crate) fn start(list: Arc<[Listener<dyn PreExecute>]>, exec: Arc<ToolExecution>) -> Self {
+    pub(crate) fn start(hooks: Arc<HookSet>, exec: Arc<ToolExecution>) -> Self {
         PreNext {
-            list,
+            hooks,
             index: 0,
             exec,
         }
@@ -102,16 +102,16 @@ impl PreNext {
 
     /// Run the remaining listeners; the end of the chain allows.
     pub fn run(self) -> BoxFuture<'static, PreToolDecision> {
-        match next_applicable(&self.list, self.index, self.exec.scope_id()) {
+        match next_applicable(&self.hooks.pre_execute, self.index, self.exec.scope_id()) {
             None => futures::future::ready(PreToolDecision::Allow).boxed(),
             Some(i) => {
-                let hook = self.list[i].hook.clone();
+                let hook = self.hooks.pre_execute[i].hook.clone();
                 let exec = self.exec.clone();
                 super::start_hook(move || {
                     hook.pre_execute(
                         exec,
                         PreNext {
-                            list: self.list,
+                            hooks: self.hooks,
                             index: i + 1,
                             exec: self.exec,
                         },

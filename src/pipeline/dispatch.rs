@@ -24,8 +24,8 @@ pub(crate) async fn invoke_guarded(
     let Some(def) = exec.definition.clone() else {
         return ToolExecutionResult::failure(ToolFailure::unknown_tool(&exec.name));
     };
-    if def.validate_args {
-        if let Err(e) = ptc_schema::validate(&def.parameters, &exec.arguments) {
+    if let Some(schema) = &def.args_schema {
+        if let Err(e) = schema.validate(&exec.arguments) {
             return ToolExecutionResult::failure(ToolFailure::invalid_args(&exec.name, e));
         }
     }
@@ -80,7 +80,7 @@ pub(crate) fn apply_value(
         return ToolExecutionResult::failure(ToolFailure::unknown_tool(&exec.name));
     };
     let output = &def.output;
-    if let Err(e) = ptc_schema::validate(&output.schema, &value) {
+    if let Err(e) = output.schema.validate(&value) {
         return ToolExecutionResult::failure(ToolFailure::invalid_output(&exec.name, e));
     }
     let args = &exec.arguments;

@@ -85,11 +85,12 @@ impl ToolRegistry {
     /// Run one prepared call through the whole pipeline.
     pub async fn run_prepared(&self, call: PreparedCall) -> ToolExecutionResult {
         let PreparedCall { exec, early } = call;
+        let hooks = self.inner.hooks.snapshot();
         let result = match early {
             Some(failure) => ToolExecutionResult::failure(failure),
-            None => self.guarded(&exec).await,
+            None => self.guarded(&hooks, &exec).await,
         };
-        self.finish(&exec, result)
+        self.finish(&hooks, &exec, result)
     }
 
     /// Prepare and run one call: the single-call entry point.

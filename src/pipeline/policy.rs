@@ -13,6 +13,7 @@ use crate::execution::{RunEffects, ToolExecution};
 use crate::hooks::execute::{DispatchExecution, ExecuteNext};
 use crate::hooks::post_execute::{PostNext, PostToolDecision, Replacement};
 use crate::hooks::pre_execute::{PreNext, PreToolDecision};
+use crate::hooks::HookSet;
 use crate::policy::approval::{ApprovalAnswer, ApprovalRequest};
 use crate::registry::ToolRegistry;
 use crate::result::{Outcome, ToolExecutionResult};
@@ -23,25 +24,28 @@ fn fail(failure: ToolFailure) -> ToolExecutionResult {
 
 impl ToolRegistry {
     /// Everything between a prepared call and finalization.
-    pub(super) async fn guarded(&self, exec: &Arc<ToolExecution>) -> ToolExecutionResult {
+    pub(super) async fn guarded(
+        &self,
+        hooks: &Arc<HookSet>,
+        exec: &Arc<ToolExecution>,
+    ) -> ToolExecutionResult {
         if exec.signal.is_cancelled() {
             return fail(ToolFailure::aborted_before_dispatch());
         }
-        if let Some(denied) = self.pre_execute(exec).await {
+        if let Some(denied) = self.pre_execute(hooks, exec).await {
             return denied;
         }
         if exec.signal.is_cancelled() {
             return fail(ToolFailure::aborted_before_dispatch());
         }
-        if let Some(reason) = self.check_guards(exec) {
+        if let Some(reason) = check_guards(hooks, exec) {
             return fail(ToolFailure::denied(reason));
         }
         let effects = Arc::new(RunEffects::default());
-        let list = self.inner.hooks.execute.snapshot();
-        let result = if list.is_empty() {
+        let result = if hooks.execute.is_empty() {
             invoke_guarded(exec.clone(), None, effects.clone()).await
         } else {
-            let next = ExecuteNext::start(list, effects.clone());
+            let next = ExecuteNext::start(hooks.clone(), effects.clone());
             match AssertUnwindSafe(next.run(DispatchExecution::new(exec.clone())))
                 .catch_unwind()
                 .await
@@ -55,7 +59,7 @@ impl ToolRegistry {
             }
         };
         let result = self.project(exec, result);
-        let mut result = self.post_execute(exec, result).await;
+        let mut result = self.post_execute(hooks, exec, result).await;
         if exec.signal.is_cancelled() && !result.is_error() {
             let failure = if effects.invoked() {
                 ToolFailure::aborted()
@@ -70,12 +74,15 @@ impl ToolRegistry {
     }
 
     /// `tools/pre-execute` and approval. `Some(result)` stops the call.
-    async fn pre_execute(&self, exec: &Arc<ToolExecution>) -> Option<ToolExecutionResult> {
-        let list = self.inner.hooks.pre_execute.snapshot();
-        if list.is_empty() {
+    async fn pre_execute(
+        &self,
+        hooks: &Arc<HookSet>,
+        exec: &Arc<ToolExecution>,
+    ) -> Option<ToolExecutionResult> {
+        if hooks.pre_execute.is_empty() {
             return None;
         }
-        let decision = match AssertUnwindSafe(PreNext::start(list, exec.clone()).run())
+        let decision = match AssertUnwindSafe(PreNext::start(hooks.clone(), exec.clone()).run())
             .catch_unwind()
             .await
         {
@@ -140,27 +147,6 @@ impl ToolRegistry {
         }
     }
 
-    /// Global guards and guards of every scope on the caller's chain; the first denial wins.
-    /// A panicking guard denies (fails closed).
-    pub(crate) fn check_guards(&self, exec: &ToolExecution) -> Option<String> {
-        let guards = self.inner.hooks.guards.snapshot();
-        guards
-            .iter()
-            .filter(|g| match g.scope {
-                None => true,
-                Some(id) => exec
-                    .agent
-                    .as_ref()
-                    .is_some_and(|a| a.scope().chain().any(|s| s.id() == id)),
-            })
-            .find_map(
-                |g| match std::panic::catch_unwind(AssertUnwindSafe(|| g.hook.check(exec))) {
-                    Ok(reason) => reason,
-                    Err(p) => Some(format!("guard failed: {}", panic_message(&*p))),
-                },
-            )
-    }
-
     /// `project_content`: runs once for the normalized outcome entering post-execute.
     fn project(
         &self,
@@ -190,17 +176,22 @@ impl ToolRegistry {
     /// `tools/post-execute`: accept (optionally replacing content or value) or block.
     async fn post_execute(
         &self,
+        hooks: &Arc<HookSet>,
         exec: &Arc<ToolExecution>,
         result: ToolExecutionResult,
     ) -> ToolExecutionResult {
-        let list = self.inner.hooks.post_execute.snapshot();
-        if !list.iter().any(|l| l.applies_to(exec.scope_id())) {
+        if !hooks
+            .post_execute
+            .iter()
+            .any(|l| l.applies_to(exec.scope_id()))
+        {
             return result;
         }
         let shared = Arc::new(result);
-        let decision = AssertUnwindSafe(PostNext::start(list, exec.clone(), shared.clone()).run())
-            .catch_unwind()
-            .await;
+        let decision =
+            AssertUnwindSafe(PostNext::start(hooks.clone(), exec.clone(), shared.clone()).run())
+                .catch_unwind()
+                .await;
         let mut result = Arc::try_unwrap(shared).unwrap_or_else(|a| (*a).clone());
         match decision {
             Err(p) => fail(ToolFailure::new(
@@ -245,6 +236,7 @@ impl ToolRegistry {
     /// `finalize_content` (exactly once), freeze, then `tools/result` observers.
     pub(super) fn finish(
         &self,
+        hooks: &HookSet,
         exec: &Arc<ToolExecution>,
         mut result: ToolExecutionResult,
     ) -> ToolExecutionResult {
@@ -259,7 +251,7 @@ impl ToolRegistry {
                 result.content = content;
             }
         }
-        let observers = self.inner.hooks.result.snapshot();
+        let observers = &hooks.result;
         if !observers.iter().any(|o| o.applies_to(exec.scope_id())) {
             return result;
         }
@@ -271,4 +263,25 @@ impl ToolRegistry {
         }
         Arc::try_unwrap(frozen).unwrap_or_else(|a| (*a).clone())
     }
+}
+
+/// Global guards and guards of every scope on the caller's chain; the first denial wins.
+/// A panicking guard denies (fails closed).
+pub(crate) fn check_guards(hooks: &HookSet, exec: &ToolExecution) -> Option<String> {
+    hooks
+        .guards
+        .iter()
+        .filter(|g| match g.scope {
+            None => true,
+            Some(id) => exec
+                .agent
+                .as_ref()
+                .is_some_and(|a| a.scope().chain().any(|s| s.id() == id)),
+        })
+        .find_map(
+            |g| match std::panic::catch_unwind(AssertUnwindSafe(|| g.hook.check(exec))) {
+                Ok(reason) => reason,
+                Err(p) => Some(format!("guard failed: {}", panic_message(&*p))),
+            },
+        )
 }

@@ -31,7 +31,7 @@ use crate::hooks::guard::ToolGuard;
 use crate::hooks::observer::ResultObserver;
 use crate::hooks::post_execute::PostExecute;
 use crate::hooks::pre_execute::PreExecute;
-use crate::hooks::{HookList, Hooks};
+use crate::hooks::{HookList, Hooks, ListOf};
 use crate::policy::approval::ApprovalService;
 use crate::policy::timeout::TimeoutPolicy;
 use crate::scope::ScopeKey;
@@ -364,7 +364,7 @@ impl ToolRegistry {
     /// Add a global `tools/pre-execute` listener.
     pub fn on_pre_execute(&self, hook: impl PreExecute) -> Disposer {
         self.add_hook(
-            |h| &h.pre_execute,
+            |h| &mut h.pre_execute,
             None,
             Arc::new(hook) as Arc<dyn PreExecute>,
         )
@@ -372,13 +372,17 @@ impl ToolRegistry {
 
     /// Add a global `tools/execute` wrapper.
     pub fn on_execute(&self, hook: impl ExecuteHook) -> Disposer {
-        self.add_hook(|h| &h.execute, None, Arc::new(hook) as Arc<dyn ExecuteHook>)
+        self.add_hook(
+            |h| &mut h.execute,
+            None,
+            Arc::new(hook) as Arc<dyn ExecuteHook>,
+        )
     }
 
     /// Add a global `tools/post-execute` listener.
     pub fn on_post_execute(&self, hook: impl PostExecute) -> Disposer {
         self.add_hook(
-            |h| &h.post_execute,
+            |h| &mut h.post_execute,
             None,
             Arc::new(hook) as Arc<dyn PostExecute>,
         )
@@ -387,7 +391,7 @@ impl ToolRegistry {
     /// Add a global `tools/result` observer.
     pub fn on_result(&self, observer: impl ResultObserver) -> Disposer {
         self.add_hook(
-            |h| &h.result,
+            |h| &mut h.result,
             None,
             Arc::new(observer) as Arc<dyn ResultObserver>,
         )
@@ -395,18 +399,22 @@ impl ToolRegistry {
 
     /// Add a global monotonic guard.
     pub fn guard(&self, guard: impl ToolGuard) -> Disposer {
-        self.add_hook(|h| &h.guards, None, Arc::new(guard) as Arc<dyn ToolGuard>)
+        self.add_hook(
+            |h| &mut h.guards,
+            None,
+            Arc::new(guard) as Arc<dyn ToolGuard>,
+        )
     }
 
     pub(crate) fn add_hook<T: ?Sized + 'static>(
         &self,
-        list: fn(&Hooks) -> &HookList<T>,
+        list: ListOf<T>,
         scope: Option<u64>,
         hook: Arc<T>,
     ) -> Disposer {
-        let id = list(&self.inner.hooks).add(scope, hook);
+        let id = self.inner.hooks.add(list, scope, hook);
         let registry = self.clone();
-        Disposer::new(move || list(&registry.inner.hooks).remove(id))
+        Disposer::new(move || registry.inner.hooks.remove(list, id))
     }
 
     /// Install the approval service that answers `ask` decisions.

@@ -50,7 +50,7 @@ impl<'a> Scoped<'a> {
     /// A `tools/pre-execute` listener for this agent's calls only.
     pub fn on_pre_execute(&self, hook: impl PreExecute) -> Disposer {
         self.registry.add_hook(
-            |h| &h.pre_execute,
+            |h| &mut h.pre_execute,
             Some(self.scope.id()),
             Arc::new(hook) as Arc<dyn PreExecute>,
         )
@@ -59,7 +59,7 @@ impl<'a> Scoped<'a> {
     /// A `tools/execute` wrapper for this agent's calls only.
     pub fn on_execute(&self, hook: impl ExecuteHook) -> Disposer {
         self.registry.add_hook(
-            |h| &h.execute,
+            |h| &mut h.execute,
             Some(self.scope.id()),
             Arc::new(hook) as Arc<dyn ExecuteHook>,
         )
@@ -68,7 +68,7 @@ impl<'a> Scoped<'a> {
     /// A `tools/post-execute` listener for this agent's calls only.
     pub fn on_post_execute(&self, hook: impl PostExecute) -> Disposer {
         self.registry.add_hook(
-            |h| &h.post_execute,
+            |h| &mut h.post_execute,
             Some(self.scope.id()),
             Arc::new(hook) as Arc<dyn PostExecute>,
         )
@@ -77,7 +77,7 @@ impl<'a> Scoped<'a> {
     /// A `tools/result` observer for this agent's calls only.
     pub fn on_result(&self, observer: impl ResultObserver) -> Disposer {
         self.registry.add_hook(
-            |h| &h.result,
+            |h| &mut h.result,
             Some(self.scope.id()),
             Arc::new(observer) as Arc<dyn ResultObserver>,
         )
@@ -86,7 +86,7 @@ impl<'a> Scoped<'a> {
     /// A monotonic guard for calls made in this scope or its descendants.
     pub fn guard(&self, guard: impl ToolGuard) -> Disposer {
         self.registry.add_hook(
-            |h| &h.guards,
+            |h| &mut h.guards,
             Some(self.scope.id()),
             Arc::new(guard) as Arc<dyn ToolGuard>,
         )

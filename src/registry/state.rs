@@ -4,7 +4,9 @@
 //! **Invariant:** visibility is computed from this state at the moment of the lookup,
 //! so a replacement or a new restriction is seen by every call that has not started.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use super::activation::When;
