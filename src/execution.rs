@@ -11,7 +11,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::content::UserMessage;
 use crate::definition::ToolDefinition;
-use crate::registry::ResolvedToolSet;
+use crate::registry::{ResolvedToolSet, ToolRegistry};
 use crate::scope::Agent;
 
 /// Model arguments as they arrive: already-parsed JSON, or the raw text a model emitted.
@@ -224,6 +224,7 @@ impl RunEffects {
 /// What a tool body receives beside its arguments.
 #[derive(Clone)]
 pub struct ToolRunContext {
+    pub(crate) registry: ToolRegistry,
     pub(crate) exec: Arc<ToolExecution>,
     pub(crate) signal: CancellationToken,
     pub(crate) effects: Arc<RunEffects>,
@@ -233,6 +234,11 @@ impl ToolRunContext {
     /// The execution being run.
     pub fn execution(&self) -> &Arc<ToolExecution> {
         &self.exec
+    }
+
+    /// The registry running this call, for composite tools that dispatch nested calls.
+    pub fn registry(&self) -> &ToolRegistry {
+        &self.registry
     }
 
     /// Cancellation for the body: fires on caller cancellation and on any wrapper's

@@ -12,6 +12,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{next_applicable, HookSet};
 use crate::execution::{RunEffects, ToolExecution};
+use crate::registry::ToolRegistry;
 use crate::result::ToolExecutionResult;
 
 /// The around-dispatch view of a call: immutable identity plus a replaceable signal.
@@ -75,14 +76,20 @@ where
 /// wrapper can dispatch again.
 #[derive(Clone)]
 pub struct ExecuteNext {
+    registry: ToolRegistry,
     hooks: Arc<HookSet>,
     index: usize,
     effects: Arc<RunEffects>,
 }
 
 impl ExecuteNext {
-    pub(crate) fn start(hooks: Arc<HookSet>, effects: Arc<RunEffects>) -> Self {
+    pub(crate) fn start(
+        registry: ToolRegistry,
+        hooks: Arc<HookSet>,
+        effects: Arc<RunEffects>,
+    ) -> Self {
         ExecuteNext {
+            registry,
             hooks,
             index: 0,
             effects,
@@ -93,6 +100,7 @@ impl ExecuteNext {
     pub fn run(self, dispatch: DispatchExecution) -> BoxFuture<'static, ToolExecutionResult> {
         match next_applicable(&self.hooks.execute, self.index, dispatch.exec.scope_id()) {
             None => crate::pipeline::dispatch::invoke_guarded(
+                self.registry,
                 dispatch.exec,
                 dispatch.replacement,
                 self.effects,
@@ -104,6 +112,7 @@ impl ExecuteNext {
                     hook.execute(
                         dispatch,
                         ExecuteNext {
+                            registry: self.registry,
                             hooks: self.hooks,
                             index: i + 1,
                             effects: self.effects,

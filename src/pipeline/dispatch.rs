@@ -10,6 +10,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::error::{codes, panic_message, ToolError, ToolFailure};
 use crate::execution::{RunEffects, ToolExecution, ToolRunContext};
+use crate::registry::ToolRegistry;
 use crate::result::{Outcome, ToolExecutionResult};
 
 /// Validate arguments, run the body with the fused signal, and normalize its outcome.
@@ -17,6 +18,7 @@ use crate::result::{Outcome, ToolExecutionResult};
 /// `replacement` is the signal a `tools/execute` wrapper substituted, if any; the
 /// caller's signal is fused back in so caller cancellation always reaches the body.
 pub(crate) async fn invoke_guarded(
+    registry: ToolRegistry,
     exec: Arc<ToolExecution>,
     replacement: Option<CancellationToken>,
     effects: Arc<RunEffects>,
@@ -35,6 +37,7 @@ pub(crate) async fn invoke_guarded(
         Some(r) => r.child_token(),
     };
     let ctx = ToolRunContext {
+        registry,
         exec: exec.clone(),
         signal: signal.clone(),
         effects: effects.clone(),
@@ -61,7 +64,9 @@ pub(crate) async fn invoke_guarded(
     };
     let contexts = effects.take_contexts();
     let mut result = match outcome {
-        Err(_) if caller.is_cancelled() => ToolExecutionResult::failure(ToolFailure::aborted()),
+        Err(e) if caller.is_cancelled() && e.info.is_none() => {
+            ToolExecutionResult::failure(ToolFailure::aborted())
+        }
         Err(e) => ToolExecutionResult::failure(e.into_failure()),
         Ok(value) => apply_value(&exec, value, effects.conclude.load(Ordering::Acquire)),
     };

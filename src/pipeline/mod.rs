@@ -19,16 +19,25 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::definition::ToolDefinition;
 use crate::error::ToolFailure;
-use crate::execution::{ExecutionToken, ToolExecution, ToolExecutionInput};
+use crate::execution::{ExecutionToken, RunEffects, ToolExecution, ToolExecutionInput};
 use crate::registry::ToolRegistry;
 use crate::result::ToolExecutionResult;
 
 /// A call whose definition is resolved and whose arguments are materialised, ready to
 /// be scheduled. Created by [`ToolRegistry::prepare`].
 pub struct PreparedCall {
-    exec: Arc<ToolExecution>,
-    early: Option<ToolFailure>,
+    pub(crate) exec: Arc<ToolExecution>,
+    pub(crate) early: Option<ToolFailure>,
+}
+
+/// The outcome of the admission stage.
+pub(crate) enum Admission {
+    /// Policies allowed the call; the effects collect what its body requests.
+    Admitted(Arc<RunEffects>),
+    /// The call stops here (early failure, cancellation, denial).
+    Refused(ToolExecutionResult),
 }
 
 impl PreparedCall {
@@ -55,6 +64,16 @@ impl ToolRegistry {
     pub fn prepare(&self, input: ToolExecutionInput) -> PreparedCall {
         let scope = input.agent.as_ref().map(|a| a.scope());
         let definition = self.executable(&input.name, scope, input.tool_set.as_ref());
+        self.prepare_with(input, definition)
+    }
+
+    /// Prepare a call against an explicit definition (`None` = unknown tool), for
+    /// transports such as `run_code` that live outside the registry's layers.
+    pub fn prepare_with(
+        &self,
+        input: ToolExecutionInput,
+        definition: Option<Arc<ToolDefinition>>,
+    ) -> PreparedCall {
         let (arguments, bad_args) = match input.arguments.materialise() {
             Ok(args) => (args, None),
             Err(e) => (
@@ -84,13 +103,15 @@ impl ToolRegistry {
 
     /// Run one prepared call through the whole pipeline.
     pub async fn run_prepared(&self, call: PreparedCall) -> ToolExecutionResult {
-        let PreparedCall { exec, early } = call;
         let hooks = self.inner.hooks.snapshot();
-        let result = match early {
-            Some(failure) => ToolExecutionResult::failure(failure),
-            None => self.guarded(&hooks, &exec).await,
-        };
-        self.finish(&hooks, &exec, result)
+        match self.admit(&hooks, &call).await {
+            Admission::Refused(result) => self.commit(&hooks, &call.exec, result, None).await,
+            Admission::Admitted(effects) => {
+                let result = self.dispatch_admitted(&hooks, &call.exec, &effects).await;
+                self.commit(&hooks, &call.exec, result, Some(&effects))
+                    .await
+            }
+        }
     }
 
     /// Prepare and run one call: the single-call entry point.

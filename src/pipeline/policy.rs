@@ -7,6 +7,7 @@ use std::sync::Arc;
 use futures::FutureExt;
 
 use super::dispatch::{apply_value, invoke_guarded};
+use super::{Admission, PreparedCall};
 use crate::content::content_text;
 use crate::error::{codes, panic_message, ToolErrorInfo, ToolFailure};
 use crate::execution::{RunEffects, ToolExecution};
@@ -23,29 +24,38 @@ fn fail(failure: ToolFailure) -> ToolExecutionResult {
 }
 
 impl ToolRegistry {
-    /// Everything between a prepared call and finalization.
-    pub(super) async fn guarded(
+    /// The admission stage: cancellation, `tools/pre-execute` (with approval), guards.
+    pub(crate) async fn admit(&self, hooks: &Arc<HookSet>, call: &PreparedCall) -> Admission {
+        let exec = &call.exec;
+        if let Some(failure) = &call.early {
+            return Admission::Refused(fail(failure.clone()));
+        }
+        if exec.signal.is_cancelled() {
+            return Admission::Refused(fail(ToolFailure::aborted_before_dispatch()));
+        }
+        if let Some(denied) = self.pre_execute(hooks, exec).await {
+            return Admission::Refused(denied);
+        }
+        if exec.signal.is_cancelled() {
+            return Admission::Refused(fail(ToolFailure::aborted_before_dispatch()));
+        }
+        if let Some(reason) = check_guards(hooks, exec) {
+            return Admission::Refused(fail(ToolFailure::denied(reason)));
+        }
+        Admission::Admitted(Arc::new(RunEffects::default()))
+    }
+
+    /// The dispatch stage: `tools/execute` wrappers around the body, then `project_content`.
+    pub(crate) async fn dispatch_admitted(
         &self,
         hooks: &Arc<HookSet>,
         exec: &Arc<ToolExecution>,
+        effects: &Arc<RunEffects>,
     ) -> ToolExecutionResult {
-        if exec.signal.is_cancelled() {
-            return fail(ToolFailure::aborted_before_dispatch());
-        }
-        if let Some(denied) = self.pre_execute(hooks, exec).await {
-            return denied;
-        }
-        if exec.signal.is_cancelled() {
-            return fail(ToolFailure::aborted_before_dispatch());
-        }
-        if let Some(reason) = check_guards(hooks, exec) {
-            return fail(ToolFailure::denied(reason));
-        }
-        let effects = Arc::new(RunEffects::default());
         let result = if hooks.execute.is_empty() {
-            invoke_guarded(exec.clone(), None, effects.clone()).await
+            invoke_guarded(self.clone(), exec.clone(), None, effects.clone()).await
         } else {
-            let next = ExecuteNext::start(hooks.clone(), effects.clone());
+            let next = ExecuteNext::start(self.clone(), hooks.clone(), effects.clone());
             match AssertUnwindSafe(next.run(DispatchExecution::new(exec.clone())))
                 .catch_unwind()
                 .await
@@ -58,7 +68,21 @@ impl ToolRegistry {
                 )),
             }
         };
-        let result = self.project(exec, result);
+        self.project(exec, result)
+    }
+
+    /// The commit stage: for dispatched calls `tools/post-execute` and the final
+    /// cancellation check; then finalization and observers for every call.
+    pub(crate) async fn commit(
+        &self,
+        hooks: &Arc<HookSet>,
+        exec: &Arc<ToolExecution>,
+        result: ToolExecutionResult,
+        dispatched: Option<&RunEffects>,
+    ) -> ToolExecutionResult {
+        let Some(effects) = dispatched else {
+            return self.finish(hooks, exec, result);
+        };
         let mut result = self.post_execute(hooks, exec, result).await;
         if exec.signal.is_cancelled() && !result.is_error() {
             let failure = if effects.invoked() {
@@ -70,7 +94,7 @@ impl ToolRegistry {
             result = fail(failure);
             result.additional_contexts = contexts;
         }
-        result
+        self.finish(hooks, exec, result)
     }
 
     /// `tools/pre-execute` and approval. `Some(result)` stops the call.
@@ -234,7 +258,7 @@ impl ToolRegistry {
     }
 
     /// `finalize_content` (exactly once), freeze, then `tools/result` observers.
-    pub(super) fn finish(
+    fn finish(
         &self,
         hooks: &HookSet,
         exec: &Arc<ToolExecution>,
