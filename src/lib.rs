@@ -41,6 +41,7 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod code;
 pub mod content;
 pub mod definition;
 mod disposer;
@@ -49,6 +50,8 @@ pub mod execution;
 pub mod executor;
 pub mod hooks;
 pub mod json;
+mod mode;
+pub mod packs;
 pub mod pipeline;
 pub mod policy;
 pub mod presentation;
@@ -59,6 +62,7 @@ pub mod session;
 
 pub use ptc_schema as schema;
 
+pub use code::{CodeConfig, CodeExecutor, SubCallLimits};
 pub use content::{ContentBlock, UserMessage};
 pub use definition::{ToolBuilder, ToolDefinition, ToolOutput, ToolSchema};
 pub use disposer::Disposer;
@@ -70,11 +74,13 @@ pub use executor::{
     LogStep, NativeExecutor, ToolBatchExecutionError, ToolBatchInput, ToolBatchResult,
     ToolCallBlock, ToolCallResult, ToolExecutor, ToolModelInput, ToolPromptSection,
 };
+pub use hooks::dispatch_log::{PtcDispatchLog, PtcDispatchLogHook, PtcDispatchLogNext};
 pub use hooks::execute::{DispatchExecution, ExecuteHook, ExecuteNext};
 pub use hooks::guard::ToolGuard;
 pub use hooks::observer::ResultObserver;
 pub use hooks::post_execute::{PostExecute, PostNext, PostToolDecision, Replacement};
 pub use hooks::pre_execute::{DisplayReason, PreExecute, PreNext, PreToolDecision};
+pub use mode::ToolMode;
 pub use pipeline::PreparedCall;
 pub use policy::approval::{ApprovalAnswer, ApprovalRequest, ApprovalService};
 pub use policy::timeout::TimeoutPolicy;

@@ -238,6 +238,14 @@ impl ToolBuilder {
     /// Validate and build: a non-empty name other than `run_code`, a supported object
     /// parameter schema, a present and supported output schema, a body, a positive timeout.
     pub fn build(self) -> Result<ToolDefinition, RegistryError> {
+        if self.name == RUN_CODE {
+            return Err(RegistryError::Reserved);
+        }
+        self.build_unreserved()
+    }
+
+    /// [`ToolBuilder::build`] without the reserved-name check, for the `run_code` transport.
+    pub(crate) fn build_unreserved(self) -> Result<ToolDefinition, RegistryError> {
         let name = self.name;
         let invalid = |reason: String| RegistryError::InvalidDefinition {
             name: name.clone(),
@@ -245,9 +253,6 @@ impl ToolBuilder {
         };
         if name.is_empty() {
             return Err(invalid("the name is empty".into()));
-        }
-        if name == RUN_CODE {
-            return Err(RegistryError::Reserved);
         }
         let parameters = self
             .parameters

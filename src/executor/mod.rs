@@ -5,7 +5,8 @@
 
 mod native;
 
-pub use native::NativeExecutor;
+pub(crate) use native::run_batch;
+pub use native::{NativeExecutor, DEFAULT_MAX_PARALLEL_TOOL_CALLS};
 
 use std::sync::Arc;
 
@@ -17,7 +18,7 @@ use crate::definition::{ToolDefinition, ToolSchema};
 use crate::execution::ToolArguments;
 use crate::registry::{ResolvedToolSet, ToolRegistry};
 use crate::result::ToolExecutionResult;
-use crate::scope::Agent;
+use crate::scope::{Agent, ScopeKey};
 use crate::session::SessionError;
 
 /// One raw model call.
@@ -106,6 +107,16 @@ pub struct ToolBatchResult {
     pub concluded: bool,
 }
 
+impl ToolModelInput {
+    /// The model-facing schemas of `tools`.
+    pub fn native(tools: &[Arc<ToolDefinition>]) -> Self {
+        ToolModelInput {
+            schemas: tools.iter().map(|t| t.schema()).collect(),
+            known_names: tools.iter().map(|t| t.name().to_string()).collect(),
+        }
+    }
+}
+
 impl ToolBatchResult {
     /// Assemble from model-ordered results.
     pub fn from_results(results: Vec<ToolCallResult>) -> Self {
@@ -162,14 +173,24 @@ pub struct ToolPromptSection {
 
 /// Owns argument parsing, dispatch, scheduling, cancellation and logging for batches.
 pub trait ToolExecutor: Send + Sync + 'static {
-    /// Guidance sections for the visible tools (none by default).
-    fn sections(&self, tools: &[Arc<ToolDefinition>]) -> Vec<ToolPromptSection> {
-        let _ = tools;
+    /// Guidance sections for `scope`'s executable tools (none by default).
+    fn sections(
+        &self,
+        registry: &ToolRegistry,
+        scope: Option<&ScopeKey>,
+        tools: &[Arc<ToolDefinition>],
+    ) -> Vec<ToolPromptSection> {
+        let _ = (registry, scope, tools);
         Vec::new()
     }
 
-    /// Describe the model's callable tools.
-    fn describe(&self, tools: &[Arc<ToolDefinition>]) -> ToolModelInput;
+    /// Describe the model's callable tools for `scope`.
+    fn describe(
+        &self,
+        registry: &ToolRegistry,
+        scope: Option<&ScopeKey>,
+        tools: &[Arc<ToolDefinition>],
+    ) -> ToolModelInput;
 
     /// Execute a complete batch: one outcome per call in model order, skipped calls
     /// included on abort; never settle while started work is running.

@@ -16,8 +16,10 @@ use super::{
 };
 use crate::definition::ToolDefinition;
 use crate::execution::ToolExecutionInput;
+use crate::pipeline::PreparedCall;
 use crate::registry::ToolRegistry;
 use crate::result::ToolExecutionResult;
+use crate::scope::ScopeKey;
 use crate::session::{now_ms, SessionError, SessionEvent, SessionLog};
 
 /// Default rolling-pool size for concurrency-safe calls.
@@ -47,11 +49,13 @@ impl NativeExecutor {
 }
 
 impl ToolExecutor for NativeExecutor {
-    fn describe(&self, tools: &[Arc<ToolDefinition>]) -> ToolModelInput {
-        ToolModelInput {
-            schemas: tools.iter().map(|t| t.schema()).collect(),
-            known_names: tools.iter().map(|t| t.name().to_string()).collect(),
-        }
+    fn describe(
+        &self,
+        _: &ToolRegistry,
+        _: Option<&ScopeKey>,
+        tools: &[Arc<ToolDefinition>],
+    ) -> ToolModelInput {
+        ToolModelInput::native(tools)
     }
 
     fn execute<'a>(
@@ -59,7 +63,10 @@ impl ToolExecutor for NativeExecutor {
         registry: &'a ToolRegistry,
         input: ToolBatchInput,
     ) -> BoxFuture<'a, Result<ToolBatchResult, ToolBatchExecutionError>> {
-        run_batch(registry, input, self.max_parallel_tool_calls).boxed()
+        run_batch(registry, input, self.max_parallel_tool_calls, |input| {
+            registry.prepare(input)
+        })
+        .boxed()
     }
 }
 
@@ -80,10 +87,13 @@ impl BatchLog {
     }
 }
 
-async fn run_batch(
+/// Run a batch under the native scheduling rules; `prepare` resolves each call (so an
+/// executor can route some names elsewhere, as code mode does for `run_code`).
+pub(crate) async fn run_batch(
     registry: &ToolRegistry,
     input: ToolBatchInput,
     default_limit: usize,
+    prepare: impl Fn(ToolExecutionInput) -> PreparedCall,
 ) -> Result<ToolBatchResult, ToolBatchExecutionError> {
     let limit = match input.max_parallel_tool_calls {
         Some(0) => {
@@ -107,7 +117,7 @@ async fn run_batch(
     let mut in_flight = FuturesUnordered::new();
 
     for (i, call) in input.calls.into_iter().enumerate() {
-        let prepared = registry.prepare(ToolExecutionInput {
+        let prepared = prepare(ToolExecutionInput {
             call_id: call.id.clone(),
             root_call_id: None,
             name: call.name.clone(),

@@ -1,12 +1,14 @@
 //! The interception points around every call: three waterfalls
 //! ([`pre_execute`], [`execute`], [`post_execute`]), monotonic [`guard`]s and
-//! `tools/result` observers ([`observer`]).
+//! `tools/result` observers ([`observer`]), and the code-mode `tools/ptc-dispatch-log`
+//! waterfall ([`dispatch_log`]).
 //!
 //! A waterfall listener receives the execution and a consuming `Next`; calling
 //! `next.run(..)` delegates to the rest of the chain, returning without calling it
 //! short-circuits. Listeners may be scoped to one agent: they then see only that
 //! agent's calls. Listeners run in registration order (first registered = outermost).
 
+pub mod dispatch_log;
 pub mod execute;
 pub mod guard;
 pub mod observer;
@@ -105,6 +107,7 @@ pub(crate) struct HookSet {
     pub(crate) post_execute: Vec<Listener<dyn post_execute::PostExecute>>,
     pub(crate) result: Vec<Listener<dyn observer::ResultObserver>>,
     pub(crate) guards: Vec<Listener<dyn guard::ToolGuard>>,
+    pub(crate) ptc_dispatch_log: Vec<Listener<dyn dispatch_log::PtcDispatchLogHook>>,
 }
 
 /// Selects one list of a [`HookSet`].

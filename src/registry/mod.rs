@@ -6,6 +6,7 @@
 
 mod activation;
 mod scoped;
+mod setting;
 mod state;
 
 pub use activation::{
@@ -25,17 +26,21 @@ use crate::disposer::Disposer;
 use crate::error::{panic_message, RegistryError};
 use crate::executor::{
     NativeExecutor, ToolBatchExecutionError, ToolBatchInput, ToolBatchResult, ToolExecutor,
+    ToolModelInput, ToolPromptSection,
 };
+use crate::hooks::dispatch_log::PtcDispatchLogHook;
 use crate::hooks::execute::ExecuteHook;
 use crate::hooks::guard::ToolGuard;
 use crate::hooks::observer::ResultObserver;
 use crate::hooks::post_execute::PostExecute;
 use crate::hooks::pre_execute::PreExecute;
 use crate::hooks::{HookList, Hooks, ListOf};
+use crate::mode::ToolMode;
 use crate::policy::approval::ApprovalService;
 use crate::policy::timeout::TimeoutPolicy;
 use crate::scope::ScopeKey;
 use crate::RUN_CODE;
+use setting::ScopedSetting;
 use state::{Filter, Registration, State};
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -46,18 +51,13 @@ fn next_id() -> u64 {
 
 type ChangeListener = dyn Fn() + Send + Sync;
 
-struct ExecutorEntry {
-    id: u64,
-    scope: Option<u64>,
-    executor: Arc<dyn ToolExecutor>,
-}
-
 pub(crate) struct Inner {
     state: RwLock<State>,
     pub(crate) hooks: Hooks,
     change: HookList<ChangeListener>,
     pub(crate) approval: RwLock<Option<Arc<dyn ApprovalService>>>,
-    executors: RwLock<Vec<ExecutorEntry>>,
+    executors: ScopedSetting<Arc<dyn ToolExecutor>>,
+    modes: ScopedSetting<ToolMode>,
 }
 
 /// The tool registry and guarded pipeline. Cheap to clone (a shared handle).
@@ -111,7 +111,8 @@ impl ToolRegistry {
                 hooks: Hooks::default(),
                 change: HookList::default(),
                 approval: RwLock::new(None),
-                executors: RwLock::new(Vec::new()),
+                executors: ScopedSetting::default(),
+                modes: ScopedSetting::default(),
             }),
         }
     }
@@ -397,6 +398,15 @@ impl ToolRegistry {
         )
     }
 
+    /// Add a global `tools/ptc-dispatch-log` listener.
+    pub fn on_ptc_dispatch_log(&self, hook: impl PtcDispatchLogHook) -> Disposer {
+        self.add_hook(
+            |h| &mut h.ptc_dispatch_log,
+            None,
+            Arc::new(hook) as Arc<dyn PtcDispatchLogHook>,
+        )
+    }
+
     /// Add a global monotonic guard.
     pub fn guard(&self, guard: impl ToolGuard) -> Disposer {
         self.add_hook(
@@ -448,45 +458,68 @@ impl ToolRegistry {
         executor: Arc<dyn ToolExecutor>,
     ) -> Disposer {
         let id = next_id();
-        self.inner
-            .executors
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(ExecutorEntry {
-                id,
-                scope,
-                executor,
-            });
+        self.inner.executors.provide(id, scope, executor);
         let registry = self.clone();
-        Disposer::new(move || {
-            registry
-                .inner
-                .executors
-                .write()
-                .unwrap_or_else(|e| e.into_inner())
-                .retain(|e| e.id != id)
-        })
+        Disposer::new(move || registry.inner.executors.withdraw(id))
     }
 
     /// The executor for `scope`: the nearest scope's latest, else the deployment default.
     pub fn executor_for(&self, scope: Option<&ScopeKey>) -> Option<Arc<dyn ToolExecutor>> {
-        let entries = self
-            .inner
-            .executors
-            .read()
-            .unwrap_or_else(|e| e.into_inner());
-        let find = |sid: Option<u64>| {
-            entries
-                .iter()
-                .rev()
-                .find(|e| e.scope == sid)
-                .map(|e| e.executor.clone())
-        };
-        scope
+        self.inner.executors.resolve(scope)
+    }
+
+    /// Set the deployment's tool mode (the latest set wins).
+    pub fn set_mode(&self, mode: ToolMode) -> Disposer {
+        self.set_mode_in(None, mode)
+    }
+
+    pub(crate) fn set_mode_in(&self, scope: Option<u64>, mode: ToolMode) -> Disposer {
+        let id = next_id();
+        self.inner.modes.provide(id, scope, mode);
+        self.emit_change();
+        let registry = self.clone();
+        Disposer::new(move || {
+            registry.inner.modes.withdraw(id);
+            registry.emit_change();
+        })
+    }
+
+    /// The mode for `scope`: the nearest scope's, else the deployment's, else `None`
+    /// (the executor decides).
+    pub fn mode_for(&self, scope: Option<&ScopeKey>) -> Option<ToolMode> {
+        self.inner.modes.resolve(scope)
+    }
+
+    /// Definitions a call from `scope` could execute now: visible ones, with
+    /// conditional tools only when `tool_set` admits them.
+    pub fn executable_definitions(
+        &self,
+        scope: Option<&ScopeKey>,
+        tool_set: Option<&ResolvedToolSet>,
+    ) -> Vec<Arc<ToolDefinition>> {
+        let state = self.read();
+        state
+            .visible_all(scope)
             .into_iter()
-            .flat_map(ScopeKey::chain)
-            .find_map(|s| find(Some(s.id())))
-            .or_else(|| find(None))
+            .filter(|reg| admitted(reg, scope, tool_set))
+            .map(|reg| reg.def.clone())
+            .collect()
+    }
+
+    /// What the scope's executor offers the model: schemas, names and guidance sections.
+    pub fn model_input(
+        &self,
+        scope: Option<&ScopeKey>,
+        tool_set: Option<&ResolvedToolSet>,
+    ) -> Result<(ToolModelInput, Vec<ToolPromptSection>), ToolBatchExecutionError> {
+        let executor = self
+            .executor_for(scope)
+            .ok_or(ToolBatchExecutionError::NoExecutor)?;
+        let tools = self.executable_definitions(scope, tool_set);
+        Ok((
+            executor.describe(self, scope, &tools),
+            executor.sections(self, scope, &tools),
+        ))
     }
 
     /// Delegate a raw call batch to the agent's executor (or the deployment default).

@@ -7,6 +7,7 @@ use crate::definition::IntoDefinition;
 use crate::disposer::Disposer;
 use crate::error::RegistryError;
 use crate::executor::ToolExecutor;
+use crate::hooks::dispatch_log::PtcDispatchLogHook;
 use crate::hooks::execute::ExecuteHook;
 use crate::hooks::guard::ToolGuard;
 use crate::hooks::observer::ResultObserver;
@@ -83,6 +84,15 @@ impl<'a> Scoped<'a> {
         )
     }
 
+    /// A `tools/ptc-dispatch-log` listener for this agent's `run_code` sub-calls only.
+    pub fn on_ptc_dispatch_log(&self, hook: impl PtcDispatchLogHook) -> Disposer {
+        self.registry.add_hook(
+            |h| &mut h.ptc_dispatch_log,
+            Some(self.scope.id()),
+            Arc::new(hook) as Arc<dyn PtcDispatchLogHook>,
+        )
+    }
+
     /// A monotonic guard for calls made in this scope or its descendants.
     pub fn guard(&self, guard: impl ToolGuard) -> Disposer {
         self.registry.add_hook(
@@ -90,6 +100,11 @@ impl<'a> Scoped<'a> {
             Some(self.scope.id()),
             Arc::new(guard) as Arc<dyn ToolGuard>,
         )
+    }
+
+    /// Set this scope's tool mode (nearest scope wins).
+    pub fn set_mode(&self, mode: crate::mode::ToolMode) -> Disposer {
+        self.registry.set_mode_in(Some(self.scope.id()), mode)
     }
 
     /// Select the executor for this scope (nearest scope wins).

@@ -1,0 +1,459 @@
+//! The bridge between a running program and the pipeline.
+//!
+//! [`BridgeHost`] is the engine's [`Host`]: each `tools.x(args)` becomes a numbered
+//! submission on a channel. [`Driver`] runs on the `run_code` call's own task and turns
+//! submissions into sub-dispatches `<callId>:ptc:<n>` through the full pipeline:
+//!
+//! - **admit** (pre-execute, approval, guards) — one sub-call at a time, in submission order;
+//! - **dispatch** — the native rules: concurrency-safe calls overlap up to
+//!   `max_parallel`, any other call waits for in-flight work and runs alone;
+//! - **commit** (post-execute, finalization, `tools/ptc-dispatch-log`, the
+//!   `tool/ptc-dispatch` event, the reply to the program) — strictly in submission order.
+//!
+//! When the program ends, [`Driver::wind_down`] cancels the run signal (in-flight
+//! sub-calls abort), abandons queued ones, and drains, so every event lands inside the
+//! outer call.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::task::Poll;
+
+use futures::future::{poll_fn, BoxFuture, FutureExt};
+use futures::stream::{FuturesUnordered, StreamExt};
+use ptc_engine::{FailureKind, Host, HostCall, RunFailure, RunReport};
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+
+use super::SubCallLimits;
+use crate::execution::{
+    RunEffects, ToolArguments, ToolExecution, ToolExecutionInput, ToolRunContext,
+};
+use crate::hooks::dispatch_log::{PtcDispatchLog, PtcDispatchLogNext};
+use crate::hooks::HookSet;
+use crate::pipeline::{Admission, PreparedCall};
+use crate::registry::ToolRegistry;
+use crate::result::{Outcome, ToolExecutionResult};
+use crate::session::{now_ms, SessionEvent};
+
+type Reply = oneshot::Sender<Result<Value, String>>;
+
+/// One `tools.x(args)` call from the program.
+struct Submission {
+    n: u64,
+    name: String,
+    args: Value,
+    reply: Reply,
+}
+
+/// Open a bridge for one run: the host the engine calls, and the driver that serves it.
+pub(crate) fn open(
+    ctx: ToolRunContext,
+    signal: CancellationToken,
+    limits: &SubCallLimits,
+) -> (BridgeHost, Driver) {
+    let (tx, rx) = mpsc::unbounded_channel();
+    let pending = Arc::new(AtomicUsize::new(0));
+    let host = BridgeHost {
+        tx,
+        submitted: AtomicU64::new(0),
+        pending: pending.clone(),
+        max_calls: limits.max_calls,
+        max_pending: limits.max_pending,
+    };
+    let driver = Driver {
+        registry: ctx.registry().clone(),
+        ctx,
+        signal,
+        rx,
+        pending,
+        max_parallel: limits.max_parallel.max(1),
+        closed: false,
+        queue: VecDeque::new(),
+        admitting: None,
+        running: FuturesUnordered::new(),
+        exclusive_running: false,
+        settled: BTreeMap::new(),
+        next_commit: 1,
+        committing: None,
+    };
+    (host, driver)
+}
+
+/// The engine-facing side: numbers calls, enforces the sub-call caps, submits.
+pub(crate) struct BridgeHost {
+    tx: mpsc::UnboundedSender<Submission>,
+    submitted: AtomicU64,
+    pending: Arc<AtomicUsize>,
+    max_calls: u64,
+    max_pending: usize,
+}
+
+impl Host for BridgeHost {
+    fn call_tool(&self, name: &str, args: Value) -> Result<HostCall, RunFailure> {
+        let n = self.submitted.fetch_add(1, Ordering::Relaxed) + 1;
+        if n > self.max_calls {
+            return Err(RunFailure {
+                kind: FailureKind::CallLimit,
+                message: format!("the program made more than {} tool calls", self.max_calls),
+            });
+        }
+        if self.pending.fetch_add(1, Ordering::AcqRel) >= self.max_pending {
+            self.pending.fetch_sub(1, Ordering::AcqRel);
+            return Err(RunFailure {
+                kind: FailureKind::CallLimit,
+                message: format!(
+                    "the program had more than {} tool calls pending at once",
+                    self.max_pending
+                ),
+            });
+        }
+        let (reply, settled) = oneshot::channel();
+        let submission = Submission {
+            n,
+            name: name.to_string(),
+            args,
+            reply,
+        };
+        if self.tx.send(submission).is_err() {
+            return Ok(Box::pin(async { Err("run_code run is over".to_string()) }));
+        }
+        Ok(Box::pin(async move {
+            settled
+                .await
+                .unwrap_or_else(|_| Err("run_code run is over".to_string()))
+        }))
+    }
+}
+
+/// A submission waiting for its turn; prepared when it first reaches the queue head.
+struct Queued {
+    submission: Submission,
+    prepared: Option<PreparedCall>,
+}
+
+/// Where a started sub-call stands after admission or dispatch.
+enum Stage {
+    /// Queued but never started: no events, nothing to commit.
+    Abandoned,
+    /// Refused before dispatch (unknown tool, invalid args, denial, cancellation).
+    Refused(ToolExecutionResult),
+    /// Admitted by policy; dispatch still to run.
+    Admitted(Arc<RunEffects>),
+    /// Dispatched; post-execute still to run.
+    Dispatched(ToolExecutionResult, Arc<RunEffects>),
+}
+
+/// A started sub-call between stages.
+struct Staged {
+    n: u64,
+    stage: Stage,
+    exclusive: bool,
+    call: Option<StartedCall>,
+}
+
+/// What the commit stage needs of a started call.
+struct StartedCall {
+    exec: Arc<ToolExecution>,
+    hooks: Arc<HookSet>,
+    reply: Reply,
+}
+
+/// Serves one run's submissions on the outer call's task.
+pub(crate) struct Driver {
+    registry: ToolRegistry,
+    ctx: ToolRunContext,
+    signal: CancellationToken,
+    rx: mpsc::UnboundedReceiver<Submission>,
+    pending: Arc<AtomicUsize>,
+    max_parallel: usize,
+    closed: bool,
+    queue: VecDeque<Queued>,
+    admitting: Option<BoxFuture<'static, Staged>>,
+    running: FuturesUnordered<BoxFuture<'static, Staged>>,
+    exclusive_running: bool,
+    settled: BTreeMap<u64, Staged>,
+    next_commit: u64,
+    committing: Option<BoxFuture<'static, ()>>,
+}
+
+/// Poll an optional in-progress stage; pending while the slot is empty.
+fn poll_slot<'a, T>(slot: &'a mut Option<BoxFuture<'static, T>>) -> impl Future<Output = T> + 'a {
+    poll_fn(move |cx| match slot {
+        Some(fut) => fut.as_mut().poll(cx),
+        None => Poll::Pending,
+    })
+}
+
+impl Driver {
+    /// Serve submissions until the engine's run finishes; returns its report.
+    pub(crate) async fn drive(&mut self, engine_run: impl Future<Output = RunReport>) -> RunReport {
+        let mut engine_run = std::pin::pin!(engine_run);
+        loop {
+            self.start_work();
+            tokio::select! {
+                biased;
+                report = &mut engine_run => return report,
+                submission = self.rx.recv(), if !self.closed => match submission {
+                    Some(s) => self.queue.push_back(Queued { submission: s, prepared: None }),
+                    None => self.closed = true,
+                },
+                staged = poll_slot(&mut self.admitting) => {
+                    self.admitting = None;
+                    self.on_admitted(staged);
+                }
+                Some(staged) = self.running.next(), if !self.running.is_empty() => self.on_dispatched(staged),
+                () = poll_slot(&mut self.committing) => self.committing = None,
+            }
+        }
+    }
+
+    /// End the run: abort in-flight sub-calls, abandon queued ones with
+    /// `run_code run is over (<reason>)`, and wait until every started call has committed.
+    pub(crate) async fn wind_down(&mut self, reason: &str) {
+        self.closed = true;
+        self.rx.close();
+        while let Ok(s) = self.rx.try_recv() {
+            self.queue.push_back(Queued {
+                submission: s,
+                prepared: None,
+            });
+        }
+        self.signal.cancel();
+        for queued in self.queue.drain(..) {
+            let s = queued.submission;
+            let _ = s
+                .reply
+                .send(Err(format!("run_code run is over ({reason})")));
+            self.pending.fetch_sub(1, Ordering::AcqRel);
+            self.settled.insert(
+                s.n,
+                Staged {
+                    n: s.n,
+                    stage: Stage::Abandoned,
+                    exclusive: false,
+                    call: None,
+                },
+            );
+        }
+        loop {
+            self.start_work();
+            if self.admitting.is_none() && self.running.is_empty() && self.committing.is_none() {
+                break;
+            }
+            tokio::select! {
+                staged = poll_slot(&mut self.admitting) => {
+                    self.admitting = None;
+                    self.on_admitted(staged);
+                }
+                Some(staged) = self.running.next(), if !self.running.is_empty() => self.on_dispatched(staged),
+                () = poll_slot(&mut self.committing) => self.committing = None,
+            }
+        }
+    }
+
+    /// Start the next admission and the next commit when their turn has come.
+    fn start_work(&mut self) {
+        if self.admitting.is_none() {
+            self.start_admission();
+        }
+        while self.committing.is_none() {
+            let Some(staged) = self.settled.remove(&self.next_commit) else {
+                break;
+            };
+            self.next_commit += 1;
+            if let Some(call) = staged.call {
+                self.committing = Some(self.commit(staged.stage, call));
+            }
+        }
+    }
+
+    fn start_admission(&mut self) {
+        let Some(head) = self.queue.front_mut() else {
+            return;
+        };
+        let submission = &mut head.submission;
+        let prepared = head.prepared.get_or_insert_with(|| {
+            let outer = self.ctx.execution();
+            self.registry.prepare(ToolExecutionInput {
+                call_id: format!("{}:ptc:{}", outer.call_id(), submission.n),
+                root_call_id: Some(outer.root_call_id().to_string()),
+                name: submission.name.clone(),
+                arguments: ToolArguments::Json(std::mem::take(&mut submission.args)),
+                agent: outer.agent().cloned(),
+                tool_set: outer.tool_set().cloned(),
+                parent: Some(outer.token()),
+                signal: self.signal.clone(),
+            })
+        });
+        let exclusive = !prepared.is_concurrency_safe();
+        let may_start = if exclusive {
+            self.running.is_empty()
+        } else {
+            !self.exclusive_running && self.running.len() < self.max_parallel
+        };
+        if !may_start {
+            return;
+        }
+        let Queued {
+            submission,
+            prepared,
+        } = self.queue.pop_front().expect("the head exists");
+        let prepared = prepared.expect("the head was prepared");
+        let exec = prepared.execution().clone();
+        self.log(|parent| SessionEvent::PtcDispatchStart {
+            at_ms: now_ms(),
+            parent_call_id: parent.to_string(),
+            sub_call_id: exec.call_id().to_string(),
+            name: exec.name().to_string(),
+            arguments: exec.arguments().as_ref().clone(),
+        });
+        let registry = self.registry.clone();
+        let hooks = registry.inner.hooks.snapshot();
+        let n = submission.n;
+        self.admitting = Some(
+            async move {
+                let stage = match registry.admit(&hooks, &prepared).await {
+                    Admission::Admitted(effects) => Stage::Admitted(effects),
+                    Admission::Refused(result) => Stage::Refused(result),
+                };
+                Staged {
+                    n,
+                    stage,
+                    exclusive,
+                    call: Some(StartedCall {
+                        exec,
+                        hooks,
+                        reply: submission.reply,
+                    }),
+                }
+            }
+            .boxed(),
+        );
+    }
+
+    fn on_admitted(&mut self, staged: Staged) {
+        match staged.stage {
+            Stage::Admitted(effects) => {
+                let call = staged.call.expect("started calls carry their identity");
+                if staged.exclusive {
+                    self.exclusive_running = true;
+                }
+                let registry = self.registry.clone();
+                let (n, exclusive) = (staged.n, staged.exclusive);
+                self.running.push(
+                    async move {
+                        let result = registry
+                            .dispatch_admitted(&call.hooks, &call.exec, &effects)
+                            .await;
+                        Staged {
+                            n,
+                            stage: Stage::Dispatched(result, effects),
+                            exclusive,
+                            call: Some(call),
+                        }
+                    }
+                    .boxed(),
+                );
+            }
+            _ => {
+                self.settled.insert(staged.n, staged);
+            }
+        }
+    }
+
+    fn on_dispatched(&mut self, staged: Staged) {
+        if staged.exclusive {
+            self.exclusive_running = false;
+        }
+        self.settled.insert(staged.n, staged);
+    }
+
+    /// The commit stage of one started sub-call.
+    fn commit(&self, stage: Stage, call: StartedCall) -> BoxFuture<'static, ()> {
+        let registry = self.registry.clone();
+        let ctx = self.ctx.clone();
+        let pending = self.pending.clone();
+        async move {
+            let StartedCall { exec, hooks, reply } = call;
+            let result = match stage {
+                Stage::Dispatched(result, effects) => {
+                    registry.commit(&hooks, &exec, result, Some(&effects)).await
+                }
+                Stage::Refused(result) => registry.commit(&hooks, &exec, result, None).await,
+                Stage::Admitted(_) | Stage::Abandoned => return,
+            };
+            for context in &result.additional_contexts {
+                ctx.defer_context(context.clone());
+            }
+            if result.concludes_turn() {
+                ctx.conclude_turn();
+            }
+            let content = logged_content(&hooks, ctx.execution(), &exec, &result).await;
+            log_to(&ctx, |parent| SessionEvent::PtcDispatch {
+                at_ms: now_ms(),
+                parent_call_id: parent.to_string(),
+                sub_call_id: exec.call_id().to_string(),
+                name: exec.name().to_string(),
+                is_error: result.is_error(),
+                content,
+                error: result.error().cloned(),
+                meta: result.meta.clone(),
+            });
+            pending.fetch_sub(1, Ordering::AcqRel);
+            let _ = reply.send(match result.outcome {
+                Outcome::Success { value, .. } => Ok(Arc::unwrap_or_clone(value)),
+                Outcome::Failure(failure) => Err(failure.message),
+            });
+        }
+        .boxed()
+    }
+
+    fn log(&self, event: impl FnOnce(&str) -> SessionEvent) {
+        log_to(&self.ctx, event);
+    }
+}
+
+/// Append a code-mode event to the outer call's session, if it has one.
+fn log_to(ctx: &ToolRunContext, event: impl FnOnce(&str) -> SessionEvent) {
+    let outer = ctx.execution();
+    if let Some(session) = outer.agent().and_then(|a| a.session()) {
+        if let Err(e) = session.append(&event(outer.call_id())) {
+            tracing::warn!(
+                call_id = outer.call_id(),
+                "could not log a run_code sub-call: {e}"
+            );
+        }
+    }
+}
+
+/// The durable content copy: the `tools/ptc-dispatch-log` waterfall's answer, or the
+/// settled content when there is no listener or a listener panics.
+async fn logged_content(
+    hooks: &Arc<HookSet>,
+    outer: &Arc<ToolExecution>,
+    sub: &ToolExecution,
+    result: &ToolExecutionResult,
+) -> Vec<crate::content::ContentBlock> {
+    if !hooks
+        .ptc_dispatch_log
+        .iter()
+        .any(|l| l.applies_to(outer.scope_id()))
+    {
+        return result.content.clone();
+    }
+    let dispatch = Arc::new(PtcDispatchLog {
+        exec: outer.clone(),
+        sub_call_id: sub.call_id().to_string(),
+        name: sub.name().to_string(),
+        is_error: result.is_error(),
+        content: result.content.clone(),
+    });
+    AssertUnwindSafe(PtcDispatchLogNext::start(hooks.clone(), dispatch).run())
+        .catch_unwind()
+        .await
+        .unwrap_or_else(|_| result.content.clone())
+}

@@ -1,0 +1,154 @@
+//! The code-mode executor: native, code or both, per scope.
+
+use std::sync::Arc;
+
+use futures::future::{BoxFuture, FutureExt};
+use ptc_sdk_gen::ToolDecl;
+
+use super::{run_code, CodeConfig};
+use crate::definition::ToolDefinition;
+use crate::error::ToolFailure;
+use crate::executor::{
+    run_batch, ToolBatchExecutionError, ToolBatchInput, ToolBatchResult, ToolExecutor,
+    ToolModelInput, ToolPromptSection,
+};
+use crate::mode::ToolMode;
+use crate::pipeline::PreparedCall;
+use crate::registry::ToolRegistry;
+use crate::scope::ScopeKey;
+use crate::RUN_CODE;
+
+/// Offers tools natively, as `run_code` programs, or both, by the scope's
+/// [`ToolMode`] (nearest scope wins, then the deployment, then the config default).
+///
+/// - `native`: every visible schema, no `run_code`, no SDK; the engine is never touched.
+/// - `code`: only `run_code`, with code-only guidance and the SDK; a direct call to any
+///   other tool fails as `UNKNOWN_TOOL` with a hint, before any policy runs.
+/// - `both`: the native schemas plus `run_code` (last), and the SDK.
+pub struct CodeExecutor {
+    config: Arc<CodeConfig>,
+    run_code: Arc<ToolDefinition>,
+}
+
+impl CodeExecutor {
+    /// An executor running programs with `config`.
+    pub fn new(config: CodeConfig) -> Self {
+        let config = Arc::new(config);
+        CodeExecutor {
+            run_code: Arc::new(run_code::definition(config.clone())),
+            config,
+        }
+    }
+
+    /// Install as the registry's deployment executor.
+    pub fn install(self, registry: &ToolRegistry) -> crate::Disposer {
+        registry.set_executor(Arc::new(self))
+    }
+
+    /// The `run_code` definition this executor dispatches.
+    pub fn run_code_definition(&self) -> &Arc<ToolDefinition> {
+        &self.run_code
+    }
+
+    /// The mode in force for `scope`.
+    pub fn mode(&self, registry: &ToolRegistry, scope: Option<&ScopeKey>) -> ToolMode {
+        registry.mode_for(scope).unwrap_or(self.config.default_mode)
+    }
+
+    /// The TypeScript declarations of `tools` (never `run_code`).
+    pub fn declarations(tools: &[Arc<ToolDefinition>]) -> String {
+        ptc_sdk_gen::declarations(&decls(tools))
+    }
+
+    fn prepare(
+        &self,
+        registry: &ToolRegistry,
+        mode: ToolMode,
+        input: crate::ToolExecutionInput,
+    ) -> PreparedCall {
+        if input.name == RUN_CODE && mode.offers_run_code() {
+            return registry.prepare_with(input, Some(self.run_code.clone()));
+        }
+        let mut call = registry.prepare(input);
+        if mode == ToolMode::Code && call.exec.parent().is_none() {
+            let name = call.exec.name().to_string();
+            let mut failure = ToolFailure::unknown_tool(&name);
+            failure.message = format!(
+                "Unknown tool: {name}. In code mode, call tools from a run_code program: `await tools[{}](args)`",
+                serde_json::to_string(&name).unwrap_or_default()
+            );
+            call.early = Some(failure);
+        }
+        call
+    }
+}
+
+fn decls(tools: &[Arc<ToolDefinition>]) -> Vec<ToolDecl<'_>> {
+    tools
+        .iter()
+        .map(|t| ToolDecl {
+            name: t.name(),
+            description: t.description(),
+            parameters: t.parameters(),
+            output: t.output().schema(),
+        })
+        .collect()
+}
+
+impl ToolExecutor for CodeExecutor {
+    fn describe(
+        &self,
+        registry: &ToolRegistry,
+        scope: Option<&ScopeKey>,
+        tools: &[Arc<ToolDefinition>],
+    ) -> ToolModelInput {
+        match self.mode(registry, scope) {
+            ToolMode::Native => ToolModelInput::native(tools),
+            ToolMode::Code => ToolModelInput::native(std::slice::from_ref(&self.run_code)),
+            ToolMode::Both => {
+                let mut all = tools.to_vec();
+                all.push(self.run_code.clone());
+                ToolModelInput::native(&all)
+            }
+        }
+    }
+
+    fn sections(
+        &self,
+        registry: &ToolRegistry,
+        scope: Option<&ScopeKey>,
+        tools: &[Arc<ToolDefinition>],
+    ) -> Vec<ToolPromptSection> {
+        let decls = decls(tools);
+        match self.mode(registry, scope) {
+            ToolMode::Native => Vec::new(),
+            ToolMode::Code => vec![ToolPromptSection {
+                id: "ptc/code-mode".into(),
+                text: format!(
+                    "{}\n```ts\n{}```\n",
+                    ptc_sdk_gen::code_only_guidance(),
+                    ptc_sdk_gen::declarations(&decls)
+                ),
+            }],
+            ToolMode::Both => vec![ToolPromptSection {
+                id: "ptc/sdk".into(),
+                text: ptc_sdk_gen::sdk_section(&decls),
+            }],
+        }
+    }
+
+    fn execute<'a>(
+        &'a self,
+        registry: &'a ToolRegistry,
+        input: ToolBatchInput,
+    ) -> BoxFuture<'a, Result<ToolBatchResult, ToolBatchExecutionError>> {
+        let mode = self.mode(registry, input.agent.as_ref().map(|a| a.scope()));
+        run_batch(
+            registry,
+            input,
+            self.config.max_parallel_tool_calls,
+            move |call| self.prepare(registry, mode, call),
+        )
+        .boxed()
+    }
+}

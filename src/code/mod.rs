@@ -1,0 +1,92 @@
+//! Code mode: the model calls `run_code` with a TypeScript program instead of one tool
+//! per step.
+//!
+//! ```text
+//! run_code call ─► CodeExecutor (mode native | code | both)
+//!    └─► pipeline ─► run_code body: strip types (ptc-engine) ─► fresh sandbox ─► program
+//!          program: await tools.x(args) ─► engine Host ─► bridge::Driver
+//!             ─► admit (one at a time) ─► dispatch (native scheduling rules)
+//!             ─► commit (post-execute, tools/ptc-dispatch-log, events) in submission order
+//!             ─► value (or ToolCallError) back into the program
+//! ```
+//!
+//! **Architecture invariant:** this module talks to engines only through
+//! `ptc_engine::{Engine, Host}`; it never names QuickJS or V8.
+
+mod bridge;
+mod executor;
+mod output;
+mod run_code;
+
+pub use executor::CodeExecutor;
+
+use std::sync::Arc;
+
+use ptc_engine::{Engine, Limits};
+
+use crate::mode::ToolMode;
+
+/// Caps on the sub-calls one program may make.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubCallLimits {
+    /// Concurrency-safe sub-calls overlapping at once (`maxParallelSubCalls`, default 10).
+    pub max_parallel: usize,
+    /// Sub-calls per run (default 10,000).
+    pub max_calls: u64,
+    /// Sub-calls submitted but not yet settled (default 1,000).
+    pub max_pending: usize,
+}
+
+impl Default for SubCallLimits {
+    fn default() -> Self {
+        SubCallLimits {
+            max_parallel: 10,
+            max_calls: 10_000,
+            max_pending: 1_000,
+        }
+    }
+}
+
+/// Code-mode configuration: the engine, its limits, sub-call caps and the default mode.
+#[derive(Clone)]
+pub struct CodeConfig {
+    /// The engine that runs programs.
+    pub engine: Arc<dyn Engine>,
+    /// Wall clock, heap and output limits per run.
+    pub limits: Limits,
+    /// Sub-call caps per run.
+    pub sub_calls: SubCallLimits,
+    /// The mode used where neither the scope nor the deployment sets one.
+    pub default_mode: ToolMode,
+    /// Rolling-pool size for concurrency-safe root calls.
+    pub max_parallel_tool_calls: usize,
+}
+
+impl CodeConfig {
+    /// A configuration with default limits around `engine`.
+    pub fn new(engine: Arc<dyn Engine>) -> Self {
+        CodeConfig {
+            engine,
+            limits: Limits::default(),
+            sub_calls: SubCallLimits::default(),
+            default_mode: ToolMode::Both,
+            max_parallel_tool_calls: crate::executor::DEFAULT_MAX_PARALLEL_TOOL_CALLS,
+        }
+    }
+
+    /// The embedded QuickJS engine with default limits.
+    #[cfg(feature = "quickjs")]
+    pub fn quickjs() -> Self {
+        Self::new(Arc::new(ptc_engine::QuickJsEngine::new()))
+    }
+}
+
+impl std::fmt::Debug for CodeConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CodeConfig")
+            .field("limits", &self.limits)
+            .field("sub_calls", &self.sub_calls)
+            .field("default_mode", &self.default_mode)
+            .finish_non_exhaustive()
+    }
+}

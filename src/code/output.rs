@@ -1,0 +1,45 @@
+//! What a finished run shows the model (behaviours 49–50).
+
+use ptc_engine::{RunFailure, RunReport};
+use serde_json::Value;
+
+use crate::definition::default_render;
+use crate::error::{codes, ToolError, ToolErrorInfo};
+
+/// Shown when a program neither printed nor returned anything.
+pub(crate) const NO_OUTPUT: &str = "(run_code completed with no output)";
+
+/// Console lines joined by newlines, then the returned value (a string raw, anything
+/// else pretty JSON); a failure becomes `code run failed (<kind>): <message>` followed
+/// by the output captured so far.
+pub(crate) fn run_result(report: RunReport) -> Result<Value, ToolError> {
+    match report.outcome {
+        Ok(value) => {
+            let mut parts = report.logs;
+            if let Some(value) = value {
+                parts.push(default_render(&value));
+            }
+            let text = if parts.is_empty() {
+                NO_OUTPUT.to_string()
+            } else {
+                parts.join("\n")
+            };
+            Ok(Value::String(text))
+        }
+        Err(failure) => Err(run_failure(&failure, &report.logs)),
+    }
+}
+
+/// The structured `CODE_RUN_FAILED` error for a failed run.
+pub(crate) fn run_failure(failure: &RunFailure, logs: &[String]) -> ToolError {
+    let mut message = format!(
+        "code run failed ({}): {}",
+        failure.kind.as_str(),
+        failure.message
+    );
+    if !logs.is_empty() {
+        message.push_str("\nCaptured output:\n");
+        message.push_str(&logs.join("\n"));
+    }
+    ToolError::new(message).with_info(ToolErrorInfo::new("CodeRunError", codes::CODE_RUN_FAILED))
+}

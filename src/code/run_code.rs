@@ -1,0 +1,87 @@
+//! The reserved `run_code` tool: parameters, body, output.
+
+use std::sync::Arc;
+
+use ptc_engine::Program;
+use ptc_schema::{ParameterSpec, ValueSpec};
+use serde_json::Value;
+
+use super::bridge;
+use super::output::{run_failure, run_result};
+use super::CodeConfig;
+use crate::definition::ToolDefinition;
+use crate::error::{codes, ToolError, ToolErrorInfo};
+use crate::execution::ToolRunContext;
+use crate::RUN_CODE;
+
+/// The file name error positions point into.
+const FILENAME: &str = "run_code.ts";
+
+const DESCRIPTION: &str = "Execute a TypeScript program against the available tools. Write the BODY of an async \
+function (erasable syntax only; top-level `await` and `return` work) and call tools as `await tools.name(args)` \
+per the declarations in the system prompt. Only what you print or return comes back — curate it.";
+
+#[derive(serde::Deserialize)]
+struct Args {
+    code: String,
+    description: String,
+}
+
+/// Build the `run_code` definition for `config`. It lives outside the registry's
+/// layers; code-mode executors route calls to it.
+pub(crate) fn definition(config: Arc<CodeConfig>) -> ToolDefinition {
+    ToolDefinition::builder(RUN_CODE)
+        .description(DESCRIPTION)
+        .parameters(
+            ParameterSpec::new()
+                .required(
+                    "code",
+                    ValueSpec::string()
+                        .describe("The program: the body of an async TypeScript function."),
+                )
+                .required(
+                    "description",
+                    ValueSpec::string()
+                        .describe("What the program does, in 5-10 words (shown in UIs)."),
+                ),
+        )
+        .output(ValueSpec::string())
+        .execute(move |args: Args, ctx| run(config.clone(), args, ctx))
+        .build_unreserved()
+        .expect("the run_code definition is valid")
+}
+
+async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result<Value, ToolError> {
+    if args.description.trim().is_empty() {
+        return Err(ToolError::new(
+            "Invalid arguments for tool run_code: /description: must not be blank",
+        )
+        .with_info(ToolErrorInfo::new("ToolArgsError", codes::INVALID_ARGS)));
+    }
+    let source = ptc_engine::strip_types(&args.code).map_err(|f| run_failure(&f, &[]))?;
+    let exec = ctx.execution().clone();
+    let scope = exec.agent().map(|a| a.scope());
+    let tool_names = ctx
+        .registry()
+        .executable_definitions(scope, exec.tool_set())
+        .iter()
+        .map(|d| d.name().to_string())
+        .collect();
+    let program = Program {
+        source,
+        tool_names,
+        filename: FILENAME.to_string(),
+    };
+    let run_signal = ctx.signal().child_token();
+    let (host, mut driver) = bridge::open(ctx.clone(), run_signal.clone(), &config.sub_calls);
+    let engine_run = config
+        .engine
+        .run(program, Arc::new(host), config.limits.clone(), run_signal);
+    let report = driver.drive(engine_run).await;
+    let reason = match &report.outcome {
+        Ok(_) => "completed",
+        Err(f) => f.kind.as_str(),
+    };
+    driver.wind_down(reason).await;
+    run_result(report)
+}

@@ -1,0 +1,95 @@
+//! `tools/ptc-dispatch-log`: reshape the durable log copy of one `run_code` sub-call.
+//!
+//! Only the logged copy changes: the program already received its value and the model
+//! sees neither. A panicking listener is contained and the original content is logged.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use futures::future::{BoxFuture, FutureExt};
+
+use super::{next_applicable, HookSet};
+use crate::content::ContentBlock;
+use crate::execution::ToolExecution;
+
+/// One settled sub-dispatch about to be logged.
+#[derive(Debug, Clone)]
+pub struct PtcDispatchLog {
+    /// The outer `run_code` execution.
+    pub exec: Arc<ToolExecution>,
+    /// The sub-call id, `<callId>:ptc:<n>`.
+    pub sub_call_id: String,
+    /// The sub-tool name.
+    pub name: String,
+    /// Whether the sub-call failed.
+    pub is_error: bool,
+    /// The sub-call's complete model-facing content.
+    pub content: Vec<ContentBlock>,
+}
+
+/// A `tools/ptc-dispatch-log` listener. Closures
+/// `Fn(Arc<PtcDispatchLog>, PtcDispatchLogNext) -> impl Future<Output = Vec<ContentBlock>>` implement it.
+pub trait PtcDispatchLogHook: Send + Sync + 'static {
+    /// Return the content to log, or delegate with `next.run()`.
+    fn ptc_dispatch_log(
+        &self,
+        dispatch: Arc<PtcDispatchLog>,
+        next: PtcDispatchLogNext,
+    ) -> BoxFuture<'static, Vec<ContentBlock>>;
+}
+
+impl<F, Fut> PtcDispatchLogHook for F
+where
+    F: Fn(Arc<PtcDispatchLog>, PtcDispatchLogNext) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Vec<ContentBlock>> + Send + 'static,
+{
+    fn ptc_dispatch_log(
+        &self,
+        dispatch: Arc<PtcDispatchLog>,
+        next: PtcDispatchLogNext,
+    ) -> BoxFuture<'static, Vec<ContentBlock>> {
+        self(dispatch, next).boxed()
+    }
+}
+
+/// The rest of the chain; its end keeps the content unchanged.
+pub struct PtcDispatchLogNext {
+    hooks: Arc<HookSet>,
+    index: usize,
+    dispatch: Arc<PtcDispatchLog>,
+}
+
+impl PtcDispatchLogNext {
+    pub(crate) fn start(hooks: Arc<HookSet>, dispatch: Arc<PtcDispatchLog>) -> Self {
+        PtcDispatchLogNext {
+            hooks,
+            index: 0,
+            dispatch,
+        }
+    }
+
+    /// Run the remaining listeners.
+    pub fn run(self) -> BoxFuture<'static, Vec<ContentBlock>> {
+        match next_applicable(
+            &self.hooks.ptc_dispatch_log,
+            self.index,
+            self.dispatch.exec.scope_id(),
+        ) {
+            None => futures::future::ready(self.dispatch.content.clone()).boxed(),
+            Some(i) => {
+                let hook = self.hooks.ptc_dispatch_log[i].hook.clone();
+                let dispatch = self.dispatch.clone();
+                super::start_hook(move || {
+                    hook.ptc_dispatch_log(
+                        dispatch,
+                        PtcDispatchLogNext {
+                            hooks: self.hooks,
+                            index: i + 1,
+                            dispatch: self.dispatch,
+                        },
+                    )
+                })
+            }
+        }
+    }
+}
