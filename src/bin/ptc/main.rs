@@ -1,0 +1,51 @@
+//! `ptc`: run TypeScript programs against tool packs, print the SDK, list the tools.
+//!
+//! Exit codes: 0 success, 1 the result is an error, 2 a usage or setup error.
+
+mod run;
+mod setup;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Programmable tool calling: run programs that call tools through ptc's guarded pipeline.
+#[derive(Parser)]
+#[command(name = "ptc", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a TypeScript program as one `run_code` call and print what the model would see.
+    #[command(
+        after_help = "Examples:\n  ptc run --tools testkit examples/fanout.ts\n  echo 'return await tools.echo({text: \"hi\"})' | ptc run --tools testkit -\n  ptc run --tools testkit --repeat 100 examples/fanout.ts"
+    )]
+    Run(run::RunArgs),
+    /// Print the TypeScript SDK section a model reads in code mode.
+    #[command(after_help = "Example:\n  ptc sdk --tools testkit --mode code")]
+    Sdk(setup::SdkArgs),
+    /// List the model-facing tools (names, or schemas with --json) as the mode presents them.
+    #[command(
+        after_help = "Examples:\n  ptc tools --tools testkit --mode native\n  ptc tools --tools testkit --mode code --json"
+    )]
+    Tools(setup::ToolsArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Run(args) => run::main(args),
+        Command::Sdk(args) => setup::sdk(args),
+        Command::Tools(args) => setup::tools(args),
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("ptc: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
