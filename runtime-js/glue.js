@@ -1,11 +1,12 @@
 // ptc code-mode glue: engine-neutral JavaScript that runs inside every sandbox.
 //
-// Evaluating this script yields ONE setup function. The engine calls it once per fresh sandbox,
-// before the program runs, with two raw host functions and the tool names:
+// This ES module's default export is ONE setup function. The engine calls it once per fresh
+// sandbox, before the program runs, with two raw host functions and the tool names:
 //
-//   hostCall(name, argsJson) -> Promise   settles with the tool's JSON value, or rejects with a
-//                                         failure message (a string); may throw synchronously when
-//                                         the run is over (e.g. a call cap), which ends the run.
+//   hostCall(name, argsJson) -> Promise   settles with the tool's JSON value, or rejects with
+//                                         `toolCallError(name, message)` (see below); may throw
+//                                         synchronously when the run is over (e.g. a call cap),
+//                                         which ends the run.
 //   hostLog(level, line)                  records one console line; level is "log" | "info" |
 //                                         "warn" | "error" | "debug"; throws when output is over the cap.
 //
@@ -16,8 +17,8 @@
 //   encodeResult(value) -> string | undefined   strict JSON text of the returned value (throws a
 //                                               TypeError naming the offending path when not JSON)
 //   describeError(error) -> string              "Name: message" plus the stack, for uncaught errors
-(function ptcGlue(hostCall, hostLog, toolNames) {
-  'use strict';
+//   toolCallError(name, message) -> Error       the ToolCallError a failed host call rejects with
+export default function ptcGlue(hostCall, hostLog, toolNames) {
 
   // Primordials, captured before any program code runs.
   const {
@@ -41,6 +42,8 @@
   const setHas = Set.prototype.has;
   const setAdd = Set.prototype.add;
   const setDelete = Set.prototype.delete;
+  const PromiseCtor = Promise;
+  const reject = (error) => apply(PromiseCtor.reject, PromiseCtor, [error]);
 
   // ---- strict JSON ------------------------------------------------------------------------------
 
@@ -90,6 +93,12 @@
     return path;
   };
 
+  /** A TypeError saying what is not JSON and where. */
+  const notJson = (what, frames) => new TypeError(`${what} at ${pathOf(frames)} is not JSON`);
+
+  /** Open containers are compared one by one while shallow; deeper than this, a Set tracks them. */
+  const SCAN_DEPTH = 32;
+
   /**
    * Strict, iterative JSON encoding: null, booleans, strings, finite numbers, arrays without holes
    * and plain objects (prototype Object.prototype or null, no symbol keys), without cycles. Anything
@@ -97,70 +106,76 @@
    * property is read exactly once, so a getter cannot show the check one value and the output another.
    */
   const encodeJson = (root) => {
-    const parts = [];
+    let out = '';
     const frames = [];
-    const active = new SetCtor();
-    const fail = (what) => {
-      throw new TypeError(`${what} at ${pathOf(frames)} is not JSON`);
-    };
-    const open = (value) => {
-      switch (typeof value) {
-        case 'string':
-          parts[parts.length] = stringify(value);
-          return;
-        case 'number':
-          if (!isFinite(value)) fail(describe(value));
-          parts[parts.length] = stringify(value);
-          return;
-        case 'boolean':
-          parts[parts.length] = value ? 'true' : 'false';
-          return;
-        case 'object':
-          if (value === null) {
-            parts[parts.length] = 'null';
-            return;
+    let active = null;
+    let value = root;
+    for (;;) {
+      const type = typeof value;
+      if (type === 'string') {
+        out += stringify(value);
+      } else if (type === 'number') {
+        if (!isFinite(value)) throw notJson(describe(value), frames);
+        out += stringify(value);
+      } else if (type === 'boolean') {
+        out += value ? 'true' : 'false';
+      } else if (value === null) {
+        out += 'null';
+      } else if (type !== 'object') {
+        throw notJson(describe(value), frames);
+      } else {
+        if (active === null) {
+          for (let d = 0; d < frames.length; d++) {
+            if (frames[d].value === value) throw notJson('a cycle', frames);
+          }
+        } else if (apply(setHas, active, [value])) {
+          throw notJson('a cycle', frames);
+        }
+        let frame;
+        if (isArray(value)) {
+          out += '[';
+          frame = { value, keys: null, i: 0, n: value.length };
+        } else {
+          const proto = getPrototypeOf(value);
+          if (proto !== ObjectPrototype && proto !== null) throw notJson(describe(value), frames);
+          if (getOwnPropertySymbols(value).length !== 0) {
+            throw notJson('an object with symbol keys', frames);
+          }
+          const ownKeys = keys(value);
+          out += '{';
+          frame = { value, keys: ownKeys, i: 0, n: ownKeys.length };
+        }
+        frames[frames.length] = frame;
+        if (active !== null) {
+          apply(setAdd, active, [value]);
+        } else if (frames.length > SCAN_DEPTH) {
+          active = new SetCtor();
+          for (let d = 0; d < frames.length; d++) apply(setAdd, active, [frames[d].value]);
+        }
+      }
+      // Move to the next value, closing finished containers.
+      for (;;) {
+        if (frames.length === 0) return out;
+        const frame = frames[frames.length - 1];
+        const i = frame.i;
+        if (i < frame.n) {
+          frame.i = i + 1;
+          if (frame.keys === null) {
+            if (i !== 0) out += ',';
+            if (!(i in frame.value)) throw notJson('an array hole', frames);
+            value = frame.value[i];
+          } else {
+            const key = frame.keys[i];
+            out += (i !== 0 ? ',' : '') + stringify(key) + ':';
+            value = frame.value[key];
           }
           break;
-        default:
-          fail(describe(value));
-      }
-      if (apply(setHas, active, [value])) fail('a cycle');
-      if (isArray(value)) {
-        apply(setAdd, active, [value]);
-        parts[parts.length] = '[';
-        frames[frames.length] = { value, keys: null, i: 0, n: value.length };
-        return;
-      }
-      const proto = getPrototypeOf(value);
-      if (proto !== ObjectPrototype && proto !== null) fail(describe(value));
-      if (getOwnPropertySymbols(value).length !== 0) fail('an object with symbol keys');
-      const ownKeys = keys(value);
-      apply(setAdd, active, [value]);
-      parts[parts.length] = '{';
-      frames[frames.length] = { value, keys: ownKeys, i: 0, n: ownKeys.length };
-    };
-
-    open(root);
-    while (frames.length !== 0) {
-      const frame = frames[frames.length - 1];
-      if (frame.i < frame.n) {
-        const i = frame.i++;
-        if (frame.keys === null) {
-          if (i !== 0) parts[parts.length] = ',';
-          if (!(i in frame.value)) fail('an array hole');
-          open(frame.value[i]);
-        } else {
-          const key = frame.keys[i];
-          parts[parts.length] = (i !== 0 ? ',' : '') + stringify(key) + ':';
-          open(frame.value[key]);
         }
-      } else {
-        parts[parts.length] = frame.keys === null ? ']' : '}';
-        apply(setDelete, active, [frame.value]);
+        out += frame.keys === null ? ']' : '}';
+        if (active !== null) apply(setDelete, active, [frame.value]);
         frames.length -= 1;
       }
     }
-    return apply(arrayJoin, parts, ['']);
   };
 
   // ---- errors and formatting ----------------------------------------------------------------------
@@ -250,19 +265,21 @@
 
   // ---- tools --------------------------------------------------------------------------------------
 
+  // A tool returns the raw host promise itself (no extra async hop): the engine rejects it with
+  // `toolCallError(name, message)` from the helpers below. It never throws synchronously.
   const makeTool = (name) => {
-    const tool = async (args) => {
+    const tool = function (args) {
       if (args === undefined) args = {};
       let json;
       try {
         json = encodeJson(args);
       } catch (error) {
-        throw new ToolCallError(name, `arguments are not JSON: ${messageOf(error)}`);
+        return reject(new ToolCallError(name, `arguments are not JSON: ${messageOf(error)}`));
       }
       try {
-        return await hostCall(name, json);
+        return hostCall(name, json);
       } catch (error) {
-        throw new ToolCallError(name, typeof error === 'string' ? error : messageOf(error));
+        return reject(new ToolCallError(name, messageOf(error)));
       }
     };
     defineProperty(tool, 'name', { value: name });
@@ -320,5 +337,6 @@
   return freeze({
     encodeResult: (value) => (value === undefined ? undefined : encodeJson(value)),
     describeError,
+    toolCallError: (name, message) => new ToolCallError(name, message),
   });
-});
+}

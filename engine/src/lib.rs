@@ -77,7 +77,8 @@ pub use strip::strip_types;
 
 /// The engine-neutral JavaScript glue (`runtime-js/glue.js`): evaluating it yields the setup
 /// function that builds `tools`, `ToolCallError` and `console` from the raw host functions.
-pub const GLUE_JS: &str = include_str!("../../runtime-js/glue.js");
+#[cfg_attr(not(feature = "quickjs"), allow(dead_code))]
+pub(crate) const GLUE_JS: &str = include_str!("../../runtime-js/glue.js");
 
 /// Console levels the glue forwards.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -3,6 +3,7 @@
 use std::{
     collections::HashMap,
     future::Future,
+    panic::AssertUnwindSafe,
     pin::Pin,
     sync::{
         atomic::{AtomicBool, Ordering},
@@ -13,7 +14,10 @@ use std::{
     time::Instant,
 };
 
-use futures::stream::{FuturesUnordered, StreamExt};
+use futures::{
+    stream::{FuturesUnordered, StreamExt},
+    FutureExt,
+};
 use rquickjs::Function;
 
 use crate::{HostCall, RunFailure};
@@ -40,10 +44,22 @@ impl Stop {
 /// A host call in flight, tagged with the id of its promise.
 type Tagged = Pin<Box<dyn Future<Output = (u64, Result<serde_json::Value, String>)> + Send>>;
 
+/// A completed host call with what is needed to settle its promise.
+pub(super) struct Settled<'js> {
+    /// The tool's name (a failure becomes a `ToolCallError` naming it).
+    pub(super) name: String,
+    /// The tool's value or failure message.
+    pub(super) result: Result<serde_json::Value, String>,
+    /// Resolves the program's promise.
+    pub(super) resolve: Function<'js>,
+    /// Rejects the program's promise.
+    pub(super) reject: Function<'js>,
+}
+
 /// The host calls of one run: their promise resolvers (JS side) and futures (Rust side).
 pub(super) struct Calls<'js> {
     next_id: u64,
-    resolvers: HashMap<u64, (Function<'js>, Function<'js>)>,
+    resolvers: HashMap<u64, (String, Function<'js>, Function<'js>)>,
     pending: FuturesUnordered<Tagged>,
 }
 
@@ -57,23 +73,37 @@ impl<'js> Calls<'js> {
     }
 
     /// Track `call`, settling the promise with `resolve`/`reject` when it completes.
-    pub(super) fn push(&mut self, call: HostCall, resolve: Function<'js>, reject: Function<'js>) {
+    pub(super) fn push(
+        &mut self,
+        name: String,
+        call: HostCall,
+        resolve: Function<'js>,
+        reject: Function<'js>,
+    ) {
         let id = self.next_id;
         self.next_id += 1;
-        self.resolvers.insert(id, (resolve, reject));
-        self.pending.push(Box::pin(async move { (id, call.await) }));
+        self.resolvers.insert(id, (name, resolve, reject));
+        self.pending.push(Box::pin(async move {
+            // A panicking host future must not unwind through the engine.
+            let result = AssertUnwindSafe(call)
+                .catch_unwind()
+                .await
+                .unwrap_or_else(|_| Err("the tool call panicked".to_string()));
+            (id, result)
+        }));
     }
 
     /// The next completed call with its resolvers, if one is ready.
-    #[allow(clippy::type_complexity)]
-    pub(super) fn poll_ready(
-        &mut self,
-        cx: &mut Context<'_>,
-    ) -> Option<(Result<serde_json::Value, String>, Function<'js>, Function<'js>)> {
+    pub(super) fn poll_ready(&mut self, cx: &mut Context<'_>) -> Option<Settled<'js>> {
         match self.pending.poll_next_unpin(cx) {
             Poll::Ready(Some((id, result))) => {
-                let (resolve, reject) = self.resolvers.remove(&id)?;
-                Some((result, resolve, reject))
+                let (name, resolve, reject) = self.resolvers.remove(&id)?;
+                Some(Settled {
+                    name,
+                    result,
+                    resolve,
+                    reject,
+                })
             }
             _ => None,
         }

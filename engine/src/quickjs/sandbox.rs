@@ -4,19 +4,20 @@ use std::{
     cell::RefCell,
     ffi::CString,
     future::Future,
+    panic::AssertUnwindSafe,
     rc::Rc,
-    sync::Arc,
+    sync::{Arc, OnceLock},
     task::Context as TaskContext,
     time::Instant,
 };
 
 use rquickjs::{
-    context::intrinsic, promise::PromiseState, qjs, CatchResultExt, Context, Ctx,
-    Function, Object, Promise, Runtime, Value,
+    context::intrinsic, module::WriteOptions, promise::PromiseState, qjs, CatchResultExt, Context,
+    Ctx, Function, Module, Object, Promise, Runtime, Value,
 };
 use tokio_util::sync::CancellationToken;
 
-use super::driver::{Calls, Stop, ThreadWaker};
+use super::driver::{Calls, Settled, Stop, ThreadWaker};
 use crate::{
     json, output::Output, FailureKind, Host, Limits, LogLevel, Program, RunFailure, RunReport,
     GLUE_JS,
@@ -146,6 +147,7 @@ struct Run<'a, 'js> {
 struct Glue<'js> {
     encode_result: Function<'js>,
     describe_error: Function<'js>,
+    tool_call_error: Function<'js>,
 }
 
 impl<'js> Run<'_, 'js> {
@@ -180,7 +182,7 @@ impl<'js> Run<'_, 'js> {
         }
     }
 
-    /// Evaluate the glue and call its setup with the raw host functions and the tool names.
+    /// Load the glue module and call its setup with the raw host functions and the tool names.
     fn install_glue(&self, program: &Program, host: Arc<dyn Host>) -> Result<Glue<'js>, RunFailure> {
         let internal = |e: rquickjs::Error| {
             RunFailure::new(
@@ -189,19 +191,12 @@ impl<'js> Run<'_, 'js> {
             )
         };
         let ctx = &self.ctx;
-        let mut options = rquickjs::context::EvalOptions::default();
-        options.global = true;
-        options.strict = false;
-        options.filename = Some("ptc:glue.js".into());
-        let setup: Function<'js> = ctx
-            .eval_with_options(GLUE_JS, options)
-            .catch(ctx)
-            .map_err(|e| {
-                RunFailure::new(
-                    FailureKind::Exception,
-                    format!("could not evaluate the glue: {e}"),
-                )
-            })?;
+        let setup = glue_setup(ctx).map_err(|e| {
+            RunFailure::new(
+                FailureKind::Exception,
+                format!("could not load the glue: {e}"),
+            )
+        })?;
         let host_call = self.host_call(host).map_err(internal)?;
         let host_log = self.host_log().map_err(internal)?;
         let names = rquickjs::Array::new(ctx.clone()).map_err(internal)?;
@@ -214,6 +209,7 @@ impl<'js> Run<'_, 'js> {
         Ok(Glue {
             encode_result: helpers.get("encodeResult").map_err(internal)?,
             describe_error: helpers.get("describeError").map_err(internal)?,
+            tool_call_error: helpers.get("toolCallError").map_err(internal)?,
         })
     }
 
@@ -231,10 +227,14 @@ impl<'js> Run<'_, 'js> {
                     Ok(args) => args,
                     Err(e) => return Err(throw(&ctx, &format!("arguments are not JSON: {e}"))),
                 };
-                match host.call_tool(&name, args) {
+                let accepted = std::panic::catch_unwind(AssertUnwindSafe(|| host.call_tool(&name, args)));
+                let Ok(accepted) = accepted else {
+                    return Err(throw(&ctx, "the tool call panicked"));
+                };
+                match accepted {
                     Ok(call) => {
                         let (promise, resolve, reject) = ctx.promise()?;
-                        calls.borrow_mut().push(call, resolve, reject);
+                        calls.borrow_mut().push(name, call, resolve, reject);
                         Ok(promise)
                     }
                     Err(failure) => {
@@ -330,11 +330,11 @@ impl<'js> Run<'_, 'js> {
             let mut settled = false;
             loop {
                 let ready = self.calls.borrow_mut().poll_ready(&mut cx);
-                let Some((result, resolve, reject)) = ready else {
+                let Some(call) = ready else {
                     break;
                 };
                 settled = true;
-                self.settle(glue, result, resolve, reject)?;
+                self.settle(glue, call)?;
             }
             if settled {
                 continue;
@@ -355,28 +355,36 @@ impl<'js> Run<'_, 'js> {
         }
     }
 
-    /// Resolve or reject one host call's promise.
-    fn settle(
-        &self,
-        glue: &Glue<'js>,
-        result: Result<serde_json::Value, String>,
-        resolve: Function<'js>,
-        reject: Function<'js>,
-    ) -> Result<(), RunFailure> {
+    /// Resolve one host call's promise, or reject it with a `ToolCallError`.
+    fn settle(&self, glue: &Glue<'js>, settled: Settled<'js>) -> Result<(), RunFailure> {
+        let Settled {
+            name,
+            result,
+            resolve,
+            reject,
+        } = settled;
+        let failed = |message: String| -> rquickjs::Result<()> {
+            let error: Value<'js> = glue.tool_call_error.call((name.as_str(), message))?;
+            reject.call((error,))
+        };
         let outcome = match result {
             Ok(value) => {
                 let text = json::to_string(&value);
                 json::drop_deep(value);
                 match self.ctx.json_parse(text) {
                     Ok(value) => resolve.call::<_, ()>((value,)),
-                    Err(rquickjs::Error::Exception) => {
-                        let error = self.ctx.catch();
-                        reject.call::<_, ()>((error,))
+                    Err(e) => {
+                        if matches!(e, rquickjs::Error::Exception) {
+                            let _ = self.ctx.catch();
+                        }
+                        if let Some(failure) = self.stop.failure() {
+                            return Err(failure.clone());
+                        }
+                        failed(format!("the result could not be read: {e}"))
                     }
-                    Err(e) => reject.call::<_, ()>((format!("the result could not be read: {e}"),)),
                 }
             }
-            Err(message) => reject.call::<_, ()>((message,)),
+            Err(message) => failed(message),
         };
         outcome.map_err(|e| self.js_failure(glue, e))
     }
@@ -463,6 +471,46 @@ impl<'js> Run<'_, 'js> {
             )
         })
     }
+}
+
+/// The glue module compiled to QuickJS bytecode once per process (parsing it costs more than a
+/// whole trivial run; loading bytecode is cheap).
+static GLUE_BYTECODE: OnceLock<Result<Vec<u8>, String>> = OnceLock::new();
+
+/// The module name the glue is compiled under (it shows in stack frames of glue code).
+const GLUE_NAME: &str = "ptc:glue.js";
+
+/// Compile the glue module in a throwaway runtime.
+fn compile_glue() -> Result<Vec<u8>, String> {
+    let rt = Runtime::new().map_err(|e| e.to_string())?;
+    let context = Context::custom::<Intrinsics>(&rt).map_err(|e| e.to_string())?;
+    context.with(|ctx| {
+        Module::declare(ctx.clone(), GLUE_NAME, GLUE_JS)
+            .catch(&ctx)
+            .map_err(|e| e.to_string())?
+            .write(WriteOptions::default())
+            .map_err(|e| e.to_string())
+    })
+}
+
+/// Load and evaluate the glue module in `ctx`, returning its default export (the setup function).
+fn glue_setup<'js>(ctx: &Ctx<'js>) -> Result<Function<'js>, String> {
+    let bytecode = GLUE_BYTECODE.get_or_init(compile_glue).as_ref()?;
+    load_glue(ctx, bytecode).map_err(|e| e.to_string())
+}
+
+/// Evaluate the glue's bytecode and take its default export.
+fn load_glue<'js>(ctx: &Ctx<'js>, bytecode: &'static [u8]) -> rquickjs::Result<Function<'js>> {
+    // SAFETY: the bytes were produced by `Module::write` from this same QuickJS build, and they live
+    // in a static for the rest of the process (QuickJS may reference them as ROM data).
+    let module = unsafe { Module::load(ctx.clone(), bytecode)? };
+    let (module, evaluated) = module.eval()?;
+    // The module has no top-level await: its evaluation promise settles in the job queue.
+    while ctx.execute_pending_job() {}
+    if let Some(Err(e)) = evaluated.result::<Value<'js>>() {
+        return Err(e);
+    }
+    module.get("default")
 }
 
 /// Throw a plain `Error` with `message` in `ctx`.
