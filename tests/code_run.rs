@@ -1,0 +1,393 @@
+//! Behaviours 40–42, 49, 50 and 53: the `run_code` tool, the program's sandbox, and
+//! what a finished or failed run shows the model.
+
+mod code_support;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use code_support::*;
+use ptc::{codes, RUN_CODE};
+use serde_json::{json, Value};
+
+fn parse(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+// ---- b40: parameters -------------------------------------------------------------------------
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn b40_run_code_requires_code_and_description() {
+    let registry = code_registry();
+    let (input, _) = registry.model_input(None, None).unwrap();
+    let schema = input
+        .schemas
+        .iter()
+        .find(|s| s.name == RUN_CODE)
+        .expect("run_code is offered in mode both");
+    let required: Vec<&str> = schema.parameters["required"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert!(required.contains(&"code"), "{required:?}");
+    assert!(required.contains(&"description"), "{required:?}");
+
+    let ok = Call::direct(
+        RUN_CODE,
+        json!({"code": "return 'ran'", "description": "return a fixed word"}),
+    )
+    .send(&registry)
+    .await;
+    assert_eq!(ok.text(), "ran");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn b40_blank_description_is_invalid_args_and_nothing_runs() {
+    let registry = code_registry();
+    let hits = Arc::new(AtomicUsize::new(0));
+    registry
+        .register(counting("bump", false, hits.clone()))
+        .unwrap();
+    for description in ["", "   \n\t"] {
+        let r = Call::direct(
+            RUN_CODE,
+            json!({"code": "await tools.bump({}); return 'ran'", "description": description}),
+        )
+        .send(&registry)
+        .await;
+        assert_eq!(r.error_code(), Some(codes::INVALID_ARGS), "{}", r.text());
+        assert!(r.text().contains("description"), "{}", r.text());
+        assert!(r.starts().is_empty());
+    }
+    assert_eq!(hits.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn b40_missing_code_or_description_is_invalid_args() {
+    let registry = code_registry();
+    for args in [
+        json!({"description": "a program without code"}),
+        json!({"code": "return 1"}),
+        json!({"code": 42, "description": "code is not a string"}),
+    ] {
+        let r = Call::direct(RUN_CODE, args.clone()).send(&registry).await;
+        assert_eq!(
+            r.error_code(),
+            Some(codes::INVALID_ARGS),
+            "{args}: {}",
+            r.text()
+        );
+    }
+}
+
+// ---- b41: type stripping -----------------------------------------------------------------------
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn b41_types_are_stripped_before_the_program_runs() {
+    let registry = code_registry();
+    let code = "interface Point { x: number; y: number }\n\
+                type Pair<T> = [T, T];\n\
+                function sum<T extends Point>(p: T): number { return p.x + p.y; }\n\
+                const pair: Pair<string> = ['a', 'b'];\n\
+                const p = { x: 2, y: 3 } satisfies Point;\n\
+                const text = (await tools.echo({ text: pair.join('') })) as string;\n\
+                return `${text}:${sum<Point>(p)}`;";
+    assert_eq!(run_ok(&registry, code).await, "ab:5");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn b41_enum_fails_as_a_syntax_error_with_position_before_anything_runs() {
+    let registry = code_registry();
+    let hits = Arc::new(AtomicUsize::new(0));
+    registry
+        .register(counting("bump", false, hits.clone()))
+        .unwrap();
+    let seen = record_pre_execute(&registry);
+    let code = "await tools.bump({});\nconsole.log('started');\n  enum Color { Red }\nreturn 1;";
+    let r = run(&registry, code).await;
+    assert_eq!(r.error_code(), Some(codes::CODE_RUN_FAILED));
+    assert!(
+        r.text()
+            .starts_with("Error: code run failed (syntax): 3:3 "),
+        "{}",
+        r.text()
+    );
+    assert!(!r.text().contains("Captured output"), "{}", r.text());
+    assert!(r.starts().is_empty() && r.dispatches().is_empty());
+    assert_eq!(hits.load(Ordering::SeqCst), 0);
+    let seen = seen.lock().unwrap();
+    assert!(
+        seen.iter().all(|s| s.parent.is_none()),
+        "no sub-call reached pre-execute: {seen:?}"
+    );
+}
+
+// ---- b42: fresh context, no ambient authority ---------------------------------------------------
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn b42_each_run_gets_a_fresh_context() {
+    let registry = code_registry();
+    let set = "globalThis.leak = 41;\n\
+               Array.prototype.extra = 1;\n\
+               Object.prototype.polluted = true;\n\
+               return typeof leak;";
+    assert_eq!(run_ok(&registry, set).await, "number");
+    let read = "return [typeof leak, typeof [].extra, typeof ({}).polluted];";
+    assert_eq!(
+        parse(&run_ok(&registry, read).await),
+        json!(["undefined", "undefined", "undefined"])
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn b42_concurrent_runs_cannot_see_each_other() {
+    let registry = code_registry();
+    let a = "globalThis.fromA = 1;\nawait tools.sleep({ms: 150});\nreturn typeof globalThis.fromB;";
+    let b = "globalThis.fromB = 1;\nawait tools.sleep({ms: 150});\nreturn typeof globalThis.fromA;";
+    let (ra, rb) = tokio::join!(run(&registry, a), run(&registry, b));
+    assert_eq!(ra.text(), "undefined");
+    assert_eq!(rb.text(), "undefined");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn b42_programs_have_no_ambient_authority() {
+    let registry = code_registry();
+    let names = [
+        "process",
+        "require",
+        "module",
+        "Deno",
+        "Bun",
+        "fetch",
+        "XMLHttpRequest",
+        "WebSocket",
+        "setTimeout",
+        "setInterval",
+        "std",
+        "os",
+        "scriptArgs",
+        "print",
+    ];
+    let code = format!(
+        "return [{}];",
+        names
+            .iter()
+            .map(|n| format!("typeof {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let text = run_ok(&registry, &code).await;
+    assert_eq!(
+        parse(&text),
+        json!(vec!["undefined"; names.len()]),
+        "{names:?}"
+    );
+
+    let import = "try { await import('os'); return 'imported'; } catch (e) { return 'refused'; }";
+    let r = run(&registry, import).await;
+    assert_ne!(r.text(), "imported");
+}
+
+// ---- b49: output ---------------------------------------------------------------------------------
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn b49_console_lines_in_order_then_the_pretty_printed_value() {
+    let registry = code_registry();
+    let code = "console.log('one');\n\
+                console.info('two');\n\
+                console.warn('three');\n\
+                console.error('four');\n\
+                console.debug('five', 6);\n\
+                return { ok: true, items: [1, 'x'] };";
+    assert_eq!(
+        run_ok(&registry, code).await,
+        "one\ntwo\nthree\nfour\nfive 6\n{\n  \"ok\": true,\n  \"items\": [\n    1,\n    \"x\"\n  ]\n}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn b49_a_returned_string_is_shown_raw() {
+    let registry = code_registry();
+    let code = "console.log('log');\nreturn 'line \"1\"\\nline 2';";
+    assert_eq!(run_ok(&registry, code).await, "log\nline \"1\"\nline 2");
+    assert_eq!(run_ok(&registry, "return 'only';").await, "only");
+    assert_eq!(
+        run_ok(&registry, "console.log('only a log');").await,
+        "only a log"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn b49_no_output_and_no_value_shows_a_placeholder() {
+    let registry = code_registry();
+    for code in [
+        "const a = 1;",
+        "",
+        "return undefined;",
+        "await tools.echo({text: 'x'});",
+    ] {
+        assert_eq!(
+            run_ok(&registry, code).await,
+            "(run_code completed with no output)",
+            "{code:?}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn b49_a_non_json_return_value_fails_as_invalid_output() {
+    let registry = code_registry();
+    for code in [
+        "return () => 1;",
+        "return NaN;",
+        "return 10n;",
+        "return { when: new Map() };",
+        "return [1, Infinity];",
+    ] {
+        let r = run(&registry, &format!("console.log('before');\n{code}")).await;
+        assert_eq!(r.error_code(), Some(codes::CODE_RUN_FAILED), "{code}");
+        assert!(
+            r.text()
+                .starts_with("Error: code run failed (invalid-output): "),
+            "{code}: {}",
+            r.text()
+        );
+        assert!(
+            r.text().ends_with("\nCaptured output:\nbefore"),
+            "{}",
+            r.text()
+        );
+    }
+}
+
+// ---- b50: failed runs ----------------------------------------------------------------------------
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn b50_a_failed_run_shows_kind_message_position_and_captured_output() {
+    let registry = code_registry();
+    let code = "console.log('before');\n\
+                console.warn('still before');\n\
+                throw new Error('kaboom');\n\
+                console.log('after');";
+    let r = run(&registry, code).await;
+    assert!(r.result.is_error());
+    assert_eq!(r.error_code(), Some(codes::CODE_RUN_FAILED));
+    let text = r.text();
+    assert!(
+        text.starts_with("Error: code run failed (exception): Error: kaboom"),
+        "{text}"
+    );
+    assert!(
+        text.contains("run_code.ts:3:"),
+        "keeps the program's own line: {text}"
+    );
+    assert!(
+        text.ends_with("\nCaptured output:\nbefore\nstill before"),
+        "{text}"
+    );
+    assert!(!text.contains("after"), "{text}");
+    let failure = r.result.error().unwrap();
+    assert_eq!(failure.info.as_ref().unwrap().name, "CodeRunError");
+    assert_eq!(format!("Error: {}", failure.message), text);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn b50_a_failed_run_without_output_has_no_captured_section() {
+    let registry = code_registry();
+    let r = run(&registry, "throw new TypeError('bad input');").await;
+    assert_eq!(r.error_code(), Some(codes::CODE_RUN_FAILED));
+    assert!(
+        r.text()
+            .starts_with("Error: code run failed (exception): TypeError: bad input"),
+        "{}",
+        r.text()
+    );
+    assert!(!r.text().contains("Captured output"), "{}", r.text());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn b50_an_uncaught_tool_call_error_fails_the_run() {
+    let registry = code_registry();
+    let code =
+        "console.log('calling');\nawait tools.fail({ message: 'boom' });\nreturn 'unreachable';";
+    let r = run(&registry, code).await;
+    assert_eq!(r.error_code(), Some(codes::CODE_RUN_FAILED));
+    assert!(
+        r.text()
+            .starts_with("Error: code run failed (exception): ToolCallError: boom"),
+        "{}",
+        r.text()
+    );
+    assert!(
+        r.text().ends_with("\nCaptured output:\ncalling"),
+        "{}",
+        r.text()
+    );
+}
+
+// ---- b53: bindings -------------------------------------------------------------------------------
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn b53_programs_never_get_a_run_code_binding() {
+    let registry = code_registry();
+    let code = "return [typeof tools.run_code, 'run_code' in tools, Object.keys(tools).sort()];";
+    assert_eq!(
+        parse(&run_ok(&registry, code).await),
+        json!([
+            "undefined",
+            false,
+            ["add", "counter", "echo", "fail", "sleep"]
+        ])
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn b53_proto_constructor_and_then_are_ordinary_bindings() {
+    let registry = code_registry();
+    for name in ["__proto__", "constructor", "then"] {
+        registry
+            .register(constant(name, json!(format!("from {name}"))))
+            .unwrap();
+    }
+    let code = "const a = await tools['__proto__']({});\n\
+                const b = await tools.constructor({});\n\
+                const c = await tools.then({});\n\
+                const types = [typeof tools['__proto__'], typeof tools.constructor, typeof tools.then];\n\
+                const clean = [\n\
+                  Object.keys(Object.prototype).length === 0,\n\
+                  typeof ({}).then === 'undefined',\n\
+                  ({}).constructor === Object,\n\
+                  Object.getPrototypeOf({}) === Object.prototype,\n\
+                  typeof Object.prototype.echo === 'undefined',\n\
+                ];\n\
+                return { values: [a, b, c], types, clean };";
+    let value = parse(&run_ok(&registry, code).await);
+    assert_eq!(
+        value,
+        json!({
+            "values": ["from __proto__", "from constructor", "from then"],
+            "types": ["function", "function", "function"],
+            "clean": [true, true, true, true, true],
+        })
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn b53_hostile_names_reach_their_own_tools() {
+    let registry = code_registry();
+    for name in ["__proto__", "constructor", "then"] {
+        registry
+            .register(constant(name, json!(format!("from {name}"))))
+            .unwrap();
+    }
+    let r = run(
+        &registry,
+        "await tools['__proto__']({}); await tools.constructor({}); await tools.then({});",
+    )
+    .await;
+    let names: Vec<String> = r.dispatches().into_iter().map(|d| d.name).collect();
+    assert_eq!(names, ["__proto__", "constructor", "then"]);
+    assert!(r.dispatches().iter().all(|d| !d.is_error));
+}
