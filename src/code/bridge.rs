@@ -318,7 +318,7 @@ impl Driver {
             async move {
                 let stage = match registry.admit(&hooks, &prepared).await {
                     Admission::Admitted(effects) => Stage::Admitted(effects),
-                    Admission::Refused(result) => Stage::Refused(result),
+                    Admission::Refused(result) => Stage::Refused(*result),
                 };
                 Staged {
                     n,

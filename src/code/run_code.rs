@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use ptc_engine::Program;
+use ptc_engine::{FailureKind, Program};
 use ptc_schema::{ParameterSpec, ValueSpec};
 use serde_json::Value;
 
@@ -77,7 +77,17 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
     let engine_run = config
         .engine
         .run(program, Arc::new(host), config.limits.clone(), run_signal);
-    let report = driver.drive(engine_run).await;
+    let mut report = driver.drive(engine_run).await;
+    if ctx.signal().is_cancelled() {
+        // The caller cancelled: whatever the program saw last (often an aborted sub-call
+        // rejecting), the run failed because it was aborted.
+        if let Err(failure) = &mut report.outcome {
+            if failure.kind != FailureKind::Aborted {
+                failure.message = format!("the run was cancelled ({})", failure.message);
+                failure.kind = FailureKind::Aborted;
+            }
+        }
+    }
     let reason = match &report.outcome {
         Ok(_) => "completed",
         Err(f) => f.kind.as_str(),

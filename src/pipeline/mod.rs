@@ -37,7 +37,7 @@ pub(crate) enum Admission {
     /// Policies allowed the call; the effects collect what its body requests.
     Admitted(Arc<RunEffects>),
     /// The call stops here (early failure, cancellation, denial).
-    Refused(ToolExecutionResult),
+    Refused(Box<ToolExecutionResult>),
 }
 
 impl PreparedCall {
@@ -105,7 +105,7 @@ impl ToolRegistry {
     pub async fn run_prepared(&self, call: PreparedCall) -> ToolExecutionResult {
         let hooks = self.inner.hooks.snapshot();
         match self.admit(&hooks, &call).await {
-            Admission::Refused(result) => self.commit(&hooks, &call.exec, result, None).await,
+            Admission::Refused(result) => self.commit(&hooks, &call.exec, *result, None).await,
             Admission::Admitted(effects) => {
                 let result = self.dispatch_admitted(&hooks, &call.exec, &effects).await;
                 self.commit(&hooks, &call.exec, result, Some(&effects))

@@ -28,19 +28,19 @@ impl ToolRegistry {
     pub(crate) async fn admit(&self, hooks: &Arc<HookSet>, call: &PreparedCall) -> Admission {
         let exec = &call.exec;
         if let Some(failure) = &call.early {
-            return Admission::Refused(fail(failure.clone()));
+            return Admission::Refused(Box::new(fail(failure.clone())));
         }
         if exec.signal.is_cancelled() {
-            return Admission::Refused(fail(ToolFailure::aborted_before_dispatch()));
+            return Admission::Refused(Box::new(fail(ToolFailure::aborted_before_dispatch())));
         }
         if let Some(denied) = self.pre_execute(hooks, exec).await {
-            return Admission::Refused(denied);
+            return Admission::Refused(Box::new(denied));
         }
         if exec.signal.is_cancelled() {
-            return Admission::Refused(fail(ToolFailure::aborted_before_dispatch()));
+            return Admission::Refused(Box::new(fail(ToolFailure::aborted_before_dispatch())));
         }
         if let Some(reason) = check_guards(hooks, exec) {
-            return Admission::Refused(fail(ToolFailure::denied(reason)));
+            return Admission::Refused(Box::new(fail(ToolFailure::denied(reason))));
         }
         Admission::Admitted(Arc::new(RunEffects::default()))
     }
