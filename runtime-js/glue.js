@@ -93,6 +93,11 @@ export default function ptcGlue(hostCall, hostLog, toolNames) {
     return path;
   };
 
+  // JSON.stringify is costly per call in QuickJS; most strings (and keys) need no escaping.
+  const needsEscape = /["\\\u0000-\u001f\ud800-\udfff]/;
+  const testEscape = Function.prototype.call.bind(RegExp.prototype.test, needsEscape);
+  const quote = (string) => (testEscape(string) ? stringify(string) : `"${string}"`);
+
   /** A TypeError saying what is not JSON and where. */
   const notJson = (what, frames) => new TypeError(`${what} at ${pathOf(frames)} is not JSON`);
 
@@ -113,10 +118,11 @@ export default function ptcGlue(hostCall, hostLog, toolNames) {
     for (;;) {
       const type = typeof value;
       if (type === 'string') {
-        out += stringify(value);
+        out += quote(value);
       } else if (type === 'number') {
         if (!isFinite(value)) throw notJson(describe(value), frames);
-        out += stringify(value);
+        // Finite numbers print the same in JSON as in String().
+        out += value;
       } else if (type === 'boolean') {
         out += value ? 'true' : 'false';
       } else if (value === null) {
@@ -166,7 +172,7 @@ export default function ptcGlue(hostCall, hostLog, toolNames) {
             value = frame.value[i];
           } else {
             const key = frame.keys[i];
-            out += (i !== 0 ? ',' : '') + stringify(key) + ':';
+            out += (i !== 0 ? ',' : '') + quote(key) + ':';
             value = frame.value[key];
           }
           break;

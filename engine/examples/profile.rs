@@ -1,39 +1,52 @@
-//! Scratch timing of engine pieces (not part of the crate's API).
-use std::time::Instant;
-use rquickjs::{context::intrinsic, Context, Function, Runtime};
+//! Quick timing of whole runs (criterion's `benches/engine.rs` is the reference).
+//!
+//! `cargo run --release -p ptc-engine --example profile`
 
-type Intrinsics = (intrinsic::Date, intrinsic::Eval, intrinsic::RegExpCompiler, intrinsic::RegExp, intrinsic::Json, intrinsic::Proxy, intrinsic::MapSet, intrinsic::TypedArrays, intrinsic::Promise, intrinsic::WeakRef);
+use std::{sync::Arc, time::Instant};
 
-fn time<R>(label: &str, n: u32, mut f: impl FnMut() -> R) {
-    let t = Instant::now();
-    for _ in 0..n { std::hint::black_box(f()); }
-    println!("{label}: {:?}", t.elapsed() / n);
+use ptc_engine::{strip_types, Engine, Host, HostCall, Limits, Placement, Program, QuickJsEngine, RunFailure};
+use serde_json::{json, Value};
+use tokio_util::sync::CancellationToken;
+
+struct Ready;
+impl Host for Ready {
+    fn call_tool(&self, name: &str, args: Value) -> Result<HostCall, RunFailure> {
+        if name == "add" {
+            let sum = args["a"].as_f64().unwrap_or(0.0) + args["b"].as_f64().unwrap_or(0.0);
+            return Ok(Box::pin(std::future::ready(Ok(json!(sum)))));
+        }
+        Ok(Box::pin(std::future::ready(Ok(args))))
+    }
 }
 
-fn main() {
-    let glue = include_str!("../../runtime-js/glue.js");
-    time("runtime", 200, || Runtime::new().unwrap());
-    time("runtime+context", 200, || { let rt = Runtime::new().unwrap(); Context::custom::<Intrinsics>(&rt).unwrap() });
-    time("runtime+full context", 200, || { let rt = Runtime::new().unwrap(); Context::full(&rt).unwrap() });
-    time("runtime+context+glue eval", 200, || {
-        let rt = Runtime::new().unwrap();
-        let ctx = Context::custom::<Intrinsics>(&rt).unwrap();
-        ctx.with(|ctx| { let _f: Function = ctx.eval(glue).unwrap(); });
-    });
-    let rt = Runtime::new().unwrap();
-    let ctx = Context::custom::<Intrinsics>(&rt).unwrap();
-    ctx.with(|ctx| {
-        let f: Function = ctx.eval("(function(){ let s = 0; for (let i = 0; i < 1000; i++) s += JSON.stringify({a:i,b:1}).length; return s })").unwrap();
-        time("1000 JSON.stringify small", 50, || f.call::<_, i32>(()).unwrap());
-        let noop = Function::new(ctx.clone(), |a: String, b: String| a.len() + b.len()).unwrap();
-        ctx.globals().set("noop", noop).unwrap();
-        let f: Function = ctx.eval("(function(){ let s = 0; for (let i = 0; i < 1000; i++) s += noop('add', '{\"a\":1}'); return s })").unwrap();
-        time("1000 rust fn calls (2 strings)", 50, || f.call::<_, i32>(()).unwrap());
-        let f: Function = ctx.eval("(async function(){ let s = 0; for (let i = 0; i < 1000; i++) s = await Promise.resolve(i); return s })").unwrap();
-        time("1000 local awaits", 50, || { let p: rquickjs::Promise = f.call(()).unwrap(); while ctx.execute_pending_job() {} p });
-        let f: Function = ctx.eval("(function(){ let s = 0; for (let i = 0; i < 1e7; i++) s += i; return s })").unwrap();
-        time("1e7 loop", 3, || f.call::<_, f64>(()).unwrap());
-        time("1 json_parse small", 10000, || ctx.json_parse("{\"a\":1}").unwrap());
-        time("1 ctx.promise", 10000, || ctx.promise().unwrap());
-    });
+async fn time(engine: &QuickJsEngine, label: &str, n: u32, ts: &str) {
+    let mut samples = Vec::new();
+    for _ in 0..n {
+        let t = Instant::now();
+        let program = Program { source: strip_types(ts).unwrap(), tool_names: vec!["echo".into(), "add".into()], filename: "run_code.ts".into() };
+        let report = engine.run(program, Arc::new(Ready), Limits::default(), CancellationToken::new()).await;
+        report.outcome.unwrap();
+        samples.push(t.elapsed());
+    }
+    samples.sort();
+    println!("{label}: median {:?}", samples[samples.len() / 2]);
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    if std::env::args().nth(1).as_deref() == Some("adds") {
+        let engine = QuickJsEngine::new();
+        time(&engine, "pool 1000 stringify+parse", 30, "let s = 0;\nfor (let i = 0; i < 1000; i++) s = JSON.parse(JSON.stringify({ a: i, b: 1 })).a;\nreturn s").await;
+        time(&engine, "pool 1000 local awaits", 30, "let s = 0;\nfor (let i = 0; i < 1000; i++) s = await Promise.resolve(i + 1);\nreturn s").await;
+        time(&engine, "pool 1000 non-JSON rejections", 30, "let s = 0;\nfor (let i = 0; i < 1000; i++) try { await tools.add({ a: i, b: () => 1 }) } catch { s++ }\nreturn s").await;
+        time(&engine, "pool 1000 adds", 100, "let s = 0;\nfor (let i = 0; i < 1000; i++) s = await tools.add({ a: i, b: 1 });\nreturn s").await;
+        return;
+    }
+    for (name, placement) in [("pool", Placement::BlockingPool), ("in-place", Placement::InPlace)] {
+        let engine = QuickJsEngine::with_placement(placement);
+        time(&engine, &format!("{name} trivial"), 500, "return await tools.echo({text:\"hi\"})").await;
+        time(&engine, &format!("{name} empty"), 500, "return 1").await;
+        time(&engine, &format!("{name} 1000 adds"), 30, "let s = 0;\nfor (let i = 0; i < 1000; i++) s = await tools.add({ a: i, b: 1 });\nreturn s").await;
+        time(&engine, &format!("{name} 1000 local awaits"), 30, "let s = 0;\nfor (let i = 0; i < 1000; i++) s = await Promise.resolve(i + 1);\nreturn s").await;
+    }
 }

@@ -56,6 +56,44 @@ async fn a_memory_bomb_hits_the_heap_cap_and_the_next_run_works() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bombs_of_small_allocations_hit_the_heap_cap() {
+    let limits = Limits {
+        max_heap_bytes: 16 * 1024 * 1024,
+        ..Limits::default()
+    };
+    for bomb in [
+        "const m = new Map();\nfor (let i = 0; ; i++) m.set(i, i);",
+        "const a = [];\nfor (let i = 0; ; i++) a.push({ i });",
+        "const a = [];\nfor (let i = 0; ; i++) a.push(String(i).repeat(50));",
+    ] {
+        let report = run_with(bomb, limits.clone()).await;
+        assert_eq!(failure(&report).kind, FailureKind::Memory, "{bomb}: {:?}", report.outcome);
+    }
+    assert_eq!(value("return 'alive'").await, Some(json!("alive")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_heap_cap_cannot_be_caught() {
+    let limits = Limits {
+        max_heap_bytes: 16 * 1024 * 1024,
+        ..Limits::default()
+    };
+    let report = run_with(
+        "try {\n  const hoard = [];\n  while (true) hoard.push(new Array(100000).fill(1));\n} catch (e) {\n  return 'caught ' + e;\n}",
+        limits.clone(),
+    )
+    .await;
+    assert_eq!(failure(&report).kind, FailureKind::Memory, "{:?}", report.outcome);
+    // Caught and then idle: still memory, not a success.
+    let report = run_with(
+        "let ok = false;\ntry { new Array(1e8).fill(0) } catch { ok = true }\nawait tools.echo({});\nreturn ok",
+        limits,
+    )
+    .await;
+    assert_eq!(failure(&report).kind, FailureKind::Memory, "{:?}", report.outcome);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_output_flood_hits_the_output_limit_and_keeps_earlier_lines() {
     let limits = Limits {
         max_output_bytes: 1000,

@@ -1,7 +1,7 @@
 //! Driving a run from one OS thread: the pending host calls, and a waker that unparks the thread.
 
 use std::{
-    collections::HashMap,
+    collections::{HashMap, VecDeque},
     future::Future,
     panic::AssertUnwindSafe,
     pin::Pin,
@@ -41,6 +41,9 @@ impl Stop {
     }
 }
 
+/// The failure message of a host call whose future panicked.
+const PANICKED: &str = "the tool call panicked";
+
 /// A host call in flight, tagged with the id of its promise.
 type Tagged = Pin<Box<dyn Future<Output = (u64, Result<serde_json::Value, String>)> + Send>>;
 
@@ -59,6 +62,8 @@ pub(super) struct Settled<'js> {
 /// The host calls of one run: their promise resolvers (JS side) and futures (Rust side).
 pub(super) struct Calls<'js> {
     next_id: u64,
+    /// Calls that completed on their first poll, in submission order.
+    ready: VecDeque<Settled<'js>>,
     resolvers: HashMap<u64, (String, Function<'js>, Function<'js>)>,
     pending: FuturesUnordered<Tagged>,
 }
@@ -67,34 +72,53 @@ impl<'js> Calls<'js> {
     pub(super) fn new() -> Self {
         Calls {
             next_id: 0,
+            ready: VecDeque::new(),
             resolvers: HashMap::new(),
             pending: FuturesUnordered::new(),
         }
     }
 
     /// Track `call`, settling the promise with `resolve`/`reject` when it completes.
+    ///
+    /// The call is polled once right away (with `cx`, whose waker wakes the run's thread): a host
+    /// that answers at once costs no task allocation and no extra trip through the driver.
     pub(super) fn push(
         &mut self,
         name: String,
-        call: HostCall,
+        mut call: HostCall,
         resolve: Function<'js>,
         reject: Function<'js>,
+        cx: &mut Context<'_>,
     ) {
+        // A panicking host future must not unwind through the engine.
+        let first = std::panic::catch_unwind(AssertUnwindSafe(|| call.as_mut().poll(cx)))
+            .unwrap_or_else(|_| Poll::Ready(Err(PANICKED.to_string())));
+        if let Poll::Ready(result) = first {
+            self.ready.push_back(Settled {
+                name,
+                result,
+                resolve,
+                reject,
+            });
+            return;
+        }
         let id = self.next_id;
         self.next_id += 1;
         self.resolvers.insert(id, (name, resolve, reject));
         self.pending.push(Box::pin(async move {
-            // A panicking host future must not unwind through the engine.
             let result = AssertUnwindSafe(call)
                 .catch_unwind()
                 .await
-                .unwrap_or_else(|_| Err("the tool call panicked".to_string()));
+                .unwrap_or_else(|_| Err(PANICKED.to_string()));
             (id, result)
         }));
     }
 
     /// The next completed call with its resolvers, if one is ready.
     pub(super) fn poll_ready(&mut self, cx: &mut Context<'_>) -> Option<Settled<'js>> {
+        if let Some(settled) = self.ready.pop_front() {
+            return Some(settled);
+        }
         match self.pending.poll_next_unpin(cx) {
             Poll::Ready(Some((id, result))) => {
                 let (name, resolve, reject) = self.resolvers.remove(&id)?;
@@ -109,9 +133,9 @@ impl<'js> Calls<'js> {
         }
     }
 
-    /// Whether no call is in flight.
+    /// Whether no call is in flight or waiting to be settled.
     pub(super) fn is_empty(&self) -> bool {
-        self.pending.is_empty()
+        self.pending.is_empty() && self.ready.is_empty()
     }
 }
 

@@ -17,6 +17,7 @@
 //! [`HostCall`]: crate::HostCall
 
 mod driver;
+mod heap;
 mod sandbox;
 
 use std::{future::Future, pin::Pin, sync::Arc};

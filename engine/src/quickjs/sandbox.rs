@@ -17,7 +17,10 @@ use rquickjs::{
 };
 use tokio_util::sync::CancellationToken;
 
-use super::driver::{Calls, Settled, Stop, ThreadWaker};
+use super::{
+    driver::{Calls, Settled, Stop, ThreadWaker},
+    heap::CappedAllocator,
+};
 use crate::{
     json, output::Output, FailureKind, Host, Limits, LogLevel, Program, RunFailure, RunReport,
     GLUE_JS,
@@ -64,11 +67,11 @@ pub(super) fn run(
             format!("could not {what}: {e}"),
         ))
     };
-    let rt = match Runtime::new() {
+    let heap = CappedAllocator::new(limits.max_heap_bytes, stop.clone());
+    let rt = match Runtime::new_with_alloc(heap) {
         Ok(rt) => rt,
         Err(e) => return setup_failed("create a JavaScript runtime", e),
     };
-    rt.set_memory_limit(limits.max_heap_bytes);
     rt.set_max_stack_size(MAX_STACK_BYTES);
     rt.set_interrupt_handler(Some(Box::new({
         let stop = stop.clone();
@@ -102,8 +105,15 @@ pub(super) fn run(
             cancel: &cancel,
             output: Rc::new(RefCell::new(Output::new(limits.max_output_bytes))),
             calls: Rc::new(RefCell::new(Calls::new())),
+            host: host.clone(),
+            waker: ThreadWaker::current(),
         };
         let outcome = run.execute(program, host);
+        // A stop recorded on the way (e.g. the heap cap, hit and caught) decides the outcome.
+        let outcome = match run.stop.failure() {
+            Some(failure) => Err(failure.clone()),
+            None => outcome,
+        };
         // Settle nothing more: drop unsettled host calls (aborting them) and their resolvers while
         // the runtime is still alive.
         *run.calls.borrow_mut() = Calls::new();
@@ -141,6 +151,10 @@ struct Run<'a, 'js> {
     cancel: &'a CancellationToken,
     output: Rc<RefCell<Output>>,
     calls: Rc<RefCell<Calls<'js>>>,
+    /// Polled for progress from the event loop (see [`Host::poll_progress`]).
+    host: Arc<dyn Host>,
+    /// Wakes this thread when a pending host call can make progress.
+    waker: Arc<ThreadWaker>,
 }
 
 /// What the glue's setup returns.
@@ -217,6 +231,7 @@ impl<'js> Run<'_, 'js> {
     fn host_call(&self, host: Arc<dyn Host>) -> rquickjs::Result<Function<'js>> {
         let calls = self.calls.clone();
         let stop = self.stop.clone();
+        let waker = self.waker.clone();
         Function::new(
             self.ctx.clone(),
             move |ctx: Ctx<'js>, name: String, args: String| -> rquickjs::Result<Promise<'js>> {
@@ -234,7 +249,9 @@ impl<'js> Run<'_, 'js> {
                 match accepted {
                     Ok(call) => {
                         let (promise, resolve, reject) = ctx.promise()?;
-                        calls.borrow_mut().push(name, call, resolve, reject);
+                        let waker = waker.waker();
+                        let mut cx = TaskContext::from_waker(&waker);
+                        calls.borrow_mut().push(name, call, resolve, reject, &mut cx);
                         Ok(promise)
                     }
                     Err(failure) => {
@@ -311,7 +328,7 @@ impl<'js> Run<'_, 'js> {
 
     /// Run jobs and settle host calls until the program's promise settles or the run must stop.
     fn drive(&mut self, glue: &Glue<'js>, main: &Promise<'js>) -> Result<(), RunFailure> {
-        let waker = ThreadWaker::current();
+        let waker = self.waker.clone();
         let task_waker = waker.waker();
         let mut cx = TaskContext::from_waker(&task_waker);
         let mut cancelled = std::pin::pin!(self.cancel.cancelled());
@@ -327,6 +344,7 @@ impl<'js> Run<'_, 'js> {
             if main.state() != PromiseState::Pending {
                 return Ok(());
             }
+            self.host.poll_progress(&mut cx);
             let mut settled = false;
             loop {
                 let ready = self.calls.borrow_mut().poll_ready(&mut cx);
