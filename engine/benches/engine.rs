@@ -40,7 +40,12 @@ fn program(ts: &str) -> Program {
 
 async fn run(engine: &QuickJsEngine, ts: &str) -> Option<Value> {
     engine
-        .run(program(ts), Arc::new(BenchHost), Limits::default(), CancellationToken::new())
+        .run(
+            program(ts),
+            Arc::new(BenchHost),
+            Limits::default(),
+            CancellationToken::new(),
+        )
         .await
         .outcome
         .expect("the bench program runs")

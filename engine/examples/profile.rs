@@ -4,7 +4,9 @@
 
 use std::{sync::Arc, time::Instant};
 
-use ptc_engine::{strip_types, Engine, Host, HostCall, Limits, Placement, Program, QuickJsEngine, RunFailure};
+use ptc_engine::{
+    strip_types, Engine, Host, HostCall, Limits, Placement, Program, QuickJsEngine, RunFailure,
+};
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
@@ -23,8 +25,19 @@ async fn time(engine: &QuickJsEngine, label: &str, n: u32, ts: &str) {
     let mut samples = Vec::new();
     for _ in 0..n {
         let t = Instant::now();
-        let program = Program { source: strip_types(ts).unwrap(), tool_names: vec!["echo".into(), "add".into()], filename: "run_code.ts".into() };
-        let report = engine.run(program, Arc::new(Ready), Limits::default(), CancellationToken::new()).await;
+        let program = Program {
+            source: strip_types(ts).unwrap(),
+            tool_names: vec!["echo".into(), "add".into()],
+            filename: "run_code.ts".into(),
+        };
+        let report = engine
+            .run(
+                program,
+                Arc::new(Ready),
+                Limits::default(),
+                CancellationToken::new(),
+            )
+            .await;
         report.outcome.unwrap();
         samples.push(t.elapsed());
     }
@@ -42,9 +55,18 @@ async fn main() {
         time(&engine, "pool 1000 adds", 100, "let s = 0;\nfor (let i = 0; i < 1000; i++) s = await tools.add({ a: i, b: 1 });\nreturn s").await;
         return;
     }
-    for (name, placement) in [("pool", Placement::BlockingPool), ("in-place", Placement::InPlace)] {
+    for (name, placement) in [
+        ("pool", Placement::BlockingPool),
+        ("in-place", Placement::InPlace),
+    ] {
         let engine = QuickJsEngine::with_placement(placement);
-        time(&engine, &format!("{name} trivial"), 500, "return await tools.echo({text:\"hi\"})").await;
+        time(
+            &engine,
+            &format!("{name} trivial"),
+            500,
+            "return await tools.echo({text:\"hi\"})",
+        )
+        .await;
         time(&engine, &format!("{name} empty"), 500, "return 1").await;
         time(&engine, &format!("{name} 1000 adds"), 30, "let s = 0;\nfor (let i = 0; i < 1000; i++) s = await tools.add({ a: i, b: 1 });\nreturn s").await;
         time(&engine, &format!("{name} 1000 local awaits"), 30, "let s = 0;\nfor (let i = 0; i < 1000; i++) s = await Promise.resolve(i + 1);\nreturn s").await;

@@ -49,7 +49,12 @@ async fn fan_out(engine: QuickJsEngine) {
     };
     let started = Instant::now();
     let report = engine
-        .run(program, host.clone(), Limits::default(), CancellationToken::new())
+        .run(
+            program,
+            host.clone(),
+            Limits::default(),
+            CancellationToken::new(),
+        )
         .await;
     let elapsed = started.elapsed();
     assert_eq!(report.outcome, Ok(Some(json!(4950))));

@@ -24,7 +24,11 @@ async fn a_hot_loop_times_out_and_the_next_run_works() {
     assert_eq!(failure(&report).kind, FailureKind::Timeout);
     assert_eq!(report.logs, vec!["spinning".to_string()]);
     // A catch cannot swallow the interrupt.
-    let report = run_with("while (true) { try { while (true) {} } catch {} }", wall_clock(100)).await;
+    let report = run_with(
+        "while (true) { try { while (true) {} } catch {} }",
+        wall_clock(100),
+    )
+    .await;
     assert_eq!(failure(&report).kind, FailureKind::Timeout);
     assert_eq!(value("return 'fine'").await, Some(json!("fine")));
 }
@@ -48,10 +52,20 @@ async fn a_memory_bomb_hits_the_heap_cap_and_the_next_run_works() {
         limits,
     )
     .await;
-    assert_eq!(failure(&report).kind, FailureKind::Memory, "{:?}", report.outcome);
+    assert_eq!(
+        failure(&report).kind,
+        FailureKind::Memory,
+        "{:?}",
+        report.outcome
+    );
     assert_eq!(report.logs, vec!["allocating".to_string()]);
     let report = run("let a = [];\nwhile (true) a.push('x'.repeat(1e6) + a.length);").await;
-    assert_eq!(failure(&report).kind, FailureKind::Memory, "{:?}", report.outcome);
+    assert_eq!(
+        failure(&report).kind,
+        FailureKind::Memory,
+        "{:?}",
+        report.outcome
+    );
     assert_eq!(value("return [1, 2, 3].length").await, Some(json!(3)));
 }
 
@@ -67,7 +81,12 @@ async fn bombs_of_small_allocations_hit_the_heap_cap() {
         "const a = [];\nfor (let i = 0; ; i++) a.push(String(i).repeat(50));",
     ] {
         let report = run_with(bomb, limits.clone()).await;
-        assert_eq!(failure(&report).kind, FailureKind::Memory, "{bomb}: {:?}", report.outcome);
+        assert_eq!(
+            failure(&report).kind,
+            FailureKind::Memory,
+            "{bomb}: {:?}",
+            report.outcome
+        );
     }
     assert_eq!(value("return 'alive'").await, Some(json!("alive")));
 }
@@ -83,14 +102,24 @@ async fn the_heap_cap_cannot_be_caught() {
         limits.clone(),
     )
     .await;
-    assert_eq!(failure(&report).kind, FailureKind::Memory, "{:?}", report.outcome);
+    assert_eq!(
+        failure(&report).kind,
+        FailureKind::Memory,
+        "{:?}",
+        report.outcome
+    );
     // Caught and then idle: still memory, not a success.
     let report = run_with(
         "let ok = false;\ntry { new Array(1e8).fill(0) } catch { ok = true }\nawait tools.echo({});\nreturn ok",
         limits,
     )
     .await;
-    assert_eq!(failure(&report).kind, FailureKind::Memory, "{:?}", report.outcome);
+    assert_eq!(
+        failure(&report).kind,
+        FailureKind::Memory,
+        "{:?}",
+        report.outcome
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -110,7 +139,11 @@ async fn an_output_flood_hits_the_output_limit_and_keeps_earlier_lines() {
     assert_eq!(report.logs[99], "line 00099");
 
     // The returned value counts too.
-    let report = run_with("console.log('x'.repeat(600));\nreturn 'y'.repeat(600)", limits.clone()).await;
+    let report = run_with(
+        "console.log('x'.repeat(600));\nreturn 'y'.repeat(600)",
+        limits.clone(),
+    )
+    .await;
     assert_eq!(failure(&report).kind, FailureKind::OutputLimit);
     assert_eq!(report.logs.len(), 1);
     assert_eq!(
@@ -130,7 +163,13 @@ async fn cancelling_aborts_a_hot_loop() {
         })
     };
     let started = Instant::now();
-    let report = run_full("while (true) {}", TestHost::new(), Limits::default(), cancel).await;
+    let report = run_full(
+        "while (true) {}",
+        TestHost::new(),
+        Limits::default(),
+        cancel,
+    )
+    .await;
     canceller.await.unwrap();
     assert!(started.elapsed() < Duration::from_secs(5));
     assert_eq!(failure(&report).kind, FailureKind::Aborted);
@@ -163,7 +202,13 @@ async fn a_run_cancelled_before_it_starts_is_aborted() {
     let cancel = CancellationToken::new();
     cancel.cancel();
     let host = TestHost::new();
-    let report = run_full("await tools.echo({});\nreturn 1", host.clone(), Limits::default(), cancel).await;
+    let report = run_full(
+        "await tools.echo({});\nreturn 1",
+        host.clone(),
+        Limits::default(),
+        cancel,
+    )
+    .await;
     assert_eq!(failure(&report).kind, FailureKind::Aborted);
 }
 
@@ -198,5 +243,53 @@ async fn dropping_the_run_stops_the_program() {
     let count = host.calls().len();
     assert!(count > 0);
     tokio::time::sleep(Duration::from_millis(100)).await;
-    assert_eq!(host.calls().len(), count, "the program kept running after its future was dropped");
+    assert_eq!(
+        host.calls().len(),
+        count,
+        "the program kept running after its future was dropped"
+    );
+}
+
+/// A host whose calls fail as soon as the run's token is cancelled (as ptc's bridge aborts them).
+struct AbortingHost(CancellationToken);
+
+impl ptc_engine::Host for AbortingHost {
+    fn call_tool(
+        &self,
+        _name: &str,
+        _args: serde_json::Value,
+    ) -> Result<ptc_engine::HostCall, ptc_engine::RunFailure> {
+        let token = self.0.clone();
+        Ok(Box::pin(async move {
+            token.cancelled().await;
+            Err("aborted: the run was cancelled".to_string())
+        }))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancelling_is_reported_as_aborted_even_when_the_aborted_call_rejects_first() {
+    for _ in 0..20 {
+        let cancel = CancellationToken::new();
+        let program = common::program("await tools.echo({});\nreturn 'unreachable'");
+        let run = ptc_engine::Engine::run(
+            &ptc_engine::QuickJsEngine::new(),
+            program,
+            std::sync::Arc::new(AbortingHost(cancel.clone())),
+            Limits::default(),
+            cancel.clone(),
+        );
+        let canceller = tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(2)).await;
+            cancel.cancel();
+        });
+        let report = run.await;
+        canceller.await.unwrap();
+        assert_eq!(
+            failure(&report).kind,
+            FailureKind::Aborted,
+            "{:?}",
+            report.outcome
+        );
+    }
 }

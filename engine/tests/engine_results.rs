@@ -16,7 +16,10 @@ async fn returns_strings_objects_and_undefined() {
     assert_eq!(value("const x = 1;").await, None);
     assert_eq!(value("return undefined").await, None);
     assert_eq!(value("return null").await, Some(json!(null)));
-    assert_eq!(value("return await Promise.resolve(42)").await, Some(json!(42)));
+    assert_eq!(
+        value("return await Promise.resolve(42)").await,
+        Some(json!(42))
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -52,22 +55,28 @@ async fn non_json_return_values_are_invalid_output() {
     ] {
         let report = run(program).await;
         let failure = failure(&report);
-        assert_eq!(failure.kind, FailureKind::InvalidOutput, "{program}: {failure:?}");
-        assert!(failure.message.contains(what), "{program}: {}", failure.message);
+        assert_eq!(
+            failure.kind,
+            FailureKind::InvalidOutput,
+            "{program}: {failure:?}"
+        );
+        assert!(
+            failure.message.contains(what),
+            "{program}: {}",
+            failure.message
+        );
     }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn console_lines_keep_their_order_and_levels() {
-    let report = run(
-        "console.log('a', 1, { b: [2] }, undefined, null, true);\n\
+    let report = run("console.log('a', 1, { b: [2] }, undefined, null, true);\n\
          console.info('info');\n\
          console.warn('warn');\n\
          console.error(new TypeError('bad'));\n\
          console.debug(() => 1, 5n, Symbol('s'), NaN);\n\
          console.log();\n\
-         return 'done'",
-    )
+         return 'done'")
     .await;
     assert_eq!(report.outcome, Ok(Some(json!("done"))));
     assert_eq!(report.logs.len(), 6, "{:?}", report.logs);
@@ -106,14 +115,30 @@ async fn exceptions_keep_the_programs_line_and_column() {
     let report = run("const a = 1;\nconst b = 2;\n  throw new Error('boom')").await;
     let failure = failure(&report);
     assert_eq!(failure.kind, FailureKind::Exception);
-    assert!(failure.message.starts_with("Error: boom\n"), "{}", failure.message);
-    assert!(failure.message.contains("(run_code.ts:3:13)"), "{}", failure.message);
+    assert!(
+        failure.message.starts_with("Error: boom\n"),
+        "{}",
+        failure.message
+    );
+    assert!(
+        failure.message.contains("(run_code.ts:3:13)"),
+        "{}",
+        failure.message
+    );
 
     // Line 1 has no column shift from the wrapper either.
     let report = run("null.x").await;
     let failure = common::failure(&report);
-    assert!(failure.message.starts_with("TypeError: "), "{}", failure.message);
-    assert!(failure.message.contains("run_code.ts:1:"), "{}", failure.message);
+    assert!(
+        failure.message.starts_with("TypeError: "),
+        "{}",
+        failure.message
+    );
+    assert!(
+        failure.message.contains("run_code.ts:1:"),
+        "{}",
+        failure.message
+    );
 
     // After an await, inside nested functions.
     let report = run("await tools.echo({});\nfunction f() {\n  return g();\n}\nfunction g() { throw new RangeError('deep') }\nf();").await;
@@ -150,7 +175,11 @@ async fn a_js_syntax_error_is_a_syntax_failure_with_its_position() {
     let failure = failure(&report);
     assert_eq!(failure.kind, FailureKind::Syntax);
     assert!(failure.message.starts_with("2:"), "{}", failure.message);
-    assert!(failure.message.contains("SyntaxError"), "{}", failure.message);
+    assert!(
+        failure.message.contains("SyntaxError"),
+        "{}",
+        failure.message
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -158,5 +187,9 @@ async fn a_promise_that_can_never_settle_ends_the_run() {
     let report = run("await new Promise(() => {})").await;
     let failure = failure(&report);
     assert_eq!(failure.kind, FailureKind::Exception);
-    assert!(failure.message.contains("never settle"), "{}", failure.message);
+    assert!(
+        failure.message.contains("never settle"),
+        "{}",
+        failure.message
+    );
 }

@@ -20,14 +20,23 @@ async fn no_ambient_globals() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn only_the_language_and_the_three_bindings_are_global() {
-    let names = value("return Object.getOwnPropertyNames(globalThis)").await.unwrap();
-    let names: Vec<&str> = names.as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    let names = value("return Object.getOwnPropertyNames(globalThis)")
+        .await
+        .unwrap();
+    let names: Vec<&str> = names
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
     for name in ["tools", "ToolCallError", "console"] {
         assert!(names.contains(&name), "{name} missing from {names:?}");
     }
     for name in &names {
         assert!(
-            !name.starts_with("__") && !name.to_lowercase().contains("ptc") && !name.contains("host"),
+            !name.starts_with("__")
+                && !name.to_lowercase().contains("ptc")
+                && !name.contains("host"),
             "unexpected global {name}"
         );
     }
@@ -54,7 +63,10 @@ async fn no_module_loading_or_host_escape() {
     let report = run("const m = await import('os');\nreturn typeof m").await;
     assert!(report.outcome.is_err(), "{:?}", report.outcome);
     // eval is the language's own, and sees only the sandbox.
-    assert_eq!(value("return eval('typeof tools')").await, Some(json!("object")));
+    assert_eq!(
+        value("return eval('typeof tools')").await,
+        Some(json!("object"))
+    );
     assert_eq!(
         value("try { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10) } catch (e) { return e.name }").await,
         Some(json!("TypeError"))

@@ -73,5 +73,9 @@ async fn a_program_that_does_not_strip_never_reaches_the_host() {
     // And a stripped program keeps its positions at run time.
     let report = run("const x: number = 1;\n  throw new Error('boom: ' + x)").await;
     let failure = report.outcome.unwrap_err();
-    assert!(failure.message.contains("run_code.ts:2:"), "{}", failure.message);
+    assert!(
+        failure.message.contains("run_code.ts:2:"),
+        "{}",
+        failure.message
+    );
 }

@@ -58,7 +58,11 @@ async fn a_tool_failure_is_a_catchable_tool_call_error() {
     let report = run("await tools.fail()").await;
     let failure = failure(&report);
     assert_eq!(failure.kind, FailureKind::Exception);
-    assert!(failure.message.starts_with("ToolCallError: it failed"), "{}", failure.message);
+    assert!(
+        failure.message.starts_with("ToolCallError: it failed"),
+        "{}",
+        failure.message
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -82,7 +86,13 @@ async fn non_json_arguments_reject_and_never_reach_the_host() {
         let program = format!(
             "try {{ await tools.echo({args}); return 'called' }} catch (e) {{ return [e.name, e.toolName, e.message] }}"
         );
-        let report = run_full(&program, host.clone(), Default::default(), Default::default()).await;
+        let report = run_full(
+            &program,
+            host.clone(),
+            Default::default(),
+            Default::default(),
+        )
+        .await;
         let value = report.outcome.unwrap().unwrap();
         if args.starts_with('\'') {
             assert_eq!(value, json!("called"));
@@ -91,7 +101,10 @@ async fn non_json_arguments_reject_and_never_reach_the_host() {
         assert_eq!(value[0], json!("ToolCallError"), "{args}: {value}");
         assert_eq!(value[1], json!("echo"), "{args}: {value}");
         assert!(
-            value[2].as_str().unwrap().starts_with("arguments are not JSON: "),
+            value[2]
+                .as_str()
+                .unwrap()
+                .starts_with("arguments are not JSON: "),
             "{args}: {value}"
         );
         assert!(host.calls().is_empty(), "{args} reached the host");
@@ -153,12 +166,24 @@ async fn awaiting_tools_with_a_then_tool_dispatches_nothing() {
     // `await tools` calls tools.then(resolve, reject): function arguments fail the JSON check, so
     // nothing reaches the host and the await can never settle.
     let host = TestHost::new();
-    let report = run_full("await tools;\nreturn 1", host.clone(), Default::default(), Default::default()).await;
+    let report = run_full(
+        "await tools;\nreturn 1",
+        host.clone(),
+        Default::default(),
+        Default::default(),
+    )
+    .await;
     assert_eq!(failure(&report).kind, FailureKind::Exception);
     assert!(host.calls().is_empty(), "{:?}", host.calls());
 
     let host = TestHost::new();
-    let report = run_full("return tools", host.clone(), Default::default(), Default::default()).await;
+    let report = run_full(
+        "return tools",
+        host.clone(),
+        Default::default(),
+        Default::default(),
+    )
+    .await;
     assert!(report.outcome.is_err());
     assert!(host.calls().is_empty(), "{:?}", host.calls());
 }

@@ -109,10 +109,13 @@ pub(super) fn run(
             waker: ThreadWaker::current(),
         };
         let outcome = run.execute(program, host);
-        // A stop recorded on the way (e.g. the heap cap, hit and caught) decides the outcome.
-        let outcome = match run.stop.failure() {
-            Some(failure) => Err(failure.clone()),
-            None => outcome,
+        // A stop recorded on the way (e.g. the heap cap, hit and caught) decides the outcome; so
+        // does cancellation when the run failed anyway (cancelled calls reject, and the program
+        // may have thrown one of those rejections before the loop saw the token).
+        let outcome = match (run.stop.failure(), &outcome) {
+            (Some(failure), _) => Err(failure.clone()),
+            (None, Err(_)) if cancel.is_cancelled() => Err(aborted()),
+            _ => outcome,
         };
         // Settle nothing more: drop unsettled host calls (aborting them) and their resolvers while
         // the runtime is still alive.
@@ -197,7 +200,11 @@ impl<'js> Run<'_, 'js> {
     }
 
     /// Load the glue module and call its setup with the raw host functions and the tool names.
-    fn install_glue(&self, program: &Program, host: Arc<dyn Host>) -> Result<Glue<'js>, RunFailure> {
+    fn install_glue(
+        &self,
+        program: &Program,
+        host: Arc<dyn Host>,
+    ) -> Result<Glue<'js>, RunFailure> {
         let internal = |e: rquickjs::Error| {
             RunFailure::new(
                 FailureKind::Exception,
@@ -217,9 +224,7 @@ impl<'js> Run<'_, 'js> {
         for (i, name) in program.tool_names.iter().enumerate() {
             names.set(i, name.as_str()).map_err(internal)?;
         }
-        let helpers: Object<'js> = setup
-            .call((host_call, host_log, names))
-            .map_err(internal)?;
+        let helpers: Object<'js> = setup.call((host_call, host_log, names)).map_err(internal)?;
         Ok(Glue {
             encode_result: helpers.get("encodeResult").map_err(internal)?,
             describe_error: helpers.get("describeError").map_err(internal)?,
@@ -242,7 +247,8 @@ impl<'js> Run<'_, 'js> {
                     Ok(args) => args,
                     Err(e) => return Err(throw(&ctx, &format!("arguments are not JSON: {e}"))),
                 };
-                let accepted = std::panic::catch_unwind(AssertUnwindSafe(|| host.call_tool(&name, args)));
+                let accepted =
+                    std::panic::catch_unwind(AssertUnwindSafe(|| host.call_tool(&name, args)));
                 let Ok(accepted) = accepted else {
                     return Err(throw(&ctx, "the tool call panicked"));
                 };
@@ -251,11 +257,14 @@ impl<'js> Run<'_, 'js> {
                         let (promise, resolve, reject) = ctx.promise()?;
                         let waker = waker.waker();
                         let mut cx = TaskContext::from_waker(&waker);
-                        calls.borrow_mut().push(name, call, resolve, reject, &mut cx);
+                        calls
+                            .borrow_mut()
+                            .push(name, call, resolve, reject, &mut cx);
                         Ok(promise)
                     }
                     Err(failure) => {
-                        let message = format!("the run is over ({}): {}", failure.kind, failure.message);
+                        let message =
+                            format!("the run is over ({}): {}", failure.kind, failure.message);
                         stop.fail(failure);
                         Err(throw(&ctx, &message))
                     }
@@ -290,8 +299,9 @@ impl<'js> Run<'_, 'js> {
     /// Compile the program inside its async-function wrapper, keeping lines and columns exact.
     fn compile(&self, program: &Program) -> Result<Function<'js>, RunFailure> {
         let ctx = &self.ctx;
-        let mut source =
-            String::with_capacity(WRAPPER_PREFIX.len() + program.source.len() + WRAPPER_SUFFIX.len());
+        let mut source = String::with_capacity(
+            WRAPPER_PREFIX.len() + program.source.len() + WRAPPER_SUFFIX.len(),
+        );
         source.push_str(WRAPPER_PREFIX);
         source.push_str(&program.source);
         source.push_str(WRAPPER_SUFFIX);
@@ -299,8 +309,8 @@ impl<'js> Run<'_, 'js> {
         let len = source.len();
         let source = CString::new(source)
             .map_err(|_| syntax("1:1 the program contains a NUL character".into()))?;
-        let filename = CString::new(program.filename.replace('\0', ""))
-            .expect("NUL characters were removed");
+        let filename =
+            CString::new(program.filename.replace('\0', "")).expect("NUL characters were removed");
         let mut options = qjs::JSEvalOptions {
             version: qjs::JS_EVAL_OPTIONS_VERSION as _,
             eval_flags: qjs::JS_EVAL_TYPE_GLOBAL as _,
@@ -311,7 +321,12 @@ impl<'js> Run<'_, 'js> {
         // (referenced by `options`); the context pointer comes from a live `Ctx`, and the returned
         // value is owned and handed to `Value::from_raw` exactly once.
         let value = unsafe {
-            let raw = qjs::JS_Eval2(ctx.as_raw().as_ptr(), source.as_ptr(), len as _, &mut options);
+            let raw = qjs::JS_Eval2(
+                ctx.as_raw().as_ptr(),
+                source.as_ptr(),
+                len as _,
+                &mut options,
+            );
             Value::from_raw(ctx.clone(), raw)
         };
         if value.is_exception() {
@@ -333,6 +348,9 @@ impl<'js> Run<'_, 'js> {
         let mut cx = TaskContext::from_waker(&task_waker);
         let mut cancelled = std::pin::pin!(self.cancel.cancelled());
         loop {
+            if self.cancel.is_cancelled() {
+                self.stop.fail(aborted());
+            }
             while self.ctx.execute_pending_job() {
                 if self.stop.failure().is_some() {
                     break;

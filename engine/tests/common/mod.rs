@@ -39,11 +39,16 @@ impl Host for TestHost {
         } else {
             args.clone()
         };
-        self.calls.lock().unwrap().push((name.to_string(), recorded));
+        self.calls
+            .lock()
+            .unwrap()
+            .push((name.to_string(), recorded));
         Ok(match name {
             "echo" => Box::pin(async move { Ok(args) }),
             "add" => Box::pin(async move {
-                Ok(json!(args["a"].as_f64().unwrap_or(0.0) + args["b"].as_f64().unwrap_or(0.0)))
+                Ok(json!(
+                    args["a"].as_f64().unwrap_or(0.0) + args["b"].as_f64().unwrap_or(0.0)
+                ))
             }),
             "sleep" => Box::pin(async move {
                 let ms = args["ms"].as_u64().unwrap_or(10);
