@@ -1,8 +1,8 @@
 //! The bridge between a running program and the pipeline.
 //!
 //! [`BridgeHost`] is the engine's [`Host`]: each `tools.x(args)` becomes a numbered
-//! submission on a channel. [`Driver`] runs on the `run_code` call's own task and turns
-//! submissions into sub-dispatches `<callId>:ptc:<n>` through the full pipeline:
+//! submission queued on the run's [`Driver`], which turns submissions into sub-dispatches
+//! `<callId>:ptc:<n>` through the full pipeline:
 //!
 //! - **admit** (pre-execute, approval, guards) — one sub-call at a time, in submission order;
 //! - **dispatch** — the native rules: concurrency-safe calls overlap up to
@@ -10,22 +10,26 @@
 //! - **commit** (post-execute, finalization, `tools/ptc-dispatch-log`, the
 //!   `tool/ptc-dispatch` event, the reply to the program) — strictly in submission order.
 //!
-//! When the program ends, [`Driver::wind_down`] cancels the run signal (in-flight
+//! The driver is a poll-driven state machine behind a mutex. Both the engine's thread
+//! (through [`Host::poll_progress`], so a call that can settle at once never leaves that
+//! thread) and the `run_code` call's own task advance it; whoever polls last is woken.
+//!
+//! When the program ends, [`Bridge::wind_down`] cancels the run signal (in-flight
 //! sub-calls abort), abandons queued ones, and drains, so every event lands inside the
 //! outer call.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::Arc;
-use std::task::Poll;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll, Waker};
 
 use futures::future::{poll_fn, BoxFuture, FutureExt};
 use futures::stream::{FuturesUnordered, StreamExt};
 use ptc_engine::{FailureKind, Host, HostCall, RunFailure, RunReport};
 use serde_json::Value;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
 use super::SubCallLimits;
@@ -49,29 +53,22 @@ struct Submission {
     reply: Reply,
 }
 
-/// Open a bridge for one run: the host the engine calls, and the driver that serves it.
+/// Open a bridge for one run: the host the engine calls, and the handle the `run_code`
+/// body uses to drive and wind it down.
 pub(crate) fn open(
     ctx: ToolRunContext,
     signal: CancellationToken,
     limits: &SubCallLimits,
-) -> (BridgeHost, Driver) {
-    let (tx, rx) = mpsc::unbounded_channel();
-    let pending = Arc::new(AtomicUsize::new(0));
-    let host = BridgeHost {
-        tx,
-        submitted: AtomicU64::new(0),
-        pending: pending.clone(),
-        max_calls: limits.max_calls,
-        max_pending: limits.max_pending,
-    };
-    let driver = Driver {
+) -> (BridgeHost, Bridge) {
+    let driver = Arc::new(Mutex::new(Driver {
         registry: ctx.registry().clone(),
         ctx,
         signal,
-        rx,
-        pending,
         max_parallel: limits.max_parallel.max(1),
+        pending: 0,
         closed: false,
+        engine_polls: false,
+        outer_waker: None,
         queue: VecDeque::new(),
         admitting: None,
         running: FuturesUnordered::new(),
@@ -79,17 +76,30 @@ pub(crate) fn open(
         settled: BTreeMap::new(),
         next_commit: 1,
         committing: None,
+    }));
+    let host = BridgeHost {
+        driver: driver.clone(),
+        submitted: AtomicU64::new(0),
+        max_calls: limits.max_calls,
+        max_pending: limits.max_pending,
     };
-    (host, driver)
+    (host, Bridge { driver })
 }
 
-/// The engine-facing side: numbers calls, enforces the sub-call caps, submits.
+fn lock(driver: &Mutex<Driver>) -> MutexGuard<'_, Driver> {
+    driver.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The engine-facing side: numbers calls, enforces the sub-call caps, queues them.
 pub(crate) struct BridgeHost {
-    tx: mpsc::UnboundedSender<Submission>,
+    driver: Arc<Mutex<Driver>>,
     submitted: AtomicU64,
-    pending: Arc<AtomicUsize>,
     max_calls: u64,
     max_pending: usize,
+}
+
+fn over(reason: &str) -> String {
+    format!("run_code run is over ({reason})")
 }
 
 impl Host for BridgeHost {
@@ -101,31 +111,102 @@ impl Host for BridgeHost {
                 message: format!("the program made more than {} tool calls", self.max_calls),
             });
         }
-        if self.pending.fetch_add(1, Ordering::AcqRel) >= self.max_pending {
-            self.pending.fetch_sub(1, Ordering::AcqRel);
-            return Err(RunFailure {
-                kind: FailureKind::CallLimit,
-                message: format!(
-                    "the program had more than {} tool calls pending at once",
-                    self.max_pending
-                ),
-            });
-        }
         let (reply, settled) = oneshot::channel();
-        let submission = Submission {
-            n,
-            name: name.to_string(),
-            args,
-            reply,
-        };
-        if self.tx.send(submission).is_err() {
-            return Ok(Box::pin(async { Err("run_code run is over".to_string()) }));
+        {
+            let mut driver = lock(&self.driver);
+            if driver.closed {
+                return Ok(Box::pin(async { Err(over("closed")) }));
+            }
+            if driver.pending >= self.max_pending {
+                return Err(RunFailure {
+                    kind: FailureKind::CallLimit,
+                    message: format!(
+                        "the program had more than {} tool calls pending at once",
+                        self.max_pending
+                    ),
+                });
+            }
+            driver.pending += 1;
+            driver.queue.push_back(Queued {
+                submission: Submission {
+                    n,
+                    name: name.to_string(),
+                    args,
+                    reply,
+                },
+                prepared: None,
+            });
+            if !driver.engine_polls {
+                if let Some(waker) = &driver.outer_waker {
+                    waker.wake_by_ref();
+                }
+            }
         }
         Ok(Box::pin(async move {
-            settled
-                .await
-                .unwrap_or_else(|_| Err("run_code run is over".to_string()))
+            settled.await.unwrap_or_else(|_| Err(over("dropped")))
         }))
+    }
+
+    fn poll_progress(&self, cx: &mut Context<'_>) {
+        // Never block the engine: if the run_code task holds the driver, it is advancing it.
+        if let Ok(mut driver) = self.driver.try_lock() {
+            driver.engine_polls = true;
+            driver.progress(cx);
+        }
+    }
+}
+
+/// The `run_code` body's handle on the driver.
+pub(crate) struct Bridge {
+    driver: Arc<Mutex<Driver>>,
+}
+
+impl Bridge {
+    /// Advance sub-calls from this task until the engine's run finishes; returns its report.
+    pub(crate) async fn drive(&self, engine_run: impl Future<Output = RunReport>) -> RunReport {
+        let mut engine_run = std::pin::pin!(engine_run);
+        poll_fn(|cx| {
+            if let Poll::Ready(report) = engine_run.as_mut().poll(cx) {
+                return Poll::Ready(report);
+            }
+            // If the engine's thread holds the driver, it is advancing it right now.
+            if let Ok(mut driver) = self.driver.try_lock() {
+                driver.outer_waker = Some(cx.waker().clone());
+                driver.progress(cx);
+            }
+            Poll::Pending
+        })
+        .await
+    }
+
+    /// End the run: abort in-flight sub-calls, abandon queued ones with
+    /// `run_code run is over (<reason>)`, and wait until every started call has committed.
+    pub(crate) async fn wind_down(&self, reason: &str) {
+        {
+            let mut driver = lock(&self.driver);
+            driver.closed = true;
+            driver.outer_waker = None;
+            driver.signal.cancel();
+            let queued: Vec<Queued> = driver.queue.drain(..).collect();
+            for Queued { submission: s, .. } in queued {
+                let _ = s.reply.send(Err(over(reason)));
+                driver.pending -= 1;
+                driver.settled.insert(
+                    s.n,
+                    Staged {
+                        n: s.n,
+                        stage: Stage::Abandoned,
+                        exclusive: false,
+                        call: None,
+                    },
+                );
+            }
+        }
+        poll_fn(|cx| match lock(&self.driver).progress(cx) {
+            true => Poll::Ready(()),
+            false => Poll::Pending,
+        })
+        .await
     }
 }
 
@@ -162,15 +243,19 @@ struct StartedCall {
     reply: Reply,
 }
 
-/// Serves one run's submissions on the outer call's task.
+/// The sub-call state machine of one run.
 pub(crate) struct Driver {
     registry: ToolRegistry,
     ctx: ToolRunContext,
     signal: CancellationToken,
-    rx: mpsc::UnboundedReceiver<Submission>,
-    pending: Arc<AtomicUsize>,
     max_parallel: usize,
+    /// Submitted and not yet committed or abandoned.
+    pending: usize,
     closed: bool,
+    /// The engine advances the driver itself (see [`Host::poll_progress`]).
+    engine_polls: bool,
+    /// Woken on a new submission while the engine does not poll.
+    outer_waker: Option<Waker>,
     queue: VecDeque<Queued>,
     admitting: Option<BoxFuture<'static, Staged>>,
     running: FuturesUnordered<BoxFuture<'static, Staged>>,
@@ -180,77 +265,37 @@ pub(crate) struct Driver {
     committing: Option<BoxFuture<'static, ()>>,
 }
 
-/// Poll an optional in-progress stage; pending while the slot is empty.
-fn poll_slot<'a, T>(slot: &'a mut Option<BoxFuture<'static, T>>) -> impl Future<Output = T> + 'a {
-    poll_fn(move |cx| match slot {
-        Some(fut) => fut.as_mut().poll(cx),
-        None => Poll::Pending,
-    })
-}
-
 impl Driver {
-    /// Serve submissions until the engine's run finishes; returns its report.
-    pub(crate) async fn drive(&mut self, engine_run: impl Future<Output = RunReport>) -> RunReport {
-        let mut engine_run = std::pin::pin!(engine_run);
+    /// Make every step possible now; `true` when nothing is queued, running or committing.
+    /// Stages that must wait register `cx`'s waker.
+    fn progress(&mut self, cx: &mut Context<'_>) -> bool {
         loop {
             self.start_work();
-            tokio::select! {
-                biased;
-                report = &mut engine_run => return report,
-                submission = self.rx.recv(), if !self.closed => match submission {
-                    Some(s) => self.queue.push_back(Queued { submission: s, prepared: None }),
-                    None => self.closed = true,
-                },
-                staged = poll_slot(&mut self.admitting) => {
+            let mut moved = false;
+            if let Some(admitting) = self.admitting.as_mut() {
+                if let Poll::Ready(staged) = admitting.as_mut().poll(cx) {
                     self.admitting = None;
                     self.on_admitted(staged);
+                    moved = true;
                 }
-                Some(staged) = self.running.next(), if !self.running.is_empty() => self.on_dispatched(staged),
-                () = poll_slot(&mut self.committing) => self.committing = None,
             }
-        }
-    }
-
-    /// End the run: abort in-flight sub-calls, abandon queued ones with
-    /// `run_code run is over (<reason>)`, and wait until every started call has committed.
-    pub(crate) async fn wind_down(&mut self, reason: &str) {
-        self.closed = true;
-        self.rx.close();
-        while let Ok(s) = self.rx.try_recv() {
-            self.queue.push_back(Queued {
-                submission: s,
-                prepared: None,
-            });
-        }
-        self.signal.cancel();
-        for queued in self.queue.drain(..) {
-            let s = queued.submission;
-            let _ = s
-                .reply
-                .send(Err(format!("run_code run is over ({reason})")));
-            self.pending.fetch_sub(1, Ordering::AcqRel);
-            self.settled.insert(
-                s.n,
-                Staged {
-                    n: s.n,
-                    stage: Stage::Abandoned,
-                    exclusive: false,
-                    call: None,
-                },
-            );
-        }
-        loop {
-            self.start_work();
-            if self.admitting.is_none() && self.running.is_empty() && self.committing.is_none() {
-                break;
+            while let Poll::Ready(Some(staged)) = self.running.poll_next_unpin(cx) {
+                self.on_dispatched(staged);
+                moved = true;
             }
-            tokio::select! {
-                staged = poll_slot(&mut self.admitting) => {
-                    self.admitting = None;
-                    self.on_admitted(staged);
+            if let Some(committing) = self.committing.as_mut() {
+                if committing.as_mut().poll(cx).is_ready() {
+                    self.committing = None;
+                    self.pending -= 1;
+                    moved = true;
                 }
-                Some(staged) = self.running.next(), if !self.running.is_empty() => self.on_dispatched(staged),
-                () = poll_slot(&mut self.committing) => self.committing = None,
+            }
+            if !moved {
+                return self.queue.is_empty()
+                    && self.admitting.is_none()
+                    && self.running.is_empty()
+                    && self.committing.is_none()
+                    && self.settled.is_empty();
             }
         }
     }
@@ -376,7 +421,6 @@ impl Driver {
     fn commit(&self, stage: Stage, call: StartedCall) -> BoxFuture<'static, ()> {
         let registry = self.registry.clone();
         let ctx = self.ctx.clone();
-        let pending = self.pending.clone();
         async move {
             let StartedCall { exec, hooks, reply } = call;
             let result = match stage {
@@ -403,7 +447,6 @@ impl Driver {
                 error: result.error().cloned(),
                 meta: result.meta.clone(),
             });
-            pending.fetch_sub(1, Ordering::AcqRel);
             let _ = reply.send(match result.outcome {
                 Outcome::Success { value, .. } => Ok(Arc::unwrap_or_clone(value)),
                 Outcome::Failure(failure) => Err(failure.message),
