@@ -11,9 +11,19 @@
 //!   or a [`RunFailure`]).
 //! * [`Host`] is what the engine calls for every tool call; ptc's bridge implements it.
 //! * [`QuickJsEngine`] (cargo feature `quickjs`, on by default) is the embedded backend.
-//! * `runtime-js/glue.js` is the engine-neutral JavaScript that builds `tools`, `ToolCallError` and
-//!   `console` on top of two raw host functions (`hostCall(name, argsJson) → Promise`,
-//!   `hostLog(level, line)`), so another backend can provide the same two and reuse it.
+//! * `runtime-js/glue.js` is the engine-neutral JavaScript (an ES module whose default export is a
+//!   setup function) that builds `tools`, `ToolCallError` and `console` on top of two raw host
+//!   functions, `hostCall(name, argsJson) → Promise` and `hostLog(level, line)`, and hands the
+//!   engine three helpers (`encodeResult`, `describeError`, `toolCallError`). Another backend
+//!   (e.g. deno_core ops) provides the same two functions and reuses it unchanged.
+//!
+//! # Sandbox
+//! Each run gets a fresh QuickJS runtime and context holding only the language's own globals plus
+//! `tools` (a frozen, prototype-less object with one frozen function per tool name; `run_code` is
+//! never bound), `ToolCallError` and `console`. There is no file system, network, environment,
+//! process, module loading or timer; the raw host functions live only in the glue's closure, so
+//! every call passes the glue's strict JSON check. Positions in errors are the program's own
+//! `line:col` in [`Program::filename`].
 //!
 //! **Architecture invariant:** only this crate knows which JavaScript engine exists. The rest of ptc
 //! sees [`Engine`], [`Host`] and plain data.
@@ -75,8 +85,9 @@ pub use limits::Limits;
 pub use quickjs::{Placement, QuickJsEngine};
 pub use strip::strip_types;
 
-/// The engine-neutral JavaScript glue (`runtime-js/glue.js`): evaluating it yields the setup
-/// function that builds `tools`, `ToolCallError` and `console` from the raw host functions.
+/// The engine-neutral JavaScript glue (`runtime-js/glue.js`): an ES module whose default export is
+/// the setup function that builds `tools`, `ToolCallError` and `console` from the raw host
+/// functions.
 #[cfg_attr(not(feature = "quickjs"), allow(dead_code))]
 pub(crate) const GLUE_JS: &str = include_str!("../../runtime-js/glue.js");
 
@@ -157,8 +168,21 @@ pub struct Program {
 pub trait Engine: Send + Sync {
     /// Run `program` in a fresh sandbox, calling `host` for every tool call, within `limits`.
     ///
-    /// Cancelling `cancel` ends the run as [`FailureKind::Aborted`] (a hot loop included).
-    /// Dropping the returned future also stops the program; unsettled host calls are dropped.
+    /// How runs end:
+    /// * the program's promise settles: `Ok(value)` (strict JSON, `None` for `undefined`), or
+    ///   [`FailureKind::Exception`] with `"Name: message"` and the stack (`file:line:col`);
+    /// * a non-JSON returned value: [`FailureKind::InvalidOutput`] naming the offending path;
+    /// * the wall clock passes, in a hot loop or while awaiting host calls: [`FailureKind::Timeout`];
+    /// * the heap cap is reached (even if the program catches it): [`FailureKind::Memory`];
+    /// * console lines plus the returned value pass the output cap: [`FailureKind::OutputLimit`],
+    ///   keeping the lines logged before it;
+    /// * [`Host::call_tool`] returns `Err(failure)`: that failure (e.g. [`FailureKind::CallLimit`]);
+    /// * `cancel` is cancelled (a hot loop included): [`FailureKind::Aborted`];
+    /// * the program awaits a promise that can never settle while no host call is pending:
+    ///   [`FailureKind::Exception`] at once rather than a timeout later.
+    ///
+    /// When the run ends, unsettled host calls are dropped (which aborts them). Dropping the returned
+    /// future also stops the program.
     fn run(
         &self,
         program: Program,
