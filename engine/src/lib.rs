@@ -23,7 +23,8 @@
 //! never bound), `ToolCallError` and `console`. There is no file system, network, environment,
 //! process, module loading or timer; the raw host functions live only in the glue's closure, so
 //! every call passes the glue's strict JSON check. Positions in errors are the program's own
-//! `line:col` in [`Program::filename`].
+//! `line:col` in [`Program::filename`]. The body runs in sloppy mode, as `new AsyncFunction(body)`
+//! would (a leading `'use strict';` opts in).
 //!
 //! **Architecture invariant:** only this crate knows which JavaScript engine exists. The rest of ptc
 //! sees [`Engine`], [`Host`] and plain data.

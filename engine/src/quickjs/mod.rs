@@ -60,6 +60,9 @@ pub enum Placement {
 
 /// The QuickJS engine: a fresh QuickJS runtime and context for every run.
 ///
+/// [`Engine::run`]'s future must be polled inside a tokio runtime (it uses `spawn_blocking` or
+/// `block_in_place`); host futures are polled on the engine thread, inside that runtime's context.
+///
 /// ```
 /// use ptc_engine::{Placement, QuickJsEngine};
 /// let engine = QuickJsEngine::new();
