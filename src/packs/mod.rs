@@ -2,14 +2,32 @@
 
 pub mod testkit;
 
+use std::path::PathBuf;
+
 use crate::error::RegistryError;
 use crate::registry::ToolRegistry;
 
 /// The names of the packs this build ships.
 pub const PACKS: &[&str] = &["testkit"];
 
+/// What packs may need from their deployment.
+#[derive(Debug, Clone)]
+pub struct PackContext {
+    /// The workspace root that file and shell tools are confined to.
+    pub root: PathBuf,
+}
+
+impl Default for PackContext {
+    fn default() -> Self {
+        PackContext {
+            root: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+        }
+    }
+}
+
 /// Register the pack `name` in the registry's global layer.
-pub fn register(registry: &ToolRegistry, name: &str) -> Result<(), PackError> {
+pub fn register(registry: &ToolRegistry, name: &str, ctx: &PackContext) -> Result<(), PackError> {
+    let _ = ctx;
     match name {
         "testkit" => testkit::register(registry).map_err(PackError::Registry),
         other => Err(PackError::Unknown(other.to_string())),
@@ -17,9 +35,13 @@ pub fn register(registry: &ToolRegistry, name: &str) -> Result<(), PackError> {
 }
 
 /// Register each pack of a comma-separated list such as `"testkit"`.
-pub fn register_list(registry: &ToolRegistry, list: &str) -> Result<(), PackError> {
+pub fn register_list(
+    registry: &ToolRegistry,
+    list: &str,
+    ctx: &PackContext,
+) -> Result<(), PackError> {
     for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-        register(registry, name)?;
+        register(registry, name, ctx)?;
     }
     Ok(())
 }
@@ -33,4 +55,7 @@ pub enum PackError {
     /// A tool of the pack could not be registered.
     #[error(transparent)]
     Registry(RegistryError),
+    /// The pack could not be set up (e.g. the workspace root does not exist).
+    #[error("{0}")]
+    Setup(String),
 }

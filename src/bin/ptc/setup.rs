@@ -11,6 +11,9 @@ pub struct PackArgs {
     /// Tool packs to load, comma-separated (available: testkit).
     #[arg(long = "tools", value_name = "PACKS", default_value = "")]
     pub packs: String,
+    /// Workspace root that file and shell tools are confined to (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<std::path::PathBuf>,
 }
 
 /// `ptc sdk` options.
@@ -50,7 +53,11 @@ fn parse_code_mode(s: &str) -> Result<ToolMode, String> {
 /// A registry with the packs loaded and code mode installed with `config`.
 pub fn registry(packs: &PackArgs, config: CodeConfig) -> Result<ToolRegistry, String> {
     let registry = ToolRegistry::new();
-    ptc::packs::register_list(&registry, &packs.packs).map_err(|e| e.to_string())?;
+    let mut ctx = ptc::packs::PackContext::default();
+    if let Some(root) = &packs.root {
+        ctx.root = root.clone();
+    }
+    ptc::packs::register_list(&registry, &packs.packs, &ctx).map_err(|e| e.to_string())?;
     CodeExecutor::new(config).install(&registry);
     Ok(registry)
 }
