@@ -119,7 +119,12 @@ impl ToolRegistry {
 
     /// Operations bound to one agent scope.
     pub fn scoped<'a>(&'a self, scope: &'a ScopeKey) -> Scoped<'a> {
-        Scoped::new(self, scope)
+        Scoped::new(self, Some(scope))
+    }
+
+    /// Operations on the global layer (hooks see every call).
+    fn global(&self) -> Scoped<'_> {
+        Scoped::new(self, None)
     }
 
     fn read(&self) -> std::sync::RwLockReadGuard<'_, State> {
@@ -364,56 +369,32 @@ impl ToolRegistry {
 
     /// Add a global `tools/pre-execute` listener.
     pub fn on_pre_execute(&self, hook: impl PreExecute) -> Disposer {
-        self.add_hook(
-            |h| &mut h.pre_execute,
-            None,
-            Arc::new(hook) as Arc<dyn PreExecute>,
-        )
+        self.global().on_pre_execute(hook)
     }
 
     /// Add a global `tools/execute` wrapper.
     pub fn on_execute(&self, hook: impl ExecuteHook) -> Disposer {
-        self.add_hook(
-            |h| &mut h.execute,
-            None,
-            Arc::new(hook) as Arc<dyn ExecuteHook>,
-        )
+        self.global().on_execute(hook)
     }
 
     /// Add a global `tools/post-execute` listener.
     pub fn on_post_execute(&self, hook: impl PostExecute) -> Disposer {
-        self.add_hook(
-            |h| &mut h.post_execute,
-            None,
-            Arc::new(hook) as Arc<dyn PostExecute>,
-        )
+        self.global().on_post_execute(hook)
     }
 
     /// Add a global `tools/result` observer.
     pub fn on_result(&self, observer: impl ResultObserver) -> Disposer {
-        self.add_hook(
-            |h| &mut h.result,
-            None,
-            Arc::new(observer) as Arc<dyn ResultObserver>,
-        )
+        self.global().on_result(observer)
     }
 
     /// Add a global `tools/ptc-dispatch-log` listener.
     pub fn on_ptc_dispatch_log(&self, hook: impl PtcDispatchLogHook) -> Disposer {
-        self.add_hook(
-            |h| &mut h.ptc_dispatch_log,
-            None,
-            Arc::new(hook) as Arc<dyn PtcDispatchLogHook>,
-        )
+        self.global().on_ptc_dispatch_log(hook)
     }
 
     /// Add a global monotonic guard.
     pub fn guard(&self, guard: impl ToolGuard) -> Disposer {
-        self.add_hook(
-            |h| &mut h.guards,
-            None,
-            Arc::new(guard) as Arc<dyn ToolGuard>,
-        )
+        self.global().guard(guard)
     }
 
     pub(crate) fn add_hook<T: ?Sized + 'static>(

@@ -19,18 +19,23 @@ use crate::scope::ScopeKey;
 /// see only this agent's calls, guards apply to this scope and its descendants.
 pub struct Scoped<'a> {
     registry: &'a ToolRegistry,
-    scope: &'a ScopeKey,
+    /// `None` only for the registry's own global view.
+    scope: Option<&'a ScopeKey>,
 }
 
 impl<'a> Scoped<'a> {
-    pub(super) fn new(registry: &'a ToolRegistry, scope: &'a ScopeKey) -> Self {
+    pub(super) fn new(registry: &'a ToolRegistry, scope: Option<&'a ScopeKey>) -> Self {
         Scoped { registry, scope }
+    }
+
+    fn scope_id(&self) -> Option<u64> {
+        self.scope.map(ScopeKey::id)
     }
 
     /// Register a tool in this scope (shadows a global of the same name).
     pub fn register(&self, def: impl IntoDefinition) -> Result<Disposer, RegistryError> {
         self.registry
-            .register_in(Some(self.scope), def, RegistrationOptions::default())
+            .register_in(self.scope, def, RegistrationOptions::default())
     }
 
     /// Register a tool in this scope with options.
@@ -39,20 +44,23 @@ impl<'a> Scoped<'a> {
         def: impl IntoDefinition,
         options: RegistrationOptions,
     ) -> Result<Disposer, RegistryError> {
-        self.registry.register_in(Some(self.scope), def, options)
+        self.registry.register_in(self.scope, def, options)
     }
 
     /// Restrict the tools this scope inherits. Empty filters, unknown names, names
     /// registered in this scope and `run_code` fail. Restrictions intersect.
     pub fn restrict(&self, filter: ToolRestriction) -> Result<Disposer, RegistryError> {
-        self.registry.restrict_in(self.scope, filter)
+        let scope = self.scope.ok_or_else(|| {
+            RegistryError::InvalidRestriction("only agent scopes can be restricted".into())
+        })?;
+        self.registry.restrict_in(scope, filter)
     }
 
     /// A `tools/pre-execute` listener for this agent's calls only.
     pub fn on_pre_execute(&self, hook: impl PreExecute) -> Disposer {
         self.registry.add_hook(
             |h| &mut h.pre_execute,
-            Some(self.scope.id()),
+            self.scope_id(),
             Arc::new(hook) as Arc<dyn PreExecute>,
         )
     }
@@ -61,7 +69,7 @@ impl<'a> Scoped<'a> {
     pub fn on_execute(&self, hook: impl ExecuteHook) -> Disposer {
         self.registry.add_hook(
             |h| &mut h.execute,
-            Some(self.scope.id()),
+            self.scope_id(),
             Arc::new(hook) as Arc<dyn ExecuteHook>,
         )
     }
@@ -70,7 +78,7 @@ impl<'a> Scoped<'a> {
     pub fn on_post_execute(&self, hook: impl PostExecute) -> Disposer {
         self.registry.add_hook(
             |h| &mut h.post_execute,
-            Some(self.scope.id()),
+            self.scope_id(),
             Arc::new(hook) as Arc<dyn PostExecute>,
         )
     }
@@ -79,7 +87,7 @@ impl<'a> Scoped<'a> {
     pub fn on_result(&self, observer: impl ResultObserver) -> Disposer {
         self.registry.add_hook(
             |h| &mut h.result,
-            Some(self.scope.id()),
+            self.scope_id(),
             Arc::new(observer) as Arc<dyn ResultObserver>,
         )
     }
@@ -88,7 +96,7 @@ impl<'a> Scoped<'a> {
     pub fn on_ptc_dispatch_log(&self, hook: impl PtcDispatchLogHook) -> Disposer {
         self.registry.add_hook(
             |h| &mut h.ptc_dispatch_log,
-            Some(self.scope.id()),
+            self.scope_id(),
             Arc::new(hook) as Arc<dyn PtcDispatchLogHook>,
         )
     }
@@ -97,19 +105,18 @@ impl<'a> Scoped<'a> {
     pub fn guard(&self, guard: impl ToolGuard) -> Disposer {
         self.registry.add_hook(
             |h| &mut h.guards,
-            Some(self.scope.id()),
+            self.scope_id(),
             Arc::new(guard) as Arc<dyn ToolGuard>,
         )
     }
 
     /// Set this scope's tool mode (nearest scope wins).
     pub fn set_mode(&self, mode: crate::mode::ToolMode) -> Disposer {
-        self.registry.set_mode_in(Some(self.scope.id()), mode)
+        self.registry.set_mode_in(self.scope_id(), mode)
     }
 
     /// Select the executor for this scope (nearest scope wins).
     pub fn set_executor(&self, executor: Arc<dyn ToolExecutor>) -> Disposer {
-        self.registry
-            .set_executor_in(Some(self.scope.id()), executor)
+        self.registry.set_executor_in(self.scope_id(), executor)
     }
 }
