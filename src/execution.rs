@@ -142,9 +142,14 @@ pub struct ToolExecution {
     pub(crate) parent: Option<ExecutionToken>,
     pub(crate) signal: CancellationToken,
     pub(crate) definition: Option<Arc<ToolDefinition>>,
+    pub(crate) started_at: std::time::Instant,
 }
 
 impl ToolExecution {
+    /// When the pipeline prepared this call.
+    pub fn started_at(&self) -> std::time::Instant {
+        self.started_at
+    }
     /// Opaque identity, passed to nested calls only as their `parent`.
     pub fn token(&self) -> ExecutionToken {
         self.token

@@ -42,6 +42,7 @@
 #![forbid(unsafe_code)]
 
 pub mod code;
+pub mod config;
 pub mod content;
 pub mod definition;
 mod disposer;

@@ -97,6 +97,7 @@ impl ToolRegistry {
             parent: input.parent,
             signal: input.signal,
             definition,
+            started_at: std::time::Instant::now(),
         });
         PreparedCall { exec, early }
     }

@@ -1,4 +1,5 @@
 //! Built-in policies, one module each.
 
 pub mod approval;
+pub mod terminal;
 pub mod timeout;

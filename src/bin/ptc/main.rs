@@ -2,8 +2,10 @@
 //!
 //! Exit codes: 0 success, 1 the result is an error, 2 a usage or setup error.
 
+mod format;
 mod run;
 mod setup;
+mod trace;
 
 use std::process::ExitCode;
 

@@ -4,11 +4,12 @@ use std::io::Read;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use clap::Args;
+use ptc::config::LimitsConfig;
 use ptc::{
-    Agent, CodeConfig, JsonlLog, LogStep, ScopeKey, ToolBatchInput, ToolCallBlock, ToolExecution,
+    Agent, JsonlLog, LogStep, ScopeKey, ToolBatchInput, ToolCallBlock, ToolExecution,
     ToolExecutionResult, ToolMode, ToolRegistry,
 };
 use serde_json::json;
@@ -20,15 +21,18 @@ use crate::setup::{registry, PackArgs};
 pub struct RunArgs {
     #[command(flatten)]
     packs: PackArgs,
-    /// Wall-clock limit for the program, in milliseconds.
-    #[arg(long, value_name = "N", default_value_t = 120_000)]
-    timeout_ms: u64,
-    /// Heap limit for the program, in MiB.
-    #[arg(long, value_name = "N", default_value_t = 256)]
-    max_heap_mb: usize,
-    /// Concurrency-safe tool calls that may overlap.
-    #[arg(long, value_name = "N", default_value_t = 10)]
-    max_parallel: usize,
+    /// Wall-clock limit for the program, in milliseconds (default 120000).
+    #[arg(long, value_name = "N")]
+    timeout_ms: Option<u64>,
+    /// Heap limit for the program, in MiB (default 256).
+    #[arg(long, value_name = "N")]
+    max_heap_mb: Option<usize>,
+    /// Concurrency-safe tool calls that may overlap (default 10).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_parallel: Option<u64>,
+    /// Print a compact trace of each tool call (name, duration, ok/error) on stderr.
+    #[arg(long)]
+    trace: bool,
     /// Append the session's events to FILE as JSON lines.
     #[arg(long, value_name = "FILE")]
     log: Option<std::path::PathBuf>,
@@ -65,12 +69,17 @@ fn read_program(file: &str) -> Result<String, String> {
 /// Run the command.
 pub fn main(args: RunArgs) -> Result<ExitCode, String> {
     let code = read_program(&args.file)?;
-    let mut config = CodeConfig::quickjs();
-    config.limits.wall_clock = Duration::from_millis(args.timeout_ms);
-    config.limits.max_heap_bytes = args.max_heap_mb.saturating_mul(1024 * 1024);
-    config.sub_calls.max_parallel = args.max_parallel.max(1);
-    let registry = registry(&args.packs, config)?;
+    let limits = LimitsConfig {
+        timeout_ms: args.timeout_ms,
+        max_heap_mb: args.max_heap_mb,
+        max_parallel: args.max_parallel.map(|n| n as usize),
+        ..LimitsConfig::default()
+    };
+    let registry = registry(&args.packs, |config| limits.apply(config))?.registry;
     registry.set_mode(ToolMode::Both);
+    if args.trace {
+        crate::trace::install(&registry);
+    }
     let mut agent = Agent::new(ScopeKey::root("cli"));
     if let Some(path) = &args.log {
         let log = JsonlLog::open(path)

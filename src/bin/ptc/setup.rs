@@ -3,17 +3,30 @@
 use std::process::ExitCode;
 
 use clap::Args;
+use ptc::config::Config;
+use ptc::policy::terminal::TerminalApproval;
 use ptc::{CodeConfig, CodeExecutor, ToolMode, ToolRegistry};
 
 /// Options shared by every command that builds a registry.
 #[derive(Args, Debug, Clone)]
 pub struct PackArgs {
-    /// Tool packs to load, comma-separated (available: testkit).
-    #[arg(long = "tools", value_name = "PACKS", default_value = "")]
-    pub packs: String,
+    /// Tool packs to load, comma-separated (default: `tools` in ptc.toml, else none).
+    #[arg(long = "tools", value_name = "PACKS")]
+    pub packs: Option<String>,
     /// Workspace root that file and shell tools are confined to (default: the current directory).
     #[arg(long, value_name = "DIR")]
     pub root: Option<std::path::PathBuf>,
+    /// Operator configuration (default: ptc.toml in the workspace root, if present).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<std::path::PathBuf>,
+}
+
+/// A registry built from the command line and `ptc.toml`.
+pub struct Setup {
+    /// The registry, with packs, policies and code mode installed.
+    pub registry: ToolRegistry,
+    /// The configuration that was applied.
+    pub config: Config,
 }
 
 /// `ptc sdk` options.
@@ -21,9 +34,10 @@ pub struct PackArgs {
 pub struct SdkArgs {
     #[command(flatten)]
     packs: PackArgs,
-    /// `code` prints the code-only guidance and declarations; `both` the SDK section.
-    #[arg(long, value_name = "MODE", default_value = "both", value_parser = parse_code_mode)]
-    mode: ToolMode,
+    /// `code` prints the code-only guidance and declarations; `both` the SDK section
+    /// (default: the mode in ptc.toml if it has an SDK, else both).
+    #[arg(long, value_name = "MODE", value_parser = parse_code_mode)]
+    mode: Option<ToolMode>,
 }
 
 /// `ptc tools` options.
@@ -31,9 +45,12 @@ pub struct SdkArgs {
 pub struct ToolsArgs {
     #[command(flatten)]
     packs: PackArgs,
-    /// How tools are offered to the model.
-    #[arg(long, value_name = "MODE", default_value = "both", value_parser = parse_mode)]
-    mode: ToolMode,
+    /// How tools are offered to the model (default: the mode in ptc.toml, else both).
+    #[arg(long, value_name = "MODE", value_parser = parse_mode)]
+    mode: Option<ToolMode>,
+    /// Wire format for --json: ptc (name, description, parameters), openai, anthropic or mcp.
+    #[arg(long, value_name = "FORMAT", default_value = "ptc", value_parser = ["ptc", "openai", "anthropic", "mcp"])]
+    format: String,
     /// Print the model-facing schemas as JSON instead of names.
     #[arg(long)]
     json: bool,
@@ -50,23 +67,44 @@ fn parse_code_mode(s: &str) -> Result<ToolMode, String> {
     }
 }
 
-/// A registry with the packs loaded and code mode installed with `config`.
-pub fn registry(packs: &PackArgs, config: CodeConfig) -> Result<ToolRegistry, String> {
+/// Build the registry: configuration (explicit or discovered), packs (flag or config),
+/// policies, terminal approval for `ask`, and code mode with `limits` applied last.
+pub fn registry(args: &PackArgs, adjust: impl FnOnce(&mut CodeConfig)) -> Result<Setup, String> {
+    let root = match &args.root {
+        Some(root) => root.clone(),
+        None => std::env::current_dir()
+            .map_err(|e| format!("cannot read the current directory: {e}"))?,
+    };
+    let config = Config::discover(args.config.as_deref(), &root).map_err(|e| e.to_string())?;
     let registry = ToolRegistry::new();
-    let mut ctx = ptc::packs::PackContext::default();
-    if let Some(root) = &packs.root {
-        ctx.root = root.clone();
+    let ctx = ptc::packs::PackContext { root };
+    let packs = match (&args.packs, &config.tools) {
+        (Some(list), _) => list.clone(),
+        (None, Some(tools)) => tools.join(","),
+        (None, None) => String::new(),
+    };
+    ptc::packs::register_list(&registry, &packs, &ctx).map_err(|e| e.to_string())?;
+    for disposer in config.policies.install(&registry) {
+        std::mem::forget(disposer);
     }
-    ptc::packs::register_list(&registry, &packs.packs, &ctx).map_err(|e| e.to_string())?;
-    CodeExecutor::new(config).install(&registry);
-    Ok(registry)
+    registry.set_approval(std::sync::Arc::new(TerminalApproval));
+    let mut code = CodeConfig::quickjs();
+    config.limits.apply(&mut code);
+    adjust(&mut code);
+    CodeExecutor::new(code).install(&registry);
+    Ok(Setup { registry, config })
 }
 
 /// `ptc sdk`.
 pub fn sdk(args: SdkArgs) -> Result<ExitCode, String> {
-    let registry = registry(&args.packs, CodeConfig::quickjs())?;
-    registry.set_mode(args.mode);
-    let (_, sections) = registry
+    let setup = registry(&args.packs, |_| {})?;
+    let mode = args
+        .mode
+        .or(setup.config.mode.filter(|m| m.offers_run_code()))
+        .unwrap_or(ToolMode::Both);
+    setup.registry.set_mode(mode);
+    let (_, sections) = setup
+        .registry
         .model_input(None, None)
         .map_err(|e| e.to_string())?;
     for section in sections {
@@ -77,13 +115,17 @@ pub fn sdk(args: SdkArgs) -> Result<ExitCode, String> {
 
 /// `ptc tools`.
 pub fn tools(args: ToolsArgs) -> Result<ExitCode, String> {
-    let registry = registry(&args.packs, CodeConfig::quickjs())?;
-    registry.set_mode(args.mode);
-    let (input, _) = registry
+    let setup = registry(&args.packs, |_| {})?;
+    setup
+        .registry
+        .set_mode(args.mode.or(setup.config.mode).unwrap_or(ToolMode::Both));
+    let (input, _) = setup
+        .registry
         .model_input(None, None)
         .map_err(|e| e.to_string())?;
     if args.json {
-        let json = serde_json::to_string_pretty(&input.schemas).map_err(|e| e.to_string())?;
+        let wire = crate::format::schemas(&input.schemas, &args.format);
+        let json = serde_json::to_string_pretty(&wire).map_err(|e| e.to_string())?;
         println!("{json}");
     } else {
         for name in input.known_names {

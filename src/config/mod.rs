@@ -1,0 +1,196 @@
+//! Operator configuration: `ptc.toml`.
+//!
+//! ```toml
+//! mode = "code"                      # native | code | both
+//! tools = ["testkit", "builtin"]     # tool packs
+//!
+//! [limits]                           # code-mode limits (all optional)
+//! timeout_ms = 120000
+//! max_heap_mb = 256
+//! max_output_bytes = 8388608
+//! max_parallel = 10
+//! max_sub_calls = 10000
+//! max_pending = 1000
+//!
+//! [[policy]]                         # first matching rule decides
+//! tool = "bash"
+//! action = "deny"                    # allow | deny | ask
+//! match = { command = "rm\\s+-rf" }  # every listed argument matches its regex
+//! reason = "no recursive deletes"
+//!
+//! [[policy]]
+//! tool = "write"
+//! action = "ask"
+//! not_match = { file_path = "^src/" } # ask before writes outside src/
+//! ```
+//!
+//! Unknown keys and bad values are errors naming the key and the line.
+
+mod policy;
+
+pub use policy::{PolicyAction, PolicyRule, PolicySet};
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use crate::code::CodeConfig;
+use crate::mode::ToolMode;
+
+/// The file name looked up in the workspace root.
+pub const FILE_NAME: &str = "ptc.toml";
+
+/// A parsed `ptc.toml`.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    /// The tool mode, if set.
+    pub mode: Option<ToolMode>,
+    /// Tool packs to load, if set.
+    pub tools: Option<Vec<String>>,
+    /// Code-mode limits.
+    pub limits: LimitsConfig,
+    /// Policy rules, in file order.
+    pub policies: PolicySet,
+    /// Where the configuration came from.
+    pub path: Option<PathBuf>,
+}
+
+/// Code-mode limits from `[limits]`; unset fields keep the defaults.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitsConfig {
+    /// Wall clock per run, in milliseconds.
+    pub timeout_ms: Option<u64>,
+    /// Heap cap per run, in MiB.
+    pub max_heap_mb: Option<usize>,
+    /// Output cap per run (console plus value), in bytes.
+    pub max_output_bytes: Option<usize>,
+    /// Concurrency-safe sub-calls overlapping at once.
+    pub max_parallel: Option<usize>,
+    /// Sub-calls per run.
+    pub max_sub_calls: Option<u64>,
+    /// Sub-calls pending at once.
+    pub max_pending: Option<usize>,
+}
+
+impl LimitsConfig {
+    /// Apply the set fields to `config`.
+    pub fn apply(&self, config: &mut CodeConfig) {
+        if let Some(ms) = self.timeout_ms {
+            config.limits.wall_clock = Duration::from_millis(ms);
+        }
+        if let Some(mb) = self.max_heap_mb {
+            config.limits.max_heap_bytes = mb.saturating_mul(1024 * 1024);
+        }
+        if let Some(bytes) = self.max_output_bytes {
+            config.limits.max_output_bytes = bytes;
+        }
+        if let Some(n) = self.max_parallel {
+            config.sub_calls.max_parallel = n;
+        }
+        if let Some(n) = self.max_sub_calls {
+            config.sub_calls.max_calls = n;
+        }
+        if let Some(n) = self.max_pending {
+            config.sub_calls.max_pending = n;
+        }
+    }
+}
+
+/// A configuration error, with the line it concerns when known.
+#[derive(Debug, thiserror::Error)]
+#[error("{}{message}", location(path.as_deref(), *line))]
+pub struct ConfigError {
+    /// The file.
+    pub path: Option<PathBuf>,
+    /// 1-based line.
+    pub line: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+fn location(path: Option<&Path>, line: Option<usize>) -> String {
+    match (path, line) {
+        (Some(p), Some(l)) => format!("{}:{l}: ", p.display()),
+        (Some(p), None) => format!("{}: ", p.display()),
+        (None, Some(l)) => format!("line {l}: "),
+        (None, None) => String::new(),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    mode: Option<toml::Spanned<String>>,
+    tools: Option<Vec<String>>,
+    #[serde(default)]
+    limits: LimitsConfig,
+    #[serde(default)]
+    policy: Vec<policy::RawRule>,
+}
+
+impl Config {
+    /// Parse configuration text; `path` is only used in error messages.
+    pub fn parse(text: &str, path: Option<&Path>) -> Result<Config, ConfigError> {
+        let error = |line: Option<usize>, message: String| ConfigError {
+            path: path.map(Path::to_path_buf),
+            line,
+            message,
+        };
+        let raw: RawConfig = toml::from_str(text).map_err(|e| {
+            let line = e.span().map(|s| line_of(text, s.start));
+            error(line, e.message().to_string())
+        })?;
+        let mode =
+            match raw.mode {
+                None => None,
+                Some(m) => Some(m.get_ref().parse::<ToolMode>().map_err(|e| {
+                    error(Some(line_of(text, m.span().start)), format!("mode: {e}"))
+                })?),
+            };
+        let policies = PolicySet::compile(raw.policy, text)
+            .map_err(|(line, message)| error(Some(line), message))?;
+        Ok(Config {
+            mode,
+            tools: raw.tools,
+            limits: raw.limits,
+            policies,
+            path: path.map(Path::to_path_buf),
+        })
+    }
+
+    /// Read and parse `path`.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+            path: Some(path.to_path_buf()),
+            line: None,
+            message: e.to_string(),
+        })?;
+        Config::parse(&text, Some(path))
+    }
+
+    /// `explicit` if given, else `<root>/ptc.toml` if it exists, else the defaults.
+    pub fn discover(explicit: Option<&Path>, root: &Path) -> Result<Config, ConfigError> {
+        match explicit {
+            Some(path) => Config::load(path),
+            None => {
+                let candidate = root.join(FILE_NAME);
+                if candidate.is_file() {
+                    Config::load(&candidate)
+                } else {
+                    Ok(Config::default())
+                }
+            }
+        }
+    }
+}
+
+/// The 1-based line of byte offset `at` in `text`.
+pub(crate) fn line_of(text: &str, at: usize) -> usize {
+    text.as_bytes()[..at.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}

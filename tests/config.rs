@@ -1,0 +1,201 @@
+//! `ptc.toml`: parsing errors name the key and line; policies apply to native calls and
+//! to sub-calls inside `run_code`; limits reach code mode.
+
+mod code_support;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use code_support::*;
+use ptc::config::{Config, PolicyAction};
+use ptc::{
+    codes, Agent, ApprovalAnswer, ApprovalRequest, CodeConfig, ScopeKey, ToolExecutionInput,
+};
+use serde_json::json;
+
+fn parse_err(text: &str) -> String {
+    Config::parse(text, Some(std::path::Path::new("ptc.toml")))
+        .unwrap_err()
+        .to_string()
+}
+
+#[test]
+fn config_parses_mode_tools_limits_and_policies() {
+    let config = Config::parse(
+        r#"
+mode = "code"
+tools = ["testkit"]
+
+[limits]
+timeout_ms = 500
+max_parallel = 3
+
+[[policy]]
+tool = "bash"
+action = "deny"
+match = { command = "rm\\s+-rf" }
+
+[[policy]]
+tool = "write"
+action = "ask"
+not_match = { file_path = "^src/" }
+"#,
+        None,
+    )
+    .unwrap();
+    assert_eq!(config.mode, Some(ptc::ToolMode::Code));
+    assert_eq!(config.tools.as_deref(), Some(&["testkit".to_string()][..]));
+    let mut code = CodeConfig::quickjs();
+    config.limits.apply(&mut code);
+    assert_eq!(code.limits.wall_clock, Duration::from_millis(500));
+    assert_eq!(code.sub_calls.max_parallel, 3);
+    assert_eq!(
+        code.sub_calls.max_calls, 10_000,
+        "unset limits keep their defaults"
+    );
+    let rules = &config.policies.rules;
+    assert_eq!((rules[0].action, rules[0].line), (PolicyAction::Deny, 10));
+    let p = &config.policies;
+    assert!(p.decide("bash", &json!({"command": "rm -rf /"})).is_some());
+    assert!(p.decide("bash", &json!({"command": "ls"})).is_none());
+    assert!(p
+        .decide("write", &json!({"file_path": "docs/a.md"}))
+        .is_some());
+    assert!(p
+        .decide("write", &json!({"file_path": "src/a.rs"}))
+        .is_none());
+}
+
+#[test]
+fn config_unknown_keys_and_bad_values_name_key_and_line() {
+    let e = parse_err("mode = \"code\"\nbogus = 1\n");
+    assert!(e.starts_with("ptc.toml:2:") && e.contains("bogus"), "{e}");
+    let e = parse_err("\n\nmode = \"fast\"\n");
+    assert!(
+        e.starts_with("ptc.toml:3:") && e.contains("mode") && e.contains("fast"),
+        "{e}"
+    );
+    let e = parse_err("[limits]\ntimeout_ms = \"soon\"\n");
+    assert!(
+        e.starts_with("ptc.toml:2:") && e.contains("invalid type"),
+        "{e}"
+    );
+    let e = parse_err("[[policy]]\ntool = \"x\"\naction = \"maybe\"\n");
+    assert!(e.starts_with("ptc.toml:3:") && e.contains("maybe"), "{e}");
+    let e = parse_err("[[policy]]\ntool = \"x\"\naction = \"deny\"\nmatch = { a = \"(\" }\n");
+    assert!(
+        e.starts_with("ptc.toml:4:") && e.contains("policy.match.a"),
+        "{e}"
+    );
+    let e = parse_err("[[policy]]\naction = \"deny\"\n");
+    assert!(e.contains("tool"), "{e}");
+}
+
+#[test]
+fn config_discovery_prefers_explicit_then_root_file() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(Config::discover(None, dir.path()).unwrap().mode.is_none());
+    std::fs::write(dir.path().join("ptc.toml"), "mode = \"native\"\n").unwrap();
+    assert_eq!(
+        Config::discover(None, dir.path()).unwrap().mode,
+        Some(ptc::ToolMode::Native)
+    );
+    let other = dir.path().join("other.toml");
+    std::fs::write(&other, "mode = \"both\"\n").unwrap();
+    assert_eq!(
+        Config::discover(Some(&other), dir.path()).unwrap().mode,
+        Some(ptc::ToolMode::Both)
+    );
+    let missing = Config::discover(Some(&dir.path().join("nope.toml")), dir.path()).unwrap_err();
+    assert!(missing.to_string().contains("nope.toml"));
+}
+
+const POLICY: &str = r#"
+[[policy]]
+tool = "echo"
+action = "deny"
+match = { text = "^secret" }
+reason = "no secrets"
+
+[[policy]]
+tool = "add"
+action = "ask"
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn config_policy_denies_native_calls_and_sub_calls_alike() {
+    let registry = code_registry();
+    Config::parse(POLICY, None)
+        .unwrap()
+        .policies
+        .install(&registry);
+    let native = registry
+        .dispatch(ToolExecutionInput::new(
+            "c",
+            "echo",
+            json!({"text": "secret x"}),
+        ))
+        .await;
+    assert_eq!(native.error_code(), Some(codes::TOOL_DENIED));
+    assert!(!registry
+        .dispatch(ToolExecutionInput::new(
+            "c",
+            "echo",
+            json!({"text": "fine"})
+        ))
+        .await
+        .is_error());
+    let r = run(
+        &registry,
+        "try { await tools.echo({text: 'secret x'}); return 'leaked' } catch (e) { return `${e.name} ${e.toolName}: ${e.message}` }",
+    )
+    .await;
+    assert_eq!(r.text(), "ToolCallError echo: no secrets");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn config_ask_runs_only_when_approved_and_denies_without_a_terminal() {
+    let registry = code_registry();
+    Config::parse(POLICY, None)
+        .unwrap()
+        .policies
+        .install(&registry);
+    registry.set_approval(Arc::new(ptc::policy::terminal::TerminalApproval));
+    let agent = || Agent::new(ScopeKey::root("a"));
+    let r = registry
+        .dispatch(ToolExecutionInput::new("c", "add", json!({"a": 1, "b": 2})).with_agent(agent()))
+        .await;
+    assert_eq!(
+        r.error_code(),
+        Some(codes::TOOL_DENIED),
+        "tests have no terminal attached"
+    );
+    registry.set_approval(Arc::new(|_: ApprovalRequest| async {
+        ApprovalAnswer::AllowedOnce
+    }));
+    let r = registry
+        .dispatch(ToolExecutionInput::new("c", "add", json!({"a": 1, "b": 2})).with_agent(agent()))
+        .await;
+    assert_eq!(r.value().unwrap().as_f64(), Some(3.0));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn config_deny_rules_are_guards_that_other_listeners_cannot_undo() {
+    let registry = code_registry();
+    // an outer listener that short-circuits with allow, so the policy's own listener never runs
+    registry.on_pre_execute(|_: Arc<ptc::ToolExecution>, _: ptc::PreNext| async {
+        ptc::PreToolDecision::Allow
+    });
+    Config::parse(POLICY, None)
+        .unwrap()
+        .policies
+        .install(&registry);
+    let r = registry
+        .dispatch(ToolExecutionInput::new(
+            "c",
+            "echo",
+            json!({"text": "secret"}),
+        ))
+        .await;
+    assert_eq!(r.error_code(), Some(codes::TOOL_DENIED));
+}
