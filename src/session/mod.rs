@@ -4,8 +4,10 @@
 //! to a file and [`read_jsonl`] replays such a file into the same events.
 
 mod jsonl;
+mod tree;
 
 pub use jsonl::{read_jsonl, JsonlLog};
+pub use tree::{build_tree, render_tree, CallNode, Settled};
 
 use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};

@@ -34,6 +34,11 @@ enum Command {
         after_help = "Examples:\n  ptc tools --tools testkit --mode native\n  ptc tools --tools testkit --mode code --json"
     )]
     Tools(setup::ToolsArgs),
+    /// Render a session log (written with `ptc run --log`) as a tree of calls and sub-calls.
+    #[command(
+        after_help = "Example:\n  ptc run --tools testkit --log session.jsonl examples/programs/fanout.ts\n  ptc replay --tools testkit session.jsonl"
+    )]
+    Replay(setup::ReplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +47,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run::main(args),
         Command::Sdk(args) => setup::sdk(args),
         Command::Tools(args) => setup::tools(args),
+        Command::Replay(args) => setup::replay(args),
     };
     match outcome {
         Ok(code) => code,

@@ -56,6 +56,16 @@ pub struct ToolsArgs {
     json: bool,
 }
 
+/// `ptc replay` options.
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    #[command(flatten)]
+    packs: PackArgs,
+    /// The session log (JSON lines).
+    #[arg(value_name = "FILE")]
+    file: std::path::PathBuf,
+}
+
 fn parse_mode(s: &str) -> Result<ToolMode, String> {
     s.parse()
 }
@@ -132,5 +142,17 @@ pub fn tools(args: ToolsArgs) -> Result<ExitCode, String> {
             println!("{name}");
         }
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `ptc replay`.
+pub fn replay(args: ReplayArgs) -> Result<ExitCode, String> {
+    let events = ptc::session::read_jsonl(&args.file).map_err(|e| e.to_string())?;
+    let setup = registry(&args.packs, |_| {})?;
+    let tree = ptc::session::build_tree(&events);
+    print!(
+        "{}",
+        ptc::session::render_tree(&tree, Some(&setup.registry))
+    );
     Ok(ExitCode::SUCCESS)
 }
