@@ -1,5 +1,6 @@
-//! Tool packs: named sets of tools a registry can load (`--tools testkit`).
+//! Tool packs: named sets of tools a registry can load (`--tools builtin,testkit`).
 
+pub mod builtin;
 pub mod testkit;
 
 use std::path::PathBuf;
@@ -8,7 +9,7 @@ use crate::error::RegistryError;
 use crate::registry::ToolRegistry;
 
 /// The names of the packs this build ships.
-pub const PACKS: &[&str] = &["testkit"];
+pub const PACKS: &[&str] = &["builtin", "testkit"];
 
 /// What packs may need from their deployment.
 #[derive(Debug, Clone)]
@@ -27,8 +28,8 @@ impl Default for PackContext {
 
 /// Register the pack `name` in the registry's global layer.
 pub fn register(registry: &ToolRegistry, name: &str, ctx: &PackContext) -> Result<(), PackError> {
-    let _ = ctx;
     match name {
+        "builtin" => builtin::register(registry, ctx).map(|_| ()),
         "testkit" => testkit::register(registry).map_err(PackError::Registry),
         other => Err(PackError::Unknown(other.to_string())),
     }

@@ -1,0 +1,384 @@
+//! `bash`: one `bash -c COMMAND` per call, in a fresh process group (`terminal` card).
+//!
+//! The shell runs in `workdir` (inside the workspace root; the root by default) with
+//! standard input closed. Its stdout and stderr are read as they arrive: the value keeps
+//! the tail of each (up to [`MAX_STREAM_BYTES`]), the model sees the tail of both
+//! interleaved (up to [`MAX_CONTENT_BYTES`]). The whole process group is killed with
+//! SIGKILL when the timeout expires, when the caller cancels, when the call's future is
+//! dropped, and when the shell exits (so a command's background children never outlive
+//! the call; this pack has no `run_in_background`).
+//!
+//! The working directory is confined to the root; the command itself is not sandboxed:
+//! it runs with ptc's own permissions and can reach anything they allow.
+
+use std::os::unix::process::ExitStatusExt;
+use std::process::{ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use nix::sys::signal::{killpg, Signal};
+use nix::unistd::Pid;
+use ptc_schema::{ParameterSpec, ValueSpec};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use tokio::io::{AsyncRead, AsyncReadExt};
+use tokio::process::Command;
+
+use super::shared::{self, arg_str, invalid_args};
+use super::workspace::Workspace;
+use crate::content::ContentBlock;
+use crate::definition::ToolDefinition;
+use crate::error::{codes, ToolError, ToolErrorInfo};
+use crate::presentation::{ToolCallView, ToolResultView};
+
+/// Timeout when `timeoutMs` is absent.
+pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
+/// The largest timeout a call may ask for.
+pub const MAX_TIMEOUT_MS: u64 = 600_000;
+/// Bytes of each stream the value keeps (the tail).
+pub const MAX_STREAM_BYTES: usize = 1024 * 1024;
+/// Bytes of interleaved output the model sees (the tail).
+pub const MAX_CONTENT_BYTES: usize = 30_000;
+/// How long to wait for the pipes to close after the group was killed.
+const DRAIN_GRACE: Duration = Duration::from_secs(2);
+
+#[derive(Deserialize)]
+struct Args {
+    command: String,
+    #[allow(dead_code)]
+    description: String,
+    #[serde(rename = "timeoutMs")]
+    timeout_ms: Option<f64>,
+    workdir: Option<String>,
+    run_in_background: Option<bool>,
+}
+
+#[derive(Serialize)]
+struct Output {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exit_code: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    signal: Option<String>,
+    stdout: String,
+    stderr: String,
+    output: String,
+    truncated: bool,
+}
+
+/// The `bash` tool.
+pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
+    ToolDefinition::builder("bash")
+        .description(
+            "Execute a bash command (`bash -c`) and return its stdout/stderr. Each call runs in a \
+             fresh shell: no state (cwd, variables, functions) persists between calls — pass \
+             `workdir` instead of using `cd`. Non-zero exits are reported as `[exit code: N]`. \
+             The working directory must be inside the workspace. Long output is truncated to \
+             its tail. Background processes the command starts are killed when it exits; there \
+             is no background mode.",
+        )
+        .parameters(
+            ParameterSpec::new()
+                .required(
+                    "command",
+                    ValueSpec::string().describe("The bash command to execute."),
+                )
+                .required(
+                    "description",
+                    ValueSpec::string().describe(
+                        "Clear, concise description of what this command does in active voice, \
+                         5-10 words (shown in the UI). Examples: \"ls\" → \"List files in \
+                         current directory\"; \"git status\" → \"Show working tree status\"; \
+                         \"npm install\" → \"Install package dependencies\".",
+                    ),
+                )
+                .optional(
+                    "timeoutMs",
+                    ValueSpec::number().describe(
+                        "Timeout in milliseconds. The executor applies its configured default \
+                         and cap, and kills the command on expiry.",
+                    ),
+                )
+                .optional(
+                    "workdir",
+                    ValueSpec::string().describe(
+                        "Working directory for this command. Defaults to the session workspace; \
+                         a relative path is resolved against it.",
+                    ),
+                ),
+        )
+        .output(
+            ValueSpec::object(false)
+                .property(
+                    "exit_code",
+                    ValueSpec::integer()
+                        .describe("The shell's exit code; absent when a signal ended it."),
+                )
+                .property(
+                    "signal",
+                    ValueSpec::string().describe("The signal that ended the shell, e.g. SIGSEGV."),
+                )
+                .required_property(
+                    "stdout",
+                    ValueSpec::string().describe("Standard output (its last 1 MiB)."),
+                )
+                .required_property(
+                    "stderr",
+                    ValueSpec::string().describe("Standard error (its last 1 MiB)."),
+                )
+                .required_property(
+                    "output",
+                    ValueSpec::string().describe(
+                        "Both streams interleaved as they arrived (the last 30,000 bytes).",
+                    ),
+                )
+                .required_property(
+                    "truncated",
+                    ValueSpec::boolean().describe("Whether any of the output was cut to its tail."),
+                ),
+        )
+        .concurrency_safe(false)
+        .execute(move |args: Args, ctx| {
+            let ws = ws.clone();
+            let signal = ctx.signal().clone();
+            async move { run(&ws, args, signal).await }
+        })
+        .render(|_, value| {
+            let mut text = String::new();
+            if value["truncated"] == true {
+                text.push_str("[output truncated to its tail]\n");
+            }
+            let output = value["output"].as_str().unwrap_or_default();
+            text.push_str(if output.is_empty() {
+                "(no output)"
+            } else {
+                output
+            });
+            if let Some(code) = value["exit_code"].as_i64().filter(|&c| c != 0) {
+                text.push_str(&format!("\n[exit code: {code}]"));
+            }
+            if let Some(signal) = value["signal"].as_str() {
+                text.push_str(&format!("\n[killed by {signal}]"));
+            }
+            vec![ContentBlock::text(text)]
+        })
+        .presentation_meta(|_, value| {
+            Some(json!({"exitCode": value["exit_code"], "signal": value["signal"]}))
+        })
+        .present_call(|args| {
+            Some(ToolCallView::Terminal {
+                title: arg_str(args, "command")?.to_string(),
+                description: arg_str(args, "description").map(str::to_string),
+                cwd: arg_str(args, "workdir").map(str::to_string),
+            })
+        })
+        .present_result(|_, result| {
+            let meta = result.meta.as_ref().filter(|_| !result.is_error);
+            Some(ToolResultView::Terminal {
+                title: None,
+                output: Some(shared::result_text(result)),
+                exit_code: meta.and_then(|m| m["exitCode"].as_i64()),
+                signal: meta.and_then(|m| m["signal"].as_str().map(str::to_string)),
+            })
+        })
+        .build()
+        .expect("the bash definition is valid")
+}
+
+/// The tail of one stream, or of both interleaved.
+struct Tail {
+    buf: Vec<u8>,
+    cap: usize,
+    cut: bool,
+}
+
+impl Tail {
+    fn new(cap: usize) -> Self {
+        Tail {
+            buf: Vec::new(),
+            cap,
+            cut: false,
+        }
+    }
+
+    fn push(&mut self, bytes: &[u8]) {
+        self.buf.extend_from_slice(bytes);
+        if self.buf.len() > 2 * self.cap {
+            self.trim();
+        }
+    }
+
+    fn trim(&mut self) {
+        if self.buf.len() > self.cap {
+            self.buf.drain(..self.buf.len() - self.cap);
+            self.cut = true;
+        }
+    }
+
+    fn text(mut self) -> (String, bool) {
+        self.trim();
+        let text = String::from_utf8_lossy(&self.buf).into_owned();
+        // Cutting may have split a character at the front: drop the replacement it left.
+        let text = if self.cut {
+            shared::tail_str(&text, self.cap)
+                .trim_start_matches('\u{FFFD}')
+                .to_string()
+        } else {
+            text
+        };
+        (text, self.cut)
+    }
+}
+
+/// Kills the process group when dropped, unless disarmed.
+struct GroupGuard {
+    pgid: Option<Pid>,
+}
+
+impl GroupGuard {
+    fn kill(&self) {
+        if let Some(pgid) = self.pgid {
+            // ESRCH (the group is already gone) is fine.
+            let _ = killpg(pgid, Signal::SIGKILL);
+        }
+    }
+}
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+async fn pump(mut stream: impl AsyncRead + Unpin, own: Arc<Mutex<Tail>>, both: Arc<Mutex<Tail>>) {
+    let mut chunk = vec![0u8; 16 * 1024];
+    while let Ok(n) = stream.read(&mut chunk).await {
+        if n == 0 {
+            break;
+        }
+        own.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(&chunk[..n]);
+        both.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(&chunk[..n]);
+    }
+}
+
+enum End {
+    Exited(ExitStatus),
+    TimedOut(u64),
+    Cancelled,
+}
+
+async fn run(
+    ws: &Workspace,
+    args: Args,
+    signal: tokio_util::sync::CancellationToken,
+) -> Result<Output, ToolError> {
+    if args.run_in_background == Some(true) {
+        return Err(invalid_args(
+            "`run_in_background` is not available here: commands run in the foreground and \
+             their background processes are killed when they exit",
+        ));
+    }
+    if args.command.trim().is_empty() {
+        return Err(invalid_args("`command` is empty"));
+    }
+    let timeout = shared::whole_number(args.timeout_ms, "timeoutMs", DEFAULT_TIMEOUT_MS, 1)?
+        .min(MAX_TIMEOUT_MS);
+    let dir = ws.resolve(args.workdir.as_deref().unwrap_or("."), "workdir")?;
+    if !dir.exists || !dir.path.is_dir() {
+        return Err(ToolError::new(format!(
+            "`workdir` `{}` is not an existing directory in the workspace.",
+            args.workdir.as_deref().unwrap_or(".")
+        )));
+    }
+    let mut child = Command::new("bash")
+        .arg("-c")
+        .arg(&args.command)
+        .current_dir(&dir.path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| ToolError::new(format!("cannot start bash: {e}")))?;
+    let guard = GroupGuard {
+        pgid: child
+            .id()
+            .and_then(|id| i32::try_from(id).ok())
+            .map(Pid::from_raw),
+    };
+    let out = Arc::new(Mutex::new(Tail::new(MAX_STREAM_BYTES)));
+    let err = Arc::new(Mutex::new(Tail::new(MAX_STREAM_BYTES)));
+    let both = Arc::new(Mutex::new(Tail::new(MAX_CONTENT_BYTES)));
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let stderr = child.stderr.take().expect("stderr is piped");
+    let readers = futures::future::join(
+        pump(stdout, out.clone(), both.clone()),
+        pump(stderr, err.clone(), both.clone()),
+    );
+    tokio::pin!(readers);
+    let mut readers_done = false;
+    // Read while waiting, so a chatty command never blocks on a full pipe.
+    let end = loop {
+        tokio::select! {
+            status = child.wait() => break match status {
+                Ok(status) => End::Exited(status),
+                Err(e) => return Err(ToolError::new(format!("waiting for bash failed: {e}"))),
+            },
+            _ = &mut readers, if !readers_done => readers_done = true,
+            _ = tokio::time::sleep(Duration::from_millis(timeout)) => break End::TimedOut(timeout),
+            _ = signal.cancelled() => break End::Cancelled,
+        }
+    };
+    // Whatever the outcome, nothing of the group survives the call.
+    guard.kill();
+    if !matches!(end, End::Exited(_)) {
+        let _ = child.wait().await;
+    }
+    if !readers_done {
+        // Killed processes close their pipe ends; a process that left the group could
+        // keep one open, so the drain is bounded.
+        let _ = tokio::time::timeout(DRAIN_GRACE, &mut readers).await;
+    }
+    let take = |tail: &Arc<Mutex<Tail>>| {
+        let tail = std::mem::replace(
+            &mut *tail.lock().unwrap_or_else(|e| e.into_inner()),
+            Tail::new(0),
+        );
+        tail.text()
+    };
+    let (stdout, cut_out) = take(&out);
+    let (stderr, cut_err) = take(&err);
+    let (output, cut_both) = take(&both);
+    match end {
+        End::Exited(status) => Ok(Output {
+            exit_code: status.code().map(i64::from),
+            signal: status.signal().map(signal_name),
+            stdout,
+            stderr,
+            output,
+            truncated: cut_out || cut_err || cut_both,
+        }),
+        End::TimedOut(ms) => Err(ToolError::new(format!(
+            "Command timed out after {ms} ms; its process group was killed. Output so far:\n{}",
+            if output.is_empty() {
+                "(no output)"
+            } else {
+                &output
+            }
+        ))
+        .with_info(ToolErrorInfo::new("BashTimeoutError", codes::TOOL_ERROR))),
+        End::Cancelled => Err(ToolError::new(
+            "Command cancelled; its process group was killed.",
+        )),
+    }
+}
+
+fn signal_name(number: i32) -> String {
+    Signal::try_from(number)
+        .map(|s| s.as_str().to_string())
+        .unwrap_or_else(|_| format!("signal {number}"))
+}

@@ -1,0 +1,137 @@
+//! Small helpers the `builtin` tools share: running blocking work, argument checks,
+//! text handling and the pieces of presentation every file tool uses.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::error::{codes, ToolError, ToolErrorInfo};
+use crate::presentation::{FileLocation, ToolResult};
+
+/// How many leading bytes decide whether a file is binary (a NUL byte among them).
+pub(crate) const BINARY_PROBE: usize = 8192;
+
+/// Run blocking file-system work off the async threads.
+pub(crate) async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ToolError> + Send + 'static,
+) -> Result<T, ToolError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .unwrap_or_else(|e| Err(ToolError::new(format!("the tool's worker failed: {e}"))))
+}
+
+/// An `INVALID_ARGS` error with `message`.
+pub(crate) fn invalid_args(message: impl Into<String>) -> ToolError {
+    ToolError::new(message).with_info(ToolErrorInfo::new("ToolArgsError", codes::INVALID_ARGS))
+}
+
+/// A whole number ≥ `min` from a `number` argument, `default` when absent.
+pub(crate) fn whole_number(
+    value: Option<f64>,
+    name: &str,
+    default: u64,
+    min: u64,
+) -> Result<u64, ToolError> {
+    let Some(v) = value else { return Ok(default) };
+    if !v.is_finite() || v.fract() != 0.0 || v < min as f64 {
+        return Err(invalid_args(format!(
+            "`{name}` must be a whole number ≥ {min}, got {v}"
+        )));
+    }
+    // Saturates for absurdly large values, which every caller treats as "no limit".
+    Ok(v as u64)
+}
+
+/// Whether `probe` (the first bytes of a file) looks binary: it contains a NUL byte.
+pub(crate) fn looks_binary(probe: &[u8]) -> bool {
+    probe.contains(&0)
+}
+
+/// `text` cut to at most `max` characters, with a marker saying how long it was.
+pub(crate) fn cap_chars(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        None => text.to_string(),
+        Some((cut, _)) => {
+            let total = text.chars().count();
+            format!("{}… [line cut: {total} characters]", &text[..cut])
+        }
+    }
+}
+
+/// The last at most `max` bytes of `text`, starting on a character boundary.
+pub(crate) fn tail_str(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut start = text.len() - max;
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    &text[start..]
+}
+
+/// Strip one trailing `\n` (and a `\r` before it).
+pub(crate) fn strip_eol(line: &[u8]) -> &[u8] {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+/// Lines in `text` as a reader counts them: newlines, plus one for an unterminated last line.
+pub(crate) fn count_lines(text: &str) -> u64 {
+    let newlines = text.bytes().filter(|&b| b == b'\n').count() as u64;
+    newlines + u64::from(!text.is_empty() && !text.ends_with('\n'))
+}
+
+/// A language hint from a file's extension, for syntax highlighting.
+pub(crate) fn lang_hint(path: &str) -> Option<String> {
+    let ext = Path::new(path).extension()?.to_str()?.to_ascii_lowercase();
+    let lang = match ext.as_str() {
+        "rs" => "rust",
+        "ts" | "mts" | "cts" => "typescript",
+        "tsx" => "tsx",
+        "js" | "mjs" | "cjs" => "javascript",
+        "jsx" => "jsx",
+        "py" => "python",
+        "go" => "go",
+        "java" => "java",
+        "c" | "h" => "c",
+        "cc" | "cpp" | "cxx" | "hpp" | "hh" => "cpp",
+        "rb" => "ruby",
+        "sh" | "bash" => "bash",
+        "json" => "json",
+        "toml" => "toml",
+        "yaml" | "yml" => "yaml",
+        "md" => "markdown",
+        "html" | "htm" => "html",
+        "css" => "css",
+        "sql" => "sql",
+        other => return Some(other.to_string()),
+    };
+    Some(lang.to_string())
+}
+
+/// One location for editor follow-along.
+pub(crate) fn location(path: &str, line: Option<u64>) -> Option<Vec<FileLocation>> {
+    Some(vec![FileLocation {
+        path: path.to_string(),
+        line,
+    }])
+}
+
+/// A string argument of a pending call, for presenters (which see unvalidated args).
+pub(crate) fn arg_str<'a>(args: &'a Value, name: &str) -> Option<&'a str> {
+    args.get(name).and_then(Value::as_str)
+}
+
+/// The metadata of a successful result, for `present_result` (`None` for failures).
+pub(crate) fn ok_meta(result: &ToolResult) -> Option<&Value> {
+    if result.is_error {
+        return None;
+    }
+    result.meta.as_ref()
+}
+
+/// The text of a result's content blocks.
+pub(crate) fn result_text(result: &ToolResult) -> String {
+    crate::content::content_text(&result.content)
+}
