@@ -1,0 +1,275 @@
+//! The `bash` tool: exit codes and streams, a confined working directory, timeouts and
+//! cancellation killing the whole process group, capped output tails, its cards.
+
+mod builtin_support;
+
+use std::time::{Duration, Instant};
+
+use builtin_support::Fixture;
+use ptc::presentation::{ToolCallView, ToolResultView};
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+
+fn bash(command: &str) -> serde_json::Value {
+    json!({"command": command, "description": "test command"})
+}
+
+/// Whether `pid` is a live (non-zombie) process.
+fn alive(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => false,
+        // The state follows the parenthesised command name.
+        Ok(stat) => !stat.rsplit(") ").next().unwrap_or("").starts_with('Z'),
+    }
+}
+
+/// The pids a command wrote to `pids` under the root, once it has written `count`.
+fn pids(f: &Fixture, count: usize) -> Vec<u32> {
+    let path = f.root.join("pids");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let pids: Vec<u32> = text.lines().filter_map(|l| l.trim().parse().ok()).collect();
+        if pids.len() >= count || Instant::now() > deadline {
+            assert_eq!(pids.len(), count, "pid file: {text:?}");
+            return pids;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Asserts every pid is gone (within a second: SIGKILL is delivered asynchronously).
+fn assert_all_dead(pids: &[u32]) {
+    let deadline = Instant::now() + Duration::from_secs(1);
+    while pids.iter().any(|&p| alive(p)) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    for &pid in pids {
+        assert!(!alive(pid), "process {pid} survived");
+    }
+}
+
+/// Two background sleepers and a foreground one, all recording their pids.
+const SLEEPERS: &str =
+    "sleep 1000 & echo $! >> pids; sleep 1000 & echo $! >> pids; echo $$ >> pids; sleep 1000";
+
+#[tokio::test]
+async fn bash_returns_exit_code_and_both_streams() {
+    let f = Fixture::new();
+    let out = f.call("bash", bash("echo out; echo err >&2; exit 3")).await;
+    let v = out.value();
+    assert_eq!(v["exit_code"], 3);
+    assert_eq!(v["stdout"], "out\n");
+    assert_eq!(v["stderr"], "err\n");
+    assert_eq!(v["truncated"], false);
+    assert!(v.get("signal").is_none());
+    assert!(out.text().ends_with("\n[exit code: 3]"), "{}", out.text());
+    let out = f.call("bash", bash("true")).await;
+    assert_eq!(out.value()["exit_code"], 0);
+    assert_eq!(out.text(), "(no output)");
+}
+
+#[tokio::test]
+async fn bash_reports_the_signal_that_ended_the_shell() {
+    let f = Fixture::new();
+    let out = f.call("bash", bash("kill -TERM $$")).await;
+    let v = out.value();
+    assert_eq!(v["signal"], "SIGTERM");
+    assert!(v.get("exit_code").is_none());
+    assert!(
+        out.text().ends_with("[killed by SIGTERM]"),
+        "{}",
+        out.text()
+    );
+}
+
+#[tokio::test]
+async fn bash_runs_each_call_in_a_fresh_shell_in_its_workdir() {
+    let f = Fixture::new();
+    std::fs::create_dir_all(f.root.join("sub/dir")).unwrap();
+    let out = f.call("bash", bash("pwd")).await;
+    assert_eq!(out.value()["stdout"], format!("{}\n", f.root.display()));
+    let mut args = bash("pwd; X=1; export X");
+    args["workdir"] = json!("sub/dir");
+    let out = f.call("bash", args).await;
+    assert_eq!(
+        out.value()["stdout"],
+        format!("{}\n", f.root.join("sub/dir").display())
+    );
+    let out = f.call("bash", bash("echo \"[${X:-unset}]\"")).await;
+    assert_eq!(out.value()["stdout"], "[unset]\n");
+}
+
+#[tokio::test]
+async fn bash_workdir_must_be_a_directory_inside_the_root() {
+    let f = Fixture::new();
+    f.file("file.txt", "");
+    f.symlink("linkdir", &f.outside);
+    let abs = f.outside.display().to_string();
+    for workdir in ["..", "../outside", abs.as_str(), "linkdir", "/tmp"] {
+        let mut args = bash("touch escaped");
+        args["workdir"] = json!(workdir);
+        f.call("bash", args).await.assert_escape();
+    }
+    assert!(!f.outside.join("escaped").exists());
+    for workdir in ["file.txt", "missing"] {
+        let mut args = bash("true");
+        args["workdir"] = json!(workdir);
+        let out = f.call("bash", args).await;
+        assert!(
+            out.error().contains("is not an existing directory"),
+            "{}",
+            out.error()
+        );
+    }
+}
+
+#[tokio::test]
+async fn bash_rejects_bad_arguments() {
+    let f = Fixture::new();
+    for (args, expect) in [
+        (json!({"command": "true"}), "Invalid arguments"),
+        (json!({"description": "x"}), "Invalid arguments"),
+        (
+            json!({"command": "  ", "description": "x"}),
+            "`command` is empty",
+        ),
+        (
+            json!({"command": "true", "description": "x", "timeoutMs": 0}),
+            "`timeoutMs` must be",
+        ),
+        (
+            json!({"command": "true", "description": "x", "timeoutMs": "5"}),
+            "Invalid arguments",
+        ),
+        (
+            json!({"command": "true", "description": "x", "run_in_background": true}),
+            "`run_in_background` is not available",
+        ),
+    ] {
+        let out = f.call("bash", args).await;
+        assert_eq!(
+            out.code(),
+            Some(ptc::codes::INVALID_ARGS),
+            "{}",
+            out.error()
+        );
+        assert!(out.error().contains(expect), "{}", out.error());
+    }
+}
+
+#[tokio::test]
+async fn bash_timeout_kills_the_whole_process_group() {
+    let f = Fixture::new();
+    let mut args = bash(&format!("echo started; {SLEEPERS}"));
+    args["timeoutMs"] = json!(500);
+    let start = Instant::now();
+    let out = f.call("bash", args).await;
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "took {:?}",
+        start.elapsed()
+    );
+    let message = out.error();
+    assert!(
+        message.starts_with("Command timed out after 500 ms; its process group was killed."),
+        "{message}"
+    );
+    assert!(message.contains("started"), "{message}");
+    assert_all_dead(&pids(&f, 3));
+}
+
+#[tokio::test]
+async fn bash_cancellation_kills_the_whole_process_group() {
+    let f = Fixture::new();
+    let signal = CancellationToken::new();
+    let cancel = signal.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        cancel.cancel();
+    });
+    let start = Instant::now();
+    let out = f.call_with_signal("bash", bash(SLEEPERS), signal).await;
+    assert!(out.result.is_error());
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "took {:?}",
+        start.elapsed()
+    );
+    assert_all_dead(&pids(&f, 3));
+}
+
+#[tokio::test]
+async fn bash_dropping_the_call_kills_the_whole_process_group() {
+    let f = Fixture::new();
+    let call = f.call("bash", bash(SLEEPERS));
+    assert!(tokio::time::timeout(Duration::from_millis(400), call)
+        .await
+        .is_err());
+    assert_all_dead(&pids(&f, 3));
+}
+
+#[tokio::test]
+async fn bash_background_children_do_not_outlive_the_command() {
+    let f = Fixture::new();
+    let start = Instant::now();
+    let out = f
+        .call("bash", bash("sleep 1000 & echo $! >> pids; echo done"))
+        .await;
+    assert_eq!(out.value()["stdout"], "done\n");
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "took {:?}",
+        start.elapsed()
+    );
+    assert_all_dead(&pids(&f, 1));
+}
+
+#[tokio::test]
+async fn bash_keeps_only_the_tail_of_long_output() {
+    let f = Fixture::new();
+    // 3 MB of numbered lines on stdout, a marker at the very end.
+    let out = f.call("bash", bash("seq 1 400000; echo THE-END")).await;
+    let v = out.value();
+    assert_eq!(v["truncated"], true);
+    let stdout = v["stdout"].as_str().unwrap();
+    assert!(stdout.len() <= 1024 * 1024, "{}", stdout.len());
+    assert!(stdout.ends_with("400000\nTHE-END\n"));
+    let text = out.text();
+    assert!(
+        text.starts_with("[output truncated to its tail]\n"),
+        "{}",
+        &text[..80]
+    );
+    assert!(text.len() <= 30_000 + 100, "{}", text.len());
+    assert!(text.ends_with("400000\nTHE-END\n"));
+}
+
+#[tokio::test]
+async fn bash_presents_a_terminal_call_and_a_terminal_result() {
+    let f = Fixture::new();
+    std::fs::create_dir(f.root.join("sub")).unwrap();
+    let args = json!({"command": "echo hi; exit 2", "description": "Say hi", "workdir": "sub"});
+    assert_eq!(
+        f.present_call("bash", &args),
+        Some(ToolCallView::Terminal {
+            title: "echo hi; exit 2".into(),
+            description: Some("Say hi".into()),
+            cwd: Some("sub".into()),
+        })
+    );
+    let out = f.call("bash", args).await;
+    let card = f.present_result(&out).unwrap();
+    assert_eq!(
+        card,
+        ToolResultView::Terminal {
+            title: None,
+            output: Some("hi\n\n[exit code: 2]".into()),
+            exit_code: Some(2),
+            signal: None,
+        }
+    );
+    let json = serde_json::to_value(&card).unwrap();
+    assert_eq!(json["card"], "terminal");
+    assert_eq!(json["exitCode"], 2);
+}

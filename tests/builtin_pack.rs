@@ -1,0 +1,371 @@
+//! The `builtin` pack as a whole: loading it by name, the seed catalog's parameter
+//! schemas, scheduling flags, a missing root, the typed SDK, and programs that a model
+//! would write against it running through `run_code` (and type-checking).
+
+mod builtin_support;
+
+use std::path::Path;
+use std::process::Command;
+use std::sync::Arc;
+
+use builtin_support::Fixture;
+use ptc::packs::builtin::{self, TOOLS};
+use ptc::packs::{PackContext, PackError, PACKS};
+use ptc::{
+    Agent, CodeConfig, CodeExecutor, ScopeKey, ToolBatchInput, ToolCallBlock, ToolMode,
+    ToolRegistry,
+};
+use serde_json::{json, Value};
+
+/// The seed catalog's parameter schemas (`bash` without `run_in_background`, the
+/// catalog's shape when background runs are disabled).
+fn seed_parameters() -> Vec<(&'static str, Value)> {
+    vec![
+        (
+            "read",
+            json!({"type": "object", "properties": {
+                "file_path": {"type": "string", "description": "Path to read, resolved by the filesystem backend."},
+                "offset": {"type": "number", "description": "1-based first line to return. Defaults to 1."},
+                "limit": {"type": "number", "description": "Maximum number of lines to return. Defaults to 2000."}
+            }, "required": ["file_path"]}),
+        ),
+        (
+            "write",
+            json!({"type": "object", "properties": {
+                "file_path": {"type": "string", "description": "Path to write, resolved by the filesystem backend."},
+                "content": {"type": "string", "description": "Full UTF-8 text content to write."}
+            }, "required": ["file_path", "content"]}),
+        ),
+        (
+            "edit",
+            json!({"type": "object", "properties": {
+                "file_path": {"type": "string", "description": "Path to edit, resolved by the filesystem backend."},
+                "old_string": {"type": "string", "description": "Literal text to replace. Must match exactly."},
+                "new_string": {"type": "string", "description": "Literal replacement text. Use an empty string to delete the match."},
+                "replace_all": {"type": "boolean", "description": "Replace all matches. Defaults to false; when false, old_string must appear exactly once."}
+            }, "required": ["file_path", "old_string", "new_string"]}),
+        ),
+        (
+            "glob",
+            json!({"type": "object", "properties": {
+                "pattern": {"type": "string", "description": "Glob pattern to match file paths against (e.g. \"**/*.ts\", \"src/**/*.test.js\")."},
+                "path": {"type": "string", "description": "Directory to search in. Defaults to the session workspace; a relative path resolves against it."}
+            }, "required": ["pattern"]}),
+        ),
+        (
+            "grep",
+            json!({"type": "object", "properties": {
+                "pattern": {"type": "string", "description": "Regular expression to search for (ripgrep syntax)."},
+                "path": {"type": "string", "description": "File or directory to search. Defaults to the session workspace; a relative path resolves against it."},
+                "include": {"type": "string", "description": "One glob filter for which files to search (e.g. \"*.ts\", \"*.{js,jsx}\"). Not a list; negation is not supported."}
+            }, "required": ["pattern"]}),
+        ),
+        (
+            "bash",
+            json!({"type": "object", "properties": {
+                "command": {"type": "string", "description": "The bash command to execute."},
+                "description": {"type": "string", "description": "Clear, concise description of what this command does in active voice, 5-10 words (shown in the UI). Examples: \"ls\" → \"List files in current directory\"; \"git status\" → \"Show working tree status\"; \"npm install\" → \"Install package dependencies\"."},
+                "timeoutMs": {"type": "number", "description": "Timeout in milliseconds. The executor applies its configured default and cap, and kills the command on expiry."},
+                "workdir": {"type": "string", "description": "Working directory for this command. Defaults to the session workspace; a relative path is resolved against it."}
+            }, "required": ["command", "description"]}),
+        ),
+        (
+            "todo_write",
+            json!({"type": "object", "properties": {
+                "todos": {"type": "array", "description": "The COMPLETE task list, replacing any previous list.", "items": {
+                    "type": "object", "additionalProperties": true, "properties": {
+                        "content": {"type": "string", "description": "What the task is — a short imperative line."},
+                        "status": {"type": "string", "description": "pending (not started) | in_progress (now) | completed (done).", "enum": ["pending", "in_progress", "completed"]}
+                    }, "required": ["content", "status"]}}
+            }, "required": ["todos"]}),
+        ),
+    ]
+}
+
+#[test]
+fn builtin_parameters_are_the_seed_catalogs() {
+    let f = Fixture::new();
+    let defs = builtin::tools(&PackContext {
+        root: f.root.clone(),
+    })
+    .unwrap();
+    let names: Vec<&str> = defs.iter().map(|d| d.name()).collect();
+    assert_eq!(names, TOOLS);
+    for (name, expected) in seed_parameters() {
+        let def = defs.iter().find(|d| d.name() == name).unwrap();
+        // Key order aside, the schemas are equal.
+        assert_eq!(def.parameters(), &expected, "{name}");
+        assert!(!def.description().is_empty(), "{name}");
+        assert_ne!(
+            def.output().schema(),
+            &json!({}),
+            "{name} has a typed output"
+        );
+    }
+}
+
+#[test]
+fn builtin_loads_by_name_and_refuses_a_missing_root() {
+    assert!(PACKS.contains(&"builtin"));
+    let f = Fixture::new();
+    let registry = ToolRegistry::new();
+    ptc::packs::register_list(
+        &registry,
+        "builtin, testkit",
+        &PackContext {
+            root: f.root.clone(),
+        },
+    )
+    .unwrap();
+    for name in TOOLS {
+        assert!(registry.get(name, None, None).is_some(), "{name}");
+    }
+    let missing = f.root.join("missing");
+    let err = ptc::packs::register(
+        &ToolRegistry::new(),
+        "builtin",
+        &PackContext {
+            root: missing.clone(),
+        },
+    )
+    .unwrap_err();
+    assert!(matches!(err, PackError::Setup(_)), "{err:?}");
+    assert!(
+        err.to_string().contains(&missing.display().to_string()),
+        "{err}"
+    );
+    f.file("file.txt", "");
+    let err = builtin::Builtin::new(&PackContext {
+        root: f.root.join("file.txt"),
+    })
+    .unwrap_err();
+    assert!(err.to_string().contains("is not a directory"), "{err}");
+}
+
+#[test]
+fn builtin_read_only_tools_are_concurrency_safe_and_mutating_ones_exclusive() {
+    let f = Fixture::new();
+    let args = json!({});
+    for name in ["read", "glob", "grep"] {
+        assert!(
+            f.concurrency_safe(name, &args),
+            "{name} should be concurrency-safe"
+        );
+    }
+    for name in ["write", "edit", "bash", "todo_write"] {
+        assert!(
+            !f.concurrency_safe(name, &args),
+            "{name} should be exclusive"
+        );
+    }
+}
+
+#[test]
+fn builtin_sdk_declares_typed_outputs() {
+    let f = Fixture::new();
+    let sdk = CodeExecutor::declarations(&f.registry.executable_definitions(None, None));
+    for snippet in [
+        "total_lines: number;",
+        "next_offset?: number;",
+        "replacements: number;",
+        "paths: string[];",
+        "exit_code?: number;",
+        "status: \"pending\" | \"in_progress\" | \"completed\";",
+    ] {
+        assert!(sdk.contains(snippet), "missing `{snippet}` in:\n{sdk}");
+    }
+    let outputs = &sdk[sdk.find("interface ToolOutputMap").unwrap()..];
+    assert!(
+        !outputs.contains("JsonValue"),
+        "an untyped output:\n{outputs}"
+    );
+}
+
+/// Run `code` as a `run_code` call of the registry (code mode `both`).
+async fn run_code(registry: &ToolRegistry, code: &str) -> (bool, String) {
+    let mut input = ToolBatchInput::new(vec![ToolCallBlock::new(
+        "call-1",
+        "run_code",
+        json!({"code": code, "description": "example program over the workspace"}),
+    )]);
+    input.agent = Some(Agent::new(ScopeKey::root("agent")));
+    let result = registry
+        .execute(input)
+        .await
+        .unwrap()
+        .results
+        .remove(0)
+        .result;
+    (
+        result.is_error(),
+        ptc::content::content_text(&result.content),
+    )
+}
+
+fn code_registry(root: &Path) -> ToolRegistry {
+    let registry = ToolRegistry::new();
+    builtin::register(
+        &registry,
+        &PackContext {
+            root: root.to_path_buf(),
+        },
+    )
+    .unwrap();
+    CodeExecutor::new(CodeConfig::quickjs()).install(&registry);
+    registry.set_mode(ToolMode::Both);
+    registry
+}
+
+fn example(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples/programs/builtin")
+        .join(name);
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// A small source tree with TODOs and a symbol to rename.
+fn source_tree(f: &Fixture) {
+    f.file(
+        "src/main.ts",
+        "import { oldName } from \"./util\";\n// TODO: handle errors\nexport const a = oldName(1) + oldNameCount;\n// FIXME: remove\n// TODO: and this\n",
+    );
+    f.file(
+        "src/util.ts",
+        "export function oldName(x: number) { return x; }\nexport const oldNameCount = 0; // TODO rename?\n",
+    );
+    f.file("docs/notes.md", "oldName\noldName\nnothing to do\n");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn builtin_todo_summary_program_runs_through_run_code() {
+    let f = Fixture::new();
+    source_tree(&f);
+    let registry = code_registry(&f.root);
+    let (failed, text) = run_code(&registry, &example("todos.ts")).await;
+    assert!(!failed, "{text}");
+    assert!(
+        text.contains("   3  src/main.ts  (first: 2: // TODO: handle errors)"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "   1  src/util.ts  (first: 2: export const oldNameCount = 0; // TODO rename?)"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("\"total\": 4"), "{text}");
+    assert!(text.contains("\"complete\": true"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn builtin_rename_program_renames_whole_words_only() {
+    let f = Fixture::new();
+    source_tree(&f);
+    let registry = code_registry(&f.root);
+    let (failed, text) = run_code(&registry, &example("rename.ts")).await;
+    assert!(!failed, "{text}");
+    assert!(text.contains("\"remaining\": 0"), "{text}");
+    assert_eq!(
+        f.read("src/main.ts"),
+        "import { newName } from \"./util\";\n// TODO: handle errors\nexport const a = newName(1) + oldNameCount;\n// FIXME: remove\n// TODO: and this\n"
+    );
+    assert!(f
+        .read("src/util.ts")
+        .starts_with("export function newName(x: number)"));
+    assert!(f.read("src/util.ts").contains("oldNameCount"));
+    assert_eq!(f.read("docs/notes.md"), "newName\nnewName\nnothing to do\n");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn builtin_command_program_parses_wc_output() {
+    let f = Fixture::new();
+    source_tree(&f);
+    let registry = code_registry(&f.root);
+    let (failed, text) = run_code(&registry, &example("command.ts")).await;
+    assert!(!failed, "{text}");
+    assert!(
+        text.contains(".ts            2 files        7 lines"),
+        "{text}"
+    );
+    assert!(
+        text.contains(".md            1 files        3 lines"),
+        "{text}"
+    );
+    assert!(text.contains("\"files\": 3"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn builtin_tool_errors_reach_programs_as_tool_call_errors() {
+    let f = Fixture::new();
+    let registry = code_registry(&f.root);
+    let (failed, text) = run_code(
+        &registry,
+        "try { await tools.read({ file_path: '../../etc/passwd' }); return 'read it'; }\n\
+         catch (e) { return `${(e as any).toolName}: ${(e as Error).message}`; }",
+    )
+    .await;
+    assert!(!failed, "{text}");
+    assert!(text.contains("read: "), "{text}");
+    assert!(text.contains("outside the workspace root"), "{text}");
+}
+
+fn tsc_check(dir: &Path, files: &[&str]) -> (bool, String) {
+    let tsc = Path::new(env!("CARGO_MANIFEST_DIR")).join("node_modules/.bin/tsc");
+    assert!(
+        tsc.exists(),
+        "TypeScript compiler not found at {}: run `npm ci` first",
+        tsc.display()
+    );
+    let out = Command::new(tsc)
+        .current_dir(dir)
+        .args([
+            "--noEmit", "--strict", "--target", "es2022", "--lib", "es2022", "--pretty", "false",
+        ])
+        .args(files)
+        .output()
+        .expect("tsc starts");
+    (
+        out.status.success(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    )
+}
+
+#[test]
+fn builtin_example_programs_typecheck_against_the_builtin_sdk() {
+    let f = Fixture::new();
+    let defs: Vec<Arc<ptc::ToolDefinition>> = f.registry.executable_definitions(None, None);
+    let sdk = CodeExecutor::declarations(&defs);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("sdk.ts"), &sdk).unwrap();
+    std::fs::write(
+        dir.path().join("globals.d.ts"),
+        "declare const console: { log(...args: unknown[]): void };\n",
+    )
+    .unwrap();
+    let mut files = vec!["globals.d.ts".to_string(), "sdk.ts".to_string()];
+    for name in ["todos.ts", "rename.ts", "command.ts"] {
+        let id = files.len();
+        let body = example(name);
+        std::fs::write(
+            dir.path().join(name),
+            format!("async function program{id}(): Promise<unknown> {{\n{body}\n}}\nvoid program{id};\n"),
+        )
+        .unwrap();
+        files.push(name.to_string());
+    }
+    let refs: Vec<&str> = files.iter().map(String::as_str).collect();
+    let (ok, diagnostics) = tsc_check(dir.path(), &refs);
+    assert!(ok, "tsc rejected an example:\n{diagnostics}");
+    // Not vacuous: a misspelt output field is rejected.
+    std::fs::write(
+        dir.path().join("wrong.ts"),
+        "async function w() { const r = await tools.grep({ pattern: 'x' }); return r.matchez; }\nvoid w;\n",
+    )
+    .unwrap();
+    let (ok, diagnostics) = tsc_check(dir.path(), &["globals.d.ts", "sdk.ts", "wrong.ts"]);
+    assert!(!ok && diagnostics.contains("matchez"), "{diagnostics}");
+}
