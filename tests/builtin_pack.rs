@@ -369,3 +369,52 @@ fn builtin_example_programs_typecheck_against_the_builtin_sdk() {
     let (ok, diagnostics) = tsc_check(dir.path(), &["globals.d.ts", "sdk.ts", "wrong.ts"]);
     assert!(!ok && diagnostics.contains("matchez"), "{diagnostics}");
 }
+
+#[tokio::test]
+async fn builtin_works_under_a_root_whose_own_name_is_not_utf8() {
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join(std::ffi::OsStr::from_bytes(b"r\xffoot"));
+    std::fs::create_dir(&root).unwrap();
+    let registry = ToolRegistry::new();
+    builtin::register(&registry, &PackContext { root: root.clone() }).unwrap();
+    let call = |name: &str, args: Value| {
+        let registry = registry.clone();
+        let name = name.to_string();
+        async move {
+            let r = registry
+                .dispatch(ptc::ToolExecutionInput::new("call-1", name.as_str(), args))
+                .await;
+            assert!(
+                !r.is_error(),
+                "{name}: {}",
+                ptc::content::content_text(&r.content)
+            );
+            r.value().unwrap().as_ref().clone()
+        }
+    };
+    let v = call(
+        "write",
+        json!({"file_path": "d/a.txt", "content": "needle\n"}),
+    )
+    .await;
+    assert_eq!(v["path"], "d/a.txt");
+    let v = call("read", json!({"file_path": "d/a.txt"})).await;
+    assert_eq!(v["lines"][0]["text"], "needle");
+    let v = call("grep", json!({"pattern": "needle"})).await;
+    assert_eq!(v["matches"][0]["path"], "d/a.txt");
+    let v = call("glob", json!({"pattern": "*.txt"})).await;
+    assert_eq!(v["paths"], json!(["d/a.txt"]));
+    let v = call(
+        "edit",
+        json!({"file_path": "d/a.txt", "old_string": "needle", "new_string": "pin"}),
+    )
+    .await;
+    assert_eq!(v["replacements"], 1);
+    let v = call(
+        "bash",
+        json!({"command": "cat a.txt", "description": "show the file", "workdir": "d"}),
+    )
+    .await;
+    assert_eq!(v["stdout"], "pin\n");
+}

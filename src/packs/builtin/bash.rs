@@ -304,7 +304,7 @@ async fn run(
         .kill_on_drop(true)
         .spawn()
         .map_err(|e| ToolError::new(format!("cannot start bash: {e}")))?;
-    let guard = GroupGuard {
+    let mut guard = GroupGuard {
         pgid: child
             .id()
             .and_then(|id| i32::try_from(id).ok())
@@ -343,6 +343,8 @@ async fn run(
         // keep one open, so the drain is bounded.
         let _ = tokio::time::timeout(DRAIN_GRACE, &mut readers).await;
     }
+    // The group was killed and the shell reaped: never signal that pgid again.
+    guard.pgid = None;
     let take = |tail: &Arc<Mutex<Tail>>| {
         let tail = std::mem::replace(
             &mut *tail.lock().unwrap_or_else(|e| e.into_inner()),
