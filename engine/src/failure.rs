@@ -65,3 +65,71 @@ impl RunFailure {
         }
     }
 }
+
+/// The failures every backend reports the same way.
+impl RunFailure {
+    /// The run was cancelled from outside.
+    pub(crate) fn aborted() -> Self {
+        RunFailure::new(FailureKind::Aborted, "the run was cancelled")
+    }
+
+    /// The wall clock passed `wall_clock`.
+    pub(crate) fn timed_out(wall_clock: std::time::Duration) -> Self {
+        RunFailure::new(
+            FailureKind::Timeout,
+            format!("the run exceeded its wall-clock limit of {wall_clock:?}"),
+        )
+    }
+
+    /// The heap cap of `limit` bytes was reached.
+    pub(crate) fn heap_exceeded(limit: usize) -> Self {
+        RunFailure::new(
+            FailureKind::Memory,
+            format!("the program exceeded its heap limit of {limit} bytes"),
+        )
+    }
+
+    /// The program awaits a promise while no host call is pending.
+    pub(crate) fn never_settles() -> Self {
+        RunFailure::new(
+            FailureKind::Exception,
+            "the program is waiting on a promise that can never settle (no tool call is pending)",
+        )
+    }
+
+    /// The program did not compile: `"<line>:<col> SyntaxError: <message>"` (positions 1-based).
+    pub(crate) fn syntax_at(line: usize, col: usize, message: &str) -> Self {
+        RunFailure::new(
+            FailureKind::Syntax,
+            format!("{}:{} SyntaxError: {message}", line.max(1), col.max(1)),
+        )
+    }
+
+    /// The returned value is not strict JSON.
+    pub(crate) fn not_json(detail: impl fmt::Display) -> Self {
+        RunFailure::new(
+            FailureKind::InvalidOutput,
+            format!("the returned value is not JSON: {detail}"),
+        )
+    }
+
+    /// The sandbox itself failed (an engine error, not the program's).
+    pub(crate) fn engine(what: impl fmt::Display) -> Self {
+        RunFailure::new(FailureKind::Exception, what.to_string())
+    }
+}
+
+/// The outcome a run reports: a recorded stop decides (e.g. a heap cap hit and caught), and so
+/// does cancellation when the run failed anyway (cancelled calls reject, and the program may have
+/// thrown one of those rejections before the engine saw the token).
+pub(crate) fn decide<T>(
+    outcome: Result<T, RunFailure>,
+    stop: Option<&RunFailure>,
+    cancelled: bool,
+) -> Result<T, RunFailure> {
+    match (stop, &outcome) {
+        (Some(failure), _) => Err(failure.clone()),
+        (None, Err(_)) if cancelled => Err(RunFailure::aborted()),
+        _ => outcome,
+    }
+}

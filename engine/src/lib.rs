@@ -10,15 +10,21 @@
 //!   and a cancellation token, reporting a [`RunReport`] (console lines plus the returned JSON value
 //!   or a [`RunFailure`]).
 //! * [`Host`] is what the engine calls for every tool call; ptc's bridge implements it.
-//! * [`QuickJsEngine`] (cargo feature `quickjs`, on by default) is the embedded backend.
+//! * `QuickJsEngine` (cargo feature `quickjs`, on by default) is the embedded backend (rquickjs).
+//! * `DenoEngine` is deno_core: on V8 (feature `v8`, for deployments that can fetch V8's prebuilt
+//!   library) or on deno_core's own QuickJS facade (feature `deno-quickjs`, which builds offline and
+//!   is how CI runs this backend). `deno-quickjs` cannot link together with `quickjs` (both embed
+//!   QuickJS), so it is built with `--no-default-features`.
 //! * `runtime-js/glue.js` is the engine-neutral JavaScript (an ES module whose default export is a
 //!   setup function) that builds `tools`, `ToolCallError` and `console` on top of two raw host
 //!   functions, `hostCall(name, argsJson) → Promise` and `hostLog(level, line)`, and hands the
-//!   engine three helpers (`encodeResult`, `describeError`, `toolCallError`). Another backend
-//!   (e.g. deno_core ops) provides the same two functions and reuses it unchanged.
+//!   engine three helpers (`encodeResult`, `describeError`, `toolCallError`). The deno_core backend
+//!   provides the two functions from its ops (`runtime-js/deno.js`) and reuses it unchanged; host-call
+//!   acceptance, output accounting, JSON helpers and failure kinds are shared Rust modules too.
 //!
 //! # Sandbox
-//! Each run gets a fresh QuickJS runtime and context holding only the language's own globals plus
+//! Each run gets a fresh sandbox (QuickJS: runtime and context; deno_core: a `JsRuntime` made ahead
+//! of time) holding only the language's own globals plus
 //! `tools` (a frozen, prototype-less object with one frozen function per tool name; `run_code` is
 //! never bound), `ToolCallError` and `console`. There is no file system, network, environment,
 //! process, module loading or timer; the raw host functions live only in the glue's closure, so
@@ -32,7 +38,7 @@
 //! # Example
 //! ```
 //! use std::sync::Arc;
-//! use ptc_engine::{Engine, Host, HostCall, Limits, Program, QuickJsEngine, RunFailure};
+//! use ptc_engine::{Engine, Host, HostCall, Limits, Program, RunFailure};
 //! use tokio_util::sync::CancellationToken;
 //!
 //! /// A host with one tool, `echo`, that returns its arguments.
@@ -53,7 +59,11 @@
 //!     tool_names: vec!["echo".into()],
 //!     filename: "run_code.ts".into(),
 //! };
-//! let report = QuickJsEngine::new()
+//! # #[cfg(feature = "quickjs")]
+//! let engine = ptc_engine::QuickJsEngine::new();
+//! # #[cfg(not(feature = "quickjs"))]
+//! # let engine = ptc_engine::DenoEngine::new();
+//! let report = engine
 //!     .run(program, Arc::new(Echo), Limits::default(), CancellationToken::new())
 //!     .await;
 //! assert_eq!(report.logs, vec![r#"got {"text":"hi"}"#.to_string()]);
@@ -62,14 +72,24 @@
 //! ```
 //!
 //! # Where the JavaScript runs
-//! See [`QuickJsEngine`]: each run gets its own thread from tokio's blocking pool, so a CPU-bound
-//! program never stalls the caller's async workers; host calls are polled on that thread.
+//! Never on the caller's async workers, so a CPU-bound program does not stall them. QuickJS: each
+//! run gets a thread from tokio's blocking pool and polls host calls there. deno_core: engine
+//! threads of its own, each keeping a sandbox ready; host futures are polled there, inside the
+//! caller's tokio runtime.
 #![warn(missing_docs, unreachable_pub)]
+// Without a backend only stripping is left; the shared run machinery is then unused.
+#![cfg_attr(
+    not(any(feature = "quickjs", feature = "v8", feature = "deno-quickjs")),
+    allow(dead_code)
+)]
 
 use std::{future::Future, pin::Pin, sync::Arc};
 
 use tokio_util::sync::CancellationToken;
 
+mod calls;
+#[cfg(any(feature = "v8", feature = "deno-quickjs"))]
+mod deno;
 mod failure;
 mod host;
 mod json;
@@ -77,8 +97,11 @@ mod limits;
 mod output;
 #[cfg(feature = "quickjs")]
 mod quickjs;
+mod stop;
 mod strip;
 
+#[cfg(any(feature = "v8", feature = "deno-quickjs"))]
+pub use deno::DenoEngine;
 pub use failure::{FailureKind, RunFailure};
 pub use host::{Host, HostCall};
 pub use limits::Limits;

@@ -1,7 +1,7 @@
 //! Console capture and output accounting, counted on the Rust side so a program cannot exceed
 //! [`Limits::max_output_bytes`](crate::Limits::max_output_bytes) unnoticed.
 
-use crate::{FailureKind, LogLevel, RunFailure};
+use crate::{json, FailureKind, LogLevel, RunFailure, RunReport};
 
 /// The console lines of one run and the bytes counted so far.
 #[derive(Debug, Default)]
@@ -48,5 +48,30 @@ impl Output {
                 self.max
             ),
         )
+    }
+
+    /// The returned value from the glue's `encodeResult` text (`None` for `undefined`), counted
+    /// against the limit.
+    pub(crate) fn finish(
+        &mut self,
+        text: Option<String>,
+    ) -> Result<Option<serde_json::Value>, RunFailure> {
+        let Some(text) = text else {
+            return Ok(None);
+        };
+        self.charge(text.len())?;
+        json::parse(&text).map(Some).map_err(RunFailure::not_json)
+    }
+
+    /// The report of a run that ended with `outcome`, with the lines captured so far.
+    pub(crate) fn report(
+        self,
+        outcome: Result<Option<serde_json::Value>, RunFailure>,
+    ) -> RunReport {
+        RunReport {
+            logs: self.logs,
+            log_levels: self.levels,
+            outcome,
+        }
     }
 }

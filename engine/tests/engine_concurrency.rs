@@ -1,5 +1,6 @@
 //! Host calls overlap: the engine never serializes pending calls.
 
+#[macro_use]
 mod common;
 
 use std::{
@@ -10,9 +11,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use ptc_engine::{
-    strip_types, Engine, Host, HostCall, Limits, Placement, Program, QuickJsEngine, RunFailure,
-};
+use ptc_engine::{strip_types, Engine, Host, HostCall, Limits, Program, RunFailure};
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
@@ -37,7 +36,7 @@ impl Host for Sleeper {
     }
 }
 
-async fn fan_out(engine: QuickJsEngine) {
+async fn fan_out(engine: &dyn Engine) {
     let host = Arc::new(Sleeper::default());
     let program = Program {
         source: strip_types(
@@ -63,36 +62,49 @@ async fn fan_out(engine: QuickJsEngine) {
     assert!(elapsed < Duration::from_millis(900), "{elapsed:?}");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn promise_all_overlaps_host_calls() {
-    fan_out(QuickJsEngine::new()).await;
+engine_test! {
+    async fn promise_all_overlaps_host_calls() {
+        fan_out(&*common::engine()).await;
+    }
 }
 
+#[cfg(feature = "quickjs")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn promise_all_overlaps_host_calls_in_place() {
-    fan_out(QuickJsEngine::with_placement(Placement::InPlace)).await;
+    use ptc_engine::{Placement, QuickJsEngine};
+    fan_out(&QuickJsEngine::with_placement(Placement::InPlace)).await;
 }
 
+#[cfg(feature = "quickjs")]
 #[tokio::test(flavor = "current_thread")]
 async fn runs_on_a_current_thread_runtime() {
+    use ptc_engine::{Placement, QuickJsEngine};
     // InPlace falls back to the blocking pool here; host futures still reach the tokio timer.
-    fan_out(QuickJsEngine::with_placement(Placement::InPlace)).await;
+    fan_out(&QuickJsEngine::with_placement(Placement::InPlace)).await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn concurrent_runs_are_independent() {
-    let runs = (0..8).map(|i| async move {
-        let report = QuickJsEngine::new()
-            .run(
-                common::program(&format!(
-                    "globalThis.mine = {i};\nawait tools.sleep({{ ms: 5 }});\nreturn globalThis.mine"
-                )),
-                common::TestHost::new(),
-                Limits::default(),
-                CancellationToken::new(),
-            )
-            .await;
-        assert_eq!(report.outcome, Ok(Some(json!(i))));
-    });
-    futures::future::join_all(runs).await;
+#[cfg(any(feature = "v8", feature = "deno-quickjs"))]
+#[tokio::test(flavor = "current_thread")]
+async fn deno_runs_on_a_current_thread_runtime() {
+    // Host futures run on the caller's runtime (its timer), while JavaScript runs on an engine thread.
+    fan_out(&ptc_engine::DenoEngine::new()).await;
+}
+
+engine_test! {
+    async fn concurrent_runs_are_independent() {
+        let runs = (0..8).map(|i| async move {
+            let report = common::engine()
+                .run(
+                    common::program(&format!(
+                        "globalThis.mine = {i};\nawait tools.sleep({{ ms: 5 }});\nreturn globalThis.mine"
+                    )),
+                    common::TestHost::new(),
+                    Limits::default(),
+                    CancellationToken::new(),
+                )
+                .await;
+            assert_eq!(report.outcome, Ok(Some(json!(i))));
+        });
+        futures::future::join_all(runs).await;
+    }
 }

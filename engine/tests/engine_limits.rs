@@ -1,5 +1,6 @@
 //! Limits and cancellation: each ends the run with its own failure kind, and the engine stays usable.
 
+#[macro_use]
 mod common;
 
 use std::time::{Duration, Instant};
@@ -16,238 +17,249 @@ fn wall_clock(ms: u64) -> Limits {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_hot_loop_times_out_and_the_next_run_works() {
-    let started = Instant::now();
-    let report = run_with("console.log('spinning');\nwhile (true) {}", wall_clock(100)).await;
-    assert!(started.elapsed() < Duration::from_secs(5));
-    assert_eq!(failure(&report).kind, FailureKind::Timeout);
-    assert_eq!(report.logs, vec!["spinning".to_string()]);
-    // A catch cannot swallow the interrupt.
-    let report = run_with(
-        "while (true) { try { while (true) {} } catch {} }",
-        wall_clock(100),
-    )
-    .await;
-    assert_eq!(failure(&report).kind, FailureKind::Timeout);
-    assert_eq!(value("return 'fine'").await, Some(json!("fine")));
+engine_test! {
+    async fn a_hot_loop_times_out_and_the_next_run_works() {
+        let started = Instant::now();
+        let report = run_with("console.log('spinning');\nwhile (true) {}", wall_clock(100)).await;
+        assert!(started.elapsed() < Duration::from_secs(5));
+        assert_eq!(failure(&report).kind, FailureKind::Timeout);
+        assert_eq!(report.logs, vec!["spinning".to_string()]);
+        // A catch cannot swallow the interrupt.
+        let report = run_with(
+            "while (true) { try { while (true) {} } catch {} }",
+            wall_clock(100),
+        )
+        .await;
+        assert_eq!(failure(&report).kind, FailureKind::Timeout);
+        assert_eq!(value("return 'fine'").await, Some(json!("fine")));
+    }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_call_that_never_settles_times_out() {
-    let started = Instant::now();
-    let report = run_with("await tools.never({})", wall_clock(100)).await;
-    assert!(started.elapsed() < Duration::from_secs(5));
-    assert_eq!(failure(&report).kind, FailureKind::Timeout);
+engine_test! {
+    async fn a_call_that_never_settles_times_out() {
+        let started = Instant::now();
+        let report = run_with("await tools.never({})", wall_clock(100)).await;
+        assert!(started.elapsed() < Duration::from_secs(5));
+        assert_eq!(failure(&report).kind, FailureKind::Timeout);
+    }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_memory_bomb_hits_the_heap_cap_and_the_next_run_works() {
-    let limits = Limits {
-        max_heap_bytes: 64 * 1024 * 1024,
-        ..Limits::default()
-    };
-    let report = run_with(
-        "console.log('allocating');\nlet a = [];\nwhile (true) a.push(new Array(1e6).fill(1));",
-        limits,
-    )
-    .await;
-    assert_eq!(
-        failure(&report).kind,
-        FailureKind::Memory,
-        "{:?}",
-        report.outcome
-    );
-    assert_eq!(report.logs, vec!["allocating".to_string()]);
-    let report = run("let a = [];\nwhile (true) a.push('x'.repeat(1e6) + a.length);").await;
-    assert_eq!(
-        failure(&report).kind,
-        FailureKind::Memory,
-        "{:?}",
-        report.outcome
-    );
-    assert_eq!(value("return [1, 2, 3].length").await, Some(json!(3)));
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn bombs_of_small_allocations_hit_the_heap_cap() {
-    let limits = Limits {
-        max_heap_bytes: 16 * 1024 * 1024,
-        ..Limits::default()
-    };
-    for bomb in [
-        "const m = new Map();\nfor (let i = 0; ; i++) m.set(i, i);",
-        "const a = [];\nfor (let i = 0; ; i++) a.push({ i });",
-        "const a = [];\nfor (let i = 0; ; i++) a.push(String(i).repeat(50));",
-    ] {
-        let report = run_with(bomb, limits.clone()).await;
+engine_test! {
+    async fn a_memory_bomb_hits_the_heap_cap_and_the_next_run_works() {
+        let limits = Limits {
+            max_heap_bytes: 64 * 1024 * 1024,
+            ..Limits::default()
+        };
+        let report = run_with(
+            "console.log('allocating');\nlet a = [];\nwhile (true) a.push(new Array(1e6).fill(1));",
+            limits,
+        )
+        .await;
         assert_eq!(
             failure(&report).kind,
             FailureKind::Memory,
-            "{bomb}: {:?}",
+            "{:?}",
+            report.outcome
+        );
+        assert_eq!(report.logs, vec!["allocating".to_string()]);
+        let report = run("let a = [];\nwhile (true) a.push('x'.repeat(1e6) + a.length);").await;
+        assert_eq!(
+            failure(&report).kind,
+            FailureKind::Memory,
+            "{:?}",
+            report.outcome
+        );
+        assert_eq!(value("return [1, 2, 3].length").await, Some(json!(3)));
+    }
+}
+
+engine_test! {
+    async fn bombs_of_small_allocations_hit_the_heap_cap() {
+        let limits = Limits {
+            max_heap_bytes: 16 * 1024 * 1024,
+            ..Limits::default()
+        };
+        for bomb in [
+            "const m = new Map();\nfor (let i = 0; ; i++) m.set(i, i);",
+            "const a = [];\nfor (let i = 0; ; i++) a.push({ i });",
+            "const a = [];\nfor (let i = 0; ; i++) a.push(String(i).repeat(50));",
+        ] {
+            let report = run_with(bomb, limits.clone()).await;
+            assert_eq!(
+                failure(&report).kind,
+                FailureKind::Memory,
+                "{bomb}: {:?}",
+                report.outcome
+            );
+        }
+        assert_eq!(value("return 'alive'").await, Some(json!("alive")));
+    }
+}
+
+engine_test! {
+    async fn the_heap_cap_cannot_be_caught() {
+        let limits = Limits {
+            max_heap_bytes: 16 * 1024 * 1024,
+            ..Limits::default()
+        };
+        let report = run_with(
+            "try {\n  const hoard = [];\n  while (true) hoard.push(new Array(100000).fill(1));\n} catch (e) {\n  return 'caught ' + e;\n}",
+            limits.clone(),
+        )
+        .await;
+        assert_eq!(
+            failure(&report).kind,
+            FailureKind::Memory,
+            "{:?}",
+            report.outcome
+        );
+        // Caught and then idle: still memory, not a success.
+        let report = run_with(
+            "let ok = false;\ntry { new Array(1e8).fill(0) } catch { ok = true }\nawait tools.echo({});\nreturn ok",
+            limits,
+        )
+        .await;
+        assert_eq!(
+            failure(&report).kind,
+            FailureKind::Memory,
+            "{:?}",
             report.outcome
         );
     }
-    assert_eq!(value("return 'alive'").await, Some(json!("alive")));
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_heap_cap_cannot_be_caught() {
-    let limits = Limits {
-        max_heap_bytes: 16 * 1024 * 1024,
-        ..Limits::default()
-    };
-    let report = run_with(
-        "try {\n  const hoard = [];\n  while (true) hoard.push(new Array(100000).fill(1));\n} catch (e) {\n  return 'caught ' + e;\n}",
-        limits.clone(),
-    )
-    .await;
-    assert_eq!(
-        failure(&report).kind,
-        FailureKind::Memory,
-        "{:?}",
-        report.outcome
-    );
-    // Caught and then idle: still memory, not a success.
-    let report = run_with(
-        "let ok = false;\ntry { new Array(1e8).fill(0) } catch { ok = true }\nawait tools.echo({});\nreturn ok",
-        limits,
-    )
-    .await;
-    assert_eq!(
-        failure(&report).kind,
-        FailureKind::Memory,
-        "{:?}",
-        report.outcome
-    );
+engine_test! {
+    async fn an_output_flood_hits_the_output_limit_and_keeps_earlier_lines() {
+        let limits = Limits {
+            max_output_bytes: 1000,
+            ..Limits::default()
+        };
+        let report = run_with(
+            "for (let i = 0; ; i++) {\n  try { console.log('line ' + String(i).padStart(5, '0')) } catch {}\n}",
+            limits.clone(),
+        )
+        .await;
+        assert_eq!(failure(&report).kind, FailureKind::OutputLimit);
+        assert_eq!(report.logs.len(), 1000 / 10);
+        assert_eq!(report.logs[0], "line 00000");
+        assert_eq!(report.logs[99], "line 00099");
+
+        // The returned value counts too.
+        let report = run_with(
+            "console.log('x'.repeat(600));\nreturn 'y'.repeat(600)",
+            limits.clone(),
+        )
+        .await;
+        assert_eq!(failure(&report).kind, FailureKind::OutputLimit);
+        assert_eq!(report.logs.len(), 1);
+        assert_eq!(
+            common::value("return 'y'.repeat(600)").await,
+            Some(json!("y".repeat(600)))
+        );
+    }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_output_flood_hits_the_output_limit_and_keeps_earlier_lines() {
-    let limits = Limits {
-        max_output_bytes: 1000,
-        ..Limits::default()
-    };
-    let report = run_with(
-        "for (let i = 0; ; i++) {\n  try { console.log('line ' + String(i).padStart(5, '0')) } catch {}\n}",
-        limits.clone(),
-    )
-    .await;
-    assert_eq!(failure(&report).kind, FailureKind::OutputLimit);
-    assert_eq!(report.logs.len(), 1000 / 10);
-    assert_eq!(report.logs[0], "line 00000");
-    assert_eq!(report.logs[99], "line 00099");
-
-    // The returned value counts too.
-    let report = run_with(
-        "console.log('x'.repeat(600));\nreturn 'y'.repeat(600)",
-        limits.clone(),
-    )
-    .await;
-    assert_eq!(failure(&report).kind, FailureKind::OutputLimit);
-    assert_eq!(report.logs.len(), 1);
-    assert_eq!(
-        common::value("return 'y'.repeat(600)").await,
-        Some(json!("y".repeat(600)))
-    );
+engine_test! {
+    async fn cancelling_aborts_a_hot_loop() {
+        let cancel = CancellationToken::new();
+        let canceller = {
+            let cancel = cancel.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                cancel.cancel();
+            })
+        };
+        let started = Instant::now();
+        let report = run_full(
+            "while (true) {}",
+            TestHost::new(),
+            Limits::default(),
+            cancel,
+        )
+        .await;
+        canceller.await.unwrap();
+        assert!(started.elapsed() < Duration::from_secs(5));
+        assert_eq!(failure(&report).kind, FailureKind::Aborted);
+    }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn cancelling_aborts_a_hot_loop() {
-    let cancel = CancellationToken::new();
-    let canceller = {
-        let cancel = cancel.clone();
-        tokio::spawn(async move {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-            cancel.cancel();
-        })
-    };
-    let started = Instant::now();
-    let report = run_full(
-        "while (true) {}",
-        TestHost::new(),
-        Limits::default(),
-        cancel,
-    )
-    .await;
-    canceller.await.unwrap();
-    assert!(started.elapsed() < Duration::from_secs(5));
-    assert_eq!(failure(&report).kind, FailureKind::Aborted);
+engine_test! {
+    async fn cancelling_aborts_a_wait_on_a_call_that_never_settles() {
+        let cancel = CancellationToken::new();
+        let canceller = {
+            let cancel = cancel.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                cancel.cancel();
+            })
+        };
+        let report = run_full(
+            "console.log('waiting');\nawait tools.never({})",
+            TestHost::new(),
+            Limits::default(),
+            cancel,
+        )
+        .await;
+        canceller.await.unwrap();
+        assert_eq!(failure(&report).kind, FailureKind::Aborted);
+        assert_eq!(report.logs, vec!["waiting".to_string()]);
+    }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn cancelling_aborts_a_wait_on_a_call_that_never_settles() {
-    let cancel = CancellationToken::new();
-    let canceller = {
-        let cancel = cancel.clone();
-        tokio::spawn(async move {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-            cancel.cancel();
-        })
-    };
-    let report = run_full(
-        "console.log('waiting');\nawait tools.never({})",
-        TestHost::new(),
-        Limits::default(),
-        cancel,
-    )
-    .await;
-    canceller.await.unwrap();
-    assert_eq!(failure(&report).kind, FailureKind::Aborted);
-    assert_eq!(report.logs, vec!["waiting".to_string()]);
+engine_test! {
+    async fn a_run_cancelled_before_it_starts_is_aborted() {
+        let cancel = CancellationToken::new();
+        cancel.cancel();
+        let host = TestHost::new();
+        let report = run_full(
+            "await tools.echo({});\nreturn 1",
+            host.clone(),
+            Limits::default(),
+            cancel,
+        )
+        .await;
+        assert_eq!(failure(&report).kind, FailureKind::Aborted);
+    }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_run_cancelled_before_it_starts_is_aborted() {
-    let cancel = CancellationToken::new();
-    cancel.cancel();
-    let host = TestHost::new();
-    let report = run_full(
-        "await tools.echo({});\nreturn 1",
-        host.clone(),
-        Limits::default(),
-        cancel,
-    )
-    .await;
-    assert_eq!(failure(&report).kind, FailureKind::Aborted);
+engine_test! {
+    async fn a_host_call_limit_ends_the_run_as_call_limit() {
+        let host = TestHost::new();
+        let report = run_full(
+            "await tools.echo({});\ntry { await tools.limited({}) } catch (e) { console.log('caught') }\nreturn 'kept going'",
+            host.clone(),
+            Limits::default(),
+            CancellationToken::new(),
+        )
+        .await;
+        let failure = failure(&report);
+        assert_eq!(failure.kind, FailureKind::CallLimit);
+        assert_eq!(failure.message, "too many tool calls (limit 0)");
+        assert_eq!(host.calls().len(), 2);
+    }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_host_call_limit_ends_the_run_as_call_limit() {
-    let host = TestHost::new();
-    let report = run_full(
-        "await tools.echo({});\ntry { await tools.limited({}) } catch (e) { console.log('caught') }\nreturn 'kept going'",
-        host.clone(),
-        Limits::default(),
-        CancellationToken::new(),
-    )
-    .await;
-    let failure = failure(&report);
-    assert_eq!(failure.kind, FailureKind::CallLimit);
-    assert_eq!(failure.message, "too many tool calls (limit 0)");
-    assert_eq!(host.calls().len(), 2);
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn dropping_the_run_stops_the_program() {
-    let host = TestHost::new();
-    let run = run_full(
-        "for (let i = 0; ; i++) { await tools.echo({ i }); }",
-        host.clone(),
-        Limits::default(),
-        CancellationToken::new(),
-    );
-    let _ = tokio::time::timeout(Duration::from_millis(50), run).await;
-    // Give the engine thread a moment to notice, then check that calls stopped.
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    let count = host.calls().len();
-    assert!(count > 0);
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    assert_eq!(
-        host.calls().len(),
-        count,
-        "the program kept running after its future was dropped"
-    );
+engine_test! {
+    async fn dropping_the_run_stops_the_program() {
+        let host = TestHost::new();
+        let run = run_full(
+            "for (let i = 0; ; i++) { await tools.echo({ i }); }",
+            host.clone(),
+            Limits::default(),
+            CancellationToken::new(),
+        );
+        let _ = tokio::time::timeout(Duration::from_millis(50), run).await;
+        // Give the engine thread a moment to notice, then check that calls stopped.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let count = host.calls().len();
+        assert!(count > 0);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert_eq!(
+            host.calls().len(),
+            count,
+            "the program kept running after its future was dropped"
+        );
+    }
 }
 
 /// A host whose calls fail as soon as the run's token is cancelled (as ptc's bridge aborts them).
@@ -267,29 +279,30 @@ impl ptc_engine::Host for AbortingHost {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn cancelling_is_reported_as_aborted_even_when_the_aborted_call_rejects_first() {
-    for _ in 0..20 {
-        let cancel = CancellationToken::new();
-        let program = common::program("await tools.echo({});\nreturn 'unreachable'");
-        let run = ptc_engine::Engine::run(
-            &ptc_engine::QuickJsEngine::new(),
-            program,
-            std::sync::Arc::new(AbortingHost(cancel.clone())),
-            Limits::default(),
-            cancel.clone(),
-        );
-        let canceller = tokio::spawn(async move {
-            tokio::time::sleep(Duration::from_millis(2)).await;
-            cancel.cancel();
-        });
-        let report = run.await;
-        canceller.await.unwrap();
-        assert_eq!(
-            failure(&report).kind,
-            FailureKind::Aborted,
-            "{:?}",
-            report.outcome
-        );
+engine_test! {
+    async fn cancelling_is_reported_as_aborted_even_when_the_aborted_call_rejects_first() {
+        for _ in 0..20 {
+            let cancel = CancellationToken::new();
+            let program = common::program("await tools.echo({});\nreturn 'unreachable'");
+            let run = ptc_engine::Engine::run(
+                &*common::engine(),
+                program,
+                std::sync::Arc::new(AbortingHost(cancel.clone())),
+                Limits::default(),
+                cancel.clone(),
+            );
+            let canceller = tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(2)).await;
+                cancel.cancel();
+            });
+            let report = run.await;
+            canceller.await.unwrap();
+            assert_eq!(
+                failure(&report).kind,
+                FailureKind::Aborted,
+                "{:?}",
+                report.outcome
+            );
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! Type stripping: positions kept, non-erasable syntax rejected with its position.
 
+#[macro_use]
 mod common;
 
 use common::{run, TestHost};
@@ -63,19 +64,20 @@ fn an_unterminated_program_points_at_its_own_last_line() {
     assert_eq!(line, "2", "{}", err.message);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_program_that_does_not_strip_never_reaches_the_host() {
-    // The integrator strips first; a failure there means no program and no call.
-    let host = TestHost::new();
-    let stripped = strip_types("await tools.echo({});\nenum E { A }");
-    assert_eq!(stripped.unwrap_err().kind, FailureKind::Syntax);
-    assert!(host.calls().is_empty());
-    // And a stripped program keeps its positions at run time.
-    let report = run("const x: number = 1;\n  throw new Error('boom: ' + x)").await;
-    let failure = report.outcome.unwrap_err();
-    assert!(
-        failure.message.contains("run_code.ts:2:"),
-        "{}",
-        failure.message
-    );
+engine_test! {
+    async fn a_program_that_does_not_strip_never_reaches_the_host() {
+        // The integrator strips first; a failure there means no program and no call.
+        let host = TestHost::new();
+        let stripped = strip_types("await tools.echo({});\nenum E { A }");
+        assert_eq!(stripped.unwrap_err().kind, FailureKind::Syntax);
+        assert!(host.calls().is_empty());
+        // And a stripped program keeps its positions at run time.
+        let report = run("const x: number = 1;\n  throw new Error('boom: ' + x)").await;
+        let failure = report.outcome.unwrap_err();
+        assert!(
+            failure.message.contains("run_code.ts:2:"),
+            "{}",
+            failure.message
+        );
+    }
 }

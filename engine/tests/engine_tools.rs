@@ -1,207 +1,217 @@
 //! `tools`: calls, strict JSON arguments, ToolCallError, awkward names.
 
+#[macro_use]
 mod common;
 
 use common::{failure, run, run_full, value, TestHost};
 use ptc_engine::FailureKind;
 use serde_json::json;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_tool_call_reaches_the_host_and_returns_its_value() {
-    let host = TestHost::new();
-    let report = run_full(
-        "const r = await tools.add({ a: 2, b: 3 });\nreturn [r, await tools.echo({ text: 'hi' }), await tools.echo()]",
-        host.clone(),
-        Default::default(),
-        Default::default(),
-    )
-    .await;
-    assert_eq!(report.outcome, Ok(Some(json!([5, { "text": "hi" }, {}]))));
-    assert_eq!(
-        host.calls(),
-        vec![
-            ("add".to_string(), json!({ "a": 2, "b": 3 })),
-            ("echo".to_string(), json!({ "text": "hi" })),
-            ("echo".to_string(), json!({})),
-        ]
-    );
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn calls_reach_the_host_in_submission_order() {
-    let host = TestHost::new();
-    let report = run_full(
-        "const ps = [];\nfor (let i = 0; i < 20; i++) ps.push(tools.sleep({ ms: 20 - i, i }));\nreturn (await Promise.all(ps)).length",
-        host.clone(),
-        Default::default(),
-        Default::default(),
-    )
-    .await;
-    assert_eq!(report.outcome, Ok(Some(json!(20))));
-    let order: Vec<u64> = host
-        .calls()
-        .iter()
-        .map(|(_, args)| args["i"].as_u64().unwrap())
-        .collect();
-    assert_eq!(order, (0..20).collect::<Vec<_>>());
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_tool_failure_is_a_catchable_tool_call_error() {
-    assert_eq!(
-        value(
-            "try { await tools.fail({}) } catch (e) {\n  return [e instanceof ToolCallError, e instanceof Error, e.name, e.toolName, e.message]\n}"
-        )
-        .await,
-        Some(json!([true, true, "ToolCallError", "fail", "it failed"]))
-    );
-    let report = run("await tools.fail()").await;
-    let failure = failure(&report);
-    assert_eq!(failure.kind, FailureKind::Exception);
-    assert!(
-        failure.message.starts_with("ToolCallError: it failed"),
-        "{}",
-        failure.message
-    );
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn non_json_arguments_reject_and_never_reach_the_host() {
-    for args in [
-        "{ f() {} }",
-        "{ u: undefined }",
-        "[undefined]",
-        "{ s: Symbol('x') }",
-        "{ n: 1n }",
-        "{ n: NaN }",
-        "{ n: -Infinity }",
-        "(() => { const o = {}; o.o = o; return o })()",
-        "{ d: new Date() }",
-        "{ m: new Map() }",
-        "new Set()",
-        "(() => { const a = [1]; a[3] = 2; return a })()",
-        "'not an object but fine'",
-    ] {
+engine_test! {
+    async fn a_tool_call_reaches_the_host_and_returns_its_value() {
         let host = TestHost::new();
-        let program = format!(
-            "try {{ await tools.echo({args}); return 'called' }} catch (e) {{ return [e.name, e.toolName, e.message] }}"
-        );
         let report = run_full(
-            &program,
+            "const r = await tools.add({ a: 2, b: 3 });\nreturn [r, await tools.echo({ text: 'hi' }), await tools.echo()]",
             host.clone(),
             Default::default(),
             Default::default(),
         )
         .await;
-        let value = report.outcome.unwrap().unwrap();
-        if args.starts_with('\'') {
-            assert_eq!(value, json!("called"));
-            continue;
-        }
-        assert_eq!(value[0], json!("ToolCallError"), "{args}: {value}");
-        assert_eq!(value[1], json!("echo"), "{args}: {value}");
-        assert!(
-            value[2]
-                .as_str()
-                .unwrap()
-                .starts_with("arguments are not JSON: "),
-            "{args}: {value}"
+        assert_eq!(report.outcome, Ok(Some(json!([5, { "text": "hi" }, {}]))));
+        assert_eq!(
+            host.calls(),
+            vec![
+                ("add".to_string(), json!({ "a": 2, "b": 3 })),
+                ("echo".to_string(), json!({ "text": "hi" })),
+                ("echo".to_string(), json!({})),
+            ]
         );
-        assert!(host.calls().is_empty(), "{args} reached the host");
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn awkward_tool_names_are_ordinary_bindings() {
-    let host = TestHost::new();
-    let report = run_full(
-        "const results = [];\n\
-         results.push(await tools['__proto__']({ n: 1 }));\n\
-         results.push(await tools.constructor({ n: 2 }));\n\
-         results.push(await tools.then({ n: 3 }));\n\
-         results.push(await tools['my-tool']({ n: 4 }));\n\
-         results.push(Object.getPrototypeOf(tools) === null, Object.isFrozen(tools), Object.isFrozen(tools.echo));\n\
-         results.push(typeof ({}).n, Object.prototype.hasOwnProperty('then'), ({}).constructor === Object);\n\
-         return results",
-        host.clone(),
-        Default::default(),
-        Default::default(),
-    )
-    .await;
-    assert_eq!(
-        report.outcome,
-        Ok(Some(json!([
-            { "tool": "__proto__", "args": { "n": 1 } },
-            { "tool": "constructor", "args": { "n": 2 } },
-            { "tool": "then", "args": { "n": 3 } },
-            { "tool": "my-tool", "args": { "n": 4 } },
-            true, true, true,
-            "undefined", false, true
-        ])))
-    );
-    assert_eq!(host.calls().len(), 4);
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn tools_cannot_be_changed_and_unknown_names_are_absent() {
-    assert_eq!(
-        value(
-            "'use strict';\nconst r = [];\ntry { tools.echo = 1 } catch (e) { r.push(e.name) }\ntry { tools.extra = 1 } catch (e) { r.push(e.name) }\nr.push(typeof tools.nope, 'nope' in tools, typeof tools.hasOwnProperty, typeof tools.toString);\nreturn r"
+engine_test! {
+    async fn calls_reach_the_host_in_submission_order() {
+        let host = TestHost::new();
+        let report = run_full(
+            "const ps = [];\nfor (let i = 0; i < 20; i++) ps.push(tools.sleep({ ms: 20 - i, i }));\nreturn (await Promise.all(ps)).length",
+            host.clone(),
+            Default::default(),
+            Default::default(),
         )
-        .await,
-        Some(json!(["TypeError", "TypeError", "undefined", false, "undefined", "undefined"]))
-    );
+        .await;
+        assert_eq!(report.outcome, Ok(Some(json!(20))));
+        let order: Vec<u64> = host
+            .calls()
+            .iter()
+            .map(|(_, args)| args["i"].as_u64().unwrap())
+            .collect();
+        assert_eq!(order, (0..20).collect::<Vec<_>>());
+    }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn there_is_never_a_run_code_binding() {
-    assert_eq!(
-        value("return [typeof tools.run_code, 'run_code' in tools, typeof run_code]").await,
-        Some(json!(["undefined", false, "undefined"]))
-    );
+engine_test! {
+    async fn a_tool_failure_is_a_catchable_tool_call_error() {
+        assert_eq!(
+            value(
+                "try { await tools.fail({}) } catch (e) {\n  return [e instanceof ToolCallError, e instanceof Error, e.name, e.toolName, e.message]\n}"
+            )
+            .await,
+            Some(json!([true, true, "ToolCallError", "fail", "it failed"]))
+        );
+        let report = run("await tools.fail()").await;
+        let failure = failure(&report);
+        assert_eq!(failure.kind, FailureKind::Exception);
+        assert!(
+            failure.message.starts_with("ToolCallError: it failed"),
+            "{}",
+            failure.message
+        );
+    }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn awaiting_tools_with_a_then_tool_dispatches_nothing() {
-    // `await tools` calls tools.then(resolve, reject): function arguments fail the JSON check, so
-    // nothing reaches the host and the await can never settle.
-    let host = TestHost::new();
-    let report = run_full(
-        "await tools;\nreturn 1",
-        host.clone(),
-        Default::default(),
-        Default::default(),
-    )
-    .await;
-    assert_eq!(failure(&report).kind, FailureKind::Exception);
-    assert!(host.calls().is_empty(), "{:?}", host.calls());
-
-    let host = TestHost::new();
-    let report = run_full(
-        "return tools",
-        host.clone(),
-        Default::default(),
-        Default::default(),
-    )
-    .await;
-    assert!(report.outcome.is_err());
-    assert!(host.calls().is_empty(), "{:?}", host.calls());
+engine_test! {
+    async fn non_json_arguments_reject_and_never_reach_the_host() {
+        for args in [
+            "{ f() {} }",
+            "{ u: undefined }",
+            "[undefined]",
+            "{ s: Symbol('x') }",
+            "{ n: 1n }",
+            "{ n: NaN }",
+            "{ n: -Infinity }",
+            "(() => { const o = {}; o.o = o; return o })()",
+            "{ d: new Date() }",
+            "{ m: new Map() }",
+            "new Set()",
+            "(() => { const a = [1]; a[3] = 2; return a })()",
+            "'not an object but fine'",
+        ] {
+            let host = TestHost::new();
+            let program = format!(
+                "try {{ await tools.echo({args}); return 'called' }} catch (e) {{ return [e.name, e.toolName, e.message] }}"
+            );
+            let report = run_full(
+                &program,
+                host.clone(),
+                Default::default(),
+                Default::default(),
+            )
+            .await;
+            let value = report.outcome.unwrap().unwrap();
+            if args.starts_with('\'') {
+                assert_eq!(value, json!("called"));
+                continue;
+            }
+            assert_eq!(value[0], json!("ToolCallError"), "{args}: {value}");
+            assert_eq!(value[1], json!("echo"), "{args}: {value}");
+            assert!(
+                value[2]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("arguments are not JSON: "),
+                "{args}: {value}"
+            );
+            assert!(host.calls().is_empty(), "{args} reached the host");
+        }
+    }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn deeply_nested_arguments_and_results_do_not_crash() {
-    let host = TestHost::new();
-    let report = run_full(
-        "let v = 0;\nfor (let i = 0; i < 5000; i++) v = [v];\nconst echoed = await tools.echo({ v });\nlet d = 0;\nfor (let x = echoed.v; Array.isArray(x); x = x[0]) d++;\nconst deep = await tools.deep({ depth: 5000 });\nlet e = 0;\nfor (let x = deep; Array.isArray(x); x = x[0]) e++;\nreturn [d, e, deep]",
-        host.clone(),
-        Default::default(),
-        Default::default(),
-    )
-    .await;
-    let value = report.outcome.expect("the deep run succeeds").unwrap();
-    assert_eq!(value[0], json!(5000));
-    assert_eq!(value[1], json!(5000));
-    assert_eq!(host.calls().len(), 2);
-    assert_eq!(common::depth(&value[2]), 5000);
-    common::drop_deep(value);
+engine_test! {
+    async fn awkward_tool_names_are_ordinary_bindings() {
+        let host = TestHost::new();
+        let report = run_full(
+            "const results = [];\n\
+             results.push(await tools['__proto__']({ n: 1 }));\n\
+             results.push(await tools.constructor({ n: 2 }));\n\
+             results.push(await tools.then({ n: 3 }));\n\
+             results.push(await tools['my-tool']({ n: 4 }));\n\
+             results.push(Object.getPrototypeOf(tools) === null, Object.isFrozen(tools), Object.isFrozen(tools.echo));\n\
+             results.push(typeof ({}).n, Object.prototype.hasOwnProperty('then'), ({}).constructor === Object);\n\
+             return results",
+            host.clone(),
+            Default::default(),
+            Default::default(),
+        )
+        .await;
+        assert_eq!(
+            report.outcome,
+            Ok(Some(json!([
+                { "tool": "__proto__", "args": { "n": 1 } },
+                { "tool": "constructor", "args": { "n": 2 } },
+                { "tool": "then", "args": { "n": 3 } },
+                { "tool": "my-tool", "args": { "n": 4 } },
+                true, true, true,
+                "undefined", false, true
+            ])))
+        );
+        assert_eq!(host.calls().len(), 4);
+    }
+}
+
+engine_test! {
+    async fn tools_cannot_be_changed_and_unknown_names_are_absent() {
+        assert_eq!(
+            value(
+                "'use strict';\nconst r = [];\ntry { tools.echo = 1 } catch (e) { r.push(e.name) }\ntry { tools.extra = 1 } catch (e) { r.push(e.name) }\nr.push(typeof tools.nope, 'nope' in tools, typeof tools.hasOwnProperty, typeof tools.toString);\nreturn r"
+            )
+            .await,
+            Some(json!(["TypeError", "TypeError", "undefined", false, "undefined", "undefined"]))
+        );
+    }
+}
+
+engine_test! {
+    async fn there_is_never_a_run_code_binding() {
+        assert_eq!(
+            value("return [typeof tools.run_code, 'run_code' in tools, typeof run_code]").await,
+            Some(json!(["undefined", false, "undefined"]))
+        );
+    }
+}
+
+engine_test! {
+    async fn awaiting_tools_with_a_then_tool_dispatches_nothing() {
+        // `await tools` calls tools.then(resolve, reject): function arguments fail the JSON check, so
+        // nothing reaches the host and the await can never settle.
+        let host = TestHost::new();
+        let report = run_full(
+            "await tools;\nreturn 1",
+            host.clone(),
+            Default::default(),
+            Default::default(),
+        )
+        .await;
+        assert_eq!(failure(&report).kind, FailureKind::Exception);
+        assert!(host.calls().is_empty(), "{:?}", host.calls());
+
+        let host = TestHost::new();
+        let report = run_full(
+            "return tools",
+            host.clone(),
+            Default::default(),
+            Default::default(),
+        )
+        .await;
+        assert!(report.outcome.is_err());
+        assert!(host.calls().is_empty(), "{:?}", host.calls());
+    }
+}
+
+engine_test! {
+    async fn deeply_nested_arguments_and_results_do_not_crash() {
+        let host = TestHost::new();
+        let report = run_full(
+            "let v = 0;\nfor (let i = 0; i < 5000; i++) v = [v];\nconst echoed = await tools.echo({ v });\nlet d = 0;\nfor (let x = echoed.v; Array.isArray(x); x = x[0]) d++;\nconst deep = await tools.deep({ depth: 5000 });\nlet e = 0;\nfor (let x = deep; Array.isArray(x); x = x[0]) e++;\nreturn [d, e, deep]",
+            host.clone(),
+            Default::default(),
+            Default::default(),
+        )
+        .await;
+        let value = report.outcome.expect("the deep run succeeds").unwrap();
+        assert_eq!(value[0], json!(5000));
+        assert_eq!(value[1], json!(5000));
+        assert_eq!(host.calls().len(), 2);
+        assert_eq!(common::depth(&value[2]), 5000);
+        common::drop_deep(value);
+    }
 }

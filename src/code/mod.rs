@@ -79,6 +79,13 @@ impl CodeConfig {
     pub fn quickjs() -> Self {
         Self::new(Arc::new(ptc_engine::QuickJsEngine::new()))
     }
+
+    /// The deno_core engine (V8, or its QuickJS facade under `deno-quickjs`) with default limits;
+    /// its sandboxes are made ahead of time on engine threads shared by the process.
+    #[cfg(any(feature = "v8", feature = "deno-quickjs"))]
+    pub fn deno() -> Self {
+        Self::new(Arc::new(ptc_engine::DenoEngine::new()))
+    }
 }
 
 impl std::fmt::Debug for CodeConfig {

@@ -20,9 +20,42 @@ use tokio_util::sync::CancellationToken;
 /// The outer call id every helper uses.
 pub const CALL_ID: &str = "call-1";
 
-/// A registry with testkit loaded and code mode installed (mode `both`).
+/// A registry with testkit loaded and code mode installed (mode `both`), on the engine
+/// named by `PTC_TEST_ENGINE` (see [`engine_config`]).
 pub fn code_registry() -> ToolRegistry {
-    code_registry_with(CodeConfig::quickjs())
+    code_registry_with(engine_config())
+}
+
+/// The code-mode config of the engine named by the environment variable `PTC_TEST_ENGINE`:
+/// `quickjs` (the default) or `deno` (`CodeConfig::deno()`, built with
+/// `--no-default-features --features deno-quickjs`). An engine that is not compiled in fails
+/// the test loudly rather than silently testing the other one.
+pub fn engine_config() -> CodeConfig {
+    match std::env::var("PTC_TEST_ENGINE").as_deref() {
+        Err(_) | Ok("") | Ok("quickjs") => quickjs_config(),
+        Ok("deno") => deno_config(),
+        Ok(other) => panic!("PTC_TEST_ENGINE={other:?}: expected \"quickjs\" or \"deno\""),
+    }
+}
+
+#[cfg(feature = "quickjs")]
+fn quickjs_config() -> CodeConfig {
+    CodeConfig::quickjs()
+}
+
+#[cfg(not(feature = "quickjs"))]
+fn quickjs_config() -> CodeConfig {
+    panic!("PTC_TEST_ENGINE is quickjs (the default) but the `quickjs` feature is off; set PTC_TEST_ENGINE=deno")
+}
+
+#[cfg(any(feature = "v8", feature = "deno-quickjs"))]
+fn deno_config() -> CodeConfig {
+    CodeConfig::deno()
+}
+
+#[cfg(not(any(feature = "v8", feature = "deno-quickjs")))]
+fn deno_config() -> CodeConfig {
+    panic!("PTC_TEST_ENGINE=deno needs the `deno-quickjs` (or `v8`) feature: cargo test --no-default-features --features deno-quickjs")
 }
 
 /// As [`code_registry`], with a custom config.
@@ -33,9 +66,9 @@ pub fn code_registry_with(config: CodeConfig) -> ToolRegistry {
     registry
 }
 
-/// The QuickJS config with `tweak` applied.
+/// The `PTC_TEST_ENGINE` config with `tweak` applied.
 pub fn config(tweak: impl FnOnce(&mut CodeConfig)) -> CodeConfig {
-    let mut config = CodeConfig::quickjs();
+    let mut config = engine_config();
     tweak(&mut config);
     config
 }

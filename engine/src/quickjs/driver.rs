@@ -7,42 +7,20 @@ use std::{
     pin::Pin,
     sync::{
         atomic::{AtomicBool, Ordering},
-        Arc, OnceLock,
+        Arc,
     },
     task::{Context, Poll, Wake, Waker},
     thread::Thread,
     time::Instant,
 };
 
-use futures::{
-    stream::{FuturesUnordered, StreamExt},
-    FutureExt,
-};
+use futures::stream::{FuturesUnordered, StreamExt};
 use rquickjs::Function;
 
-use crate::{HostCall, RunFailure};
-
-/// State shared with the interrupt handler and the raw host functions: the first fatal failure wins.
-#[derive(Debug, Default)]
-pub(super) struct Stop {
-    failure: OnceLock<RunFailure>,
-}
-
-impl Stop {
-    /// Record `failure` unless an earlier one is recorded; the interrupt handler then stops the
-    /// program at its next check.
-    pub(super) fn fail(&self, failure: RunFailure) {
-        let _ = self.failure.set(failure);
-    }
-
-    /// The recorded failure, if any.
-    pub(super) fn failure(&self) -> Option<&RunFailure> {
-        self.failure.get()
-    }
-}
-
-/// The failure message of a host call whose future panicked.
-const PANICKED: &str = "the tool call panicked";
+use crate::{
+    calls::{contained, PANICKED},
+    HostCall,
+};
 
 /// A host call in flight, tagged with the id of its promise.
 type Tagged = Pin<Box<dyn Future<Output = (u64, Result<serde_json::Value, String>)> + Send>>;
@@ -105,13 +83,8 @@ impl<'js> Calls<'js> {
         let id = self.next_id;
         self.next_id += 1;
         self.resolvers.insert(id, (name, resolve, reject));
-        self.pending.push(Box::pin(async move {
-            let result = AssertUnwindSafe(call)
-                .catch_unwind()
-                .await
-                .unwrap_or_else(|_| Err(PANICKED.to_string()));
-            (id, result)
-        }));
+        self.pending
+            .push(Box::pin(async move { (id, contained(call).await) }));
     }
 
     /// The next completed call with its resolvers, if one is ready.

@@ -1,5 +1,5 @@
 //! The heap cap: an allocator that counts QuickJS's bytes and, the first time an allocation would
-//! pass the cap, refuses it and records a [`FailureKind::Memory`] stop.
+//! pass the cap, refuses it and records a [`FailureKind::Memory`](crate::FailureKind::Memory) stop.
 //!
 //! QuickJS's own memory limit only makes allocations fail, which surfaces as a catchable
 //! `InternalError: out of memory` (or as a bare `null` exception when even that error cannot be
@@ -10,8 +10,7 @@ use std::sync::Arc;
 
 use rquickjs::allocator::{Allocator, RustAllocator};
 
-use super::driver::Stop;
-use crate::{FailureKind, RunFailure};
+use crate::{stop::Stop, RunFailure};
 
 /// Counts the bytes QuickJS holds and refuses allocations past `limit`.
 pub(super) struct CappedAllocator {
@@ -37,13 +36,7 @@ impl CappedAllocator {
         if self.used.saturating_add(more) <= self.limit {
             return true;
         }
-        self.stop.fail(RunFailure::new(
-            FailureKind::Memory,
-            format!(
-                "the program exceeded its heap limit of {} bytes",
-                self.limit
-            ),
-        ));
+        self.stop.fail(RunFailure::heap_exceeded(self.limit));
         false
     }
 }

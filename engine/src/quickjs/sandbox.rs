@@ -4,7 +4,6 @@ use std::{
     cell::RefCell,
     ffi::CString,
     future::Future,
-    panic::AssertUnwindSafe,
     rc::Rc,
     sync::{Arc, OnceLock},
     task::Context as TaskContext,
@@ -18,12 +17,12 @@ use rquickjs::{
 use tokio_util::sync::CancellationToken;
 
 use super::{
-    driver::{Calls, Settled, Stop, ThreadWaker},
+    driver::{Calls, Settled, ThreadWaker},
     heap::CappedAllocator,
 };
 use crate::{
-    json, output::Output, FailureKind, Host, Limits, LogLevel, Program, RunFailure, RunReport,
-    GLUE_JS,
+    calls, failure::decide, json, output::Output, stop::Stop, FailureKind, Host, Limits, Program,
+    RunFailure, RunReport, GLUE_JS,
 };
 
 /// The intrinsics a sandbox gets: the language itself, nothing host-specific (no `performance`).
@@ -62,10 +61,7 @@ pub(super) fn run(
     let deadline = Instant::now() + limits.wall_clock;
     let stop = Arc::new(Stop::default());
     let setup_failed = |what: &str, e: rquickjs::Error| {
-        RunReport::failed(RunFailure::new(
-            FailureKind::Exception,
-            format!("could not {what}: {e}"),
-        ))
+        RunReport::failed(RunFailure::engine(format!("could not {what}: {e}")))
     };
     let heap = CappedAllocator::new(limits.max_heap_bytes, stop.clone());
     let rt = match Runtime::new_with_alloc(heap) {
@@ -82,11 +78,11 @@ pub(super) fn run(
                 return true;
             }
             if cancel.is_cancelled() {
-                stop.fail(aborted());
+                stop.fail(RunFailure::aborted());
                 return true;
             }
             if Instant::now() >= deadline {
-                stop.fail(timed_out(wall_clock));
+                stop.fail(RunFailure::timed_out(wall_clock));
                 return true;
             }
             false
@@ -109,38 +105,16 @@ pub(super) fn run(
             waker: ThreadWaker::current(),
         };
         let outcome = run.execute(program, host);
-        // A stop recorded on the way (e.g. the heap cap, hit and caught) decides the outcome; so
-        // does cancellation when the run failed anyway (cancelled calls reject, and the program
-        // may have thrown one of those rejections before the loop saw the token).
-        let outcome = match (run.stop.failure(), &outcome) {
-            (Some(failure), _) => Err(failure.clone()),
-            (None, Err(_)) if cancel.is_cancelled() => Err(aborted()),
-            _ => outcome,
-        };
+        let outcome = decide(outcome, run.stop.failure(), cancel.is_cancelled());
         // Settle nothing more: drop unsettled host calls (aborting them) and their resolvers while
         // the runtime is still alive.
         *run.calls.borrow_mut() = Calls::new();
         let output = std::mem::take(&mut *run.output.borrow_mut());
-        RunReport {
-            logs: output.logs,
-            log_levels: output.levels,
-            outcome,
-        }
+        output.report(outcome)
     });
     drop(context);
     drop(rt);
     report
-}
-
-fn aborted() -> RunFailure {
-    RunFailure::new(FailureKind::Aborted, "the run was cancelled")
-}
-
-fn timed_out(wall_clock: std::time::Duration) -> RunFailure {
-    RunFailure::new(
-        FailureKind::Timeout,
-        format!("the run exceeded its wall-clock limit of {wall_clock:?}"),
-    )
 }
 
 type Outcome = Result<Option<serde_json::Value>, RunFailure>;
@@ -170,7 +144,7 @@ struct Glue<'js> {
 impl<'js> Run<'_, 'js> {
     fn execute(&mut self, program: Program, host: Arc<dyn Host>) -> Outcome {
         if self.cancel.is_cancelled() {
-            return Err(aborted());
+            return Err(RunFailure::aborted());
         }
         // A setup step can only fail for a stop reason (interrupt, heap cap) or an engine bug.
         let stopped = |failure: RunFailure| self.stop.failure().cloned().unwrap_or(failure);
@@ -240,35 +214,17 @@ impl<'js> Run<'_, 'js> {
         Function::new(
             self.ctx.clone(),
             move |ctx: Ctx<'js>, name: String, args: String| -> rquickjs::Result<Promise<'js>> {
-                if let Some(failure) = stop.failure() {
-                    return Err(throw(&ctx, &format!("the run is over ({})", failure.kind)));
-                }
-                let args = match json::parse(&args) {
-                    Ok(args) => args,
-                    Err(e) => return Err(throw(&ctx, &format!("arguments are not JSON: {e}"))),
+                let call = match calls::accept(&*host, &stop, &name, &args) {
+                    Ok(call) => call,
+                    Err(message) => return Err(throw(&ctx, &message)),
                 };
-                let accepted =
-                    std::panic::catch_unwind(AssertUnwindSafe(|| host.call_tool(&name, args)));
-                let Ok(accepted) = accepted else {
-                    return Err(throw(&ctx, "the tool call panicked"));
-                };
-                match accepted {
-                    Ok(call) => {
-                        let (promise, resolve, reject) = ctx.promise()?;
-                        let waker = waker.waker();
-                        let mut cx = TaskContext::from_waker(&waker);
-                        calls
-                            .borrow_mut()
-                            .push(name, call, resolve, reject, &mut cx);
-                        Ok(promise)
-                    }
-                    Err(failure) => {
-                        let message =
-                            format!("the run is over ({}): {}", failure.kind, failure.message);
-                        stop.fail(failure);
-                        Err(throw(&ctx, &message))
-                    }
-                }
+                let (promise, resolve, reject) = ctx.promise()?;
+                let waker = waker.waker();
+                let mut cx = TaskContext::from_waker(&waker);
+                calls
+                    .borrow_mut()
+                    .push(name, call, resolve, reject, &mut cx);
+                Ok(promise)
             },
         )
     }
@@ -280,18 +236,8 @@ impl<'js> Run<'_, 'js> {
         Function::new(
             self.ctx.clone(),
             move |ctx: Ctx<'js>, level: String, line: String| -> rquickjs::Result<()> {
-                if let Some(failure) = stop.failure() {
-                    return Err(throw(&ctx, &format!("the run is over ({})", failure.kind)));
-                }
-                let level = LogLevel::from_name(&level).unwrap_or(LogLevel::Log);
-                match output.borrow_mut().log(level, line) {
-                    Ok(()) => Ok(()),
-                    Err(failure) => {
-                        let message = failure.message.clone();
-                        stop.fail(failure);
-                        Err(throw(&ctx, &message))
-                    }
-                }
+                calls::log(&mut output.borrow_mut(), &stop, &level, line)
+                    .map_err(|message| throw(&ctx, &message))
             },
         )
     }
@@ -334,7 +280,7 @@ impl<'js> Run<'_, 'js> {
             if let Some(failure) = self.stop.failure() {
                 return Err(failure.clone());
             }
-            return Err(syntax(syntax_message(&error, &program.filename)));
+            return Err(syntax_failure(&error, &program.filename));
         }
         value
             .into_function()
@@ -349,7 +295,7 @@ impl<'js> Run<'_, 'js> {
         let mut cancelled = std::pin::pin!(self.cancel.cancelled());
         loop {
             if self.cancel.is_cancelled() {
-                self.stop.fail(aborted());
+                self.stop.fail(RunFailure::aborted());
             }
             while self.ctx.execute_pending_job() {
                 if self.stop.failure().is_some() {
@@ -376,16 +322,13 @@ impl<'js> Run<'_, 'js> {
                 continue;
             }
             if self.calls.borrow().is_empty() {
-                return Err(RunFailure::new(
-                    FailureKind::Exception,
-                    "the program is waiting on a promise that can never settle (no tool call is pending)",
-                ));
+                return Err(RunFailure::never_settles());
             }
             if cancelled.as_mut().poll(&mut cx).is_ready() {
-                return Err(aborted());
+                return Err(RunFailure::aborted());
             }
             if Instant::now() >= self.deadline {
-                return Err(timed_out(self.limits.wall_clock));
+                return Err(RunFailure::timed_out(self.limits.wall_clock));
             }
             waker.park_until(self.deadline);
         }
@@ -438,23 +381,11 @@ impl<'js> Run<'_, 'js> {
                     .as_exception()
                     .and_then(|e| e.message())
                     .unwrap_or_else(|| "the returned value is not JSON".into());
-                return Err(RunFailure::new(
-                    FailureKind::InvalidOutput,
-                    format!("the returned value is not JSON: {message}"),
-                ));
+                return Err(RunFailure::not_json(message));
             }
             Err(e) => return Err(self.js_failure(glue, e)),
         };
-        let Some(text) = text else {
-            return Ok(None);
-        };
-        self.output.borrow_mut().charge(text.len())?;
-        json::parse(&text).map(Some).map_err(|e| {
-            RunFailure::new(
-                FailureKind::InvalidOutput,
-                format!("the returned value is not JSON: {e}"),
-            )
-        })
+        self.output.borrow_mut().finish(text)
     }
 
     /// A failure of a call into JavaScript: the recorded stop reason, or the exception.
@@ -497,15 +428,7 @@ impl<'js> Run<'_, 'js> {
         let exception = error.as_exception()?;
         let is_oom = exception.message().as_deref() == Some("out of memory")
             && exception.get::<_, String>("name").ok().as_deref() == Some("InternalError");
-        is_oom.then(|| {
-            RunFailure::new(
-                FailureKind::Memory,
-                format!(
-                    "the program exceeded its heap limit of {} bytes",
-                    self.limits.max_heap_bytes
-                ),
-            )
-        })
+        is_oom.then(|| RunFailure::heap_exceeded(self.limits.max_heap_bytes))
     }
 }
 
@@ -557,10 +480,10 @@ fn throw<'js>(ctx: &Ctx<'js>, message: &str) -> rquickjs::Error {
     }
 }
 
-/// `"<line>:<col> SyntaxError: <message>"` from a QuickJS syntax error, positions from its stack.
-fn syntax_message(error: &Value<'_>, filename: &str) -> String {
+/// The syntax failure for a QuickJS syntax error, positions from its stack.
+fn syntax_failure(error: &Value<'_>, filename: &str) -> RunFailure {
     let Some(exception) = error.as_exception() else {
-        return "1:1 the program could not be compiled".into();
+        return RunFailure::new(FailureKind::Syntax, "1:1 the program could not be compiled");
     };
     let message = exception.message().unwrap_or_default();
     let stack = exception.stack().unwrap_or_default();
@@ -577,5 +500,5 @@ fn syntax_message(error: &Value<'_>, filename: &str) -> String {
             Some((line.max(1), col.max(1)))
         });
     let (line, col) = position.unwrap_or((1, 1));
-    format!("{line}:{col} SyntaxError: {message}")
+    RunFailure::syntax_at(line, col, &message)
 }

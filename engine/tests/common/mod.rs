@@ -1,5 +1,6 @@
-//! A small test host and helpers shared by the engine tests.
-#![allow(dead_code)]
+//! A small test host and helpers shared by the engine tests, and [`engine_test!`], which runs a
+//! test once per backend compiled in.
+#![allow(dead_code, unused_macros)]
 
 use std::{
     sync::{Arc, Mutex},
@@ -7,11 +8,70 @@ use std::{
 };
 
 use ptc_engine::{
-    strip_types, Engine, FailureKind, Host, HostCall, Limits, Program, QuickJsEngine, RunFailure,
-    RunReport,
+    strip_types, Engine, FailureKind, Host, HostCall, Limits, Program, RunFailure, RunReport,
 };
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
+
+/// Defines `<name>::quickjs` and `<name>::deno` tests (each where its feature is on) that run the
+/// async `body` with [`engine()`] returning that backend.
+macro_rules! engine_test {
+    ($(#[$meta:meta])* async fn $name:ident() $body:block) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            #[cfg(feature = "quickjs")]
+            $(#[$meta])*
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn quickjs() {
+                common::with_backend(common::Backend::QuickJs, async move $body).await
+            }
+
+            #[cfg(any(feature = "v8", feature = "deno-quickjs"))]
+            $(#[$meta])*
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn deno() {
+                common::with_backend(common::Backend::Deno, async move $body).await
+            }
+        }
+    };
+}
+
+/// The backends a test can run on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    QuickJs,
+    Deno,
+}
+
+tokio::task_local! {
+    static BACKEND: Backend;
+}
+
+/// Run `test` with [`engine()`] returning `backend`'s engine.
+pub async fn with_backend(backend: Backend, test: impl std::future::Future<Output = ()>) {
+    BACKEND.scope(backend, test).await
+}
+
+/// The backend of the running [`engine_test!`].
+pub fn backend() -> Backend {
+    BACKEND
+        .try_with(|b| *b)
+        .expect("engine() is used inside an engine_test!")
+}
+
+/// The engine of the running [`engine_test!`].
+pub fn engine() -> Arc<dyn Engine> {
+    match backend() {
+        #[cfg(feature = "quickjs")]
+        Backend::QuickJs => Arc::new(ptc_engine::QuickJsEngine::new()),
+        #[cfg(any(feature = "v8", feature = "deno-quickjs"))]
+        Backend::Deno => Arc::new(ptc_engine::DenoEngine::new()),
+        #[allow(unreachable_patterns)]
+        other => panic!("the {other:?} backend is not compiled in"),
+    }
+}
 
 /// Tools: `echo` (returns its args), `add` ({a,b} → a+b), `sleep` ({ms} → ms after sleeping),
 /// `fail` (rejects with "it failed"), `never` (never settles), `limited` (a CallLimit failure),
@@ -141,9 +201,7 @@ pub async fn run_full(
     limits: Limits,
     cancel: CancellationToken,
 ) -> RunReport {
-    QuickJsEngine::new()
-        .run(program(ts), host, limits, cancel)
-        .await
+    engine().run(program(ts), host, limits, cancel).await
 }
 
 pub async fn run_with(ts: &str, limits: Limits) -> RunReport {

@@ -1,0 +1,148 @@
+//! The `ptc` deno_core extension: three ops and the JavaScript they serve.
+//!
+//! * `op_ptc_ready(setup)`, called once by `runtime-js/deno.js` while a sandbox is created: keeps
+//!   the function a run calls with its tool names ([`Setup`]).
+//! * `op_ptc_host_call(name, argsJson)`, async: hands the call to [`Host::call_tool`] (through the
+//!   shared [`calls::accept`]) while it holds the `OpState` borrow, then awaits the host's future
+//!   with no borrow held and answers with the value's JSON text, or throws the failure's message
+//!   (which the adapter turns into a `ToolCallError`).
+//! * `op_ptc_host_log(level, line)`: records a console line against the output limit on the Rust
+//!   side (the shared [`calls::log`]); a line over the cap halts the run.
+//!
+//! The JavaScript is `runtime-js/deno.js` (the entry point) and the engine-neutral
+//! `runtime-js/glue.js`, both compiled into the binary as the extension's ESM.
+
+use std::{borrow::Cow, future::Future, sync::Arc};
+
+use deno_core::{ascii_str_include, op2, v8, ExtensionFileSource, OpState};
+use deno_error::JsErrorBox;
+use tokio::runtime::Handle;
+
+use super::control::Control;
+use crate::{calls, json, output::Output, Host};
+
+/// The per-sandbox setup function registered by `runtime-js/deno.js`.
+pub(super) struct Setup(pub(super) v8::Global<v8::Function>);
+
+/// What the ops of one run need; put into the `OpState` when the run starts.
+pub(super) struct RunState {
+    /// The host that serves tool calls.
+    pub(super) host: Arc<dyn Host>,
+    /// The run's stop and the means to halt it.
+    pub(super) control: Arc<Control>,
+    /// Console lines and bytes counted so far.
+    pub(super) output: Output,
+    /// The caller's tokio runtime: host futures are polled inside it.
+    pub(super) caller: Handle,
+}
+
+deno_core::extension!(
+    ptc,
+    ops = [op_ptc_ready, op_ptc_host_call, op_ptc_host_log],
+    esm_entry_point = "ext:ptc/deno.js",
+    customizer = |ext: &mut deno_core::Extension| {
+        // Compiled into the binary (the `esm = [..]` form would read the files at run time).
+        ext.esm_files = Cow::Owned(vec![
+            ExtensionFileSource::new(
+                "ext:ptc/glue.js",
+                ascii_str_include!("../../../runtime-js/glue.js"),
+            ),
+            ExtensionFileSource::new(
+                "ext:ptc/deno.js",
+                ascii_str_include!("../../../runtime-js/deno.js"),
+            ),
+        ]);
+    },
+);
+
+/// Keep the run's setup function (called once per sandbox, by `runtime-js/deno.js`).
+#[op2(fast)]
+fn op_ptc_ready(
+    scope: &mut v8::PinScope<'_, '_>,
+    state: &mut OpState,
+    setup: v8::Local<'_, v8::Function>,
+) {
+    state.put(Setup(v8::Global::new(scope, setup)));
+}
+
+/// The raw `hostCall`: accepted synchronously (in submission order), settled asynchronously.
+#[op2]
+#[string]
+fn op_ptc_host_call(
+    state: &mut OpState,
+    #[string] name: String,
+    #[string] args: String,
+) -> Result<impl Future<Output = Result<String, JsErrorBox>>, JsErrorBox> {
+    let run = state
+        .try_borrow::<RunState>()
+        .ok_or_else(|| JsErrorBox::generic("no run is in progress"))?;
+    let accepted = {
+        let _caller = run.caller.enter();
+        calls::accept(&*run.host, run.control.stop(), &name, &args)
+    };
+    let call = match accepted {
+        Ok(call) => call,
+        Err(message) => {
+            // A refusal may have recorded a stop (a call cap): end the program now.
+            run.control.halt_if_stopped();
+            return Err(JsErrorBox::generic(message));
+        }
+    };
+    let caller = run.caller.clone();
+    Ok(async move {
+        let result = InContext::new(caller, calls::contained(call)).await;
+        match result {
+            Ok(value) => {
+                let text = json::to_string(&value);
+                json::drop_deep(value);
+                Ok(text)
+            }
+            Err(message) => Err(JsErrorBox::generic(message)),
+        }
+    })
+}
+
+/// The raw `hostLog`: one console line, counted against the output limit.
+#[op2(fast)]
+fn op_ptc_host_log(
+    state: &mut OpState,
+    #[string] level: &str,
+    #[string] line: String,
+) -> Result<(), JsErrorBox> {
+    let run = state
+        .try_borrow_mut::<RunState>()
+        .ok_or_else(|| JsErrorBox::generic("no run is in progress"))?;
+    calls::log(&mut run.output, run.control.stop(), level, line).map_err(|message| {
+        run.control.halt_if_stopped();
+        JsErrorBox::generic(message)
+    })
+}
+
+/// Polls a future with the caller's tokio runtime entered, so a host's timers and spawned tasks
+/// belong to the caller's runtime rather than the engine thread's.
+struct InContext<F> {
+    handle: Handle,
+    future: std::pin::Pin<Box<F>>,
+}
+
+impl<F: Future> InContext<F> {
+    fn new(handle: Handle, future: F) -> Self {
+        InContext {
+            handle,
+            future: Box::pin(future),
+        }
+    }
+}
+
+impl<F: Future> Future for InContext<F> {
+    type Output = F::Output;
+
+    fn poll(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<F::Output> {
+        let this = self.get_mut();
+        let _entered = this.handle.enter();
+        this.future.as_mut().poll(cx)
+    }
+}

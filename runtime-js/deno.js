@@ -1,0 +1,86 @@
+// ptc code-mode glue, deno_core adapter: the extension's ESM entry point (`ext:ptc/deno.js`).
+//
+// Evaluated once when a sandbox (a fresh JsRuntime) is created, before any program exists. It
+//  1. turns deno_core's two ops into the raw host functions that `glue.js` expects:
+//       hostCall(name, argsJson) -> Promise   the tool's JSON value, or a rejected ToolCallError
+//       hostLog(level, line)                  throws when the run is over or output is over the cap
+//  2. takes away everything deno_core puts on globalThis that is not the language itself (the
+//     `Deno` namespace with `Deno.core.ops`, `__bootstrap`, ...), so a program has no ambient
+//     authority and no way to reach any op;
+//  3. hands the engine one function, through `op_ptc_ready`, that a run calls with its tool names:
+//     it runs the shared glue's setup and returns the glue's helpers.
+// The ops stay in this module's scope; a program cannot import `ext:` modules.
+
+import { op_ptc_host_call, op_ptc_host_log, op_ptc_ready } from 'ext:core/ops';
+import ptcGlue from 'ext:ptc/glue.js';
+
+// Primordials, captured before any program code runs.
+const { deleteProperty, ownKeys } = Reflect;
+const parseJson = JSON.parse;
+const StringCtor = String;
+const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+
+// An unhandled rejection is the program's business (an un-awaited failed tool call, say), not a
+// reason for deno_core to end the run: only the program's own promise decides.
+globalThis.Deno.core.setUnhandledPromiseRejectionHandler(() => true);
+
+// The language's own globals (ECMA-262 and ECMA-402). Everything else goes.
+const LANGUAGE = new Set([
+  'globalThis', 'Infinity', 'NaN', 'undefined',
+  'eval', 'isFinite', 'isNaN', 'parseFloat', 'parseInt',
+  'decodeURI', 'decodeURIComponent', 'encodeURI', 'encodeURIComponent', 'escape', 'unescape',
+  'AggregateError', 'Array', 'ArrayBuffer', 'AsyncDisposableStack', 'Atomics', 'BigInt',
+  'BigInt64Array', 'BigUint64Array', 'Boolean', 'DataView', 'Date', 'DisposableStack', 'Error',
+  'EvalError', 'FinalizationRegistry', 'Float16Array', 'Float32Array', 'Float64Array', 'Function',
+  'Int8Array', 'Int16Array', 'Int32Array', 'Intl', 'Iterator', 'JSON', 'Map', 'Math', 'Number',
+  'Object', 'Promise', 'Proxy', 'RangeError', 'ReferenceError', 'Reflect', 'RegExp', 'Set',
+  'SharedArrayBuffer', 'String', 'SuppressedError', 'Symbol', 'SyntaxError', 'TypeError',
+  'Uint8Array', 'Uint8ClampedArray', 'Uint16Array', 'Uint32Array', 'URIError', 'WeakMap',
+  'WeakRef', 'WeakSet',
+]);
+const kept = [];
+for (const key of ownKeys(globalThis)) {
+  if (typeof key === 'string' && LANGUAGE.has(key)) continue;
+  if (!deleteProperty(globalThis, key)) kept.push(StringCtor(key));
+}
+if (kept.length !== 0) {
+  throw new Error(`ptc: could not remove host globals: ${kept.join(', ')}`);
+}
+// A sandbox never blocks its thread (the engine also disallows Atomics.wait; this keeps the
+// error the same on every engine).
+if (getOwnPropertyDescriptor(Atomics, 'wait') !== undefined) {
+  const wait = () => {
+    throw new TypeError('Atomics.wait cannot be called in this context');
+  };
+  Object.defineProperty(Atomics, 'wait', { value: wait, writable: true, configurable: true });
+}
+
+const messageOf = (error) => {
+  try {
+    if (error !== null && typeof error === 'object' && 'message' in error) {
+      return StringCtor(error.message);
+    }
+    return StringCtor(error);
+  } catch {
+    return 'unprintable error';
+  }
+};
+
+let toolCallError = null;
+
+/** The raw `hostCall`: the op answers with JSON text or throws the failure's message. */
+const hostCall = async (name, argsJson) => {
+  let text;
+  try {
+    text = await op_ptc_host_call(name, argsJson);
+  } catch (error) {
+    throw toolCallError(name, messageOf(error));
+  }
+  return parseJson(text);
+};
+
+op_ptc_ready((toolNames) => {
+  const helpers = ptcGlue(hostCall, op_ptc_host_log, toolNames);
+  toolCallError = helpers.toolCallError;
+  return helpers;
+});
