@@ -174,3 +174,14 @@ fn cli_trace_reports_each_sub_call() {
         "{err}"
     );
 }
+
+#[test]
+fn cli_run_streams_console_output_live_to_stderr() {
+    let o = ptc(
+        &["run", "--tools", "testkit", "-"],
+        Some("console.log('first'); console.warn('second'); return 'value'"),
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stderr(&o), "first\nsecond\n");
+    assert_eq!(stdout(&o), "first\nsecond\nvalue\n");
+}

@@ -46,11 +46,13 @@ pub(crate) fn contained(
         .map(|result| result.unwrap_or_else(|_| Err(PANICKED.to_string())))
 }
 
-/// Record one console line at the glue's `level` name.
+/// Record one console line at the glue's `level` name and show it to the host as it happens
+/// ([`Host::console`]).
 ///
 /// `Err(message)` is what the program sees thrown: the run is already over, or the line does not
 /// fit (the output-limit failure is then recorded in `stop`, which ends the run).
 pub(crate) fn log(
+    host: &dyn Host,
     output: &mut Output,
     stop: &Stop,
     level: &str,
@@ -60,9 +62,15 @@ pub(crate) fn log(
         return Err(format!("the run is over ({})", failure.kind));
     }
     let level = LogLevel::from_name(level).unwrap_or(LogLevel::Log);
-    output.log(level, line).map_err(|failure| {
-        let message = failure.message.clone();
-        stop.fail(failure);
-        message
-    })
+    match output.log(level, line) {
+        Ok(kept) => {
+            host.console(level, kept);
+            Ok(())
+        }
+        Err(failure) => {
+            let message = failure.message.clone();
+            stop.fail(failure);
+            Err(message)
+        }
+    }
 }

@@ -2,7 +2,7 @@
 
 use std::{future::Future, pin::Pin, task::Context};
 
-use crate::RunFailure;
+use crate::{LogLevel, RunFailure};
 
 /// A pending host call: resolves to the tool's JSON value, or to a failure message that the program
 /// sees as a rejected `ToolCallError`.
@@ -30,5 +30,11 @@ pub trait Host: Send + Sync + 'static {
     /// call. It must not block; the default does nothing.
     fn poll_progress(&self, cx: &mut Context<'_>) {
         let _ = cx;
+    }
+
+    /// A console line the program just printed (and that fit the output limit), for hosts
+    /// that show output live. The line is also in the run's report. The default ignores it.
+    fn console(&self, level: LogLevel, line: &str) {
+        let _ = (level, line);
     }
 }

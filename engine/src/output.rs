@@ -21,12 +21,13 @@ impl Output {
         }
     }
 
-    /// Record one console line; `Err` when it does not fit (the line is then not kept).
-    pub(crate) fn log(&mut self, level: LogLevel, line: String) -> Result<(), RunFailure> {
+    /// Record one console line and return it as kept; `Err` when it does not fit (the
+    /// line is then not kept).
+    pub(crate) fn log(&mut self, level: LogLevel, line: String) -> Result<&str, RunFailure> {
         self.charge(line.len())?;
         self.logs.push(line);
         self.levels.push(level);
-        Ok(())
+        Ok(self.logs.last().map(String::as_str).unwrap_or_default())
     }
 
     /// Count `bytes` more (e.g. the serialized returned value) against the limit.

@@ -27,12 +27,12 @@ use std::task::{Context, Poll, Waker};
 
 use futures::future::{poll_fn, BoxFuture, FutureExt};
 use futures::stream::{FuturesUnordered, StreamExt};
-use ptc_engine::{FailureKind, Host, HostCall, RunFailure, RunReport};
+use ptc_engine::{FailureKind, Host, HostCall, LogLevel, RunFailure, RunReport};
 use serde_json::Value;
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
-use super::SubCallLimits;
+use super::{ConsoleFn, SubCallLimits};
 use crate::execution::{
     RunEffects, ToolArguments, ToolExecution, ToolExecutionInput, ToolRunContext,
 };
@@ -59,7 +59,9 @@ pub(crate) fn open(
     ctx: ToolRunContext,
     signal: CancellationToken,
     limits: &SubCallLimits,
+    console: Option<ConsoleFn>,
 ) -> (BridgeHost, Bridge) {
+    let outer = ctx.execution().clone();
     let driver = Arc::new(Mutex::new(Driver {
         registry: ctx.registry().clone(),
         ctx,
@@ -78,6 +80,8 @@ pub(crate) fn open(
         committing: None,
     }));
     let host = BridgeHost {
+        outer,
+        console,
         driver: driver.clone(),
         submitted: AtomicU64::new(0),
         max_calls: limits.max_calls,
@@ -92,6 +96,8 @@ fn lock(driver: &Mutex<Driver>) -> MutexGuard<'_, Driver> {
 
 /// The engine-facing side: numbers calls, enforces the sub-call caps, queues them.
 pub(crate) struct BridgeHost {
+    outer: Arc<ToolExecution>,
+    console: Option<ConsoleFn>,
     driver: Arc<Mutex<Driver>>,
     submitted: AtomicU64,
     max_calls: u64,
@@ -145,6 +151,12 @@ impl Host for BridgeHost {
         Ok(Box::pin(async move {
             settled.await.unwrap_or_else(|_| Err(over("dropped")))
         }))
+    }
+
+    fn console(&self, level: LogLevel, line: &str) {
+        if let Some(console) = &self.console {
+            console(&self.outer, level, line);
+        }
     }
 
     fn poll_progress(&self, cx: &mut Context<'_>) {

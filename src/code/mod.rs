@@ -19,6 +19,7 @@ mod output;
 mod run_code;
 
 pub use executor::CodeExecutor;
+pub use ptc_engine::LogLevel;
 
 use std::sync::Arc;
 
@@ -47,6 +48,10 @@ impl Default for SubCallLimits {
     }
 }
 
+/// Sees each console line of a running program as it is printed, with the outer
+/// `run_code` execution (e.g. to stream output live).
+pub type ConsoleFn = Arc<dyn Fn(&crate::ToolExecution, LogLevel, &str) + Send + Sync>;
+
 /// Code-mode configuration: the engine, its limits, sub-call caps and the default mode.
 #[derive(Clone)]
 pub struct CodeConfig {
@@ -60,6 +65,8 @@ pub struct CodeConfig {
     pub default_mode: ToolMode,
     /// Rolling-pool size for concurrency-safe root calls.
     pub max_parallel_tool_calls: usize,
+    /// Live console observer (none by default; the lines are always in the result).
+    pub console: Option<ConsoleFn>,
 }
 
 impl CodeConfig {
@@ -71,6 +78,7 @@ impl CodeConfig {
             sub_calls: SubCallLimits::default(),
             default_mode: ToolMode::Both,
             max_parallel_tool_calls: crate::executor::DEFAULT_MAX_PARALLEL_TOOL_CALLS,
+            console: None,
         }
     }
 

@@ -73,7 +73,12 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
         filename: FILENAME.to_string(),
     };
     let run_signal = ctx.signal().child_token();
-    let (host, driver) = bridge::open(ctx.clone(), run_signal.clone(), &config.sub_calls);
+    let (host, driver) = bridge::open(
+        ctx.clone(),
+        run_signal.clone(),
+        &config.sub_calls,
+        config.console.clone(),
+    );
     let engine_run = config
         .engine
         .run(program, Arc::new(host), config.limits.clone(), run_signal);

@@ -112,7 +112,7 @@ fn op_ptc_host_log(
     let run = state
         .try_borrow_mut::<RunState>()
         .ok_or_else(|| JsErrorBox::generic("no run is in progress"))?;
-    calls::log(&mut run.output, run.control.stop(), level, line).map_err(|message| {
+    calls::log(&*run.host, &mut run.output, run.control.stop(), level, line).map_err(|message| {
         run.control.halt_if_stopped();
         JsErrorBox::generic(message)
     })

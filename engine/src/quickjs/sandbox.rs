@@ -233,10 +233,11 @@ impl<'js> Run<'_, 'js> {
     fn host_log(&self) -> rquickjs::Result<Function<'js>> {
         let output = self.output.clone();
         let stop = self.stop.clone();
+        let host = self.host.clone();
         Function::new(
             self.ctx.clone(),
             move |ctx: Ctx<'js>, level: String, line: String| -> rquickjs::Result<()> {
-                calls::log(&mut output.borrow_mut(), &stop, &level, line)
+                calls::log(&*host, &mut output.borrow_mut(), &stop, &level, line)
                     .map_err(|message| throw(&ctx, &message))
             },
         )

@@ -75,7 +75,17 @@ pub fn main(args: RunArgs) -> Result<ExitCode, String> {
         max_parallel: args.max_parallel.map(|n| n as usize),
         ..LimitsConfig::default()
     };
-    let registry = registry(&args.packs, |config| limits.apply(config))?.registry;
+    // Console output streams live to stderr (not under --repeat, which measures).
+    let live = args.repeat.is_none();
+    let registry = registry(&args.packs, |config| {
+        limits.apply(config);
+        if live {
+            config.console = Some(Arc::new(|_: &ToolExecution, _, line: &str| {
+                eprintln!("{line}")
+            }));
+        }
+    })?
+    .registry;
     registry.set_mode(ToolMode::Both);
     if args.trace {
         crate::trace::install(&registry);
