@@ -241,6 +241,9 @@ engine_test! {
 
 engine_test! {
     async fn dropping_the_run_stops_the_program() {
+        // A warm engine (deno_core makes its first sandboxes when first used), so the program
+        // below is running when its future is dropped.
+        assert_eq!(value("return 1").await, Some(json!(1)));
         let host = TestHost::new();
         let run = run_full(
             "for (let i = 0; ; i++) { await tools.echo({ i }); }",

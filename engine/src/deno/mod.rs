@@ -19,7 +19,8 @@
 //! modules. `Atomics.wait` is disallowed.
 //!
 //! # Limits
-//! * Wall clock: a watchdog thread records the timeout, then calls `terminate_execution` on the
+//! * Wall clock, from when the program's sandbox starts the run (as in the QuickJS backend): a
+//!   watchdog thread records the timeout, then calls `terminate_execution` on the
 //!   isolate (a hot loop ends) and wakes the event loop (a wait on host calls ends).
 //! * Heap: `CreateParams::heap_limits` plus a near-heap-limit callback that records the memory
 //!   failure, terminates, and raises the limit so the engine can unwind; the process stays healthy.
@@ -41,11 +42,7 @@ use std::{future::Future, pin::Pin, sync::Arc};
 use tokio::{runtime::Handle, sync::oneshot};
 use tokio_util::sync::CancellationToken;
 
-use self::{
-    control::{Control, Watchdog},
-    pool::Pool,
-    sandbox::Job,
-};
+use self::{control::Control, pool::Pool, sandbox::Job};
 use crate::{Engine, Host, Limits, Program, RunFailure, RunReport};
 
 /// The deno_core engine: a fresh `JsRuntime` for every run, made ahead of time on engine threads.
@@ -110,7 +107,6 @@ impl Engine for DenoEngine {
             // Dropping this future stops the program too.
             let halt_on_drop = HaltOnDrop(Some(control.clone()));
             let (reply, report) = oneshot::channel();
-            let wall_clock = limits.wall_clock;
             let job = Job {
                 program,
                 host,
@@ -120,7 +116,6 @@ impl Engine for DenoEngine {
                 caller: Handle::current(),
             };
             pool.submit(job, reply);
-            Watchdog::global().watch(&control, wall_clock);
             let mut report = std::pin::pin!(report);
             let report = tokio::select! {
                 report = &mut report => report,

@@ -8,7 +8,7 @@ use tokio::runtime::Handle;
 use tokio_util::sync::CancellationToken;
 
 use super::{
-    control::Control,
+    control::{Control, Watchdog},
     ext::{self, RunState, Setup},
 };
 use crate::{
@@ -89,6 +89,7 @@ impl Sandbox {
             caller,
         } = job;
         control.attach(self.runtime.v8_isolate().thread_safe_handle());
+        Watchdog::global().watch(&control, limits.wall_clock);
         let on_heap_limit = control.clone();
         let max_heap = limits.max_heap_bytes;
         let mut raises = 0;
