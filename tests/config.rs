@@ -199,3 +199,36 @@ async fn config_deny_rules_are_guards_that_other_listeners_cannot_undo() {
         .await;
     assert_eq!(r.error_code(), Some(codes::TOOL_DENIED));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn config_denied_write_inside_a_program_rejects_with_tool_call_error() {
+    let root = tempfile::tempdir().unwrap();
+    let registry = ptc::ToolRegistry::new();
+    let ctx = ptc::packs::PackContext {
+        root: root.path().to_path_buf(),
+    };
+    ptc::packs::register(&registry, "builtin", &ctx).unwrap();
+    ptc::CodeExecutor::new(CodeConfig::quickjs()).install(&registry);
+    let policy = "[[policy]]\ntool = \"write\"\naction = \"deny\"\nnot_match = { file_path = \"^src/\" }\nreason = \"writes go under src/\"\n";
+    Config::parse(policy, None)
+        .unwrap()
+        .policies
+        .install(&registry);
+    let r = run(
+        &registry,
+        r#"await tools.write({ file_path: "src/ok.txt", content: "fine" });
+try {
+  await tools.write({ file_path: "notes.txt", content: "nope" });
+  return "written";
+} catch (e) {
+  return `${e instanceof ToolCallError} ${e.toolName}: ${e.message}`;
+}"#,
+    )
+    .await;
+    assert_eq!(r.text(), "true write: writes go under src/");
+    assert!(root.path().join("src/ok.txt").exists());
+    assert!(
+        !root.path().join("notes.txt").exists(),
+        "nothing was written outside src/"
+    );
+}
