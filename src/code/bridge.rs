@@ -69,7 +69,6 @@ pub(crate) fn open(
         max_parallel: limits.max_parallel.max(1),
         pending: 0,
         closed: false,
-        engine_polls: false,
         outer_waker: None,
         queue: VecDeque::new(),
         admitting: None,
@@ -118,7 +117,7 @@ impl Host for BridgeHost {
             });
         }
         let (reply, settled) = oneshot::channel();
-        {
+        let outer_waker = {
             let mut driver = lock(&self.driver);
             if driver.closed {
                 return Ok(Box::pin(async { Err(over("closed")) }));
@@ -142,11 +141,12 @@ impl Host for BridgeHost {
                 },
                 prepared: None,
             });
-            if !driver.engine_polls {
-                if let Some(waker) = &driver.outer_waker {
-                    waker.wake_by_ref();
-                }
-            }
+            driver.outer_waker.clone()
+        };
+        // Wake the run_code task outside the lock, so it can start the call even while the
+        // program keeps the engine busy; the engine's own poll usually gets there first.
+        if let Some(waker) = outer_waker {
+            waker.wake();
         }
         Ok(Box::pin(async move {
             settled.await.unwrap_or_else(|_| Err(over("dropped")))
@@ -162,7 +162,6 @@ impl Host for BridgeHost {
     fn poll_progress(&self, cx: &mut Context<'_>) {
         // Never block the engine: if the run_code task holds the driver, it is advancing it.
         if let Ok(mut driver) = self.driver.try_lock() {
-            driver.engine_polls = true;
             driver.progress(cx);
         }
     }
@@ -181,10 +180,14 @@ impl Bridge {
             if let Poll::Ready(report) = engine_run.as_mut().poll(cx) {
                 return Poll::Ready(report);
             }
-            // If the engine's thread holds the driver, it is advancing it right now.
-            if let Ok(mut driver) = self.driver.try_lock() {
-                driver.outer_waker = Some(cx.waker().clone());
-                driver.progress(cx);
+            match self.driver.try_lock() {
+                Ok(mut driver) => {
+                    driver.outer_waker = Some(cx.waker().clone());
+                    driver.progress(cx);
+                }
+                // The engine's thread is advancing the driver right now; look again after it,
+                // so a wake-up that arrived meanwhile is not lost.
+                Err(_) => cx.waker().wake_by_ref(),
             }
             Poll::Pending
         })
@@ -264,9 +267,7 @@ pub(crate) struct Driver {
     /// Submitted and not yet committed or abandoned.
     pending: usize,
     closed: bool,
-    /// The engine advances the driver itself (see [`Host::poll_progress`]).
-    engine_polls: bool,
-    /// Woken on a new submission while the engine does not poll.
+    /// The run_code task, woken on every new submission.
     outer_waker: Option<Waker>,
     queue: VecDeque<Queued>,
     admitting: Option<BoxFuture<'static, Staged>>,
