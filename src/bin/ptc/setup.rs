@@ -48,7 +48,8 @@ pub struct ToolsArgs {
     /// How tools are offered to the model (default: the mode in ptc.toml, else both).
     #[arg(long, value_name = "MODE", value_parser = parse_mode)]
     mode: Option<ToolMode>,
-    /// Wire format for --json: ptc (name, description, parameters), openai, anthropic or mcp.
+    /// Wire format of the JSON schemas: ptc (name, description, parameters), openai, anthropic
+    /// or mcp (any but ptc implies --json).
     #[arg(long, value_name = "FORMAT", default_value = "ptc", value_parser = ["ptc", "openai", "anthropic", "mcp"])]
     format: String,
     /// Print the model-facing schemas as JSON instead of names.
@@ -133,7 +134,8 @@ pub fn tools(args: ToolsArgs) -> Result<ExitCode, String> {
         .registry
         .model_input(None, None)
         .map_err(|e| e.to_string())?;
-    if args.json {
+    // A wire format other than ptc's own implies JSON output.
+    if args.json || args.format != "ptc" {
         let wire = crate::format::schemas(&input.schemas, &args.format);
         let json = serde_json::to_string_pretty(&wire).map_err(|e| e.to_string())?;
         println!("{json}");
