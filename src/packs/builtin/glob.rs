@@ -23,7 +23,7 @@ use super::workspace::Workspace;
 use crate::content::ContentBlock;
 use crate::definition::ToolDefinition;
 use crate::error::ToolError;
-use crate::presentation::{SearchShape, ToolCallKind, ToolCallView, ToolResultView};
+use crate::presentation::SearchShape;
 
 /// Paths returned inline.
 pub const MAX_PATHS: usize = 100;
@@ -45,7 +45,7 @@ struct Output {
 
 /// The `glob` tool.
 pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
-    ToolDefinition::builder("glob")
+    let builder = ToolDefinition::builder("glob")
         .description(
             "Find files whose paths match a glob pattern. Returns matching paths sorted by \
              modification time, including hidden and ignored files (VCS metadata directories \
@@ -115,26 +115,8 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
         })
         .presentation_meta(|_, value| {
             Some(json!({"total": value["total"], "truncated": value["truncated"], "paths": value["paths"]}))
-        })
-        .present_call(|args| {
-            Some(ToolCallView::Generic {
-                title: format!("Glob {}", arg_str(args, "pattern")?),
-                kind: Some(ToolCallKind::Search),
-                raw_input: None,
-                content: None,
-                locations: None,
-            })
-        })
-        .present_result(|args, result| {
-            let meta = shared::ok_meta(result)?;
-            Some(ToolResultView::Search {
-                shape: SearchShape::Paths,
-                title: arg_str(args, "pattern").map(|p| format!("Glob {p}")),
-                truncated: meta["truncated"].as_bool().unwrap_or(false),
-                total: meta["total"].as_u64().unwrap_or(0),
-                data: Some(json!({"paths": meta["paths"]})),
-            })
-        })
+        });
+    shared::search_cards(builder, "Glob", SearchShape::Paths, "paths")
         .build()
         .expect("the glob definition is valid")
 }

@@ -26,7 +26,7 @@ use super::workspace::Workspace;
 use crate::content::ContentBlock;
 use crate::definition::ToolDefinition;
 use crate::error::ToolError;
-use crate::presentation::{SearchShape, ToolCallKind, ToolCallView, ToolResultView};
+use crate::presentation::SearchShape;
 
 /// Matches returned inline.
 pub const MAX_MATCHES: usize = 250;
@@ -58,7 +58,7 @@ struct Output {
 
 /// The `grep` tool.
 pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
-    ToolDefinition::builder("grep")
+    let builder = ToolDefinition::builder("grep")
         .description(
             "Search file contents with a ripgrep regular expression. Returns matching lines with \
              line numbers, grouped by file. Returns the first 250 matches inline; a capped result \
@@ -136,26 +136,8 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 "truncated": value["truncated"],
                 "files": grouped(value),
             }))
-        })
-        .present_call(|args| {
-            Some(ToolCallView::Generic {
-                title: format!("Grep {}", arg_str(args, "pattern")?),
-                kind: Some(ToolCallKind::Search),
-                raw_input: None,
-                content: None,
-                locations: None,
-            })
-        })
-        .present_result(|args, result| {
-            let meta = shared::ok_meta(result)?;
-            Some(ToolResultView::Search {
-                shape: SearchShape::Matches,
-                title: arg_str(args, "pattern").map(|p| format!("Grep {p}")),
-                truncated: meta["truncated"].as_bool().unwrap_or(false),
-                total: meta["total"].as_u64().unwrap_or(0),
-                data: Some(json!({"files": meta["files"]})),
-            })
-        })
+        });
+    shared::search_cards(builder, "Grep", SearchShape::Matches, "files")
         .build()
         .expect("the grep definition is valid")
 }

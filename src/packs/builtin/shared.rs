@@ -135,3 +135,34 @@ pub(crate) fn ok_meta(result: &ToolResult) -> Option<&Value> {
 pub(crate) fn result_text(result: &ToolResult) -> String {
     crate::content::content_text(&result.content)
 }
+
+/// The `search` cards of glob and grep: a generic pending card titled `<verb> <pattern>`,
+/// and a completed `search` card of `shape` carrying `data_key` from the metadata.
+pub(crate) fn search_cards(
+    builder: crate::definition::ToolBuilder,
+    verb: &'static str,
+    shape: crate::presentation::SearchShape,
+    data_key: &'static str,
+) -> crate::definition::ToolBuilder {
+    use crate::presentation::{ToolCallKind, ToolCallView, ToolResultView};
+    builder
+        .present_call(move |args| {
+            Some(ToolCallView::Generic {
+                title: format!("{verb} {}", arg_str(args, "pattern")?),
+                kind: Some(ToolCallKind::Search),
+                raw_input: None,
+                content: None,
+                locations: None,
+            })
+        })
+        .present_result(move |args, result| {
+            let meta = ok_meta(result)?;
+            Some(ToolResultView::Search {
+                shape,
+                title: arg_str(args, "pattern").map(|p| format!("{verb} {p}")),
+                truncated: meta["truncated"].as_bool().unwrap_or(false),
+                total: meta["total"].as_u64().unwrap_or(0),
+                data: Some(serde_json::json!({ data_key: meta[data_key] })),
+            })
+        })
+}
