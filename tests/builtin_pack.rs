@@ -3,9 +3,9 @@
 //! would write against it running through `run_code` (and type-checking).
 
 mod builtin_support;
+mod tsc_support;
 
 use std::path::Path;
-use std::process::Command;
 use std::sync::Arc;
 
 use builtin_support::Fixture;
@@ -16,6 +16,7 @@ use ptc::{
     ToolRegistry,
 };
 use serde_json::{json, Value};
+use tsc_support::TsProject;
 
 /// The seed catalog's parameter schemas (`bash` without `run_in_background`, the
 /// catalog's shape when background runs are disabled).
@@ -309,64 +310,24 @@ async fn builtin_tool_errors_reach_programs_as_tool_call_errors() {
     assert!(text.contains("outside the workspace root"), "{text}");
 }
 
-fn tsc_check(dir: &Path, files: &[&str]) -> (bool, String) {
-    let tsc = Path::new(env!("CARGO_MANIFEST_DIR")).join("node_modules/.bin/tsc");
-    assert!(
-        tsc.exists(),
-        "TypeScript compiler not found at {}: run `npm ci` first",
-        tsc.display()
-    );
-    let out = Command::new(tsc)
-        .current_dir(dir)
-        .args([
-            "--noEmit", "--strict", "--target", "es2022", "--lib", "es2022", "--pretty", "false",
-        ])
-        .args(files)
-        .output()
-        .expect("tsc starts");
-    (
-        out.status.success(),
-        format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ),
-    )
-}
-
 #[test]
 fn builtin_example_programs_typecheck_against_the_builtin_sdk() {
     let f = Fixture::new();
     let defs: Vec<Arc<ptc::ToolDefinition>> = f.registry.executable_definitions(None, None);
     let sdk = CodeExecutor::declarations(&defs);
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("sdk.ts"), &sdk).unwrap();
-    std::fs::write(
-        dir.path().join("globals.d.ts"),
-        "declare const console: { log(...args: unknown[]): void };\n",
-    )
-    .unwrap();
-    let mut files = vec!["globals.d.ts".to_string(), "sdk.ts".to_string()];
+    let mut project = TsProject::new(&sdk);
     for name in ["todos.ts", "rename.ts", "command.ts"] {
-        let id = files.len();
-        let body = example(name);
-        std::fs::write(
-            dir.path().join(name),
-            format!("async function program{id}(): Promise<unknown> {{\n{body}\n}}\nvoid program{id};\n"),
-        )
-        .unwrap();
-        files.push(name.to_string());
+        project.add_program(name, &example(name));
     }
-    let refs: Vec<&str> = files.iter().map(String::as_str).collect();
-    let (ok, diagnostics) = tsc_check(dir.path(), &refs);
+    let (ok, diagnostics) = project.check();
     assert!(ok, "tsc rejected an example:\n{diagnostics}");
     // Not vacuous: a misspelt output field is rejected.
-    std::fs::write(
-        dir.path().join("wrong.ts"),
-        "async function w() { const r = await tools.grep({ pattern: 'x' }); return r.matchez; }\nvoid w;\n",
-    )
-    .unwrap();
-    let (ok, diagnostics) = tsc_check(dir.path(), &["globals.d.ts", "sdk.ts", "wrong.ts"]);
+    let mut wrong = TsProject::new(&sdk);
+    wrong.add_program(
+        "wrong.ts",
+        "const r = await tools.grep({ pattern: 'x' }); return r.matchez;",
+    );
+    let (ok, diagnostics) = wrong.check();
     assert!(!ok && diagnostics.contains("matchez"), "{diagnostics}");
 }
 
