@@ -51,6 +51,8 @@ pub mod execution;
 pub mod executor;
 pub mod hooks;
 pub mod json;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 mod mode;
 pub mod packs;
 pub mod pipeline;

@@ -83,13 +83,19 @@ impl CodeExecutor {
     }
 }
 
+/// Declared in place of parameters that are passed through unvalidated: renders `unknown`.
+static UNCHECKED: serde_json::Value = serde_json::Value::Null;
+
 fn decls(tools: &[Arc<ToolDefinition>]) -> Vec<ToolDecl<'_>> {
     tools
         .iter()
         .map(|t| ToolDecl {
             name: t.name(),
             description: t.description(),
-            parameters: t.parameters(),
+            parameters: match t.validates_args() {
+                true => t.parameters(),
+                false => &UNCHECKED,
+            },
             output: t.output().schema(),
         })
         .collect()

@@ -22,6 +22,13 @@
 //! tool = "write"
 //! action = "ask"
 //! not_match = { file_path = "^src/" } # ask before writes outside src/
+//!
+//! [[mcp]]                            # an MCP server as a tool pack: tools `everything__*`
+//! name = "everything"
+//! command = "npx"
+//! args = ["-y", "@modelcontextprotocol/server-everything"]
+//! env = { LOG_LEVEL = "warn" }       # optional
+//! timeout_ms = 60000                 # optional, per call
 //! ```
 //!
 //! Unknown keys and bad values are errors naming the key and the line.
@@ -52,6 +59,9 @@ pub struct Config {
     pub limits: LimitsConfig,
     /// Policy rules, in file order.
     pub policies: PolicySet,
+    /// MCP servers whose tools to register (`[[mcp]]`), in file order.
+    #[cfg(feature = "mcp")]
+    pub mcp: Vec<crate::mcp::McpServerSpec>,
     /// Where the configuration came from.
     pub path: Option<PathBuf>,
 }
@@ -128,6 +138,9 @@ struct RawConfig {
     limits: LimitsConfig,
     #[serde(default)]
     policy: Vec<policy::RawRule>,
+    #[cfg(feature = "mcp")]
+    #[serde(default)]
+    mcp: Vec<toml::Spanned<crate::mcp::McpServerSpec>>,
 }
 
 impl Config {
@@ -151,11 +164,15 @@ impl Config {
             };
         let policies = PolicySet::compile(raw.policy, text)
             .map_err(|(line, message)| error(Some(line), message))?;
+        #[cfg(feature = "mcp")]
+        let mcp = mcp_servers(raw.mcp, text).map_err(|(line, message)| error(Some(line), message))?;
         Ok(Config {
             mode,
             tools: raw.tools,
             limits: raw.limits,
             policies,
+            #[cfg(feature = "mcp")]
+            mcp,
             path: path.map(Path::to_path_buf),
         })
     }
@@ -184,6 +201,25 @@ impl Config {
             }
         }
     }
+}
+
+/// Validate `[[mcp]]` entries: well-formed and uniquely named.
+#[cfg(feature = "mcp")]
+fn mcp_servers(
+    raw: Vec<toml::Spanned<crate::mcp::McpServerSpec>>,
+    text: &str,
+) -> Result<Vec<crate::mcp::McpServerSpec>, (usize, String)> {
+    let mut servers: Vec<crate::mcp::McpServerSpec> = Vec::with_capacity(raw.len());
+    for entry in raw {
+        let line = line_of(text, entry.span().start);
+        let spec = entry.into_inner();
+        spec.validate().map_err(|e| (line, format!("mcp: {e}")))?;
+        if servers.iter().any(|s| s.name == spec.name) {
+            return Err((line, format!("mcp: two servers are named `{}`", spec.name)));
+        }
+        servers.push(spec);
+    }
+    Ok(servers)
 }
 
 /// The 1-based line of byte offset `at` in `text`.

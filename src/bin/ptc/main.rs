@@ -4,6 +4,7 @@
 
 mod format;
 mod run;
+mod serve;
 mod setup;
 mod trace;
 
@@ -39,16 +40,34 @@ enum Command {
         after_help = "Example:\n  ptc run --tools testkit --log session.jsonl examples/programs/fanout.ts\n  ptc replay --tools testkit session.jsonl"
     )]
     Replay(setup::ReplayArgs),
+    /// Serve the tools to MCP clients over stdio (default) or streamable HTTP.
+    #[command(
+        after_help = "Examples:\n  ptc serve --tools builtin --mode code\n  ptc serve --tools testkit --mcp 'everything=npx -y @modelcontextprotocol/server-everything' --http 8808"
+    )]
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let outcome = match cli.command {
-        Command::Run(args) => run::main(args),
-        Command::Sdk(args) => setup::sdk(args),
-        Command::Tools(args) => setup::tools(args),
-        Command::Replay(args) => setup::replay(args),
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("ptc: cannot start the async runtime: {e}");
+            return ExitCode::from(2);
+        }
     };
+    let outcome = runtime.block_on(async {
+        match cli.command {
+            Command::Run(args) => run::main(args).await,
+            Command::Sdk(args) => setup::sdk(args).await,
+            Command::Tools(args) => setup::tools(args).await,
+            Command::Replay(args) => setup::replay(args).await,
+            Command::Serve(args) => serve::main(args).await,
+        }
+    });
     match outcome {
         Ok(code) => code,
         Err(message) => {

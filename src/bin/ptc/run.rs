@@ -67,7 +67,7 @@ fn read_program(file: &str) -> Result<String, String> {
 }
 
 /// Run the command.
-pub fn main(args: RunArgs) -> Result<ExitCode, String> {
+pub async fn main(args: RunArgs) -> Result<ExitCode, String> {
     let code = read_program(&args.file)?;
     let limits = LimitsConfig {
         timeout_ms: args.timeout_ms,
@@ -77,18 +77,19 @@ pub fn main(args: RunArgs) -> Result<ExitCode, String> {
     };
     // Console output streams live to stderr (not under --repeat, which measures).
     let live = args.repeat.is_none();
-    let registry = registry(&args.packs, |config| {
+    let setup = registry(&args.packs, |config| {
         limits.apply(config);
         if live {
             config.console = Some(Arc::new(|_: &ToolExecution, _, line: &str| {
                 eprintln!("{line}")
             }));
         }
-    })?
-    .registry;
+    })
+    .await?;
+    let registry = &setup.registry;
     registry.set_mode(ToolMode::Both);
     if args.trace {
-        crate::trace::install(&registry);
+        crate::trace::install(registry);
     }
     let mut agent = Agent::new(ScopeKey::root("cli"));
     if let Some(path) = &args.log {
@@ -96,11 +97,7 @@ pub fn main(args: RunArgs) -> Result<ExitCode, String> {
             .map_err(|e| format!("cannot open the log {}: {e}", path.display()))?;
         agent = agent.with_session(Arc::new(log));
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    runtime.block_on(run(&registry, agent, &code, &args))
+    run(registry, agent, &code, &args).await
 }
 
 async fn run(

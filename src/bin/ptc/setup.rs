@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use ptc::config::Config;
+use ptc::mcp::{register_server, McpServerSpec};
 use ptc::policy::terminal::TerminalApproval;
 use ptc::{CodeConfig, CodeExecutor, ToolMode, ToolRegistry};
 
@@ -19,11 +20,15 @@ pub struct PackArgs {
     /// Operator configuration (default: ptc.toml in the workspace root, if present).
     #[arg(long, value_name = "FILE")]
     pub config: Option<std::path::PathBuf>,
+    /// An MCP server whose tools to add, as `NAME=COMMAND ARGS…` (repeatable); its tools
+    /// are named `NAME__tool`. Replaces a `[[mcp]]` server of the same name.
+    #[arg(long = "mcp", value_name = "NAME=COMMAND ARGS…")]
+    pub mcp: Vec<McpServerSpec>,
 }
 
 /// A registry built from the command line and `ptc.toml`.
 pub struct Setup {
-    /// The registry, with packs, policies and code mode installed.
+    /// The registry, with packs, MCP servers, policies and code mode installed.
     pub registry: ToolRegistry,
     /// The configuration that was applied.
     pub config: Config,
@@ -79,8 +84,12 @@ fn parse_code_mode(s: &str) -> Result<ToolMode, String> {
 }
 
 /// Build the registry: configuration (explicit or discovered), packs (flag or config),
-/// policies, terminal approval for `ask`, and code mode with `limits` applied last.
-pub fn registry(args: &PackArgs, adjust: impl FnOnce(&mut CodeConfig)) -> Result<Setup, String> {
+/// MCP servers (config, then flags), policies, terminal approval for `ask`, and code
+/// mode with `limits` applied last.
+pub async fn registry(
+    args: &PackArgs,
+    adjust: impl FnOnce(&mut CodeConfig),
+) -> Result<Setup, String> {
     let root = match &args.root {
         Some(root) => root.clone(),
         None => std::env::current_dir()
@@ -95,6 +104,7 @@ pub fn registry(args: &PackArgs, adjust: impl FnOnce(&mut CodeConfig)) -> Result
         (None, None) => String::new(),
     };
     ptc::packs::register_list(&registry, &packs, &ctx).map_err(|e| e.to_string())?;
+    connect_mcp(&registry, &config.mcp, &args.mcp).await?;
     for disposer in config.policies.install(&registry) {
         std::mem::forget(disposer);
     }
@@ -106,9 +116,33 @@ pub fn registry(args: &PackArgs, adjust: impl FnOnce(&mut CodeConfig)) -> Result
     Ok(Setup { registry, config })
 }
 
+/// Start the MCP servers (`--mcp` replaces a configured server of the same name) and
+/// register their tools (their handlers keep the clients alive); warnings go to stderr.
+async fn connect_mcp(
+    registry: &ToolRegistry,
+    configured: &[McpServerSpec],
+    flags: &[McpServerSpec],
+) -> Result<(), String> {
+    let mut specs: Vec<McpServerSpec> = configured
+        .iter()
+        .filter(|c| flags.iter().all(|f| f.name != c.name))
+        .cloned()
+        .collect();
+    specs.extend(flags.iter().cloned());
+    for spec in specs {
+        let pack = register_server(registry, spec)
+            .await
+            .map_err(|e| e.to_string())?;
+        for warning in &pack.warnings {
+            eprintln!("ptc: warning: {warning}");
+        }
+    }
+    Ok(())
+}
+
 /// `ptc sdk`.
-pub fn sdk(args: SdkArgs) -> Result<ExitCode, String> {
-    let setup = registry(&args.packs, |_| {})?;
+pub async fn sdk(args: SdkArgs) -> Result<ExitCode, String> {
+    let setup = registry(&args.packs, |_| {}).await?;
     let mode = args
         .mode
         .or(setup.config.mode.filter(|m| m.offers_run_code()))
@@ -125,8 +159,8 @@ pub fn sdk(args: SdkArgs) -> Result<ExitCode, String> {
 }
 
 /// `ptc tools`.
-pub fn tools(args: ToolsArgs) -> Result<ExitCode, String> {
-    let setup = registry(&args.packs, |_| {})?;
+pub async fn tools(args: ToolsArgs) -> Result<ExitCode, String> {
+    let setup = registry(&args.packs, |_| {}).await?;
     setup
         .registry
         .set_mode(args.mode.or(setup.config.mode).unwrap_or(ToolMode::Both));
@@ -148,9 +182,9 @@ pub fn tools(args: ToolsArgs) -> Result<ExitCode, String> {
 }
 
 /// `ptc replay`.
-pub fn replay(args: ReplayArgs) -> Result<ExitCode, String> {
+pub async fn replay(args: ReplayArgs) -> Result<ExitCode, String> {
     let events = ptc::session::read_jsonl(&args.file).map_err(|e| e.to_string())?;
-    let setup = registry(&args.packs, |_| {})?;
+    let setup = registry(&args.packs, |_| {}).await?;
     let tree = ptc::session::build_tree(&events);
     print!(
         "{}",

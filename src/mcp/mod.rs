@@ -1,0 +1,73 @@
+//! MCP both ways, on the official Rust SDK (`rmcp`).
+//!
+//! - **Client** ([`McpClient`], [`register_server`]): an MCP server started over stdio
+//!   becomes a tool pack. Each of its tools registers as an ordinary registry tool named
+//!   `<server>__<tool>` (so two servers cannot collide, and the name stays a valid tool
+//!   name for every model API), with its raw JSON Schemas. Calls go through the full
+//!   pipeline like any other tool; cancelling one sends `notifications/cancelled`
+//!   upstream; a server that exits is restarted on next use.
+//! - **Server** ([`PtcServer`], [`serve_stdio`], [`serve_http`]): ptc's own registry
+//!   offered to any MCP client, presented by the registry's mode: in `code` the single
+//!   tool `run_code`, whose description carries the generated SDK.
+
+mod client;
+mod http;
+mod pack;
+mod server;
+mod spec;
+
+pub use client::McpClient;
+pub use http::{serve_http, HttpBinding, PATH as HTTP_PATH};
+pub use pack::{register_server, McpPack, SEPARATOR};
+pub use server::{serve_stdio, PtcServer};
+pub use spec::McpServerSpec;
+
+/// An MCP server could not be declared, started or listed.
+#[derive(Debug, thiserror::Error)]
+pub enum McpError {
+    /// A `--mcp` value or `[[mcp]]` entry is malformed.
+    #[error("invalid MCP server declaration `{spec}`: {reason}")]
+    InvalidSpec {
+        /// What was given.
+        spec: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The server process could not be started or did not complete the handshake.
+    #[error("MCP server `{server}` could not be started ({command}): {reason}")]
+    Start {
+        /// The server's name.
+        server: String,
+        /// The command line that was run.
+        command: String,
+        /// Why it failed.
+        reason: String,
+    },
+    /// The server started but listing its tools failed.
+    #[error("MCP server `{server}`: listing its tools failed: {reason}")]
+    List {
+        /// The server's name.
+        server: String,
+        /// Why it failed.
+        reason: String,
+    },
+    /// A tool of the server could not be registered.
+    #[error("MCP server `{server}`: {source}")]
+    Register {
+        /// The server's name.
+        server: String,
+        /// The registry's refusal.
+        source: crate::error::RegistryError,
+    },
+    /// The HTTP listener could not be bound or served.
+    #[error("MCP HTTP server on {addr}: {reason}")]
+    Http {
+        /// The address.
+        addr: String,
+        /// Why it failed.
+        reason: String,
+    },
+    /// The stdio transport failed.
+    #[error("MCP stdio server: {0}")]
+    Stdio(String),
+}
