@@ -165,7 +165,8 @@ impl Config {
         let policies = PolicySet::compile(raw.policy, text)
             .map_err(|(line, message)| error(Some(line), message))?;
         #[cfg(feature = "mcp")]
-        let mcp = mcp_servers(raw.mcp, text).map_err(|(line, message)| error(Some(line), message))?;
+        let mcp =
+            mcp_servers(raw.mcp, text).map_err(|(line, message)| error(Some(line), message))?;
         Ok(Config {
             mode,
             tools: raw.tools,

@@ -5,8 +5,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use process_wrap::tokio::{CommandWrap, ProcessGroup};
-use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject, Tool};
-use rmcp::service::{RunningService, ServiceError};
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotification,
+    CancelledNotificationParam, ClientRequest, JsonObject, RequestId, ServerResult, Tool,
+};
+use rmcp::service::{Peer, PeerRequestOptions, RunningService, ServiceError};
 use rmcp::transport::TokioChildProcess;
 use rmcp::{RoleClient, ServiceExt};
 use tokio::sync::Mutex;
@@ -104,43 +107,85 @@ impl McpClient {
             })
     }
 
-    /// Call `tool` with `arguments`. When `signal` fires first, the request is dropped,
-    /// which sends `notifications/cancelled` upstream, and the call ends as cancelled.
+    /// Call `tool` with `arguments`. When `signal` fires first, `notifications/cancelled`
+    /// is sent upstream (awaited, so it is on the wire before the call ends) and the call
+    /// ends as cancelled. Dropping the future mid-call sends it too, from a spawned task.
     pub(crate) async fn call(
         &self,
         tool: &str,
         arguments: JsonObject,
         signal: &CancellationToken,
     ) -> Result<CallToolResult, CallError> {
+        let server = self.inner.spec.name.clone();
         let conn = tokio::select! {
             biased;
             _ = signal.cancelled() => return Err(CallError::Cancelled),
             conn = self.connection() => conn.map_err(CallError::Start)?,
         };
         let params = CallToolRequestParams::new(tool.to_string()).with_arguments(arguments);
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
         let peer = conn.service.peer().clone();
-        // Dropping `call_tool` before its response sends `notifications/cancelled`.
-        let outcome = tokio::select! {
-            biased;
-            _ = signal.cancelled() => return Err(CallError::Cancelled),
-            outcome = peer.call_tool(params) => outcome,
+        let sent = peer
+            .send_cancellable_request(request, PeerRequestOptions::no_options())
+            .await;
+        let mut handle = match sent {
+            Ok(handle) => handle,
+            Err(e) => return Err(self.failed(&conn, e).await),
         };
+        let mut guard = CancelOnDrop {
+            peer: peer.clone(),
+            id: Some(handle.id.clone()),
+        };
+        let response = tokio::select! {
+            biased;
+            _ = signal.cancelled() => {
+                guard.id = None;
+                let _ = handle.cancel(Some(CANCEL_REASON.into())).await;
+                return Err(CallError::Cancelled);
+            }
+            response = &mut handle.rx => response,
+        };
+        guard.id = None;
+        match response {
+            Ok(Ok(ServerResult::CallToolResult(result))) => Ok(result),
+            Ok(Ok(other)) => Err(CallError::Protocol {
+                server,
+                message: format!("unexpected response to tools/call: {other:?}"),
+            }),
+            Ok(Err(e)) => Err(self.failed(&conn, e).await),
+            Err(_) => Err(self.failed(&conn, ServiceError::TransportClosed).await),
+        }
+    }
+
+    /// Classify a failed request: a closed connection is retired (restart on next use).
+    async fn failed(&self, conn: &Connection, error: ServiceError) -> CallError {
         let server = self.inner.spec.name.clone();
-        match outcome {
-            Ok(result) => Ok(result),
-            Err(e) => {
-                let closed = matches!(
-                    e,
-                    ServiceError::TransportClosed | ServiceError::TransportSend(_)
-                );
-                if closed || !conn.is_open() {
-                    self.retire(conn.generation).await;
-                    return Err(CallError::Closed { server });
+        let closed = matches!(
+            error,
+            ServiceError::TransportClosed | ServiceError::TransportSend(_)
+        );
+        if closed || !conn.is_open() {
+            self.retire(conn.generation).await;
+            return CallError::Closed { server };
+        }
+        CallError::Protocol {
+            server,
+            message: error.to_string(),
+        }
+    }
+
+    /// Stop the server gracefully: close its stdin and give it [`SHUTDOWN_GRACE`] to exit
+    /// before it is killed, so notifications already sent, such as cancellations, are
+    /// read before it goes. A later call starts it again.
+    pub async fn shutdown(&self) {
+        let conn = self.inner.slot.lock().await.take();
+        if let Some(conn) = conn {
+            match Arc::try_unwrap(conn) {
+                Ok(mut conn) => {
+                    let _ = conn.service.close_with_timeout(SHUTDOWN_GRACE).await;
                 }
-                Err(CallError::Protocol {
-                    server,
-                    message: e.to_string(),
-                })
+                // A call still holds it: dropping the last handle kills the process.
+                Err(shared) => drop(shared),
             }
         }
     }
@@ -171,6 +216,36 @@ impl McpClient {
     }
 }
 
+/// How long [`McpClient::shutdown`] waits for the process to exit on its own.
+pub const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// How long a server may take to start and answer `initialize`.
+const STARTUP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+const CANCEL_REASON: &str = "cancelled by ptc (the run or the call was cancelled)";
+
+/// Sends `notifications/cancelled` for a request whose future is dropped mid-call.
+struct CancelOnDrop {
+    peer: Peer<RoleClient>,
+    id: Option<RequestId>,
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        let (Some(id), Ok(runtime)) = (self.id.take(), tokio::runtime::Handle::try_current())
+        else {
+            return;
+        };
+        let peer = self.peer.clone();
+        let params = CancelledNotificationParam::new(Some(id), Some(CANCEL_REASON.into()));
+        runtime.spawn(async move {
+            let _ = peer
+                .send_notification(CancelledNotification::new(params).into())
+                .await;
+        });
+    }
+}
+
 impl std::fmt::Debug for McpClient {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("McpClient")
@@ -193,8 +268,8 @@ async fn start(spec: &McpServerSpec) -> Result<RunningService<RoleClient, ()>, M
     let mut command = CommandWrap::from(command);
     command.wrap(ProcessGroup::leader());
     let transport = TokioChildProcess::new(command).map_err(|e| failed(e.to_string()))?;
-    tokio::time::timeout(spec.timeout(), ().serve(transport))
+    tokio::time::timeout(STARTUP_TIMEOUT, ().serve(transport))
         .await
-        .map_err(|_| failed(format!("no handshake within {:?}", spec.timeout())))?
+        .map_err(|_| failed(format!("no handshake within {STARTUP_TIMEOUT:?}")))?
         .map_err(|e| failed(e.to_string()))
 }

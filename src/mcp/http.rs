@@ -35,9 +35,9 @@ impl FromStr for HttpBinding {
                 port,
             )));
         }
-        text.parse::<SocketAddr>()
-            .map(HttpBinding)
-            .map_err(|_| format!("`{text}` is neither PORT nor HOST:PORT (e.g. 8808 or 127.0.0.1:8808)"))
+        text.parse::<SocketAddr>().map(HttpBinding).map_err(|_| {
+            format!("`{text}` is neither PORT nor HOST:PORT (e.g. 8808 or 127.0.0.1:8808)")
+        })
     }
 }
 
@@ -95,11 +95,9 @@ pub async fn serve_http(
 type Response = hyper::Response<BoxBody<Bytes, Infallible>>;
 
 fn not_found() -> Response {
-    let body = http_body_util::Full::new(Bytes::from_static(
-        b"not found: MCP is served at /mcp\n",
-    ))
-    .map_err(|never| match never {})
-    .boxed();
+    let body = http_body_util::Full::new(Bytes::from_static(b"not found: MCP is served at /mcp\n"))
+        .map_err(|never| match never {})
+        .boxed();
     let mut response = hyper::Response::new(body);
     *response.status_mut() = hyper::StatusCode::NOT_FOUND;
     response

@@ -164,7 +164,7 @@ fn arguments_object(args: &Value) -> Result<JsonObject, ToolError> {
     match args {
         Value::Object(map) => Ok(map.clone()),
         _ => Err(ToolError::new("MCP tool arguments must be a JSON object")
-        .with_info(ToolErrorInfo::new("ToolArgsError", codes::INVALID_ARGS))),
+            .with_info(ToolErrorInfo::new("ToolArgsError", codes::INVALID_ARGS))),
     }
 }
 
@@ -201,8 +201,12 @@ fn content_text(content: &[McpContent]) -> String {
         .iter()
         .map(|block| match block {
             McpContent::Text(t) => t.text.clone(),
-            McpContent::Image(i) => format!("[image {}, {} base64 bytes]", i.mime_type, i.data.len()),
-            McpContent::Audio(a) => format!("[audio {}, {} base64 bytes]", a.mime_type, a.data.len()),
+            McpContent::Image(i) => {
+                format!("[image {}, {} base64 bytes]", i.mime_type, i.data.len())
+            }
+            McpContent::Audio(a) => {
+                format!("[audio {}, {} base64 bytes]", a.mime_type, a.data.len())
+            }
             McpContent::ResourceLink(r) => format!("[resource {}]", r.uri),
             McpContent::Resource(r) => match &r.resource {
                 ResourceContents::TextResourceContents { text, .. } => text.clone(),

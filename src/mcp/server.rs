@@ -132,7 +132,9 @@ fn to_mcp(result: &ToolExecutionResult, structured: bool) -> CallToolResult {
         .iter()
         .map(|block| match block {
             ContentBlock::Text { text } => McpContent::text(text.clone()),
-            ContentBlock::Image { data, mime_type } => McpContent::image(data.clone(), mime_type.clone()),
+            ContentBlock::Image { data, mime_type } => {
+                McpContent::image(data.clone(), mime_type.clone())
+            }
         })
         .collect();
     if result.is_error() {
@@ -147,9 +149,8 @@ fn to_mcp(result: &ToolExecutionResult, structured: bool) -> CallToolResult {
 
 impl ServerHandler for PtcServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_server_info(
-            Implementation::new("ptc", env!("CARGO_PKG_VERSION")),
-        )
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("ptc", env!("CARGO_PKG_VERSION")))
     }
 
     async fn list_tools(

@@ -97,7 +97,9 @@ pub async fn main(args: RunArgs) -> Result<ExitCode, String> {
             .map_err(|e| format!("cannot open the log {}: {e}", path.display()))?;
         agent = agent.with_session(Arc::new(log));
     }
-    run(registry, agent, &code, &args).await
+    let outcome = run(registry, agent, &code, &args).await;
+    setup.shutdown().await;
+    outcome
 }
 
 async fn run(

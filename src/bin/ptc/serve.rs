@@ -49,13 +49,16 @@ pub async fn main(args: ServeArgs) -> Result<ExitCode, String> {
         agent = agent.with_session(Arc::new(log));
     }
     let server = PtcServer::new(registry, agent);
-    match args.http {
-        None => serve_stdio(server).await.map_err(|e| e.to_string())?,
-        Some(binding) => serve_http(server, binding, |addr| {
-            eprintln!("ptc: serving MCP at http://{addr}{}", ptc::mcp::HTTP_PATH)
-        })
-        .await
-        .map_err(|e| e.to_string())?,
-    }
+    let served = match args.http {
+        None => serve_stdio(server).await,
+        Some(binding) => {
+            serve_http(server, binding, |addr| {
+                eprintln!("ptc: serving MCP at http://{addr}{}", ptc::mcp::HTTP_PATH)
+            })
+            .await
+        }
+    };
+    setup.shutdown().await;
+    served.map_err(|e| e.to_string())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use ptc::config::Config;
-use ptc::mcp::{register_server, McpServerSpec};
+use ptc::mcp::{register_server, McpClient, McpServerSpec};
 use ptc::policy::terminal::TerminalApproval;
 use ptc::{CodeConfig, CodeExecutor, ToolMode, ToolRegistry};
 
@@ -32,6 +32,17 @@ pub struct Setup {
     pub registry: ToolRegistry,
     /// The configuration that was applied.
     pub config: Config,
+    /// The MCP servers whose tools are registered.
+    pub mcp: Vec<McpClient>,
+}
+
+impl Setup {
+    /// Stop the MCP servers gracefully (they read what was sent to them, e.g. cancellations).
+    pub async fn shutdown(&self) {
+        for client in &self.mcp {
+            client.shutdown().await;
+        }
+    }
 }
 
 /// `ptc sdk` options.
@@ -104,7 +115,7 @@ pub async fn registry(
         (None, None) => String::new(),
     };
     ptc::packs::register_list(&registry, &packs, &ctx).map_err(|e| e.to_string())?;
-    connect_mcp(&registry, &config.mcp, &args.mcp).await?;
+    let mcp = connect_mcp(&registry, &config.mcp, &args.mcp).await?;
     for disposer in config.policies.install(&registry) {
         std::mem::forget(disposer);
     }
@@ -113,22 +124,27 @@ pub async fn registry(
     config.limits.apply(&mut code);
     adjust(&mut code);
     CodeExecutor::new(code).install(&registry);
-    Ok(Setup { registry, config })
+    Ok(Setup {
+        registry,
+        config,
+        mcp,
+    })
 }
 
 /// Start the MCP servers (`--mcp` replaces a configured server of the same name) and
-/// register their tools (their handlers keep the clients alive); warnings go to stderr.
+/// register their tools; warnings go to stderr.
 async fn connect_mcp(
     registry: &ToolRegistry,
     configured: &[McpServerSpec],
     flags: &[McpServerSpec],
-) -> Result<(), String> {
+) -> Result<Vec<McpClient>, String> {
     let mut specs: Vec<McpServerSpec> = configured
         .iter()
         .filter(|c| flags.iter().all(|f| f.name != c.name))
         .cloned()
         .collect();
     specs.extend(flags.iter().cloned());
+    let mut clients = Vec::with_capacity(specs.len());
     for spec in specs {
         let pack = register_server(registry, spec)
             .await
@@ -136,8 +152,9 @@ async fn connect_mcp(
         for warning in &pack.warnings {
             eprintln!("ptc: warning: {warning}");
         }
+        clients.push(pack.client);
     }
-    Ok(())
+    Ok(clients)
 }
 
 /// `ptc sdk`.
@@ -155,6 +172,7 @@ pub async fn sdk(args: SdkArgs) -> Result<ExitCode, String> {
     for section in sections {
         print!("{}", section.text);
     }
+    setup.shutdown().await;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -178,6 +196,7 @@ pub async fn tools(args: ToolsArgs) -> Result<ExitCode, String> {
             println!("{name}");
         }
     }
+    setup.shutdown().await;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -190,5 +209,6 @@ pub async fn replay(args: ReplayArgs) -> Result<ExitCode, String> {
         "{}",
         ptc::session::render_tree(&tree, Some(&setup.registry))
     );
+    setup.shutdown().await;
     Ok(ExitCode::SUCCESS)
 }
