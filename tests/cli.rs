@@ -185,3 +185,46 @@ fn cli_run_streams_console_output_live_to_stderr() {
     assert_eq!(stderr(&o), "first\nsecond\n");
     assert_eq!(stdout(&o), "first\nsecond\nvalue\n");
 }
+
+#[cfg(feature = "mcp")]
+#[test]
+fn cli_mcp_flag_adds_a_servers_tools_and_bad_declarations_exit_2() {
+    let fixture = format!(
+        "fx=node {}/tests/mcp/fixture-server.mjs",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let o = ptc(
+        &["run", "--mcp", &fixture, "-"],
+        Some("return await tools.fx__weather({ city: 'Oslo' })"),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&stdout(&o)).unwrap(),
+        serde_json::json!({"city": "Oslo", "celsius": 21.5})
+    );
+    // The schema outside the subset is reported once, on one line.
+    let warnings: Vec<_> = stderr(&o)
+        .lines()
+        .filter(|l| l.starts_with("ptc: warning: fx__bounded:"))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(warnings.len(), 1, "{}", stderr(&o));
+    assert!(warnings[0].contains("minimum") && warnings[0].contains("maximum"));
+
+    let o = ptc(&["tools", "--mode", "native", "--mcp", &fixture], None);
+    assert!(stdout(&o).lines().any(|l| l == "fx__pid"), "{}", stdout(&o));
+
+    for (flag, message) in [
+        ("nameonly", "expected NAME=COMMAND"),
+        ("x=", "the command is empty"),
+        ("bad.name=node x.js", "may only hold"),
+        (
+            "ghost=/nonexistent/server",
+            "MCP server `ghost` could not be started",
+        ),
+    ] {
+        let o = ptc(&["tools", "--mcp", flag], None);
+        assert_eq!(o.status.code(), Some(2), "{flag}: {}", stderr(&o));
+        assert!(stderr(&o).contains(message), "{flag}: {}", stderr(&o));
+    }
+}

@@ -232,3 +232,46 @@ try {
         "nothing was written outside src/"
     );
 }
+
+#[cfg(feature = "mcp")]
+#[test]
+fn config_declares_mcp_servers_and_names_the_line_of_a_bad_one() {
+    let config = Config::parse(
+        r#"
+[[mcp]]
+name = "everything"
+command = "npx"
+args = ["-y", "@modelcontextprotocol/server-everything"]
+env = { LOG_LEVEL = "warn" }
+
+[[mcp]]
+name = "fx"
+command = "node"
+timeout_ms = 500
+"#,
+        None,
+    )
+    .unwrap();
+    assert_eq!(config.mcp.len(), 2);
+    assert_eq!(config.mcp[0].name, "everything");
+    assert_eq!(
+        config.mcp[0].args,
+        ["-y", "@modelcontextprotocol/server-everything"]
+    );
+    assert_eq!(config.mcp[0].env["LOG_LEVEL"], "warn");
+    assert_eq!(config.mcp[1].timeout(), Duration::from_millis(500));
+
+    let e = parse_err("\n[[mcp]]\nname = \"a.b\"\ncommand = \"node\"\n");
+    assert!(e.starts_with("ptc.toml:2:") && e.contains("a.b"), "{e}");
+    let e = parse_err(
+        "[[mcp]]\nname = \"x\"\ncommand = \"node\"\n[[mcp]]\nname = \"x\"\ncommand = \"npx\"\n",
+    );
+    assert!(
+        e.starts_with("ptc.toml:4:") && e.contains("two servers are named `x`"),
+        "{e}"
+    );
+    let e = parse_err("[[mcp]]\nname = \"x\"\ncommand = \"node\"\nargv = []\n");
+    assert!(e.starts_with("ptc.toml:4:") && e.contains("argv"), "{e}");
+    let e = parse_err("[[mcp]]\nname = \"x\"\n");
+    assert!(e.contains("command"), "{e}");
+}

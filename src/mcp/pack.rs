@@ -97,7 +97,8 @@ fn definition(client: &McpClient, tool: &Tool) -> (ToolBuilder, Vec<String>) {
     let parameters = without_dialect(&tool.input_schema);
     if let Err(e) = ptc_schema::assert_object_schema(&parameters) {
         warnings.push(format!(
-            "{name}: input schema outside the supported subset ({e}); its arguments are typed `unknown` and passed through unvalidated"
+            "{name}: input schema outside the supported subset ({}); its arguments are typed `unknown` and passed through unvalidated",
+            one_line(&e)
         ));
     }
     let (output, structured) = match &tool.output_schema {
@@ -107,7 +108,8 @@ fn definition(client: &McpClient, tool: &Tool) -> (ToolBuilder, Vec<String>) {
                 Ok(()) => (schema, true),
                 Err(e) => {
                     warnings.push(format!(
-                        "{name}: output schema outside the supported subset ({e}); its value is typed `unknown`"
+                        "{name}: output schema outside the supported subset ({}); its value is typed `unknown`",
+                        one_line(&e)
                     ));
                     (json!({}), true)
                 }
@@ -150,6 +152,11 @@ fn definition(client: &McpClient, tool: &Tool) -> (ToolBuilder, Vec<String>) {
             }
         });
     (builder, warnings)
+}
+
+/// A multi-issue schema error on one line, for a warning.
+fn one_line(error: &impl std::fmt::Display) -> String {
+    error.to_string().lines().collect::<Vec<_>>().join("; ")
 }
 
 /// The schema without its root `$schema`: a dialect declaration (most servers' schema
