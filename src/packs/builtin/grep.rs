@@ -194,7 +194,7 @@ impl Sink for FileSink<'_> {
                 shared::cap_chars(&text, MAX_LINE_CHARS),
             ));
         }
-        Ok(self.count % 4096 != 0 || !self.signal.is_cancelled())
+        Ok(!self.count.is_multiple_of(4096) || !self.signal.is_cancelled())
     }
 }
 
