@@ -49,14 +49,21 @@ pub async fn main(args: ServeArgs) -> Result<ExitCode, String> {
         agent = agent.with_session(Arc::new(log));
     }
     let server = PtcServer::new(registry, agent);
-    let served = match args.http {
-        None => serve_stdio(server).await,
-        Some(binding) => {
-            serve_http(server, binding, |addr| {
-                eprintln!("ptc: serving MCP at http://{addr}{}", ptc::mcp::HTTP_PATH)
-            })
-            .await
+    let serve = async {
+        match args.http {
+            None => serve_stdio(server).await,
+            Some(binding) => {
+                serve_http(server, binding, |addr| {
+                    eprintln!("ptc: serving MCP at http://{addr}{}", ptc::mcp::HTTP_PATH)
+                })
+                .await
+            }
         }
+    };
+    // On Ctrl-C, stop serving and still stop the MCP servers this process started.
+    let served = tokio::select! {
+        served = serve => served,
+        _ = tokio::signal::ctrl_c() => Ok(()),
     };
     setup.shutdown().await;
     served.map_err(|e| e.to_string())?;
