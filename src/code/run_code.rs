@@ -19,7 +19,7 @@ const FILENAME: &str = "run_code.ts";
 
 const DESCRIPTION: &str = "Execute a TypeScript program against the available tools. Write the BODY of an async \
 function (erasable syntax only; top-level `await` and `return` work) and call tools as `await tools.name(args)` \
-per the declarations in the system prompt. Only what you print or return comes back — curate it.";
+per the SDK declarations that come with this tool. Only what you print or return comes back — curate it.";
 
 #[derive(serde::Deserialize)]
 struct Args {
