@@ -56,13 +56,11 @@ async fn b45_default_fan_out_overlaps_ten_subcalls() {
     let elapsed = started.elapsed();
     assert!(!r.result.is_error(), "{}", r.text());
     assert_eq!(tracker.max(), 10, "maxParallelSubCalls defaults to 10");
+    // At most ten at a time means at least two waves (the overlap itself is shown by
+    // `max() == 10`; no upper wall-clock bound: speed lives in the benchmarks).
     assert!(
         elapsed >= Duration::from_millis(200),
         "two waves of 100 ms: {elapsed:?}"
-    );
-    assert!(
-        elapsed < Duration::from_millis(1000),
-        "20 x 100 ms overlapped: {elapsed:?}"
     );
 }
 

@@ -8,7 +8,7 @@ use std::{
         atomic::{AtomicUsize, Ordering},
         Arc,
     },
-    time::{Duration, Instant},
+    time::Duration,
 };
 
 use ptc_engine::{strip_types, Engine, Host, HostCall, Limits, Program, RunFailure};
@@ -46,7 +46,6 @@ async fn fan_out(engine: &dyn Engine) {
         tool_names: vec!["sleep".into()],
         filename: "run_code.ts".into(),
     };
-    let started = Instant::now();
     let report = engine
         .run(
             program,
@@ -55,11 +54,10 @@ async fn fan_out(engine: &dyn Engine) {
             CancellationToken::new(),
         )
         .await;
-    let elapsed = started.elapsed();
     assert_eq!(report.outcome, Ok(Some(json!(4950))));
+    // All 100 calls were in flight at once: the engine overlapped them (serialized
+    // calls would peak at 1). No wall-clock assertion: speed lives in the benchmarks.
     assert_eq!(host.max_in_flight.load(Ordering::SeqCst), 100);
-    // 100 serialized calls would take a second; overlapping ones take about 10 ms.
-    assert!(elapsed < Duration::from_millis(900), "{elapsed:?}");
 }
 
 engine_test! {
