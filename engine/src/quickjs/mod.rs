@@ -37,6 +37,9 @@
 
 mod driver;
 mod heap;
+mod host_fns;
+mod interrupt;
+mod plain_json;
 mod sandbox;
 
 use std::{future::Future, pin::Pin, sync::Arc};
@@ -122,5 +125,10 @@ impl Engine for QuickJsEngine {
             guard.disarm();
             report
         })
+    }
+
+    /// `true`: the interrupt handler lets the host make progress while the program computes.
+    fn polls_host_while_computing(&self) -> bool {
+        true
     }
 }
