@@ -32,6 +32,9 @@ impl<'js> Submit<'js> {
         let (promise, resolve, reject) = ctx.promise()?;
         let waker = self.waker.waker();
         let mut cx = TaskContext::from_waker(&waker);
+        // Let the host start the call now: one that completes at once is then settled from the
+        // ready queue, with no future to track and no extra trip through the event loop.
+        self.host.poll_progress(&mut cx);
         self.calls
             .borrow_mut()
             .push(name, call, resolve, reject, &mut cx);
