@@ -98,7 +98,13 @@ impl Timer {
             }));
             std::thread::Builder::new()
                 .name("ptc-testkit-timer".into())
-                .spawn(move || timer.run())
+                .spawn(move || {
+                    // Linux may postpone a timed wait by up to 50 µs ("timer slack") to batch
+                    // wake-ups; this thread exists to wake on time.
+                    #[cfg(target_os = "linux")]
+                    let _ = nix::sys::prctl::set_timerslack(1);
+                    timer.run()
+                })
                 .expect("the testkit timer thread starts");
             timer
         })
