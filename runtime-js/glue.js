@@ -1,7 +1,8 @@
 // ptc code-mode glue: engine-neutral JavaScript that runs inside every sandbox.
 //
 // This ES module's default export is ONE setup function. The engine calls it once per fresh
-// sandbox, before the program runs, with two raw host functions and the tool names:
+// sandbox, before the program runs, with two raw host functions, the tool names and, optionally,
+// a third raw function:
 //
 //   hostCall(name, argsJson) -> Promise   settles with the tool's JSON value, or rejects with
 //                                         `toolCallError(name, message)` (see below); may throw
@@ -9,16 +10,23 @@
 //                                         which ends the run.
 //   hostLog(level, line)                  records one console line; level is "log" | "info" |
 //                                         "warn" | "error" | "debug"; throws when output is over the cap.
+//   hostCallPlain(name, args)             optional (QuickJS has it): like hostCall, but takes the
+//     -> Promise | undefined              arguments as they are when the engine can read them as
+//                                         plain JSON data without running any program code; returns
+//                                         undefined for anything else, which the strict JSON check
+//                                         below then handles as usual. A fast path, never a way around
+//                                         the check: it accepts only values the check would accept,
+//                                         and it cannot observe the difference (no getters, no traps).
 //
 // The raw functions stay captured in this closure: the program can never reach them, so every call
-// goes through the strict JSON check below. Setup installs `tools`, `ToolCallError` and `console`
+// goes through the strict JSON check below (or the engine's equivalent). Setup installs `tools`, `ToolCallError` and `console`
 // on globalThis and returns helpers for the engine:
 //
 //   encodeResult(value) -> string | undefined   strict JSON text of the returned value (throws a
 //                                               TypeError naming the offending path when not JSON)
 //   describeError(error) -> string              "Name: message" plus the stack, for uncaught errors
 //   toolCallError(name, message) -> Error       the ToolCallError a failed host call rejects with
-export default function ptcGlue(hostCall, hostLog, toolNames) {
+export default function ptcGlue(hostCall, hostLog, toolNames, hostCallPlain = null) {
 
   // Primordials, captured before any program code runs.
   const {
@@ -276,6 +284,14 @@ export default function ptcGlue(hostCall, hostLog, toolNames) {
   const makeTool = (name) => {
     const tool = function (args) {
       if (args === undefined) args = {};
+      if (hostCallPlain !== null) {
+        try {
+          const call = hostCallPlain(name, args);
+          if (call !== undefined) return call;
+        } catch (error) {
+          return reject(new ToolCallError(name, messageOf(error)));
+        }
+      }
       let json;
       try {
         json = encodeJson(args);

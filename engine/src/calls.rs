@@ -16,16 +16,25 @@ pub(crate) const PANICKED: &str = "the tool call panicked";
 /// `Err(message)` is what the program sees thrown: the run is already over, the arguments are not
 /// JSON, the host panicked, or the host refused the call (its failure is then recorded in `stop`,
 /// which ends the run).
-pub(crate) fn accept(
+pub(crate) fn accept_json(
     host: &dyn Host,
     stop: &Stop,
     name: &str,
     args: &str,
 ) -> Result<HostCall, String> {
-    if let Some(failure) = stop.failure() {
-        return Err(format!("the run is over ({})", failure.kind));
-    }
+    still_running(stop)?;
     let args = json::parse(args).map_err(|e| format!("arguments are not JSON: {e}"))?;
+    accept(host, stop, name, args)
+}
+
+/// Hand one tool call with already-read JSON `args` to `host` (see [`accept_json`]).
+pub(crate) fn accept(
+    host: &dyn Host,
+    stop: &Stop,
+    name: &str,
+    args: serde_json::Value,
+) -> Result<HostCall, String> {
+    still_running(stop)?;
     match std::panic::catch_unwind(AssertUnwindSafe(|| host.call_tool(name, args))) {
         Err(_) => Err(PANICKED.to_string()),
         Ok(Ok(call)) => Ok(call),
@@ -34,6 +43,14 @@ pub(crate) fn accept(
             stop.fail(failure);
             Err(message)
         }
+    }
+}
+
+/// `Err(message)` once a stop is recorded.
+fn still_running(stop: &Stop) -> Result<(), String> {
+    match stop.failure() {
+        Some(failure) => Err(format!("the run is over ({})", failure.kind)),
+        None => Ok(()),
     }
 }
 
@@ -58,9 +75,7 @@ pub(crate) fn log(
     level: &str,
     line: String,
 ) -> Result<(), String> {
-    if let Some(failure) = stop.failure() {
-        return Err(format!("the run is over ({})", failure.kind));
-    }
+    still_running(stop)?;
     let level = LogLevel::from_name(level).unwrap_or(LogLevel::Log);
     match output.log(level, line) {
         Ok(kept) => {

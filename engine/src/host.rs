@@ -25,7 +25,10 @@ pub trait Host: Send + Sync + 'static {
     /// Let the host make progress on its accepted calls from the engine's own thread.
     ///
     /// Engines call this from their event loop before they look for settled calls, with a
-    /// waker that wakes the engine. A host that schedules calls itself (ptc's bridge does) can
+    /// waker that wakes the engine; engines whose
+    /// [`Engine::polls_host_while_computing`](crate::Engine::polls_host_while_computing) is
+    /// `true` also call it every so often while the program computes, and right after
+    /// [`Host::call_tool`] accepted a call (so a call that can complete at once does). A host that schedules calls itself (ptc's bridge does) can
     /// then run them right here instead of on another task, saving two thread hand-offs per
     /// call. It must not block; the default does nothing.
     fn poll_progress(&self, cx: &mut Context<'_>) {

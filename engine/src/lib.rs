@@ -21,6 +21,9 @@
 //!   engine three helpers (`encodeResult`, `describeError`, `toolCallError`). The deno_core backend
 //!   provides the two functions from its ops (`runtime-js/deno.js`) and reuses it unchanged; host-call
 //!   acceptance, output accounting, JSON helpers and failure kinds are shared Rust modules too.
+//!   QuickJS adds a third, optional raw function, `hostCallPlain(name, args)`, that reads plain
+//!   JSON arguments in Rust without JSON text and without running program code, and leaves any
+//!   other value to the glue's check.
 //!
 //! # Sandbox
 //! Each run gets a fresh sandbox (QuickJS: runtime and context; deno_core: a `JsRuntime` made ahead
@@ -28,7 +31,7 @@
 //! `tools` (a frozen, prototype-less object with one frozen function per tool name; `run_code` is
 //! never bound), `ToolCallError` and `console`. There is no file system, network, environment,
 //! process, module loading or timer; the raw host functions live only in the glue's closure, so
-//! every call passes the glue's strict JSON check. Positions in errors are the program's own
+//! every call passes the strict JSON check (the glue's, or for plain data its Rust equivalent). Positions in errors are the program's own
 //! `line:col` in [`Program::filename`]. The body runs in sloppy mode, as `new AsyncFunction(body)`
 //! would (a leading `'use strict';` opts in).
 //!
@@ -214,4 +217,14 @@ pub trait Engine: Send + Sync {
         limits: Limits,
         cancel: CancellationToken,
     ) -> Pin<Box<dyn Future<Output = RunReport> + Send>>;
+
+    /// Whether this engine calls [`Host::poll_progress`] while the program computes (a hot loop
+    /// included), not only while it waits for host calls.
+    ///
+    /// When it does, calls the program submitted start without anyone else advancing the host.
+    /// When it does not (the default), a host that must start calls during a long computation has
+    /// to advance them from another task.
+    fn polls_host_while_computing(&self) -> bool {
+        false
+    }
 }

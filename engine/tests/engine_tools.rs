@@ -215,3 +215,67 @@ engine_test! {
         common::drop_deep(value);
     }
 }
+
+engine_test! {
+    async fn arguments_reach_the_host_as_the_json_check_reads_them() {
+        // QuickJS reads plain data in Rust and leaves everything else to the glue's check; either
+        // way the host must see what the check reads, and getters and traps run exactly once.
+        let cases = [
+            ("{ a: [1, 'two', null, true, { b: 2.5 }] }", r#"{"a":[1,"two",null,true,{"b":2.5}]}"#),
+            ("{ b: 1, 2: 'x', a: 2, 1: 'y' }", r#"{"1":"y","2":"x","b":1,"a":2}"#),
+            ("{ z: -0, big: 2 ** 60, e: 1e21, tiny: 5e-324, i: 2 ** 31 }", r#"{"z":0,"big":1152921504606847000,"e":1e+21,"tiny":5e-324,"i":2147483648}"#),
+            ("Object.assign(Object.create(null), { k: 1 })", r#"{"k":1}"#),
+            ("Object.defineProperty({ v: 1 }, 'hidden', { value: 2, enumerable: false })", r#"{"v":1}"#),
+            ("JSON.parse('{\"__proto__\": 1}')", r#"{"__proto__":1}"#),
+            ("(() => { Array.prototype[1] = 'from the prototype'; return [1, , 3] })()", r#"[1,"from the prototype",3]"#),
+            ("{ get g() { globalThis.reads = (globalThis.reads ?? 0) + 1; return 'got' } }", r#"{"g":"got"}"#),
+            ("new Proxy({ p: 1 }, { get(t, k) { globalThis.reads = (globalThis.reads ?? 0) + 1; return t[k] } })", r#"{"p":1}"#),
+            ("(() => { let v = 'leaf'; for (let i = 0; i < 100; i++) v = { v }; return v })()", "deep"),
+        ];
+        for (args, expected) in cases {
+            let host = TestHost::new();
+            let program = format!(
+                "const r = await tools.echo({args});\nreturn [JSON.stringify(r), globalThis.reads ?? 0]"
+            );
+            let report = run_full(&program, host.clone(), Default::default(), Default::default()).await;
+            let value = report.outcome.unwrap_or_else(|f| panic!("{args}: {f:?}")).unwrap();
+            if expected == "deep" {
+                assert_eq!(host.calls()[0].1, json!("<deep>"), "{args}");
+                assert!(value[0].as_str().unwrap().starts_with(r#"{"v":{"v":"#), "{args}");
+                continue;
+            }
+            let back: serde_json::Value = serde_json::from_str(value[0].as_str().unwrap()).unwrap();
+            let expected_value: serde_json::Value = serde_json::from_str(expected).unwrap();
+            assert_eq!(back, expected_value, "{args}: what the program got back");
+            assert_eq!(host.calls()[0].1.to_string(), expected, "{args}: what the host got");
+            let reads = if args.contains("reads") { 1 } else { 0 };
+            assert_eq!(value[1], json!(reads), "{args}: reads");
+        }
+    }
+}
+
+engine_test! {
+    async fn arguments_that_are_not_plain_json_fail_with_the_checks_messages() {
+        for (args, message) in [
+            ("{ get g() { throw new Error('boom') } }", "arguments are not JSON: boom"),
+            ("{ s: 'lone \\ud800 surrogate' }", "arguments are not JSON: "),
+            ("[1, , 3]", "arguments are not JSON: an array hole at $[1] is not JSON"),
+            ("{ a: { [Symbol('k')]: 1 } }", "arguments are not JSON: an object with symbol keys at $.a is not JSON"),
+            ("{ d: new Date(0) }", "arguments are not JSON: a Date object at $.d is not JSON"),
+            ("{ n: [NaN] }", "arguments are not JSON: NaN at $.n[0] is not JSON"),
+            ("(() => { const o = {}; let v = o; for (let i = 0; i < 100; i++) v = { v }; o.v = v; return o })()", "arguments are not JSON: a cycle at $.v"),
+            ("new Proxy({}, { ownKeys() { throw new Error('trap') } })", "arguments are not JSON: trap"),
+        ] {
+            let host = TestHost::new();
+            let program = format!(
+                "try {{ await tools.echo({args}); return 'called' }} catch (e) {{ return [e.name, e.message] }}"
+            );
+            let report = run_full(&program, host.clone(), Default::default(), Default::default()).await;
+            let value = report.outcome.unwrap_or_else(|f| panic!("{args}: {f:?}")).unwrap();
+            assert_eq!(value[0], json!("ToolCallError"), "{args}: {value}");
+            let got = value[1].as_str().unwrap();
+            assert!(got.starts_with(message), "{args}: {got}");
+            assert!(host.calls().is_empty(), "{args} reached the host");
+        }
+    }
+}

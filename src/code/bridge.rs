@@ -13,6 +13,11 @@
 //! The driver is a poll-driven state machine behind a mutex. Both the engine's thread
 //! (through [`Host::poll_progress`], so a call that can settle at once never leaves that
 //! thread) and the `run_code` call's own task advance it; whoever polls last is woken.
+//! A new submission wakes the `run_code` task only when the engine does not poll while
+//! the program computes ([`Engine::polls_host_while_computing`]): otherwise the engine's
+//! own next poll starts it, and the cross-thread wake per call is saved.
+//!
+//! [`Engine::polls_host_while_computing`]: ptc_engine::Engine::polls_host_while_computing
 //!
 //! When the program ends, [`Bridge::wind_down`] cancels the run signal (in-flight
 //! sub-calls abort), abandons queued ones, and drains, so every event lands inside the
@@ -60,6 +65,7 @@ pub(crate) fn open(
     signal: CancellationToken,
     limits: &SubCallLimits,
     console: Option<ConsoleFn>,
+    engine_polls_while_computing: bool,
 ) -> (BridgeHost, Bridge) {
     let outer = ctx.execution().clone();
     let driver = Arc::new(Mutex::new(Driver {
@@ -85,6 +91,7 @@ pub(crate) fn open(
         submitted: AtomicU64::new(0),
         max_calls: limits.max_calls,
         max_pending: limits.max_pending,
+        wake_on_submit: !engine_polls_while_computing,
     };
     (host, Bridge { driver })
 }
@@ -101,6 +108,8 @@ pub(crate) struct BridgeHost {
     submitted: AtomicU64,
     max_calls: u64,
     max_pending: usize,
+    /// Wake the `run_code` task on each submission (the engine may not poll for a while).
+    wake_on_submit: bool,
 }
 
 fn over(reason: &str) -> String {
@@ -141,7 +150,11 @@ impl Host for BridgeHost {
                 },
                 prepared: None,
             });
-            driver.outer_waker.clone()
+            if self.wake_on_submit {
+                driver.outer_waker.clone()
+            } else {
+                None
+            }
         };
         // Wake the run_code task outside the lock, so it can start the call even while the
         // program keeps the engine busy; the engine's own poll usually gets there first.
@@ -267,7 +280,8 @@ pub(crate) struct Driver {
     /// Submitted and not yet committed or abandoned.
     pending: usize,
     closed: bool,
-    /// The run_code task, woken on every new submission.
+    /// The run_code task, woken on new submissions when the engine does not poll while
+    /// the program computes.
     outer_waker: Option<Waker>,
     queue: VecDeque<Queued>,
     admitting: Option<BoxFuture<'static, Staged>>,

@@ -78,6 +78,7 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
         run_signal.clone(),
         &config.sub_calls,
         config.console.clone(),
+        config.engine.polls_host_while_computing(),
     );
     let engine_run = config
         .engine

@@ -4,9 +4,11 @@
 //! |---|---|---|---|
 //! | `echo` | `{text: string}` | `text` | concurrency-safe |
 //! | `add` | `{a: number, b: number}` | `a + b` | concurrency-safe |
-//! | `sleep` | `{ms: integer}` | `{slept: ms}` after `ms` (cancellable) | concurrency-safe |
+//! | `sleep` | `{ms: integer}` | `{slept: ms}` after `ms`, to within a fraction of a millisecond (cancellable) | concurrency-safe |
 //! | `fail` | `{message: string}` | always fails with `message` | exclusive |
 //! | `counter` | `{}` | 1 on the first call in the process, then 2, 3, … | exclusive |
+
+mod precise_sleep;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -63,7 +65,7 @@ pub fn tools() -> Vec<ToolDefinition> {
             .concurrency_safe(true)
             .execute(|a: Sleep, ctx| async move {
                 tokio::select! {
-                    _ = tokio::time::sleep(Duration::from_millis(a.ms)) => Ok(json!({"slept": a.ms})),
+                    _ = precise_sleep::sleep(Duration::from_millis(a.ms)) => Ok(json!({"slept": a.ms})),
                     _ = ctx.signal().cancelled() => Err(ToolError::new("sleep was cancelled")),
                 }
             }),

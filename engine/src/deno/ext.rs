@@ -3,7 +3,7 @@
 //! * `op_ptc_ready(setup)`, called once by `runtime-js/deno.js` while a sandbox is created: keeps
 //!   the function a run calls with its tool names ([`Setup`]).
 //! * `op_ptc_host_call(name, argsJson)`, async: hands the call to [`Host::call_tool`] (through the
-//!   shared [`calls::accept`]) while it holds the `OpState` borrow, then awaits the host's future
+//!   shared [`calls::accept_json`]) while it holds the `OpState` borrow, then awaits the host's future
 //!   with no borrow held and answers with the value's JSON text, or throws the failure's message
 //!   (which the adapter turns into a `ToolCallError`).
 //! * `op_ptc_host_log(level, line)`: records a console line against the output limit on the Rust
@@ -78,7 +78,7 @@ fn op_ptc_host_call(
         .ok_or_else(|| JsErrorBox::generic("no run is in progress"))?;
     let accepted = {
         let _caller = run.caller.enter();
-        calls::accept(&*run.host, run.control.stop(), &name, &args)
+        calls::accept_json(&*run.host, run.control.stop(), &name, &args)
     };
     let call = match accepted {
         Ok(call) => call,

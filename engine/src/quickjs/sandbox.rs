@@ -19,10 +19,13 @@ use tokio_util::sync::CancellationToken;
 use super::{
     driver::{Calls, Settled, ThreadWaker},
     heap::CappedAllocator,
+    host_fns::{self, Submit},
+    interrupt::Interrupts,
+    plain_json,
 };
 use crate::{
-    calls, failure::decide, json, output::Output, stop::Stop, FailureKind, Host, Limits, Program,
-    RunFailure, RunReport, GLUE_JS,
+    failure::decide, output::Output, stop::Stop, FailureKind, Host, Limits, Program, RunFailure,
+    RunReport, GLUE_JS,
 };
 
 /// The intrinsics a sandbox gets: the language itself, nothing host-specific (no `performance`).
@@ -69,25 +72,18 @@ pub(super) fn run(
         Err(e) => return setup_failed("create a JavaScript runtime", e),
     };
     rt.set_max_stack_size(MAX_STACK_BYTES);
-    rt.set_interrupt_handler(Some(Box::new({
-        let stop = stop.clone();
-        let cancel = cancel.clone();
-        let wall_clock = limits.wall_clock;
-        move || {
-            if stop.failure().is_some() {
-                return true;
-            }
-            if cancel.is_cancelled() {
-                stop.fail(RunFailure::aborted());
-                return true;
-            }
-            if Instant::now() >= deadline {
-                stop.fail(RunFailure::timed_out(wall_clock));
-                return true;
-            }
-            false
+    let waker = ThreadWaker::current();
+    rt.set_interrupt_handler(Some(
+        Interrupts {
+            stop: stop.clone(),
+            cancel: cancel.clone(),
+            deadline,
+            wall_clock: limits.wall_clock,
+            host: host.clone(),
+            waker: waker.clone(),
         }
-    })));
+        .into_handler(),
+    ));
     let context = match Context::custom::<Intrinsics>(&rt) {
         Ok(context) => context,
         Err(e) => return setup_failed("create a JavaScript context", e),
@@ -102,7 +98,7 @@ pub(super) fn run(
             output: Rc::new(RefCell::new(Output::new(limits.max_output_bytes))),
             calls: Rc::new(RefCell::new(Calls::new())),
             host: host.clone(),
-            waker: ThreadWaker::current(),
+            waker,
         };
         let outcome = run.execute(program, host);
         let outcome = decide(outcome, run.stop.failure(), cancel.is_cancelled());
@@ -192,55 +188,28 @@ impl<'js> Run<'_, 'js> {
                 format!("could not load the glue: {e}"),
             )
         })?;
-        let host_call = self.host_call(host).map_err(internal)?;
-        let host_log = self.host_log().map_err(internal)?;
+        let submit = Rc::new(Submit {
+            host: host.clone(),
+            stop: self.stop.clone(),
+            calls: self.calls.clone(),
+            waker: self.waker.clone(),
+        });
+        let host_call = host_fns::host_call(ctx, submit.clone()).map_err(internal)?;
+        let host_call_plain = host_fns::host_call_plain(ctx, submit).map_err(internal)?;
+        let host_log = host_fns::host_log(ctx, host, self.stop.clone(), self.output.clone())
+            .map_err(internal)?;
         let names = rquickjs::Array::new(ctx.clone()).map_err(internal)?;
         for (i, name) in program.tool_names.iter().enumerate() {
             names.set(i, name.as_str()).map_err(internal)?;
         }
-        let helpers: Object<'js> = setup.call((host_call, host_log, names)).map_err(internal)?;
+        let helpers: Object<'js> = setup
+            .call((host_call, host_log, names, host_call_plain))
+            .map_err(internal)?;
         Ok(Glue {
             encode_result: helpers.get("encodeResult").map_err(internal)?,
             describe_error: helpers.get("describeError").map_err(internal)?,
             tool_call_error: helpers.get("toolCallError").map_err(internal)?,
         })
-    }
-
-    /// The raw `hostCall(name, argsJson) -> Promise` function.
-    fn host_call(&self, host: Arc<dyn Host>) -> rquickjs::Result<Function<'js>> {
-        let calls = self.calls.clone();
-        let stop = self.stop.clone();
-        let waker = self.waker.clone();
-        Function::new(
-            self.ctx.clone(),
-            move |ctx: Ctx<'js>, name: String, args: String| -> rquickjs::Result<Promise<'js>> {
-                let call = match calls::accept(&*host, &stop, &name, &args) {
-                    Ok(call) => call,
-                    Err(message) => return Err(throw(&ctx, &message)),
-                };
-                let (promise, resolve, reject) = ctx.promise()?;
-                let waker = waker.waker();
-                let mut cx = TaskContext::from_waker(&waker);
-                calls
-                    .borrow_mut()
-                    .push(name, call, resolve, reject, &mut cx);
-                Ok(promise)
-            },
-        )
-    }
-
-    /// The raw `hostLog(level, line)` function.
-    fn host_log(&self) -> rquickjs::Result<Function<'js>> {
-        let output = self.output.clone();
-        let stop = self.stop.clone();
-        let host = self.host.clone();
-        Function::new(
-            self.ctx.clone(),
-            move |ctx: Ctx<'js>, level: String, line: String| -> rquickjs::Result<()> {
-                calls::log(&*host, &mut output.borrow_mut(), &stop, &level, line)
-                    .map_err(|message| throw(&ctx, &message))
-            },
-        )
     }
 
     /// Compile the program inside its async-function wrapper, keeping lines and columns exact.
@@ -348,22 +317,18 @@ impl<'js> Run<'_, 'js> {
             reject.call((error,))
         };
         let outcome = match result {
-            Ok(value) => {
-                let text = json::to_string(&value);
-                json::drop_deep(value);
-                match self.ctx.json_parse(text) {
-                    Ok(value) => resolve.call::<_, ()>((value,)),
-                    Err(e) => {
-                        if matches!(e, rquickjs::Error::Exception) {
-                            let _ = self.ctx.catch();
-                        }
-                        if let Some(failure) = self.stop.failure() {
-                            return Err(failure.clone());
-                        }
-                        failed(format!("the result could not be read: {e}"))
+            Ok(value) => match plain_json::to_js(&self.ctx, value) {
+                Ok(value) => resolve.call::<_, ()>((value,)),
+                Err(e) => {
+                    if matches!(e, rquickjs::Error::Exception) {
+                        let _ = self.ctx.catch();
                     }
+                    if let Some(failure) = self.stop.failure() {
+                        return Err(failure.clone());
+                    }
+                    failed(format!("the result could not be read: {e}"))
                 }
-            }
+            },
             Err(message) => failed(message),
         };
         outcome.map_err(|e| self.js_failure(glue, e))
@@ -471,14 +436,6 @@ fn load_glue<'js>(ctx: &Ctx<'js>, bytecode: &'static [u8]) -> rquickjs::Result<F
         return Err(e);
     }
     module.get("default")
-}
-
-/// Throw a plain `Error` with `message` in `ctx`.
-fn throw<'js>(ctx: &Ctx<'js>, message: &str) -> rquickjs::Error {
-    match rquickjs::Exception::from_message(ctx.clone(), message) {
-        Ok(error) => ctx.throw(error.into_value()),
-        Err(e) => e,
-    }
 }
 
 /// The syntax failure for a QuickJS syntax error, positions from its stack.

@@ -1,0 +1,322 @@
+//! Plain JSON data between QuickJS values and `serde_json`, without JSON text where it can be
+//! avoided: tool arguments read straight out of the program's values ([`PlainJson::read`]), and
+//! scalar results made directly ([`to_js`]).
+//!
+//! The glue's strict JSON check (`encodeJson` in `runtime-js/glue.js`) walks the arguments in
+//! JavaScript and hands the host JSON text, which costs more than the rest of a sub-call. Most
+//! arguments are plain data, though: primitives, arrays and plain objects made of data properties.
+//! [`PlainJson::read`] converts exactly those in Rust and reports anything else as
+//! [`NotPlain`], *without running any program code* (no getter, no proxy trap, no `toJSON`, no
+//! prototype lookup). The glue then checks the same value itself, with the messages and semantics
+//! it always had. Because this reader never runs program code, trying it first is unobservable:
+//! the program sees one check either way, and a value it accepts is the value the glue's check
+//! would have produced (same keys, same order, same numbers).
+//!
+//! Left to the glue: proxies, accessors, array holes, non-plain prototypes, symbol keys,
+//! non-JSON values (functions, `undefined`, symbols, BigInts, non-finite numbers), strings with
+//! lone surrogates, integers beyond 2^53 (whose JSON text has rounded digits), and nesting deeper
+//! than [`MAX_DEPTH`] (which also covers cycles).
+
+use rquickjs::{qjs, Ctx, Object, Value};
+use serde_json::{Map, Number};
+
+/// How deep the reader follows nested containers before leaving the value to the glue (which
+/// handles any depth iteratively and names cycles).
+pub(super) const MAX_DEPTH: usize = 64;
+
+/// The largest magnitude up to which every integer is a double, so the JSON text of an integral
+/// double is its exact digits.
+const EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0;
+
+/// From here on, JavaScript writes numbers in exponent form (`1e+21`), which JSON reads as a float.
+const EXPONENT_FORM: f64 = 1e21;
+
+/// The value is not plain JSON data that can be read without running program code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct NotPlain;
+
+/// Reads plain JSON data out of the values of one context.
+///
+/// It holds no JavaScript value (it lives in a host function's closure, where the garbage
+/// collector could not see one): only the identity of `Object.prototype` and a class id.
+pub(super) struct PlainJson {
+    /// The address of the context's own `Object.prototype` (a program cannot replace it, and it
+    /// lives as long as the context).
+    object_prototype: *mut std::ffi::c_void,
+    /// The class of ordinary objects (`{}`).
+    object_class: qjs::JSClassID,
+}
+
+impl PlainJson {
+    /// A reader for the values of `ctx`.
+    pub(super) fn new(ctx: &Ctx<'_>) -> rquickjs::Result<Self> {
+        let probe = Object::new(ctx.clone())?;
+        let object_prototype = probe.get_prototype().ok_or(rquickjs::Error::Unknown)?;
+        // SAFETY: both are live objects of this context; only their class and address are read.
+        unsafe {
+            Ok(PlainJson {
+                object_prototype: qjs::JS_VALUE_GET_PTR(object_prototype.as_raw()),
+                object_class: qjs::JS_GetClassID(probe.as_raw()),
+            })
+        }
+    }
+
+    /// `value` as JSON, or [`NotPlain`] when the glue has to check it.
+    pub(super) fn read(&self, value: &Value<'_>) -> Result<serde_json::Value, NotPlain> {
+        self.read_at(value, 0)
+    }
+
+    fn read_at(&self, value: &Value<'_>, depth: usize) -> Result<serde_json::Value, NotPlain> {
+        use serde_json::Value as Json;
+        if let Some(int) = value.as_int() {
+            return Ok(Json::Number(int.into()));
+        }
+        if let Some(float) = value.as_float() {
+            return number(float).map(Json::Number);
+        }
+        if let Some(string) = value.as_string() {
+            // Fails on lone surrogates (not UTF-8), which the glue reports.
+            return string.to_string().map(Json::String).map_err(|_| NotPlain);
+        }
+        if let Some(bool) = value.as_bool() {
+            return Ok(Json::Bool(bool));
+        }
+        if value.is_null() {
+            return Ok(Json::Null);
+        }
+        let object = value.as_object().ok_or(NotPlain)?;
+        if depth >= MAX_DEPTH {
+            return Err(NotPlain);
+        }
+        let raw = object.as_raw();
+        // SAFETY: `raw` is a live object of this context; these calls only read its class.
+        let (is_array, class) = unsafe { (qjs::JS_IsArray(raw), qjs::JS_GetClassID(raw)) };
+        if is_array {
+            self.read_array(object, depth)
+        } else if class == self.object_class {
+            self.read_object(object, depth)
+        } else {
+            Err(NotPlain)
+        }
+    }
+
+    /// A real array (not a proxy) whose elements are all own data properties.
+    fn read_array(&self, array: &Object<'_>, depth: usize) -> Result<serde_json::Value, NotPlain> {
+        // An array's `length` is its own data property: reading it runs no code.
+        let len: u32 = array.get("length").map_err(|_| NotPlain)?;
+        if len > i32::MAX as u32 {
+            // Index atoms this large would need freeing; no dense array is this long anyway.
+            return Err(NotPlain);
+        }
+        let mut items = Vec::with_capacity(len.min(1024) as usize);
+        for index in 0..len {
+            // SAFETY: a context's atom for an index; tagged, so it needs no freeing.
+            let atom = unsafe { qjs::JS_NewAtomUInt32(array.ctx().as_raw().as_ptr(), index) };
+            let item = own_data(array, atom)?;
+            items.push(self.read_at(&item, depth + 1)?);
+        }
+        Ok(serde_json::Value::Array(items))
+    }
+
+    /// An ordinary object with the original `Object.prototype` (or none), no symbol keys, and only
+    /// data properties among its enumerable string keys.
+    fn read_object(
+        &self,
+        object: &Object<'_>,
+        depth: usize,
+    ) -> Result<serde_json::Value, NotPlain> {
+        match object.get_prototype() {
+            None => {}
+            // SAFETY: a live object; only its address is read.
+            Some(proto)
+                if unsafe { qjs::JS_VALUE_GET_PTR(proto.as_raw()) } == self.object_prototype => {}
+            Some(_) => return Err(NotPlain),
+        }
+        let ctx = object.ctx();
+        let keys = OwnKeys::of(ctx, object)?;
+        let mut map = Map::with_capacity(keys.len());
+        for key in keys.iter() {
+            // SAFETY: the atom belongs to the table, which outlives this use; the returned value
+            // is owned and handed to `Value::from_raw` once.
+            let name = unsafe {
+                let raw = qjs::JS_AtomToValue(ctx.as_raw().as_ptr(), key.atom);
+                Value::from_raw(ctx.clone(), raw)
+            };
+            // Symbol keys (enumerable or not) make the glue throw; so does a lone surrogate.
+            let name = name.as_string().ok_or(NotPlain)?;
+            if !key.is_enumerable {
+                continue;
+            }
+            let name = name.to_string().map_err(|_| NotPlain)?;
+            let value = own_data(object, key.atom)?;
+            map.insert(name, self.read_at(&value, depth + 1)?);
+        }
+        Ok(serde_json::Value::Object(map))
+    }
+}
+
+/// The value of `object`'s own data property `atom` (an accessor or a missing property is
+/// [`NotPlain`]). Only for arrays and ordinary objects, where this runs no program code.
+fn own_data<'js>(object: &Object<'js>, atom: qjs::JSAtom) -> Result<Value<'js>, NotPlain> {
+    let ctx = object.ctx();
+    let raw_ctx = ctx.as_raw().as_ptr();
+    let mut desc = qjs::JSPropertyDescriptor {
+        flags: 0,
+        value: qjs::JS_UNDEFINED,
+        getter: qjs::JS_UNDEFINED,
+        setter: qjs::JS_UNDEFINED,
+    };
+    // SAFETY: `object` is live; on success the descriptor's three values are owned by us and
+    // each is handed to `Value::from_raw` exactly once (freed on drop).
+    let (value, accessors) = unsafe {
+        let found = qjs::JS_GetOwnProperty(raw_ctx, &mut desc, object.as_raw(), atom);
+        if found <= 0 {
+            if found < 0 {
+                // Only out of memory, for these classes; leave no exception pending.
+                let _ = ctx.catch();
+            }
+            return Err(NotPlain);
+        }
+        (
+            Value::from_raw(ctx.clone(), desc.value),
+            [
+                Value::from_raw(ctx.clone(), desc.getter),
+                Value::from_raw(ctx.clone(), desc.setter),
+            ],
+        )
+    };
+    drop(accessors);
+    if desc.flags & qjs::JS_PROP_GETSET as i32 != 0 {
+        return Err(NotPlain);
+    }
+    Ok(value)
+}
+
+/// A tool's JSON value as a QuickJS value: scalars directly, containers through `JSON.parse` (its
+/// C parser builds them fast, defines rather than sets properties, and handles any depth).
+pub(super) fn to_js<'js>(ctx: &Ctx<'js>, value: serde_json::Value) -> rquickjs::Result<Value<'js>> {
+    use serde_json::Value as Json;
+    match value {
+        Json::Null => Ok(Value::new_null(ctx.clone())),
+        Json::Bool(bool) => Ok(Value::new_bool(ctx.clone(), bool)),
+        Json::Number(number) => Ok(match number.as_i64() {
+            Some(int) if i32::try_from(int).is_ok() => Value::new_int(ctx.clone(), int as i32),
+            // As JSON.parse reads it: the nearest double (keeping -0).
+            _ => Value::new_float(ctx.clone(), number.as_f64().unwrap_or(f64::NAN)),
+        }),
+        Json::String(string) => rquickjs::String::from_str(ctx.clone(), &string).map(|s| s.into()),
+        container => {
+            let text = crate::json::to_string(&container);
+            crate::json::drop_deep(container);
+            ctx.json_parse(text)
+        }
+    }
+}
+
+/// The JSON number the glue's JSON text of `float` would be read back as.
+fn number(float: f64) -> Result<Number, NotPlain> {
+    if !float.is_finite() {
+        return Err(NotPlain);
+    }
+    if float.fract() == 0.0 {
+        if float.abs() < EXACT_INTEGERS {
+            // Written as its digits (`-0` as `0`), read back as an integer.
+            return Ok(Number::from(float as i64));
+        }
+        if float.abs() < EXPONENT_FORM {
+            // Written as shortest digits padded with zeros: leave it to the text.
+            return Err(NotPlain);
+        }
+    }
+    Number::from_f64(float).ok_or(NotPlain)
+}
+
+/// The own property keys of an object (strings and symbols), freed on drop.
+struct OwnKeys<'js> {
+    ctx: Ctx<'js>,
+    table: *mut qjs::JSPropertyEnum,
+    len: u32,
+}
+
+impl<'js> OwnKeys<'js> {
+    fn of(ctx: &Ctx<'js>, object: &Object<'js>) -> Result<Self, NotPlain> {
+        let mut table = std::ptr::null_mut();
+        let mut len = 0;
+        let flags = (qjs::JS_GPN_STRING_MASK | qjs::JS_GPN_SYMBOL_MASK) as i32;
+        // SAFETY: `object` is a live ordinary object, whose keys are listed without running code.
+        let status = unsafe {
+            qjs::JS_GetOwnPropertyNames(
+                ctx.as_raw().as_ptr(),
+                &mut table,
+                &mut len,
+                object.as_raw(),
+                flags,
+            )
+        };
+        if status != 0 {
+            let _ = ctx.catch();
+            return Err(NotPlain);
+        }
+        Ok(OwnKeys {
+            ctx: ctx.clone(),
+            table,
+            len,
+        })
+    }
+
+    fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &qjs::JSPropertyEnum> {
+        // SAFETY: QuickJS filled `len` entries at `table` (or left it null when `len` is 0).
+        let entries: &[qjs::JSPropertyEnum] = if self.len == 0 || self.table.is_null() {
+            &[]
+        } else {
+            unsafe { std::slice::from_raw_parts(self.table, self.len as usize) }
+        };
+        entries.iter()
+    }
+}
+
+impl Drop for OwnKeys<'_> {
+    fn drop(&mut self) {
+        if !self.table.is_null() {
+            // SAFETY: the table came from `JS_GetOwnPropertyNames` on this context, freed once.
+            unsafe { qjs::JS_FreePropertyEnum(self.ctx.as_raw().as_ptr(), self.table, self.len) };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{number, NotPlain};
+    use serde_json::Number;
+
+    /// What the glue's JSON text of `float` reads back as.
+    fn via_text(float: f64) -> Number {
+        serde_json::from_str(&format!("{float}")).unwrap()
+    }
+
+    #[test]
+    fn numbers_read_back_as_their_json_text_would() {
+        for float in [
+            0.0,
+            1.0,
+            -7.0,
+            2.5,
+            0.1,
+            -1e-7,
+            1e300,
+            9_007_199_254_740_991.0,
+        ] {
+            assert_eq!(number(float), Ok(via_text(float)), "{float}");
+        }
+        // JavaScript writes -0 as `0`.
+        assert_eq!(number(-0.0), Ok(Number::from(0)));
+        assert_eq!(number(1e21), Ok(Number::from_f64(1e21).unwrap()));
+        assert_eq!(number(2f64.powi(60)), Err(NotPlain));
+        assert_eq!(number(f64::NAN), Err(NotPlain));
+        assert_eq!(number(f64::INFINITY), Err(NotPlain));
+    }
+}
