@@ -234,18 +234,19 @@ fn step<'a>(task: Task<'a>, work: &mut Vec<Task<'a>>, arena: &mut PathArena<'a>)
     let Some(schema) = task.schema.as_object() else {
         return fail("schema node is not supported".into());
     };
+    let keywords = Keywords::of(schema);
     let value = task.value;
-    if let Some(Value::Array(branches)) = schema.get("oneOf") {
+    if let Some(Value::Array(branches)) = keywords.one_of {
         if !branches.is_empty() {
             return Step::OneOf(branches);
         }
     }
-    if let Some(Value::String(ty)) = schema.get("type") {
+    if let Some(Value::String(ty)) = keywords.ty {
         if !type_matches(ty, value) {
             return fail(format!("expected {ty}, got {}", kind(value)));
         }
     }
-    if let Some(Value::Array(allowed)) = schema.get("enum") {
+    if let Some(Value::Array(allowed)) = keywords.enum_ {
         if !allowed.iter().any(|a| scalar_eq(a, value)) {
             return fail(format!(
                 "{} is not one of the allowed enum values",
@@ -253,7 +254,7 @@ fn step<'a>(task: Task<'a>, work: &mut Vec<Task<'a>>, arena: &mut PathArena<'a>)
             ));
         }
     }
-    if let Some(expected) = schema.get("const") {
+    if let Some(expected) = keywords.const_ {
         if !scalar_eq(expected, value) {
             return fail(format!(
                 "expected constant {}, got {}",
@@ -264,8 +265,8 @@ fn step<'a>(task: Task<'a>, work: &mut Vec<Task<'a>>, arena: &mut PathArena<'a>)
     }
     match value {
         Value::Object(map) => {
-            let props = schema.get("properties").and_then(Value::as_object);
-            if let Some(Value::Array(required)) = schema.get("required") {
+            let props = keywords.properties.and_then(Value::as_object);
+            if let Some(Value::Array(required)) = keywords.required {
                 for name in required.iter().filter_map(Value::as_str) {
                     if !map.contains_key(name) {
                         return fail(format!(
@@ -275,7 +276,7 @@ fn step<'a>(task: Task<'a>, work: &mut Vec<Task<'a>>, arena: &mut PathArena<'a>)
                     }
                 }
             }
-            if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
+            if keywords.additional_properties == Some(&Value::Bool(false)) {
                 for key in map.keys() {
                     if !props.is_some_and(|p| p.contains_key(key)) {
                         return Step::Fail(Failure {
@@ -303,7 +304,7 @@ fn step<'a>(task: Task<'a>, work: &mut Vec<Task<'a>>, arena: &mut PathArena<'a>)
             }
         }
         Value::Array(items) => {
-            if let Some(item_schema) = schema.get("items") {
+            if let Some(item_schema) = keywords.items {
                 for (i, item) in items.iter().enumerate().rev() {
                     work.push(Task {
                         schema: item_schema,
@@ -316,6 +317,41 @@ fn step<'a>(task: Task<'a>, work: &mut Vec<Task<'a>>, arena: &mut PathArena<'a>)
         _ => {}
     }
     Step::Done
+}
+
+/// The keywords of one schema node that validation reads, gathered in one pass over
+/// its entries (cheaper than a hash lookup per keyword on the hot path).
+#[derive(Default)]
+struct Keywords<'a> {
+    one_of: Option<&'a Value>,
+    ty: Option<&'a Value>,
+    enum_: Option<&'a Value>,
+    const_: Option<&'a Value>,
+    properties: Option<&'a Value>,
+    required: Option<&'a Value>,
+    additional_properties: Option<&'a Value>,
+    items: Option<&'a Value>,
+}
+
+impl<'a> Keywords<'a> {
+    fn of(schema: &'a serde_json::Map<String, Value>) -> Self {
+        let mut k = Keywords::default();
+        for (key, value) in schema {
+            let slot = match key.as_str() {
+                "oneOf" => &mut k.one_of,
+                "type" => &mut k.ty,
+                "enum" => &mut k.enum_,
+                "const" => &mut k.const_,
+                "properties" => &mut k.properties,
+                "required" => &mut k.required,
+                "additionalProperties" => &mut k.additional_properties,
+                "items" => &mut k.items,
+                _ => continue,
+            };
+            *slot = Some(value);
+        }
+        k
+    }
 }
 
 /// Equality for `enum` / `const`: numbers compare numerically (`1 == 1.0`).
