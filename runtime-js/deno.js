@@ -55,18 +55,9 @@ if (getOwnPropertyDescriptor(Atomics, 'wait') !== undefined) {
   Object.defineProperty(Atomics, 'wait', { value: wait, writable: true, configurable: true });
 }
 
-const messageOf = (error) => {
-  try {
-    if (error !== null && typeof error === 'object' && 'message' in error) {
-      return StringCtor(error.message);
-    }
-    return StringCtor(error);
-  } catch {
-    return 'unprintable error';
-  }
-};
-
+// Both come from the glue's helpers once it is set up (before any tool can be called).
 let toolCallError = null;
+let messageOf = null;
 
 /** The raw `hostCall`: the op answers with JSON text or throws the failure's message. */
 const hostCall = async (name, argsJson) => {
@@ -82,5 +73,6 @@ const hostCall = async (name, argsJson) => {
 op_ptc_ready((toolNames) => {
   const helpers = ptcGlue(hostCall, op_ptc_host_log, toolNames);
   toolCallError = helpers.toolCallError;
+  messageOf = helpers.messageOf;
   return helpers;
 });

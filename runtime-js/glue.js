@@ -26,6 +26,8 @@
 //                                               TypeError naming the offending path when not JSON)
 //   describeError(error) -> string              "Name: message" plus the stack, for uncaught errors
 //   toolCallError(name, message) -> Error       the ToolCallError a failed host call rejects with
+//   messageOf(error) -> string                  an error's message, never throwing (for host glue
+//                                               such as runtime-js/deno.js that builds those errors)
 export default function ptcGlue(hostCall, hostLog, toolNames, hostCallPlain = null) {
 
   // Primordials, captured before any program code runs.
@@ -359,6 +361,7 @@ export default function ptcGlue(hostCall, hostLog, toolNames, hostCallPlain = nu
   return freeze({
     encodeResult: (value) => (value === undefined ? undefined : encodeJson(value)),
     describeError,
+    messageOf,
     toolCallError: (name, message) => new ToolCallError(name, message),
   });
 }

@@ -18,7 +18,7 @@
 //! * `runtime-js/glue.js` is the engine-neutral JavaScript (an ES module whose default export is a
 //!   setup function) that builds `tools`, `ToolCallError` and `console` on top of two raw host
 //!   functions, `hostCall(name, argsJson) → Promise` and `hostLog(level, line)`, and hands the
-//!   engine three helpers (`encodeResult`, `describeError`, `toolCallError`). The deno_core backend
+//!   engine its helpers (`encodeResult`, `describeError`, `toolCallError`, `messageOf`). The deno_core backend
 //!   provides the two functions from its ops (`runtime-js/deno.js`) and reuses it unchanged; host-call
 //!   acceptance, output accounting, JSON helpers and failure kinds are shared Rust modules too.
 //!   QuickJS adds a third, optional raw function, `hostCallPlain(name, args)`, that reads plain
