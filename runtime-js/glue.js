@@ -22,8 +22,10 @@
 // goes through the strict JSON check below (or the engine's equivalent). Setup installs `tools`, `ToolCallError` and `console`
 // on globalThis and returns helpers for the engine:
 //
-//   encodeResult(value) -> string | undefined   strict JSON text of the returned value (throws a
-//                                               TypeError naming the offending path when not JSON)
+//   encodeResult(value, maxLength)              strict JSON text of the returned value, undefined
+//     -> string | undefined | false             for undefined, false when the text would be longer
+//                                               than maxLength (throws a TypeError naming the
+//                                               offending path when not JSON)
 //   describeError(error) -> string              "Name: message" plus the stack, for uncaught errors
 //   toolCallError(name, message) -> Error       the ToolCallError a failed host call rejects with
 //   messageOf(error) -> string                  an error's message, never throwing (for host glue
@@ -108,24 +110,32 @@ export default function ptcGlue(hostCall, hostLog, toolNames, hostCallPlain = nu
   const testEscape = Function.prototype.call.bind(RegExp.prototype.test, needsEscape);
   const quote = (string) => (testEscape(string) ? stringify(string) : `"${string}"`);
 
+  /** Thrown by encodeJson when the text passes its maximum length. */
+  class TooLong {}
+
   /** A TypeError saying what is not JSON and where. */
   const notJson = (what, frames) => new TypeError(`${what} at ${pathOf(frames)} is not JSON`);
 
   /** Open containers are compared one by one while shallow; deeper than this, a Set tracks them. */
   const SCAN_DEPTH = 32;
 
+  /** The deepest nesting a value may have (ptc_schema::value::MAX_DEPTH on the Rust side). */
+  const MAX_DEPTH = 1000;
+
   /**
    * Strict, iterative JSON encoding: null, booleans, strings, finite numbers, arrays without holes
-   * and plain objects (prototype Object.prototype or null, no symbol keys), without cycles. Anything
-   * else throws a TypeError naming its path; nothing is silently dropped or turned into null. Each
+   * and plain objects (prototype Object.prototype or null, no symbol keys), without cycles, at most
+   * MAX_DEPTH containers deep. Anything else throws a TypeError naming its path; nothing is silently
+   * dropped or turned into null. Each
    * property is read exactly once, so a getter cannot show the check one value and the output another.
    */
-  const encodeJson = (root) => {
+  const encodeJson = (root, maxLength = Infinity) => {
     let out = '';
     const frames = [];
     let active = null;
     let value = root;
     for (;;) {
+      if (out.length > maxLength) throw new TooLong();
       const type = typeof value;
       if (type === 'string') {
         out += quote(value);
@@ -160,6 +170,9 @@ export default function ptcGlue(hostCall, hostLog, toolNames, hostCallPlain = nu
           const ownKeys = keys(value);
           out += '{';
           frame = { value, keys: ownKeys, i: 0, n: ownKeys.length };
+        }
+        if (frames.length === MAX_DEPTH) {
+          throw new TypeError(`the value at ${pathOf(frames)} nests deeper than ${MAX_DEPTH} levels`);
         }
         frames[frames.length] = frame;
         if (active !== null) {
@@ -359,7 +372,16 @@ export default function ptcGlue(hostCall, hostLog, toolNames, hostCallPlain = nu
   }
 
   return freeze({
-    encodeResult: (value) => (value === undefined ? undefined : encodeJson(value)),
+    encodeResult: (value, maxLength) => {
+      if (value === undefined) return undefined;
+      try {
+        const text = encodeJson(value, maxLength);
+        return text.length > maxLength ? false : text;
+      } catch (error) {
+        if (error instanceof TooLong) return false;
+        throw error;
+      }
+    },
     describeError,
     messageOf,
     toolCallError: (name, message) => new ToolCallError(name, message),

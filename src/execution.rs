@@ -19,7 +19,8 @@ use crate::scope::Agent;
 pub enum ToolArguments {
     /// Parsed JSON.
     Json(Value),
-    /// Raw JSON text, parsed once by the pipeline (no depth limit).
+    /// Raw JSON text, parsed once by the pipeline (any depth parses; deeper than
+    /// [`ptc_schema::value::MAX_DEPTH`] is refused).
     Text(String),
 }
 
@@ -40,14 +41,20 @@ impl From<&str> for ToolArguments {
 }
 
 impl ToolArguments {
-    /// Materialise once into frozen lossless JSON. Text that is not one JSON value is rejected.
+    /// Materialise once into frozen lossless JSON. Text that is not one JSON value is rejected,
+    /// and so are values nested deeper than [`ptc_schema::value::MAX_DEPTH`] (dropped without
+    /// recursion), so nothing downstream walks an unboundedly deep value.
     pub fn materialise(self) -> Result<Arc<Value>, String> {
-        match self {
-            ToolArguments::Json(v) => Ok(Arc::new(v)),
+        let value = match self {
+            ToolArguments::Json(v) => v,
             ToolArguments::Text(text) => crate::json::parse_unbounded(&text)
-                .map(Arc::new)
-                .map_err(|e| format!("arguments are not valid JSON: {e}")),
+                .map_err(|e| format!("arguments are not valid JSON: {e}"))?,
+        };
+        if let Err(deep) = ptc_schema::value::check_depth(&value) {
+            ptc_schema::value::drop_deep(value);
+            return Err(format!("arguments {deep}"));
         }
+        Ok(Arc::new(value))
     }
 }
 

@@ -1,17 +1,8 @@
 //! JSON helpers shared by argument materialisation, typed tools and session replay.
 
-use serde::Deserialize;
 use serde_json::{Number, Value};
 
-/// Parse exactly one JSON value with no nesting limit (deep input grows the stack on
-/// the heap instead of overflowing it). Trailing non-whitespace is an error.
-pub fn parse_unbounded(text: &str) -> Result<Value, serde_json::Error> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    de.disable_recursion_limit();
-    let value = Value::deserialize(serde_stacker::Deserializer::new(&mut de))?;
-    de.end()?;
-    Ok(value)
-}
+pub use ptc_schema::value::parse_unbounded;
 
 /// Rewrite integral floats (`42.0`) as integers (`42`), as JavaScript would print them.
 /// Iterative, so deep values are fine.

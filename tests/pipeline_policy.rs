@@ -86,26 +86,58 @@ async fn b17_non_json_arguments_rejected_and_nothing_dispatched() {
 #[tokio::test]
 async fn b17_deep_arguments_parse_and_validate_without_overflow() {
     let registry = ToolRegistry::new();
+    let runs = Arc::new(AtomicUsize::new(0));
+    let counter = runs.clone();
     registry
         .register(
             ToolDefinition::builder("deep")
                 .parameters(ParameterSpec::new().required("v", ValueSpec::json()))
                 .output(ValueSpec::integer())
-                .execute_raw(|args, _| async move {
-                    let mut depth = 0;
-                    let mut v = &args["v"];
-                    while let Some(inner) = v.get(0) {
-                        depth += 1;
-                        v = inner;
+                .execute_raw(move |args, _| {
+                    counter.fetch_add(1, Ordering::SeqCst);
+                    async move {
+                        let mut depth = 0;
+                        let mut v = &args["v"];
+                        while let Some(inner) = v.get(0) {
+                            depth += 1;
+                            v = inner;
+                        }
+                        Ok(json!(depth))
                     }
-                    Ok(json!(depth))
                 }),
         )
         .unwrap();
-    let text_args = format!("{{\"v\":{}1{}}}", "[".repeat(5000), "]".repeat(5000));
-    let exec = ToolExecutionInput::new("c", "deep", text_args);
-    let r = registry.dispatch(exec).await;
-    assert_eq!(r.value().unwrap().as_ref(), &json!(5000));
+    // Up to the documented depth (the arguments object is one level), the call runs.
+    let limit = ptc::schema::value::MAX_DEPTH;
+    let nested = |n: usize| format!("{{\"v\":{}1{}}}", "[".repeat(n), "]".repeat(n));
+    let r = registry
+        .dispatch(ToolExecutionInput::new("c", "deep", nested(limit - 1)))
+        .await;
+    assert_eq!(r.value().unwrap().as_ref(), &json!(limit - 1));
+    // Deeper text, or an already-parsed deeper value, is INVALID_ARGS before any policy, with
+    // no stack overflow on the way (parsing, measuring and dropping are all iterative).
+    for n in [limit, 5_000, 100_000] {
+        let r = registry
+            .dispatch(ToolExecutionInput::new("c", "deep", nested(n)))
+            .await;
+        assert_eq!(r.error().unwrap().code(), Some(codes::INVALID_ARGS), "{n}");
+        assert!(
+            text(&r).contains("nests deeper than 1000 levels"),
+            "{}",
+            text(&r)
+        );
+        // Built by hand: `json!` would serialize (recursively) whatever it embeds.
+        let mut value = json!(1);
+        for _ in 0..n {
+            value = Value::Array(vec![value]);
+        }
+        let args = Value::Object([("v".to_string(), value)].into_iter().collect());
+        let r = registry
+            .dispatch(ToolExecutionInput::new("c", "deep", args))
+            .await;
+        assert_eq!(r.error().unwrap().code(), Some(codes::INVALID_ARGS), "{n}");
+    }
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
 }
 
 #[tokio::test]

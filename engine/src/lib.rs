@@ -54,11 +54,8 @@
 //!
 //! # #[tokio::main(flavor = "multi_thread", worker_threads = 1)]
 //! # async fn main() {
-//! let source = ptc_engine::strip_types(
-//!     "const r: { text: string } = await tools.echo({ text: 'hi' });\nconsole.log('got', r);\nreturn r.text;",
-//! ).unwrap();
 //! let program = Program {
-//!     source,
+//!     source: "const r: { text: string } = await tools.echo({ text: 'hi' });\nconsole.log('got', r);\nreturn r.text;".into(),
 //!     tool_names: vec!["echo".into()],
 //!     filename: "run_code.ts".into(),
 //! };
@@ -97,6 +94,7 @@ mod failure;
 mod host;
 mod json;
 mod limits;
+mod nesting;
 mod output;
 #[cfg(feature = "quickjs")]
 mod quickjs;
@@ -110,7 +108,7 @@ pub use host::{Host, HostCall};
 pub use limits::Limits;
 #[cfg(feature = "quickjs")]
 pub use quickjs::{Placement, QuickJsEngine};
-pub use strip::strip_types;
+pub use strip::{strip_types, MAX_PROGRAM_BYTES};
 
 /// The engine-neutral JavaScript glue (`runtime-js/glue.js`): an ES module whose default export is
 /// the setup function that builds `tools`, `ToolCallError` and `console` from the raw host
@@ -183,7 +181,9 @@ impl RunReport {
 /// One program to run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Program {
-    /// Already stripped JavaScript: the body of an async function (top-level `await` and `return`).
+    /// The program as written: the TypeScript (or JavaScript) body of an async function (top-level
+    /// `await` and `return`). The engine strips its types on its own thread ([`strip_types`]),
+    /// within the run's wall clock.
     pub source: String,
     /// The names to bind on `tools` (a `run_code` name is skipped).
     pub tool_names: Vec<String>,

@@ -3,6 +3,17 @@
 
 use crate::{json, FailureKind, LogLevel, RunFailure, RunReport};
 
+/// What the glue's `encodeResult(value, maxLength)` answered.
+#[derive(Debug)]
+pub(crate) enum Encoded {
+    /// The program returned `undefined`.
+    Undefined,
+    /// The JSON text would pass `maxLength` (the output still allowed).
+    TooLong,
+    /// The JSON text.
+    Text(String),
+}
+
 /// The console lines of one run and the bytes counted so far.
 #[derive(Debug, Default)]
 pub(crate) struct Output {
@@ -40,6 +51,11 @@ impl Output {
         Ok(())
     }
 
+    /// The bytes still allowed.
+    pub(crate) fn remaining(&self) -> usize {
+        self.max.saturating_sub(self.used)
+    }
+
     /// The failure reported when the limit is exceeded.
     pub(crate) fn exceeded(&self) -> RunFailure {
         RunFailure::new(
@@ -51,17 +67,28 @@ impl Output {
         )
     }
 
-    /// The returned value from the glue's `encodeResult` text (`None` for `undefined`), counted
-    /// against the limit.
+    /// The returned value from the glue's `encodeResult` answer, counted against the limit.
     pub(crate) fn finish(
         &mut self,
-        text: Option<String>,
+        encoded: Encoded,
     ) -> Result<Option<serde_json::Value>, RunFailure> {
-        let Some(text) = text else {
-            return Ok(None);
+        let text = match encoded {
+            Encoded::Undefined => return Ok(None),
+            Encoded::TooLong => return Err(self.exceeded()),
+            Encoded::Text(text) => text,
         };
         self.charge(text.len())?;
         json::parse(&text).map(Some).map_err(RunFailure::not_json)
+    }
+
+    /// A returned value read without JSON text, counted against the limit by its JSON text's
+    /// length.
+    pub(crate) fn finish_value(
+        &mut self,
+        value: serde_json::Value,
+    ) -> Result<Option<serde_json::Value>, RunFailure> {
+        self.charge(json::to_string(&value).len())?;
+        Ok(Some(value))
     }
 
     /// The report of a run that ended with `outcome`, with the lines captured so far.

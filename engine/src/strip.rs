@@ -4,8 +4,15 @@
 //! The input is the *body* of an async function (top-level `await` and `return`), which no
 //! TypeScript parser accepts as a whole program; it is parsed inside a wrapper whose first line is
 //! its own, so only line numbers need a shift and columns stay exact.
+//!
+//! swc recurses once per level of nesting (parsing, visiting, dropping the tree), so no program
+//! reaches it before [`nesting::estimate`](crate::nesting) has bounded its depth: deeper than
+//! [`MAX_NESTING`] is refused as a syntax failure, and anything but a small, shallow program is
+//! stripped on a thread of its own with a large stack ([`STRIP_STACK_BYTES`], reserved, not
+//! committed), which a run waits for within its wall clock and cancellation.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use swc_common::{
     errors::{DiagnosticBuilder, Emitter, Handler},
@@ -13,8 +20,24 @@ use swc_common::{
     BytePos, SourceMap, GLOBALS,
 };
 use swc_ts_fast_strip::{operate, Options};
+use tokio_util::sync::CancellationToken;
 
+use crate::nesting::{self, MAX_NESTING};
 use crate::{FailureKind, RunFailure};
+
+/// The largest program accepted, in bytes of source text.
+pub const MAX_PROGRAM_BYTES: usize = 10 * 1024 * 1024;
+/// Programs up to this estimated nesting (and [`INLINE_BYTES`]) are stripped on the calling
+/// thread; typical programs estimate 5–25. Each level can take tens of KiB of stack in a debug
+/// build, so this keeps well inside a 2 MiB thread stack.
+const INLINE_NESTING: usize = 32;
+/// Programs up to this size (and [`INLINE_NESTING`]) are stripped on the calling thread.
+const INLINE_BYTES: usize = 64 * 1024;
+/// The stack of the thread that strips larger or deeper programs: [`MAX_NESTING`] levels take at
+/// most about 32 MiB in a debug build; the rest is margin. Only the pages used are committed.
+const STRIP_STACK_BYTES: usize = 256 * 1024 * 1024;
+/// How often a wait for the stripping thread looks at its cancellation token.
+const CANCEL_POLL: Duration = Duration::from_millis(5);
 
 /// The line put before the user's code. It ends in a newline, so user line `n` is line `n + 1`.
 const PREFIX: &str = "(async function () {\n";
@@ -37,6 +60,116 @@ const SUFFIX: &str = "\n});";
 /// assert!(err.message.starts_with("2:3 "), "{}", err.message);
 /// ```
 pub fn strip_types(ts: &str) -> Result<String, RunFailure> {
+    strip_within(ts, None, &CancellationToken::new())
+}
+
+/// Why [`strip_within`] gave up waiting.
+pub(crate) struct Deadline {
+    /// When to give up.
+    pub(crate) at: Instant,
+    /// The run's wall clock, for the failure message.
+    pub(crate) wall_clock: Duration,
+}
+
+/// [`strip_types`] for a run: refuses programs over [`MAX_PROGRAM_BYTES`], deeper than
+/// [`MAX_NESTING`] or with an ambiguous `/`, and waits for a stripping thread at most until
+/// `deadline` (a timeout failure) or until `cancel` fires (an aborted failure). A thread given up on
+/// finishes on its own; its result is dropped.
+pub(crate) fn strip_within(
+    ts: &str,
+    deadline: Option<Deadline>,
+    cancel: &CancellationToken,
+) -> Result<String, RunFailure> {
+    if ts.len() > MAX_PROGRAM_BYTES {
+        return Err(RunFailure::new(
+            FailureKind::Syntax,
+            format!(
+                "1:1 the program is {} bytes; programs may be at most {MAX_PROGRAM_BYTES} bytes",
+                ts.len()
+            ),
+        ));
+    }
+    let nesting = nesting::estimate(ts);
+    if let Some(at) = nesting.ambiguous {
+        let (line, col) = line_col(ts, at);
+        return Err(RunFailure::new(
+            FailureKind::Syntax,
+            format!(
+                "{line}:{col} this `/` could start a regular expression or divide; \
+                 put the expression in parentheses (or end the statement before it with `;`)"
+            ),
+        ));
+    }
+    if nesting.depth > MAX_NESTING {
+        let (line, col) = line_col(ts, nesting.at);
+        return Err(RunFailure::new(
+            FailureKind::Syntax,
+            format!(
+                "{line}:{col} the program nests deeper than {MAX_NESTING} levels (brackets, \
+                 operators or statements inside one another); build deep values in a loop \
+                 instead of writing them out"
+            ),
+        ));
+    }
+    if nesting.depth <= INLINE_NESTING && ts.len() <= INLINE_BYTES {
+        return strip_now(ts);
+    }
+    let (tx, rx) = mpsc::channel();
+    let owned = ts.to_owned();
+    std::thread::Builder::new()
+        .name("ptc-strip".into())
+        .stack_size(STRIP_STACK_BYTES)
+        .spawn(move || {
+            let _ = tx.send(strip_now(&owned));
+        })
+        .map_err(|e| RunFailure::engine(format!("could not start a thread to strip types: {e}")))?;
+    loop {
+        if cancel.is_cancelled() {
+            return Err(RunFailure::aborted());
+        }
+        let wait = match &deadline {
+            Some(deadline) => {
+                let left = deadline.at.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(RunFailure::timed_out(deadline.wall_clock));
+                }
+                left.min(CANCEL_POLL)
+            }
+            None => CANCEL_POLL,
+        };
+        match rx.recv_timeout(wait) {
+            Ok(result) => return result,
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(RunFailure::engine("the thread stripping types panicked"))
+            }
+        }
+    }
+}
+
+/// The 1-based line and column (in characters) of byte offset `at` in `text`.
+fn line_col(text: &str, at: usize) -> (usize, usize) {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    (line, col)
+}
+
+/// Strip on this thread (the caller has bounded the nesting); a panic in swc is a syntax failure.
+fn strip_now(ts: &str) -> Result<String, RunFailure> {
+    std::panic::catch_unwind(|| strip_unguarded(ts)).unwrap_or_else(|_| {
+        Err(RunFailure::new(
+            FailureKind::Syntax,
+            "1:1 the TypeScript stripper failed on this program",
+        ))
+    })
+}
+
+fn strip_unguarded(ts: &str) -> Result<String, RunFailure> {
     let mut wrapped = String::with_capacity(PREFIX.len() + ts.len() + SUFFIX.len());
     wrapped.push_str(PREFIX);
     wrapped.push_str(ts);
@@ -112,5 +245,42 @@ impl Emitter for Collector {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .push((pos, what));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{strip_now, INLINE_NESTING};
+    use crate::nesting::estimate;
+
+    /// Whatever is stripped on the calling thread fits in half of tokio's 2 MiB thread stack,
+    /// whichever construct does the nesting (in this build profile, debug included).
+    #[test]
+    fn inline_stripping_fits_in_a_small_stack() {
+        let shapes: [(&str, &str, &str); 8] = [
+            ("return ", "(", ")"),
+            ("return ", "[", "]"),
+            ("return ", "{a:", "}"),
+            ("", "{", "}"),
+            ("let x: ", "Array<", ">"),
+            ("return ", "()=>", ""),
+            ("return ", "a?b:", ""),
+            ("return `", "${`", "`}"),
+        ];
+        for (head, open, close) in shapes {
+            let mut n = 1;
+            let program = loop {
+                let candidate = |n: usize| format!("{head}{}1{}", open.repeat(n), close.repeat(n));
+                if estimate(&candidate(n + 1)).depth > INLINE_NESTING {
+                    break candidate(n);
+                }
+                n += 1;
+            };
+            let handle = std::thread::Builder::new()
+                .stack_size(1024 * 1024)
+                .spawn(move || strip_now(&program).map(|_| ()))
+                .unwrap();
+            let _ = handle.join().expect("no stack overflow");
+        }
     }
 }

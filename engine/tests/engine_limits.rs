@@ -309,3 +309,65 @@ engine_test! {
         }
     }
 }
+
+engine_test! {
+    async fn heap_limits_below_the_minimum_fail_cleanly() {
+        for bytes in [0, 1, 1024, Limits::MIN_HEAP_BYTES - 1] {
+            let limits = Limits {
+                max_heap_bytes: bytes,
+                ..Limits::default()
+            };
+            let report = run_with("return 1", limits).await;
+            let failure = failure(&report);
+            assert_eq!(failure.kind, FailureKind::Memory, "{bytes}: {failure:?}");
+            assert!(failure.message.contains("below the minimum"), "{}", failure.message);
+        }
+        let limits = Limits {
+            max_heap_bytes: Limits::MIN_HEAP_BYTES,
+            ..Limits::default()
+        };
+        assert_eq!(run_with("return 1", limits).await.outcome, Ok(Some(json!(1))));
+    }
+}
+
+engine_test! {
+    async fn shared_references_count_every_time_they_are_expanded() {
+        let limits = || Limits {
+            max_heap_bytes: 16 * 1024 * 1024,
+            wall_clock: Duration::from_secs(60),
+            ..Limits::default()
+        };
+        let host = TestHost::new();
+        // As arguments: the call is refused (2^40 leaves from 40 arrays; 100,000 references to one
+        // 100 KB string), and the program goes on.
+        for args in [
+            "(() => { let a = [0]; for (let i = 0; i < 40; i++) a = [a, a]; return { a } })()",
+            "({ list: new Array(100000).fill('x'.repeat(100000)) })",
+        ] {
+            let program = format!(
+                "try {{ await tools.echo({args}); return 'sent' }} catch (e) {{ return e.message }}"
+            );
+            let report = run_full(&program, host.clone(), limits(), CancellationToken::new()).await;
+            let message = report.outcome.expect("the program catches the refusal").unwrap();
+            let message = message.as_str().unwrap();
+            assert!(
+                message.contains("bytes once expanded") || message.contains("heap"),
+                "{args}: {message}"
+            );
+        }
+        assert!(host.calls().is_empty(), "{:?}", host.calls().len());
+        // As the returned value or console output: the output limit, or the heap.
+        for program in [
+            "let a = [0];\nfor (let i = 0; i < 40; i++) a = [a, a];\nreturn a",
+            "let a = [0];\nfor (let i = 0; i < 40; i++) a = [a, a];\nconsole.log(a)",
+        ] {
+            let report = run_full(program, host.clone(), limits(), CancellationToken::new()).await;
+            let failure = failure(&report);
+            assert!(
+                matches!(failure.kind, FailureKind::Memory | FailureKind::OutputLimit),
+                "{program}: {failure:?}"
+            );
+        }
+        assert_eq!(value("return 'fine'").await, Some(json!("fine")));
+    }
+}

@@ -177,9 +177,9 @@ engine_test! {
 
 engine_test! {
     async fn a_js_syntax_error_is_a_syntax_failure_with_its_position() {
-        // Stripping accepts what QuickJS rejects here only in odd cases; feed JS directly.
+        // Stripping accepts what the engine rejects only in odd cases, such as a redeclaration.
         let program = ptc_engine::Program {
-            source: "const a = 1;\nlet let = 2;".into(),
+            source: "const a = 1;\nlet a = 2;".into(),
             tool_names: vec![],
             filename: "run_code.ts".into(),
         };

@@ -81,3 +81,98 @@ engine_test! {
         );
     }
 }
+
+/// Programs that nest each construct `n` levels deep.
+fn nested(n: usize) -> Vec<(&'static str, String)> {
+    vec![
+        (
+            "parens",
+            format!("return {}1{}", "(".repeat(n), ")".repeat(n)),
+        ),
+        (
+            "arrays",
+            format!("return {}{}", "[".repeat(n), "]".repeat(n)),
+        ),
+        (
+            "objects",
+            format!("return {}1{}", "{a:".repeat(n), "}".repeat(n)),
+        ),
+        ("blocks", format!("{}{}", "{".repeat(n), "}".repeat(n))),
+        ("sums", format!("return {}1", "1+".repeat(n))),
+        ("members", format!("return x{}", ".a".repeat(n))),
+        ("calls", format!("return f{}", "()".repeat(n))),
+        ("unary", format!("return {}1", "- ".repeat(n))),
+        ("ternaries", format!("return {}1", "a?b:".repeat(n))),
+        ("ifs", format!("{}x", "if(a)".repeat(n))),
+        ("else ifs", format!("if(a){{}}{}", "else if(a){}".repeat(n))),
+        ("arrows", format!("return {}1", "()=>".repeat(n))),
+        (
+            "generics",
+            format!("let x: {}number{} = 1", "Array<".repeat(n), ">".repeat(n)),
+        ),
+        (
+            "templates",
+            format!("return `{}{}`", "${`".repeat(n), "`}".repeat(n)),
+        ),
+        ("awaits", format!("return {}1", "await ".repeat(n))),
+    ]
+}
+
+#[test]
+fn deeply_nested_programs_are_refused_before_they_reach_the_parser() {
+    for n in [1_500, 5_000, 100_000] {
+        for (what, program) in nested(n) {
+            let err = strip_types(&program).unwrap_err();
+            assert_eq!(err.kind, FailureKind::Syntax, "{what} × {n}: {err:?}");
+            assert!(
+                err.message.contains("nests deeper than 1000 levels"),
+                "{what} × {n}: {}",
+                err.message
+            );
+            assert!(err.message.starts_with("1:"), "{what}: {}", err.message);
+        }
+    }
+}
+
+#[test]
+fn programs_nested_up_to_the_limit_still_strip() {
+    // Deep enough to need the stripping thread's stack, shallow enough to pass the estimate.
+    for (what, program) in nested(200) {
+        if let Err(err) = strip_types(&program) {
+            // A few constructs are not valid JavaScript this way round; they must fail cleanly.
+            assert!(
+                !err.message.contains("nests deeper"),
+                "{what}: {}",
+                err.message
+            );
+        }
+    }
+    let parens = format!("return {}1{}", "(".repeat(950), ")".repeat(950));
+    assert_eq!(strip_types(&parens).unwrap(), parens);
+}
+
+#[test]
+fn a_slash_that_could_hide_brackets_must_be_disambiguated() {
+    let err = strip_types("function f() {}\nfunction g() {} /(((/.test(s)").unwrap_err();
+    assert_eq!(err.kind, FailureKind::Syntax);
+    assert!(
+        err.message
+            .starts_with("2:17 this `/` could start a regular expression"),
+        "{}",
+        err.message
+    );
+    // Regexes in ordinary places need nothing.
+    strip_types("if (x) /[(]/.test(s);\nconst r = /\\(/g;\nreturn s.replace(/[{}]/g, '')").unwrap();
+}
+
+#[test]
+fn programs_over_the_size_limit_are_refused() {
+    let program = format!("return 1;{}", " ".repeat(ptc_engine::MAX_PROGRAM_BYTES));
+    let err = strip_types(&program).unwrap_err();
+    assert_eq!(err.kind, FailureKind::Syntax);
+    assert!(
+        err.message.contains("programs may be at most"),
+        "{}",
+        err.message
+    );
+}

@@ -199,20 +199,30 @@ engine_test! {
 
 engine_test! {
     async fn deeply_nested_arguments_and_results_do_not_crash() {
+        // Arguments nest at most 1,000 containers deep (the arguments object is one); deeper is a
+        // rejected call, not a crash. Tool results of any depth reach the program.
         let host = TestHost::new();
         let report = run_full(
-            "let v = 0;\nfor (let i = 0; i < 5000; i++) v = [v];\nconst echoed = await tools.echo({ v });\nlet d = 0;\nfor (let x = echoed.v; Array.isArray(x); x = x[0]) d++;\nconst deep = await tools.deep({ depth: 5000 });\nlet e = 0;\nfor (let x = deep; Array.isArray(x); x = x[0]) e++;\nreturn [d, e, deep]",
+            "const nest = (n) => { let v = 0; for (let i = 0; i < n; i++) v = [v]; return v };\nconst echoed = await tools.echo({ v: nest(999) });\nlet d = 0;\nfor (let x = echoed.v; Array.isArray(x); x = x[0]) d++;\nlet refused = '';\ntry { await tools.echo({ v: nest(1000) }) } catch (e) { refused = e.message }\ntry { await tools.echo({ v: nest(40000) }) } catch (e) { refused += ' / ' + e.message.slice(0, 40) }\nconst deep = await tools.deep({ depth: 5000 });\nlet e = 0;\nfor (let x = deep; Array.isArray(x); x = x[0]) e++;\nreturn [d, e, refused]",
             host.clone(),
             Default::default(),
             Default::default(),
         )
         .await;
-        let value = report.outcome.expect("the deep run succeeds").unwrap();
-        assert_eq!(value[0], json!(5000));
-        assert_eq!(value[1], json!(5000));
+        let values = report.outcome.expect("the deep run succeeds").unwrap();
+        assert_eq!(values[0], json!(999));
+        assert_eq!(values[1], json!(5000));
+        let refused = values[2].as_str().unwrap();
+        assert!(refused.contains("nests deeper than 1000 levels"), "{refused}");
+        assert!(refused.contains(" / arguments are not JSON: the value at"), "{refused}");
         assert_eq!(host.calls().len(), 2);
-        assert_eq!(common::depth(&value[2]), 5000);
-        common::drop_deep(value);
+        // A returned value follows the same limit.
+        let report = run("let v = 0;\nfor (let i = 0; i < 5000; i++) v = [v];\nreturn v").await;
+        let failure = report.outcome.unwrap_err();
+        assert_eq!(failure.kind, FailureKind::InvalidOutput);
+        assert!(failure.message.contains("nests deeper than 1000 levels"), "{}", failure.message);
+        let ok = value("let v = 0;\nfor (let i = 0; i < 999; i++) v = [v];\nreturn v").await.unwrap();
+        assert_eq!(common::depth(&ok), 999);
     }
 }
 

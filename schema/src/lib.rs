@@ -5,7 +5,8 @@
 //! * [`node_is_supported`] is the node-local part of that check;
 //! * [`validate`] checks a value against a supported schema;
 //! * [`ValueSpec`] / [`ParameterSpec`] are the author DSL; they compile to
-//!   the subset.
+//!   the subset;
+//! * [`value`] parses, prints, measures and drops JSON values of any depth.
 //!
 //! Every walk uses an explicit heap stack, so 5,000-deep schemas and values
 //! are fine on a small thread stack.
@@ -55,6 +56,7 @@ mod pointer;
 mod support;
 mod supported;
 mod validate;
+pub mod value;
 
 pub use dsl::{NodeOptions, ParameterSpec, PropertySpec, ValueSpec};
 pub use error::{JsonSchemaError, SchemaIssue, ValidationError};

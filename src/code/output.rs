@@ -10,14 +10,20 @@ use crate::error::{codes, ToolError, ToolErrorInfo};
 pub(crate) const NO_OUTPUT: &str = "(run_code completed with no output)";
 
 /// Console lines joined by newlines, then the returned value (a string raw, anything
-/// else pretty JSON); a failure becomes `code run failed (<kind>): <message>` followed
-/// by the output captured so far.
-pub(crate) fn run_result(report: RunReport) -> Result<Value, ToolError> {
+/// else pretty JSON, or compact JSON where pretty-printing would take the text past
+/// `max_output_bytes`: indentation grows with depth); a failure becomes
+/// `code run failed (<kind>): <message>` followed by the output captured so far.
+pub(crate) fn run_result(report: RunReport, max_output_bytes: usize) -> Result<Value, ToolError> {
     match report.outcome {
         Ok(value) => {
             let mut parts = report.logs;
             if let Some(value) = value {
-                parts.push(default_render(&value));
+                let logged: usize = parts.iter().map(|line| line.len() + 1).sum();
+                let mut text = default_render(&value);
+                if logged + text.len() > max_output_bytes {
+                    text = ptc_schema::value::to_string_unbounded(&value);
+                }
+                parts.push(text);
             }
             let text = if parts.is_empty() {
                 NO_OUTPUT.to_string()

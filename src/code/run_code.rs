@@ -7,7 +7,7 @@ use ptc_schema::{ParameterSpec, ValueSpec};
 use serde_json::Value;
 
 use super::bridge;
-use super::output::{run_failure, run_result};
+use super::output::run_result;
 use super::CodeConfig;
 use crate::definition::ToolDefinition;
 use crate::error::{codes, ToolError, ToolErrorInfo};
@@ -58,7 +58,6 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
         )
         .with_info(ToolErrorInfo::new("ToolArgsError", codes::INVALID_ARGS)));
     }
-    let source = ptc_engine::strip_types(&args.code).map_err(|f| run_failure(&f, &[]))?;
     let exec = ctx.execution().clone();
     let scope = exec.agent().map(|a| a.scope());
     let tool_names = ctx
@@ -68,7 +67,7 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
         .map(|d| d.name().to_string())
         .collect();
     let program = Program {
-        source,
+        source: args.code,
         tool_names,
         filename: FILENAME.to_string(),
     };
@@ -99,5 +98,5 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
         Err(f) => f.kind.as_str(),
     };
     driver.wind_down(reason).await;
-    run_result(report)
+    run_result(report, config.limits.max_output_bytes)
 }

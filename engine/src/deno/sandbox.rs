@@ -12,7 +12,10 @@ use super::{
     ext::{self, RunState, Setup},
 };
 use crate::{
-    failure::decide, output::Output, FailureKind, Host, Limits, Program, RunFailure, RunReport,
+    failure::decide,
+    output::{Encoded, Output},
+    strip::{strip_within, Deadline},
+    FailureKind, Host, Limits, Program, RunFailure, RunReport,
 };
 
 /// The wrapper around the program shares the program's first line, so every line number is the
@@ -88,8 +91,23 @@ impl Sandbox {
             control,
             caller,
         } = job;
+        if let Some(failure) = limits.refusal() {
+            return RunReport::failed(failure);
+        }
+        let started = std::time::Instant::now();
+        let within = Deadline {
+            at: started + limits.wall_clock,
+            wall_clock: limits.wall_clock,
+        };
+        let program = match strip_within(&program.source, Some(within), &cancel) {
+            Ok(source) => Program { source, ..program },
+            Err(failure) => return RunReport::failed(failure),
+        };
         control.attach(self.runtime.v8_isolate().thread_safe_handle());
-        Watchdog::global().watch(&control, limits.wall_clock);
+        Watchdog::global().watch(
+            &control,
+            limits.wall_clock.saturating_sub(started.elapsed()),
+        );
         let on_heap_limit = control.clone();
         let max_heap = limits.max_heap_bytes;
         let mut raises = 0;
@@ -136,10 +154,17 @@ impl Sandbox {
         let helpers = self.install(program)?;
         let main = self.start(program, &helpers)?;
         self.drive(&main, host, control, caller).await?;
-        let text = self.settle(&main, &helpers, &program.filename)?;
+        let budget = self
+            .runtime
+            .op_state()
+            .borrow()
+            .borrow::<RunState>()
+            .output
+            .remaining();
+        let encoded = self.settle(&main, &helpers, &program.filename, budget)?;
         let state = self.runtime.op_state();
         let mut state = state.borrow_mut();
-        state.borrow_mut::<RunState>().output.finish(text)
+        state.borrow_mut::<RunState>().output.finish(encoded)
     }
 
     /// Call the glue's setup with the tool names; keep the helpers it returns.
@@ -279,13 +304,15 @@ impl Sandbox {
         v8::Local::new(scope, main).state()
     }
 
-    /// The settled program's returned value as JSON text (`None` for `undefined`), or its failure.
+    /// The settled program's returned value as the glue encoded it within `budget` bytes, or its
+    /// failure.
     fn settle(
         &mut self,
         main: &v8::Global<v8::Promise>,
         helpers: &Helpers,
         filename: &str,
-    ) -> Result<Option<String>, RunFailure> {
+        budget: usize,
+    ) -> Result<Encoded, RunFailure> {
         deno_core::scope!(scope, &mut self.runtime);
         v8::tc_scope!(let tc, scope);
         let promise = v8::Local::new(tc, main);
@@ -294,9 +321,13 @@ impl Sandbox {
                 let value = promise.result(tc);
                 let encode = v8::Local::new(tc, &helpers.encode_result);
                 let recv = v8::undefined(tc).into();
-                match encode.call(tc, recv, &[value]) {
-                    Some(text) if text.is_undefined() => Ok(None),
-                    Some(text) => Ok(Some(text.to_rust_string_lossy(tc))),
+                let budget = v8::Number::new(tc, budget as f64).into();
+                match encode.call(tc, recv, &[value, budget]) {
+                    Some(text) if text.is_undefined() => Ok(Encoded::Undefined),
+                    Some(text) if text.is_string() => {
+                        Ok(Encoded::Text(text.to_rust_string_lossy(tc)))
+                    }
+                    Some(_) => Ok(Encoded::TooLong),
                     None => Err(RunFailure::not_json(
                         tc.exception()
                             .map(|e| message_of(tc, e))

@@ -7,7 +7,7 @@ use rquickjs::{Ctx, Function, IntoJs, Value};
 
 use super::{
     driver::{Calls, ThreadWaker},
-    plain_json::PlainJson,
+    plain_json::{Bounds, PlainJson, Unread},
 };
 use crate::{calls, output::Output, stop::Stop, Host, HostCall};
 
@@ -59,21 +59,34 @@ pub(super) fn host_call<'js>(
 
 /// The raw `hostCallPlain(name, args) -> Promise | undefined` function: the arguments as the
 /// program passed them, read in Rust when they are plain JSON data ([`PlainJson`]); `undefined`
-/// (nothing submitted) otherwise, so that the glue checks them itself.
+/// (nothing submitted) otherwise, so that the glue checks them itself. Arguments too large once
+/// expanded are refused (the call rejects); a wall clock that runs out while reading them ends
+/// the run (see [`Bounds`]).
 pub(super) fn host_call_plain<'js>(
     ctx: &Ctx<'js>,
     submit: Rc<Submit<'js>>,
+    bounds: Bounds,
+    max_bytes: usize,
 ) -> rquickjs::Result<Function<'js>> {
-    let plain = PlainJson::new(ctx)?;
+    let plain = PlainJson::new(ctx, bounds)?;
     Function::new(
         ctx.clone(),
         move |ctx: Ctx<'js>, name: String, args: Value<'js>| -> rquickjs::Result<Value<'js>> {
-            match plain.read(&args) {
+            match plain.read(&args, max_bytes) {
                 Ok(args) => {
                     let accepted = calls::accept(&*submit.host, &submit.stop, &name, args);
                     submit.submit(&ctx, name, accepted)
                 }
-                Err(_) => Ok(Value::new_undefined(ctx)),
+                Err(Unread::NotPlain) => Ok(Value::new_undefined(ctx)),
+                // The glue turns what this throws into the call's rejection.
+                Err(Unread::TooLarge(message)) => {
+                    Err(throw(&ctx, &format!("arguments are too large: {message}")))
+                }
+                Err(Unread::Failed(failure)) => {
+                    let message = failure.message.clone();
+                    submit.stop.fail(failure);
+                    Err(throw(&ctx, &message))
+                }
             }
         },
     )

@@ -12,13 +12,24 @@
 //! the program sees one check either way, and a value it accepts is the value the glue's check
 //! would have produced (same keys, same order, same numbers).
 //!
+//! The reader accounts for what it builds: shared references count every time they are expanded
+//! (`a = [a, a]` twenty times over is a million leaves). A value that would take more than the
+//! run's heap cap once expanded is refused ([`Unread::TooLarge`]: the call rejects), and one still
+//! being read when the wall clock runs out (or the run is cancelled) ends the run with that
+//! failure ([`Unread::Failed`]), instead of exhausting the host's memory or time.
+//!
 //! Left to the glue: proxies, accessors, array holes, non-plain prototypes, symbol keys,
 //! non-JSON values (functions, `undefined`, symbols, BigInts, non-finite numbers), strings with
 //! lone surrogates, integers beyond 2^53 (whose JSON text has rounded digits), and nesting deeper
 //! than [`MAX_DEPTH`] (which also covers cycles).
 
+use std::time::{Duration, Instant};
+
 use rquickjs::{qjs, Ctx, Object, Value};
 use serde_json::{Map, Number};
+use tokio_util::sync::CancellationToken;
+
+use crate::RunFailure;
 
 /// How deep the reader follows nested containers before leaving the value to the glue (which
 /// handles any depth iteratively and names cycles).
@@ -31,9 +42,79 @@ const EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0;
 /// From here on, JavaScript writes numbers in exponent form (`1e+21`), which JSON reads as a float.
 const EXPONENT_FORM: f64 = 1e21;
 
+/// How many values the reader converts between looks at the clock and the cancellation token.
+const CHECK_EVERY: u32 = 4096;
+
+/// Bytes counted for every value read as a tool call's arguments, on top of its text (a
+/// `serde_json::Value` and its share of the container holding it).
+pub(super) const VALUE_BYTES: usize = 48;
+
 /// The value is not plain JSON data that can be read without running program code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct NotPlain;
+
+/// Why [`PlainJson::read`] produced no value.
+#[derive(Debug)]
+pub(super) enum Unread {
+    /// Leave the value to the glue's check.
+    NotPlain,
+    /// The expanded value is over the size budget: the call is refused with this message.
+    TooLarge(String),
+    /// The run must end: the wall clock ran out (or the run was cancelled) while reading.
+    Failed(RunFailure),
+}
+
+impl From<NotPlain> for Unread {
+    fn from(_: NotPlain) -> Self {
+        Unread::NotPlain
+    }
+}
+
+/// What a run allows its reads to take.
+pub(super) struct Bounds {
+    /// Bytes counted per value on top of its text: [`VALUE_BYTES`] to approximate memory, 2 for
+    /// a lower bound of its JSON text (a value and its separator).
+    pub(super) per_value: usize,
+    /// The run's deadline, and its wall clock for the message.
+    pub(super) deadline: Instant,
+    pub(super) wall_clock: Duration,
+    pub(super) cancel: CancellationToken,
+}
+
+/// The running count of one read.
+struct Tally<'a> {
+    bounds: &'a Bounds,
+    max_bytes: usize,
+    bytes: usize,
+    until_check: u32,
+}
+
+impl Tally<'_> {
+    /// Count one value of `text` bytes.
+    fn count(&mut self, text: usize) -> Result<(), Unread> {
+        self.bytes = self.bytes.saturating_add(self.bounds.per_value + text);
+        if self.bytes > self.max_bytes {
+            return Err(Unread::TooLarge(format!(
+                "the value takes more than {} bytes once expanded (a value referenced many \
+                 times counts each time)",
+                self.max_bytes
+            )));
+        }
+        self.until_check = self.until_check.saturating_sub(1);
+        if self.until_check == 0 {
+            self.until_check = CHECK_EVERY;
+            if self.bounds.cancel.is_cancelled() {
+                return Err(Unread::Failed(RunFailure::aborted()));
+            }
+            if Instant::now() >= self.bounds.deadline {
+                return Err(Unread::Failed(RunFailure::timed_out(
+                    self.bounds.wall_clock,
+                )));
+            }
+        }
+        Ok(())
+    }
+}
 
 /// Reads plain JSON data out of the values of one context.
 ///
@@ -45,11 +126,12 @@ pub(super) struct PlainJson {
     object_prototype: *mut std::ffi::c_void,
     /// The class of ordinary objects (`{}`).
     object_class: qjs::JSClassID,
+    bounds: Bounds,
 }
 
 impl PlainJson {
-    /// A reader for the values of `ctx`.
-    pub(super) fn new(ctx: &Ctx<'_>) -> rquickjs::Result<Self> {
+    /// A reader for the values of `ctx`, within `bounds`.
+    pub(super) fn new(ctx: &Ctx<'_>, bounds: Bounds) -> rquickjs::Result<Self> {
         let probe = Object::new(ctx.clone())?;
         let object_prototype = probe.get_prototype().ok_or(rquickjs::Error::Unknown)?;
         // SAFETY: both are live objects of this context; only their class and address are read.
@@ -57,63 +139,91 @@ impl PlainJson {
             Ok(PlainJson {
                 object_prototype: qjs::JS_VALUE_GET_PTR(object_prototype.as_raw()),
                 object_class: qjs::JS_GetClassID(probe.as_raw()),
+                bounds,
             })
         }
     }
 
-    /// `value` as JSON, or [`NotPlain`] when the glue has to check it.
-    pub(super) fn read(&self, value: &Value<'_>) -> Result<serde_json::Value, NotPlain> {
-        self.read_at(value, 0)
+    /// `value` as JSON, counting at most `max_bytes` (see [`Bounds::per_value`]);
+    /// [`Unread::NotPlain`] when the glue has to check it.
+    pub(super) fn read(
+        &self,
+        value: &Value<'_>,
+        max_bytes: usize,
+    ) -> Result<serde_json::Value, Unread> {
+        let mut tally = Tally {
+            bounds: &self.bounds,
+            max_bytes,
+            bytes: 0,
+            until_check: CHECK_EVERY,
+        };
+        self.read_at(value, 0, &mut tally)
     }
 
-    fn read_at(&self, value: &Value<'_>, depth: usize) -> Result<serde_json::Value, NotPlain> {
+    fn read_at(
+        &self,
+        value: &Value<'_>,
+        depth: usize,
+        tally: &mut Tally<'_>,
+    ) -> Result<serde_json::Value, Unread> {
         use serde_json::Value as Json;
         if let Some(int) = value.as_int() {
+            tally.count(0)?;
             return Ok(Json::Number(int.into()));
         }
         if let Some(float) = value.as_float() {
-            return number(float).map(Json::Number);
+            tally.count(0)?;
+            return Ok(Json::Number(number(float)?));
         }
         if let Some(string) = value.as_string() {
             // Fails on lone surrogates (not UTF-8), which the glue reports.
-            return string.to_string().map(Json::String).map_err(|_| NotPlain);
+            let string = string.to_string().map_err(|_| NotPlain)?;
+            tally.count(string.len())?;
+            return Ok(Json::String(string));
         }
         if let Some(bool) = value.as_bool() {
             return Ok(Json::Bool(bool));
         }
         if value.is_null() {
+            tally.count(0)?;
             return Ok(Json::Null);
         }
         let object = value.as_object().ok_or(NotPlain)?;
         if depth >= MAX_DEPTH {
-            return Err(NotPlain);
+            return Err(Unread::NotPlain);
         }
+        tally.count(0)?;
         let raw = object.as_raw();
         // SAFETY: `raw` is a live object of this context; these calls only read its class.
         let (is_array, class) = unsafe { (qjs::JS_IsArray(raw), qjs::JS_GetClassID(raw)) };
         if is_array {
-            self.read_array(object, depth)
+            self.read_array(object, depth, tally)
         } else if class == self.object_class {
-            self.read_object(object, depth)
+            self.read_object(object, depth, tally)
         } else {
-            Err(NotPlain)
+            Err(Unread::NotPlain)
         }
     }
 
     /// A real array (not a proxy) whose elements are all own data properties.
-    fn read_array(&self, array: &Object<'_>, depth: usize) -> Result<serde_json::Value, NotPlain> {
+    fn read_array(
+        &self,
+        array: &Object<'_>,
+        depth: usize,
+        tally: &mut Tally<'_>,
+    ) -> Result<serde_json::Value, Unread> {
         // An array's `length` is its own data property: reading it runs no code.
         let len: u32 = array.get("length").map_err(|_| NotPlain)?;
         if len > i32::MAX as u32 {
             // Index atoms this large would need freeing; no dense array is this long anyway.
-            return Err(NotPlain);
+            return Err(Unread::NotPlain);
         }
         let mut items = Vec::with_capacity(len.min(1024) as usize);
         for index in 0..len {
             // SAFETY: a context's atom for an index; tagged, so it needs no freeing.
             let atom = unsafe { qjs::JS_NewAtomUInt32(array.ctx().as_raw().as_ptr(), index) };
             let item = own_data(array, atom)?;
-            items.push(self.read_at(&item, depth + 1)?);
+            items.push(self.read_at(&item, depth + 1, tally)?);
         }
         Ok(serde_json::Value::Array(items))
     }
@@ -124,13 +234,14 @@ impl PlainJson {
         &self,
         object: &Object<'_>,
         depth: usize,
-    ) -> Result<serde_json::Value, NotPlain> {
+        tally: &mut Tally<'_>,
+    ) -> Result<serde_json::Value, Unread> {
         match object.get_prototype() {
             None => {}
             // SAFETY: a live object; only its address is read.
             Some(proto)
                 if unsafe { qjs::JS_VALUE_GET_PTR(proto.as_raw()) } == self.object_prototype => {}
-            Some(_) => return Err(NotPlain),
+            Some(_) => return Err(Unread::NotPlain),
         }
         let ctx = object.ctx();
         let keys = OwnKeys::of(ctx, object)?;
@@ -148,8 +259,9 @@ impl PlainJson {
                 continue;
             }
             let name = name.to_string().map_err(|_| NotPlain)?;
+            tally.count(name.len())?;
             let value = own_data(object, key.atom)?;
-            map.insert(name, self.read_at(&value, depth + 1)?);
+            map.insert(name, self.read_at(&value, depth + 1, tally)?);
         }
         Ok(serde_json::Value::Object(map))
     }

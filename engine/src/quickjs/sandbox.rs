@@ -21,11 +21,14 @@ use super::{
     heap::CappedAllocator,
     host_fns::{self, Submit},
     interrupt::Interrupts,
-    plain_json,
+    plain_json::{self, Bounds, PlainJson, Unread},
 };
 use crate::{
-    failure::decide, output::Output, stop::Stop, FailureKind, Host, Limits, Program, RunFailure,
-    RunReport, GLUE_JS,
+    failure::decide,
+    output::{Encoded, Output},
+    stop::Stop,
+    strip::{strip_within, Deadline},
+    FailureKind, Host, Limits, Program, RunFailure, RunReport, GLUE_JS,
 };
 
 /// The intrinsics a sandbox gets: the language itself, nothing host-specific (no `performance`).
@@ -61,7 +64,18 @@ pub(super) fn run(
     limits: Limits,
     cancel: CancellationToken,
 ) -> RunReport {
+    if let Some(failure) = limits.refusal() {
+        return RunReport::failed(failure);
+    }
     let deadline = Instant::now() + limits.wall_clock;
+    let within = Deadline {
+        at: deadline,
+        wall_clock: limits.wall_clock,
+    };
+    let program = match strip_within(&program.source, Some(within), &cancel) {
+        Ok(source) => Program { source, ..program },
+        Err(failure) => return RunReport::failed(failure),
+    };
     let stop = Arc::new(Stop::default());
     let setup_failed = |what: &str, e: rquickjs::Error| {
         RunReport::failed(RunFailure::engine(format!("could not {what}: {e}")))
@@ -130,8 +144,9 @@ struct Run<'a, 'js> {
     waker: Arc<ThreadWaker>,
 }
 
-/// What the glue's setup returns.
+/// What the glue's setup returns, and the Rust reader for plain returned values.
 struct Glue<'js> {
+    result_reader: PlainJson,
     encode_result: Function<'js>,
     describe_error: Function<'js>,
     tool_call_error: Function<'js>,
@@ -195,7 +210,13 @@ impl<'js> Run<'_, 'js> {
             waker: self.waker.clone(),
         });
         let host_call = host_fns::host_call(ctx, submit.clone()).map_err(internal)?;
-        let host_call_plain = host_fns::host_call_plain(ctx, submit).map_err(internal)?;
+        let host_call_plain = host_fns::host_call_plain(
+            ctx,
+            submit,
+            self.bounds(plain_json::VALUE_BYTES),
+            self.limits.max_heap_bytes,
+        )
+        .map_err(internal)?;
         let host_log = host_fns::host_log(ctx, host, self.stop.clone(), self.output.clone())
             .map_err(internal)?;
         let names = rquickjs::Array::new(ctx.clone()).map_err(internal)?;
@@ -206,6 +227,7 @@ impl<'js> Run<'_, 'js> {
             .call((host_call, host_log, names, host_call_plain))
             .map_err(internal)?;
         Ok(Glue {
+            result_reader: PlainJson::new(ctx, self.bounds(2)).map_err(internal)?,
             encode_result: helpers.get("encodeResult").map_err(internal)?,
             describe_error: helpers.get("describeError").map_err(internal)?,
             tool_call_error: helpers.get("toolCallError").map_err(internal)?,
@@ -334,10 +356,44 @@ impl<'js> Run<'_, 'js> {
         outcome.map_err(|e| self.js_failure(glue, e))
     }
 
-    /// Encode the returned value as strict JSON and count it against the output limit.
+    /// The limits of a Rust-side read of the program's values, counting `per_value` bytes per
+    /// value on top of its text.
+    fn bounds(&self, per_value: usize) -> Bounds {
+        Bounds {
+            per_value,
+            deadline: self.deadline,
+            wall_clock: self.limits.wall_clock,
+            cancel: self.cancel.clone(),
+        }
+    }
+
+    /// Encode the returned value as strict JSON and count it against the output limit: plain data
+    /// read in Rust (fast, and bounded by the output left however often a value is referenced),
+    /// anything else by the glue's check.
     fn encode_result(&self, glue: &Glue<'js>, value: Value<'js>) -> Outcome {
-        let text: Option<String> = match glue.encode_result.call((value,)) {
-            Ok(text) => text,
+        let budget = self.output.borrow().remaining();
+        if value.is_undefined() {
+            return Ok(None);
+        }
+        // Every value's JSON text takes at least one byte plus a separator or bracket, except the
+        // outermost value's (hence the one byte of slack).
+        match glue.result_reader.read(&value, budget.saturating_add(1)) {
+            Ok(json) => return self.output.borrow_mut().finish_value(json),
+            Err(Unread::TooLarge(_)) => return Err(self.output.borrow().exceeded()),
+            Err(Unread::Failed(failure)) => return Err(failure),
+            Err(Unread::NotPlain) => {}
+        }
+        let encoded = match glue
+            .encode_result
+            .call::<_, Value<'js>>((value, budget as f64))
+        {
+            Ok(answer) => match answer.as_string() {
+                Some(text) => {
+                    Encoded::Text(text.to_string().map_err(|e| self.js_failure(glue, e))?)
+                }
+                None if answer.is_undefined() => Encoded::Undefined,
+                None => Encoded::TooLong,
+            },
             Err(rquickjs::Error::Exception) => {
                 let error = self.ctx.catch();
                 if let Some(failure) = self.failure_for(&error) {
@@ -351,7 +407,7 @@ impl<'js> Run<'_, 'js> {
             }
             Err(e) => return Err(self.js_failure(glue, e)),
         };
-        self.output.borrow_mut().finish(text)
+        self.output.borrow_mut().finish(encoded)
     }
 
     /// A failure of a call into JavaScript: the recorded stop reason, or the exception.

@@ -7,9 +7,7 @@ use std::{
     time::Duration,
 };
 
-use ptc_engine::{
-    strip_types, Engine, FailureKind, Host, HostCall, Limits, Program, RunFailure, RunReport,
-};
+use ptc_engine::{Engine, FailureKind, Host, HostCall, Limits, Program, RunFailure, RunReport};
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
@@ -125,17 +123,8 @@ impl Host for TestHost {
             }
             "deep" => Box::pin(async move {
                 let depth = args["depth"].as_u64().unwrap_or(1);
-                let mut text = String::new();
-                for _ in 0..depth {
-                    text.push('[');
-                }
-                for _ in 0..depth {
-                    text.push(']');
-                }
-                let mut de = serde_json::Deserializer::from_str(&text);
-                de.disable_recursion_limit();
-                let de = serde_stacker::Deserializer::new(&mut de);
-                Ok(serde::Deserialize::deserialize(de).unwrap())
+                let text = "[".repeat(depth as usize) + &"]".repeat(depth as usize);
+                Ok(ptc_schema::value::parse_unbounded(&text).unwrap())
             }),
             other => {
                 let other = other.to_string();
@@ -145,32 +134,13 @@ impl Host for TestHost {
     }
 }
 
-/// The nesting depth of `value`, computed without recursion.
+/// How many containers deep `value` nests, computed without recursion.
 pub fn depth(value: &Value) -> usize {
-    let mut max = 0;
-    let mut stack = vec![(value, 1)];
-    while let Some((value, d)) = stack.pop() {
-        max = max.max(d);
-        match value {
-            Value::Array(items) => stack.extend(items.iter().map(|v| (v, d + 1))),
-            Value::Object(map) => stack.extend(map.values().map(|v| (v, d + 1))),
-            _ => {}
-        }
-    }
-    max
+    ptc_schema::value::depth_up_to(value, usize::MAX)
 }
 
-/// Drop `value` without recursion.
-pub fn drop_deep(value: Value) {
-    let mut stack = vec![value];
-    while let Some(value) = stack.pop() {
-        match value {
-            Value::Array(items) => stack.extend(items),
-            Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
-            _ => {}
-        }
-    }
-}
+#[allow(unused_imports)]
+pub use ptc_schema::value::drop_deep;
 
 pub const TOOL_NAMES: &[&str] = &[
     "echo",
@@ -189,7 +159,7 @@ pub const TOOL_NAMES: &[&str] = &[
 
 pub fn program(ts: &str) -> Program {
     Program {
-        source: strip_types(ts).expect("the test program strips"),
+        source: ts.to_string(),
         tool_names: TOOL_NAMES.iter().map(|s| s.to_string()).collect(),
         filename: "run_code.ts".into(),
     }

@@ -1,0 +1,784 @@
+//! How deeply a program nests, estimated by one linear scan that never recurses.
+//!
+//! swc's parser, its visitors and the drop of its syntax tree recurse once per level of nesting,
+//! so a program such as `[` × 5,000, `1+` × 50,000 or `if (a)` × 50,000 would overflow any thread's
+//! stack and abort the whole process. [`estimate`] bounds the depth of the syntax tree *from above*
+//! before swc sees the text, so a program can be refused (or given a large stack) beforehand.
+//!
+//! The scan knows comments, strings, template literals (with `${…}`) and regular expressions, and
+//! counts per open bracket level:
+//!
+//! - every bracket group (`(…)`, `[…]`, `{…}`, a template literal) as one level while open and as
+//!   one link of its enclosing level's chain once closed (`f(a)(b)(c)` and `x[0][0]` nest left);
+//! - every operator and nesting keyword (`+`, `.`, `=>`, `?`, `:`, `if`, `else`, `await`, `new`, …)
+//!   as one link of the current level's chain (`1+1+1`, `a.b.c`, `if (a) if (b) x` nest);
+//! - every type-argument `<` until its `>` (`Array<Array<…>>`).
+//!
+//! A level's chain starts over only where its siblings begin: after `,` (list items), after `;`
+//! unless `else` follows, after `}` when a statement keyword follows, and at a line break where
+//! automatic semicolon insertion must end the statement (a value on one line, a name on the next).
+//! The estimate at a point is the sum over the open levels; [`estimate`] returns its maximum.
+//!
+//! A `/` starts a regular expression or divides depending on the grammar around it. The scan
+//! decides as JavaScript tokenizers do (after a value it divides, after an operator or a reserved
+//! word it starts a regex, after the `)` of an `if`/`while`/`for`/`with` header it starts a regex).
+//! Where that is not enough to know (after `}`, after `await`, `yield` or `of`, which may be names),
+//! both readings must agree: if the text up to the next `/` on the line holds a bracket, a quote
+//! or a comment, the reading would change what counts, and the position is reported as
+//! ambiguous instead ([`Nesting::ambiguous`]); the program is then refused with a hint to wrap
+//! the expression in parentheses.
+
+/// The deepest estimate a program may have (far above hand-written code: real programs a model
+/// writes stay well under 100).
+pub(crate) const MAX_NESTING: usize = 1_000;
+
+/// The result of [`estimate`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Nesting {
+    /// The deepest estimated nesting.
+    pub(crate) depth: usize,
+    /// The byte offset where that depth was first reached.
+    pub(crate) at: usize,
+    /// The byte offset of a `/` whose reading (regex or division) the scan cannot decide and
+    /// which would change the estimate (see the module docs).
+    pub(crate) ambiguous: Option<usize>,
+}
+
+/// An upper bound on how deeply the syntax tree of `source` nests (see the module docs).
+pub(crate) fn estimate(source: &str) -> Nesting {
+    let mut scan = Scan::new(source.as_bytes());
+    scan.run();
+    Nesting {
+        depth: scan.max,
+        at: scan.max_at,
+        ambiguous: scan.ambiguous,
+    }
+}
+
+/// What kind of bracket opened a level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Open {
+    Root,
+    Paren,
+    Bracket,
+    Brace,
+    /// A template literal's text (between backticks and `${…}` parts).
+    Template,
+    /// A template literal's `${…}` part.
+    Substitution,
+}
+
+/// One open bracket level.
+#[derive(Debug, Clone, Copy)]
+struct Level {
+    open: Open,
+    /// The estimate of the enclosing levels when this one opened.
+    base: usize,
+    /// Links in the current chain of this level.
+    chain: usize,
+    /// Type-argument `<` not yet closed by `>` on this level.
+    angles: usize,
+    /// A paren that holds an `if`/`while`/`for`/`with` header (a `/` after it starts a regex).
+    header: bool,
+}
+
+/// The last significant token, for regular-expression and line-break decisions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Prev {
+    /// Start of text, an operator, an opening bracket, `,` or `;`: a `/` starts a regex.
+    Operator,
+    /// A name, a value keyword (`this`, `true`, …) or a property name: a `/` divides.
+    Name,
+    /// A reserved word that expects an operand (`return`, `typeof`, `else`, …): a `/` starts a
+    /// regex.
+    Keyword,
+    /// `await`, `yield` or `of`: keywords or plain names, depending on where they stand.
+    MaybeName,
+    /// A number, string, template or regex literal.
+    Literal,
+    /// A `)` (`header`: it closed an `if`/`while`/`for`/`with` header).
+    CloseParen { header: bool },
+    /// A `]`.
+    CloseBracket,
+    /// A `}`.
+    CloseBrace,
+}
+
+/// Words that make their operand (or body) one level deeper.
+const NESTING_WORDS: &[&[u8]] = &[
+    b"if",
+    b"else",
+    b"for",
+    b"while",
+    b"do",
+    b"with",
+    b"await",
+    b"new",
+    b"typeof",
+    b"void",
+    b"delete",
+    b"yield",
+    b"in",
+    b"of",
+    b"instanceof",
+    b"as",
+    b"satisfies",
+    b"keyof",
+    b"extends",
+    b"implements",
+    b"return",
+    b"throw",
+    b"case",
+    b"infer",
+    b"is",
+    b"asserts",
+    b"unique",
+    b"readonly",
+];
+
+/// Reserved words after which an expression (so a regex) may start. Every other word, contextual
+/// keywords such as `let`, `as` or `type` included, may be a plain name, after which `/` divides.
+const OPERAND_KEYWORDS: &[&[u8]] = &[
+    b"case",
+    b"delete",
+    b"do",
+    b"else",
+    b"extends",
+    b"in",
+    b"instanceof",
+    b"new",
+    b"return",
+    b"throw",
+    b"typeof",
+    b"void",
+    b"if",
+    b"while",
+    b"for",
+    b"with",
+    b"switch",
+    b"catch",
+];
+
+/// Words that may be keywords or names: a `/` after them is ambiguous.
+const MAYBE_NAMES: &[&[u8]] = &[b"await", b"yield", b"of"];
+
+/// Words that continue the statement before them even on a new line.
+const CONTINUING: &[&[u8]] = &[
+    b"in",
+    b"of",
+    b"instanceof",
+    b"as",
+    b"satisfies",
+    b"else",
+    b"catch",
+    b"finally",
+    b"extends",
+    b"implements",
+    b"while",
+];
+
+/// Words that can only start a new statement (or declaration).
+const STATEMENT_WORDS: &[&[u8]] = &[
+    b"const",
+    b"let",
+    b"var",
+    b"function",
+    b"class",
+    b"if",
+    b"for",
+    b"return",
+    b"throw",
+    b"try",
+    b"switch",
+    b"break",
+    b"continue",
+    b"import",
+    b"export",
+    b"type",
+    b"interface",
+    b"declare",
+    b"enum",
+    b"namespace",
+    b"do",
+    b"debugger",
+];
+
+struct Scan<'a> {
+    text: &'a [u8],
+    pos: usize,
+    levels: Vec<Level>,
+    prev: Prev,
+    /// The next `(` opens an `if`/`while`/`for`/`with` header.
+    header_next: bool,
+    /// The last word was `for` (for `for await (`).
+    after_for: bool,
+    /// The last token was `.` or `?.`: the next word is a property name.
+    after_dot: bool,
+    /// A line break since the last significant token.
+    newline: bool,
+    /// A `;` just ended this level's statement; the chain starts over unless `else` follows.
+    after_semicolon: bool,
+    max: usize,
+    max_at: usize,
+    ambiguous: Option<usize>,
+}
+
+impl<'a> Scan<'a> {
+    fn new(text: &'a [u8]) -> Self {
+        Scan {
+            text,
+            pos: 0,
+            levels: vec![Level {
+                open: Open::Root,
+                base: 0,
+                chain: 0,
+                angles: 0,
+                header: false,
+            }],
+            prev: Prev::Operator,
+            header_next: false,
+            after_for: false,
+            after_dot: false,
+            newline: false,
+            after_semicolon: false,
+            max: 1,
+            max_at: 0,
+            ambiguous: None,
+        }
+    }
+
+    fn top(&mut self) -> &mut Level {
+        self.levels
+            .last_mut()
+            .expect("the root level is never popped")
+    }
+
+    fn top_open(&self) -> Open {
+        self.levels.last().map_or(Open::Root, |l| l.open)
+    }
+
+    fn current(&self) -> usize {
+        let top = self.levels.last().expect("the root level is never popped");
+        top.base + 1 + top.chain + top.angles
+    }
+
+    fn record(&mut self) {
+        let now = self.current();
+        if now > self.max {
+            self.max = now;
+            self.max_at = self.pos;
+        }
+    }
+
+    fn link(&mut self, n: usize) {
+        self.top().chain += n;
+        self.record();
+    }
+
+    fn restart_chain(&mut self) {
+        let top = self.top();
+        top.chain = 0;
+        top.angles = 0;
+    }
+
+    fn push(&mut self, open: Open, header: bool) {
+        let base = self.current();
+        self.levels.push(Level {
+            open,
+            base,
+            chain: 0,
+            angles: 0,
+            header,
+        });
+        self.record();
+    }
+
+    /// Close the innermost level if it was opened by `open`; the group becomes one link of the
+    /// level around it. A closer that does not match closes nothing.
+    fn pop(&mut self, open: Open) -> Option<Level> {
+        if self.levels.len() == 1 || self.top_open() != open {
+            return None;
+        }
+        let level = self.levels.pop();
+        self.link(1);
+        level
+    }
+
+    fn peek(&self, ahead: usize) -> u8 {
+        self.text.get(self.pos + ahead).copied().unwrap_or(0)
+    }
+
+    fn run(&mut self) {
+        while self.pos < self.text.len() {
+            if self.top_open() == Open::Template {
+                self.template_text();
+                continue;
+            }
+            if self.line_break() {
+                continue;
+            }
+            match self.text[self.pos] {
+                b' ' | b'\t' | 0x0b | 0x0c => self.pos += 1,
+                b'/' if self.peek(1) == b'/' => self.line_comment(),
+                b'/' if self.peek(1) == b'*' => self.block_comment(),
+                c => self.token(c),
+            }
+        }
+    }
+
+    /// Skip a line terminator (LF, CR, U+2028, U+2029); `false` when there is none here.
+    fn line_break(&mut self) -> bool {
+        let len = match self.text[self.pos] {
+            b'\n' | b'\r' => 1,
+            0xe2 if self.peek(1) == 0x80 && matches!(self.peek(2), 0xa8 | 0xa9) => 3,
+            _ => return false,
+        };
+        self.pos += len;
+        self.newline = true;
+        true
+    }
+
+    fn line_comment(&mut self) {
+        while self.pos < self.text.len() && !matches!(self.text[self.pos], b'\n' | b'\r') {
+            self.pos += 1;
+        }
+    }
+
+    fn block_comment(&mut self) {
+        self.pos += 2;
+        while self.pos < self.text.len() {
+            if self.text[self.pos] == b'*' && self.peek(1) == b'/' {
+                self.pos += 2;
+                return;
+            }
+            if matches!(self.text[self.pos], b'\n' | b'\r') {
+                self.newline = true;
+            }
+            self.pos += 1;
+        }
+    }
+
+    /// One significant token starting at `c`.
+    fn token(&mut self, c: u8) {
+        let newline = std::mem::take(&mut self.newline);
+        let after_dot = std::mem::take(&mut self.after_dot);
+        if is_name_start(c) {
+            let start = self.pos;
+            self.pos += 1;
+            while self.pos < self.text.len() && is_name_part(self.text[self.pos]) {
+                self.pos += 1;
+            }
+            let word = &self.text[start..self.pos];
+            self.word(word, newline, after_dot || c == b'#');
+            return;
+        }
+        let header = std::mem::take(&mut self.header_next);
+        self.after_for = false;
+        if std::mem::take(&mut self.after_semicolon) {
+            self.restart_chain();
+        }
+        if c.is_ascii_digit() || (c == b'.' && self.peek(1).is_ascii_digit()) {
+            self.number();
+            self.prev = Prev::Literal;
+            return;
+        }
+        match c {
+            b'\'' | b'"' => {
+                self.string(c);
+                self.prev = Prev::Literal;
+            }
+            b'`' => {
+                self.pos += 1;
+                self.push(Open::Template, false);
+            }
+            b'(' => {
+                self.pos += 1;
+                self.push(Open::Paren, header);
+                self.prev = Prev::Operator;
+            }
+            b'[' => {
+                self.pos += 1;
+                self.push(Open::Bracket, false);
+                self.prev = Prev::Operator;
+            }
+            b'{' => {
+                self.pos += 1;
+                self.push(Open::Brace, false);
+                self.prev = Prev::Operator;
+            }
+            b')' => {
+                self.pos += 1;
+                let header = self.pop(Open::Paren).is_some_and(|l| l.header);
+                self.prev = Prev::CloseParen { header };
+            }
+            b']' => {
+                self.pos += 1;
+                self.pop(Open::Bracket);
+                self.prev = Prev::CloseBracket;
+            }
+            b'}' => {
+                self.pos += 1;
+                if self.top_open() == Open::Substitution {
+                    // Back in the template's text.
+                    self.levels.pop();
+                    return;
+                }
+                self.pop(Open::Brace);
+                self.prev = Prev::CloseBrace;
+            }
+            b',' => {
+                self.pos += 1;
+                self.top().chain = 0;
+                self.prev = Prev::Operator;
+            }
+            b';' => {
+                self.pos += 1;
+                self.after_semicolon = true;
+                self.prev = Prev::Operator;
+            }
+            b'/' if self.slash_starts_regex() => {
+                self.regex();
+                self.prev = Prev::Literal;
+            }
+            _ => self.punctuator(),
+        }
+    }
+
+    /// A name or keyword; `property` when it cannot be a keyword (after `.`, or `#name`).
+    fn word(&mut self, word: &'a [u8], newline: bool, property: bool) {
+        let continuing = CONTINUING.contains(&word);
+        let restart = if std::mem::take(&mut self.after_semicolon) {
+            word != b"else"
+        } else {
+            match self.prev {
+                Prev::CloseBrace => !continuing && (newline || STATEMENT_WORDS.contains(&word)),
+                Prev::Name | Prev::Literal | Prev::CloseBracket => newline && !continuing,
+                Prev::CloseParen { header: false } => newline && !continuing,
+                _ => false,
+            }
+        };
+        if restart {
+            self.restart_chain();
+        }
+        let keyword = !property;
+        self.header_next = keyword
+            && (matches!(word, b"if" | b"while" | b"for" | b"with")
+                || (word == b"await" && self.after_for));
+        self.after_for = keyword && word == b"for";
+        if keyword && NESTING_WORDS.contains(&word) {
+            self.link(1);
+        }
+        self.prev = if !keyword {
+            Prev::Name
+        } else if OPERAND_KEYWORDS.contains(&word) {
+            Prev::Keyword
+        } else if MAYBE_NAMES.contains(&word) {
+            Prev::MaybeName
+        } else {
+            Prev::Name
+        };
+    }
+
+    /// Whether a `/` here starts a regular expression (`true`) or divides.
+    fn slash_starts_regex(&mut self) -> bool {
+        match self.prev {
+            Prev::Operator | Prev::Keyword => true,
+            Prev::CloseParen { header } => header,
+            Prev::Name | Prev::Literal | Prev::CloseBracket => false,
+            Prev::CloseBrace | Prev::MaybeName => {
+                // Either reading is possible. Read division, which counts what follows as code;
+                // if a regex reading would skip anything that counts, say so.
+                if self.ambiguous.is_none() && self.regex_would_hide_structure() {
+                    self.ambiguous = Some(self.pos);
+                }
+                false
+            }
+        }
+    }
+
+    /// Whether reading a regex from here would change what counts: its text (up to the next
+    /// unescaped `/` on this line) holds a bracket, a quote or an escaped one, or a comment
+    /// would start right after it in the division reading. No closing `/` on the line means no
+    /// regex can start here.
+    fn regex_would_hide_structure(&self) -> bool {
+        let structure = |b: u8| b"()[]{}'\"`".contains(&b);
+        let mut pos = self.pos + 1;
+        while pos < self.text.len() {
+            match self.text[pos] {
+                b'\n' | b'\r' => return false,
+                b'\\' => {
+                    let next = self.text.get(pos + 1).copied().unwrap_or(0);
+                    if structure(next) || next == b'/' {
+                        return true;
+                    }
+                    pos += 2;
+                }
+                b'/' => return matches!(self.text.get(pos + 1), Some(b'/' | b'*')),
+                b if structure(b) => return true,
+                _ => pos += 1,
+            }
+        }
+        false
+    }
+
+    fn punctuator(&mut self) {
+        let start = self.pos;
+        let run = self.text[start..]
+            .iter()
+            .take_while(|&&b| is_operator_char(b))
+            .count()
+            .max(1);
+        self.pos += run;
+        let op = &self.text[start..self.pos];
+        let value_before = matches!(
+            self.prev,
+            Prev::Name
+                | Prev::MaybeName
+                | Prev::Literal
+                | Prev::CloseParen { .. }
+                | Prev::CloseBracket
+                | Prev::CloseBrace
+        );
+        if op == b"." || op == b"?." {
+            self.after_dot = true;
+        }
+        let opening_angles = op.iter().filter(|&&b| b == b'<').count();
+        if opening_angles > 0 {
+            self.top().angles += opening_angles;
+        } else if op.iter().all(|&b| b == b'>') {
+            let top = self.top();
+            top.angles = top.angles.saturating_sub(op.len());
+        }
+        self.link(op.len().clamp(1, 2));
+        if matches!(op, b"++" | b"--") && value_before {
+            // Postfix: the value stays a value.
+            return;
+        }
+        self.prev = Prev::Operator;
+    }
+
+    fn number(&mut self) {
+        let start = self.pos;
+        let hex = self.text[start..].starts_with(b"0x") || self.text[start..].starts_with(b"0X");
+        while self.pos < self.text.len() {
+            let b = self.text[self.pos];
+            let exponent_sign =
+                !hex && matches!(b, b'+' | b'-') && matches!(self.text[self.pos - 1], b'e' | b'E');
+            if b.is_ascii_alphanumeric() || b == b'.' || b == b'_' || exponent_sign {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    fn string(&mut self, quote: u8) {
+        self.pos += 1;
+        while self.pos < self.text.len() {
+            match self.text[self.pos] {
+                b'\\' => self.pos += 2,
+                b'\n' | b'\r' => return,
+                b if b == quote => {
+                    self.pos += 1;
+                    return;
+                }
+                _ => self.pos += 1,
+            }
+        }
+    }
+
+    fn regex(&mut self) {
+        self.pos += 1;
+        let mut class = false;
+        while self.pos < self.text.len() {
+            match self.text[self.pos] {
+                b'\\' => self.pos += 2,
+                b'\n' | b'\r' => return,
+                b'[' => {
+                    class = true;
+                    self.pos += 1;
+                }
+                b']' => {
+                    class = false;
+                    self.pos += 1;
+                }
+                b'/' if !class => {
+                    self.pos += 1;
+                    while self.pos < self.text.len() && is_name_part(self.text[self.pos]) {
+                        self.pos += 1;
+                    }
+                    return;
+                }
+                _ => self.pos += 1,
+            }
+        }
+    }
+
+    /// Text of a template literal, up to its closing backtick or a `${`.
+    fn template_text(&mut self) {
+        while self.pos < self.text.len() {
+            match self.text[self.pos] {
+                b'\\' => self.pos += 2,
+                b'`' => {
+                    self.pos += 1;
+                    self.pop(Open::Template);
+                    self.prev = Prev::Literal;
+                    return;
+                }
+                b'$' if self.peek(1) == b'{' => {
+                    self.pos += 2;
+                    self.push(Open::Substitution, false);
+                    self.prev = Prev::Operator;
+                    return;
+                }
+                _ => self.pos += 1,
+            }
+        }
+    }
+}
+
+fn is_name_start(b: u8) -> bool {
+    b.is_ascii_alphabetic() || matches!(b, b'_' | b'$' | b'\\' | b'#') || b >= 0x80
+}
+
+fn is_name_part(b: u8) -> bool {
+    (is_name_start(b) && b != b'#') || b.is_ascii_digit()
+}
+
+fn is_operator_char(b: u8) -> bool {
+    matches!(
+        b,
+        b'+' | b'-'
+            | b'*'
+            | b'%'
+            | b'='
+            | b'<'
+            | b'>'
+            | b'!'
+            | b'&'
+            | b'|'
+            | b'^'
+            | b'~'
+            | b'?'
+            | b':'
+            | b'.'
+            | b'@'
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::estimate;
+
+    fn depth(source: &str) -> usize {
+        estimate(source).depth
+    }
+
+    #[test]
+    fn flat_programs_stay_shallow() {
+        let lines: String = (0..2_000)
+            .map(|i| format!("const x{i} = await tools.add({{ a: {i}, b: x{i} + 1 }})\n"))
+            .collect();
+        assert!(depth(&lines) < 20, "{}", depth(&lines));
+        let semis: String = (0..2_000).map(|i| format!("x = a{i} + b * c;")).collect();
+        assert!(depth(&semis) < 10, "{}", depth(&semis));
+        let list = format!("return [{}]", vec!["1 + 2"; 5_000].join(", "));
+        assert!(depth(&list) < 10, "{}", depth(&list));
+        let blocks: String = (0..2_000)
+            .map(|i| format!("if (a{i} > 1) {{ b = 2 }}\nfor (const x of y) {{ z(x) }}\n"))
+            .collect();
+        assert!(depth(&blocks) < 20, "{}", depth(&blocks));
+        let generics = "let m: Map<string, Array<{ a: number }>> = new Map();\n".repeat(1_000);
+        assert!(depth(&generics) < 20, "{}", depth(&generics));
+    }
+
+    #[test]
+    fn every_kind_of_nesting_counts() {
+        let n = 2_000;
+        for program in [
+            format!("return {}1{}", "(".repeat(n), ")".repeat(n)),
+            format!("return {}{}", "[".repeat(n), "]".repeat(n)),
+            format!("return {}", "1+".repeat(n) + "1"),
+            format!("return x{}", ".a".repeat(n)),
+            format!("return f{}", "()".repeat(n)),
+            format!("return x{}", "[0]".repeat(n)),
+            format!("return {}1", "- ".repeat(n)),
+            format!("return {}1", "a?b:".repeat(n)),
+            format!("{}x", "if(a)".repeat(n)),
+            format!("if(a){{}}{}", "else if(a){}".repeat(n)),
+            format!("if(a) x;{}", "else if(a) x;".repeat(n)),
+            format!("return {}1", "()=>".repeat(n)),
+            format!("let x: {}number{} = 1", "Array<".repeat(n), ">".repeat(n)),
+            format!("let x: {}number{} = 1", "A<x, ".repeat(n), ">".repeat(n)),
+            format!("return {}1{}", "{a:".repeat(n), "}".repeat(n)),
+            format!("return `{}{}`", "${`".repeat(n), "`}".repeat(n)),
+            format!("{}{}", "{".repeat(n), "}".repeat(n)),
+            format!("return a{}", "\n+ 1".repeat(n)),
+            format!("return {}", "await ".repeat(n) + "1"),
+            format!("{}x", "a: ".repeat(n)),
+            format!("return {}", "new ".repeat(n) + "X"),
+        ] {
+            assert!(
+                depth(&program) >= n,
+                "{} … → {}",
+                &program[..40],
+                depth(&program)
+            );
+        }
+    }
+
+    #[test]
+    fn text_that_looks_like_brackets_is_not_code() {
+        let n = 5_000;
+        for program in [
+            format!("return '{}'", "(".repeat(n)),
+            format!("return \"{}\"", "[".repeat(n)),
+            format!("// {}\nreturn 1", "{".repeat(n)),
+            format!("/* {} */ return 1", "(".repeat(n)),
+            format!("return `{}`", "{".repeat(n)),
+            format!("return /{}/.test(s)", "\\(".repeat(n)),
+            format!("if (x) /{}/.test(s)", "[(]".repeat(n)),
+            format!(
+                "x.y = 1; for (const m of s.match(/{}/g)) {{}}",
+                "\\(".repeat(n)
+            ),
+        ] {
+            let nesting = estimate(&program);
+            assert!(
+                nesting.depth < 10,
+                "{} … → {}",
+                &program[..30],
+                nesting.depth
+            );
+            assert_eq!(nesting.ambiguous, None, "{}", &program[..30]);
+        }
+    }
+
+    #[test]
+    fn a_slash_that_could_hide_structure_is_ambiguous() {
+        for program in [
+            "function f() {} /)))/.test(s)",
+            "function* g() { yield /((/ }",
+            "function f() { await / (1) / 2 }",
+            "for (const x of /[(]/.exec(s)) {}",
+        ] {
+            assert!(estimate(program).ambiguous.is_some(), "{program}");
+        }
+        for program in [
+            "function f() {} /abc/.test(s)",
+            "x = {} / 2",
+            "let of = 4; return of / 2",
+            "x.if(a) / (b)",
+            "this.#if(a) / (b)",
+            "let as = 1; return as / (2)",
+        ] {
+            assert_eq!(estimate(program).ambiguous, None, "{program}");
+        }
+    }
+
+    #[test]
+    fn closers_that_do_not_match_close_nothing() {
+        let program = format!("{}{}{}", "(".repeat(600), "]".repeat(600), "(".repeat(600));
+        assert!(depth(&program) >= 1_200, "{}", depth(&program));
+    }
+}
