@@ -124,6 +124,13 @@ pub fn expand_path(raw: &str, base: &Path) -> PathBuf {
     }
 }
 
+fn canonical(paths: &[PathBuf]) -> Vec<PathBuf> {
+    paths
+        .iter()
+        .filter_map(|p| std::fs::canonicalize(p).ok())
+        .collect()
+}
+
 /// What this kernel offers, probed once per process.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Support {
@@ -155,44 +162,53 @@ pub struct Sandbox {
 }
 
 impl Sandbox {
-    /// The sandbox for the canonical workspace `root`. Deny paths that do not exist are
-    /// dropped (nothing to hide); one that holds the root is an error.
+    /// The sandbox for the canonical workspace `root`. Deny paths are resolved for each
+    /// command (one that does not exist then has nothing to hide); one that holds the root is
+    /// an error.
     pub fn new(config: &SandboxConfig, root: &Path) -> Result<Sandbox, String> {
         let home = std::env::var_os("HOME").map(PathBuf::from);
-        let defaults = DEFAULT_DENY_READ
+        let mut deny: Vec<PathBuf> = DEFAULT_DENY_READ
             .iter()
             .filter(|_| home.is_some())
-            .map(|raw| expand_path(raw, root));
-        let mut deny = Vec::new();
-        for path in defaults.chain(config.deny_read.iter().cloned()) {
-            let Ok(path) = std::fs::canonicalize(&path) else {
-                continue;
-            };
-            if root.starts_with(&path) {
-                return Err(format!(
-                    "sandbox.deny_read: {} holds the workspace root {}",
-                    path.display(),
-                    root.display()
-                ));
-            }
-            if !deny.contains(&path) {
-                deny.push(path);
-            }
-        }
-        let canonical = |paths: &[PathBuf]| -> Vec<PathBuf> {
-            paths
-                .iter()
-                .filter_map(|p| std::fs::canonicalize(p).ok())
-                .collect()
-        };
-        Ok(Sandbox {
+            .map(|raw| expand_path(raw, root))
+            .collect();
+        deny.extend(config.deny_read.iter().cloned());
+        let sandbox = Sandbox {
             mode: config.mode,
             root: root.to_path_buf(),
             deny,
             writable: canonical(&config.writable),
             protected: canonical(&config.protected),
             network: config.network,
-        })
+        };
+        if let Some(holder) = sandbox
+            .deny
+            .iter()
+            .filter_map(|p| std::fs::canonicalize(p).ok())
+            .find(|p| root.starts_with(p))
+        {
+            return Err(format!(
+                "sandbox.deny_read: {} holds the workspace root {}",
+                holder.display(),
+                root.display()
+            ));
+        }
+        Ok(sandbox)
+    }
+
+    /// The deny paths that exist now, canonical, minus any that holds the root.
+    fn deny_now(&self) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = Vec::new();
+        for path in self
+            .deny
+            .iter()
+            .filter_map(|p| std::fs::canonicalize(p).ok())
+        {
+            if !self.root.starts_with(&path) && !out.contains(&path) {
+                out.push(path);
+            }
+        }
+        out
     }
 
     /// The mode.

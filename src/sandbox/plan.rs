@@ -111,7 +111,12 @@ fn bind_read_only(source: &Path, target: &Path, mounts: &mut Vec<Mount>) -> io::
 
 /// The mounts PID 1 makes: private propagation, protected files read-only, deny paths and
 /// block devices masked, a `/proc` of the new PID namespace.
-fn mounts(sandbox: &Sandbox, writable: &[PathBuf], empty: &Path) -> io::Result<Vec<Mount>> {
+fn mounts(
+    sandbox: &Sandbox,
+    deny: &[PathBuf],
+    writable: &[PathBuf],
+    empty: &Path,
+) -> io::Result<Vec<Mount>> {
     let mut out = vec![Mount {
         source: None,
         target: c"/".into(),
@@ -131,7 +136,7 @@ fn mounts(sandbox: &Sandbox, writable: &[PathBuf], empty: &Path) -> io::Result<V
         .flatten()
         .filter(|e| e.file_type().is_ok_and(|t| t.is_block_device()))
         .map(|e| e.path());
-    for path in sandbox.deny.iter().cloned().chain(devices) {
+    for path in deny.iter().cloned().chain(devices) {
         if path.is_dir() {
             out.push(Mount {
                 source: Some(c"tmpfs".into()),
@@ -189,15 +194,16 @@ pub(super) fn prepare(sandbox: &Sandbox) -> io::Result<Prepared> {
         writable.push(sandbox.root.clone());
         writable.extend(sandbox.writable.iter().cloned());
     }
+    let deny = sandbox.deny_now();
     let build = || -> io::Result<ChildPlan> {
         let (read, namespaces) = if support.namespaces {
-            let mounts = mounts(sandbox, &writable, &dir.join("empty"))?;
+            let mounts = mounts(sandbox, &deny, &writable, &dir.join("empty"))?;
             (
                 vec![PathBuf::from("/")],
                 Some(namespaces(sandbox.network, mounts)),
             )
         } else {
-            (landlock::read_grants(&sandbox.deny), None)
+            (landlock::read_grants(&deny), None)
         };
         let grants = landlock::Grants {
             read: &read,
