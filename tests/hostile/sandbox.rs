@@ -74,7 +74,7 @@ async fn sandbox_blocks_writes_outside_the_root_and_says_so() {
     let (value, _) = s
         .bash("echo ok > inside && echo t > \"$TMPDIR/t\" && cat \"$TMPDIR/t\" && echo \"$TMPDIR\"")
         .await;
-    assert_eq!(s.root.join("inside").exists(), true);
+    assert!(s.root.join("inside").exists());
     let stdout = value["stdout"].as_str().unwrap();
     let tmpdir = stdout.lines().nth(1).unwrap();
     assert!(!Path::new(tmpdir).exists(), "{tmpdir} outlived the call");
