@@ -39,7 +39,7 @@
 //! # });
 //! ```
 #![warn(missing_docs)]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 pub mod code;
 pub mod config;
@@ -60,6 +60,7 @@ pub mod policy;
 pub mod presentation;
 pub mod registry;
 pub mod result;
+pub mod sandbox;
 pub mod scope;
 pub mod session;
 

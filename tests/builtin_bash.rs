@@ -14,44 +14,62 @@ fn bash(command: &str) -> serde_json::Value {
     json!({"command": command, "description": "test command"})
 }
 
-/// Whether `pid` is a live (non-zombie) process.
-fn alive(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => false,
-        // The state follows the parenthesised command name.
-        Ok(stat) => !stat.rsplit(") ").next().unwrap_or("").starts_with('Z'),
+/// Host pids of live (non-zombie) processes whose command line contains `marker`. (Commands
+/// run in a PID namespace: the pids they see are not the host's, so tests find them by a
+/// marker in their `argv[0]`.)
+fn with_marker(marker: &str) -> Vec<u32> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        let zombie = stat.rsplit(") ").next().unwrap_or("").starts_with('Z');
+        if !zombie && String::from_utf8_lossy(&cmdline).contains(marker) {
+            out.push(pid);
+        }
     }
+    out
 }
 
-/// The pids a command wrote to `pids` under the root, once it has written `count`.
-fn pids(f: &Fixture, count: usize) -> Vec<u32> {
+/// A marker unique to one test.
+fn marker(test: &str) -> String {
+    format!("ptc-bash-test-{}-{test}", std::process::id())
+}
+
+/// Waits until the command wrote `count` lines to `pids` under the root (it is ready).
+fn ready(f: &Fixture, count: usize) {
     let path = f.root.join("pids");
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
         let text = std::fs::read_to_string(&path).unwrap_or_default();
-        let pids: Vec<u32> = text.lines().filter_map(|l| l.trim().parse().ok()).collect();
-        if pids.len() >= count || Instant::now() > deadline {
-            assert_eq!(pids.len(), count, "pid file: {text:?}");
-            return pids;
+        let lines = text.lines().count();
+        if lines >= count || Instant::now() > deadline {
+            assert_eq!(lines, count, "pid file: {text:?}");
+            return;
         }
         std::thread::sleep(Duration::from_millis(20));
     }
 }
 
-/// Asserts every pid is gone (within a second: SIGKILL is delivered asynchronously).
-fn assert_all_dead(pids: &[u32]) {
+/// Asserts no process carrying `marker` is left (within a second: SIGKILL is delivered
+/// asynchronously).
+fn assert_all_dead(marker: &str) {
     let deadline = Instant::now() + Duration::from_secs(1);
-    while pids.iter().any(|&p| alive(p)) && Instant::now() < deadline {
+    while !with_marker(marker).is_empty() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(10));
     }
-    for &pid in pids {
-        assert!(!alive(pid), "process {pid} survived");
-    }
+    assert_eq!(with_marker(marker), Vec::<u32>::new(), "processes survived");
 }
 
-/// Two background sleepers and a foreground one, all recording their pids.
-const SLEEPERS: &str =
-    "sleep 1000 & echo $! >> pids; sleep 1000 & echo $! >> pids; echo $$ >> pids; sleep 1000";
+/// Two background sleepers and a foreground one, named `marker`, each saying it started.
+fn sleepers(marker: &str) -> String {
+    format!(
+        "(echo 1 >> pids; exec -a {marker} sleep 1000) & (echo 1 >> pids; exec -a {marker} sleep \
+         1000) & echo 1 >> pids; exec -a {marker} sleep 1000"
+    )
+}
 
 #[tokio::test]
 async fn bash_returns_exit_code_and_both_streams() {
@@ -161,7 +179,8 @@ async fn bash_rejects_bad_arguments() {
 #[tokio::test]
 async fn bash_timeout_kills_the_whole_process_group() {
     let f = Fixture::new();
-    let mut args = bash(&format!("echo started; {SLEEPERS}"));
+    let m = marker("timeout");
+    let mut args = bash(&format!("echo started; {}", sleepers(&m)));
     args["timeoutMs"] = json!(500);
     let start = Instant::now();
     let out = f.call("bash", args).await;
@@ -176,7 +195,8 @@ async fn bash_timeout_kills_the_whole_process_group() {
         "{message}"
     );
     assert!(message.contains("started"), "{message}");
-    assert_all_dead(&pids(&f, 3));
+    ready(&f, 3);
+    assert_all_dead(&m);
 }
 
 #[tokio::test]
@@ -189,32 +209,44 @@ async fn bash_cancellation_kills_the_whole_process_group() {
         cancel.cancel();
     });
     let start = Instant::now();
-    let out = f.call_with_signal("bash", bash(SLEEPERS), signal).await;
+    let m = marker("cancel");
+    let out = f
+        .call_with_signal("bash", bash(&sleepers(&m)), signal)
+        .await;
     assert!(out.result.is_error());
     assert!(
         start.elapsed() < Duration::from_secs(5),
         "took {:?}",
         start.elapsed()
     );
-    assert_all_dead(&pids(&f, 3));
+    ready(&f, 3);
+    assert_all_dead(&m);
 }
 
 #[tokio::test]
 async fn bash_dropping_the_call_kills_the_whole_process_group() {
     let f = Fixture::new();
-    let call = f.call("bash", bash(SLEEPERS));
+    let m = marker("drop");
+    let call = f.call("bash", bash(&sleepers(&m)));
     assert!(tokio::time::timeout(Duration::from_millis(400), call)
         .await
         .is_err());
-    assert_all_dead(&pids(&f, 3));
+    ready(&f, 3);
+    assert_all_dead(&m);
 }
 
 #[tokio::test]
 async fn bash_background_children_do_not_outlive_the_command() {
     let f = Fixture::new();
     let start = Instant::now();
+    let m = marker("background");
     let out = f
-        .call("bash", bash("sleep 1000 & echo $! >> pids; echo done"))
+        .call(
+            "bash",
+            bash(&format!(
+                "(exec -a {m} sleep 1000) & echo 1 >> pids; echo done"
+            )),
+        )
         .await;
     assert_eq!(out.value()["stdout"], "done\n");
     assert!(
@@ -222,7 +254,8 @@ async fn bash_background_children_do_not_outlive_the_command() {
         "took {:?}",
         start.elapsed()
     );
-    assert_all_dead(&pids(&f, 1));
+    ready(&f, 1);
+    assert_all_dead(&m);
 }
 
 #[tokio::test]

@@ -86,10 +86,7 @@ fn seed_parameters() -> Vec<(&'static str, Value)> {
 #[test]
 fn builtin_parameters_are_the_seed_catalogs() {
     let f = Fixture::new();
-    let defs = builtin::tools(&PackContext {
-        root: f.root.clone(),
-    })
-    .unwrap();
+    let defs = builtin::tools(&PackContext::new(f.root.clone())).unwrap();
     let names: Vec<&str> = defs.iter().map(|d| d.name()).collect();
     assert_eq!(names, TOOLS);
     for (name, expected) in seed_parameters() {
@@ -113,9 +110,7 @@ fn builtin_loads_by_name_and_refuses_a_missing_root() {
     ptc::packs::register_list(
         &registry,
         "builtin, testkit",
-        &PackContext {
-            root: f.root.clone(),
-        },
+        &PackContext::new(f.root.clone()),
     )
     .unwrap();
     for name in TOOLS {
@@ -125,9 +120,7 @@ fn builtin_loads_by_name_and_refuses_a_missing_root() {
     let err = ptc::packs::register(
         &ToolRegistry::new(),
         "builtin",
-        &PackContext {
-            root: missing.clone(),
-        },
+        &PackContext::new(missing.clone()),
     )
     .unwrap_err();
     assert!(matches!(err, PackError::Setup(_)), "{err:?}");
@@ -136,10 +129,7 @@ fn builtin_loads_by_name_and_refuses_a_missing_root() {
         "{err}"
     );
     f.file("file.txt", "");
-    let err = builtin::Builtin::new(&PackContext {
-        root: f.root.join("file.txt"),
-    })
-    .unwrap_err();
+    let err = builtin::Builtin::new(&PackContext::new(f.root.join("file.txt"))).unwrap_err();
     assert!(err.to_string().contains("is not a directory"), "{err}");
 }
 
@@ -205,13 +195,7 @@ async fn run_code(registry: &ToolRegistry, code: &str) -> (bool, String) {
 
 fn code_registry(root: &Path) -> ToolRegistry {
     let registry = ToolRegistry::new();
-    builtin::register(
-        &registry,
-        &PackContext {
-            root: root.to_path_buf(),
-        },
-    )
-    .unwrap();
+    builtin::register(&registry, &PackContext::new(root.to_path_buf())).unwrap();
     CodeExecutor::new(CodeConfig::quickjs()).install(&registry);
     registry.set_mode(ToolMode::Both);
     registry
@@ -338,7 +322,7 @@ async fn builtin_works_under_a_root_whose_own_name_is_not_utf8() {
     let root = tmp.path().join(std::ffi::OsStr::from_bytes(b"r\xffoot"));
     std::fs::create_dir(&root).unwrap();
     let registry = ToolRegistry::new();
-    builtin::register(&registry, &PackContext { root: root.clone() }).unwrap();
+    builtin::register(&registry, &PackContext::new(root.clone())).unwrap();
     let call = |name: &str, args: Value| {
         let registry = registry.clone();
         let name = name.to_string();

@@ -131,13 +131,9 @@ async fn todo_write_rejects_bad_lists_and_keeps_the_previous_one() {
 async fn todo_write_registered_by_name_writes_to_the_store_register_returns() {
     let root = tempfile::tempdir().unwrap();
     let registry = ToolRegistry::new();
-    let store = ptc::packs::builtin::register(
-        &registry,
-        &PackContext {
-            root: root.path().to_path_buf(),
-        },
-    )
-    .unwrap();
+    let store =
+        ptc::packs::builtin::register(&registry, &PackContext::new(root.path().to_path_buf()))
+            .unwrap();
     let input = ToolExecutionInput::new(
         "call-1",
         "todo_write",

@@ -204,9 +204,7 @@ async fn config_deny_rules_are_guards_that_other_listeners_cannot_undo() {
 async fn config_denied_write_inside_a_program_rejects_with_tool_call_error() {
     let root = tempfile::tempdir().unwrap();
     let registry = ptc::ToolRegistry::new();
-    let ctx = ptc::packs::PackContext {
-        root: root.path().to_path_buf(),
-    };
+    let ctx = ptc::packs::PackContext::new(root.path().to_path_buf());
     ptc::packs::register(&registry, "builtin", &ctx).unwrap();
     ptc::CodeExecutor::new(CodeConfig::quickjs()).install(&registry);
     let policy = "[[policy]]\ntool = \"write\"\naction = \"deny\"\nnot_match = { file_path = \"^src/\" }\nreason = \"writes go under src/\"\n";

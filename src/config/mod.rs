@@ -23,6 +23,12 @@
 //! action = "ask"
 //! not_match = { file_path = "^src/" } # ask before writes outside src/
 //!
+//! [sandbox]                          # bash's kernel sandbox (see `ptc::sandbox`)
+//! mode = "workspace-write"           # read-only | workspace-write | danger-full-access
+//! deny_read = ["~/secrets"]          # paths no command may read, added to the defaults
+//! writable = ["~/.cache/pip"]        # more paths commands may write (workspace-write)
+//! network = false                    # true lets commands use the network
+//!
 //! [[mcp]]                            # an MCP server as a tool pack: tools `everything__*`
 //! name = "everything"
 //! command = "npx"
@@ -31,11 +37,19 @@
 //! timeout_ms = 60000                 # optional, per call
 //! ```
 //!
-//! Unknown keys and bad values are errors naming the key and the line.
+//! Unknown keys and bad values are errors naming the key and the line. A file inside the
+//! workspace root applies in full only once the operator trusted it ([`trust`],
+//! [`Config::discover_trusted`]).
 
+mod discover;
 mod policy;
+mod sandbox;
+pub mod trust;
 
+pub use discover::Loaded;
 pub use policy::{PolicyAction, PolicyRule, PolicySet};
+pub use sandbox::SandboxSection;
+pub use trust::TrustStore;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -49,7 +63,7 @@ use crate::mode::ToolMode;
 pub const FILE_NAME: &str = "ptc.toml";
 
 /// A parsed `ptc.toml`.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Config {
     /// The tool mode, if set.
     pub mode: Option<ToolMode>,
@@ -59,11 +73,16 @@ pub struct Config {
     pub limits: LimitsConfig,
     /// Policy rules, in file order.
     pub policies: PolicySet,
+    /// The kernel sandbox of `bash` (`[sandbox]`).
+    pub sandbox: SandboxSection,
     /// MCP servers whose tools to register (`[[mcp]]`), in file order.
     #[cfg(feature = "mcp")]
     pub mcp: Vec<crate::mcp::McpServerSpec>,
     /// Where the configuration came from.
     pub path: Option<PathBuf>,
+    /// Whether the file may widen authority: false for a workspace file the operator has not
+    /// trusted, whose `[limits]` and `[sandbox]` then only narrow (the rest was dropped).
+    pub trusted: bool,
 }
 
 /// Code-mode limits from `[limits]`; unset fields keep the defaults.
@@ -84,7 +103,38 @@ pub struct LimitsConfig {
     pub max_pending: Option<usize>,
 }
 
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            mode: None,
+            tools: None,
+            limits: LimitsConfig::default(),
+            policies: PolicySet::default(),
+            sandbox: SandboxSection::default(),
+            #[cfg(feature = "mcp")]
+            mcp: Vec::new(),
+            path: None,
+            trusted: true,
+        }
+    }
+}
+
 impl LimitsConfig {
+    /// Apply the set fields to `config`, but only where they lower a limit (an untrusted
+    /// file may narrow, never widen).
+    pub fn apply_narrowing(&self, config: &mut CodeConfig) {
+        let mut wider = config.clone();
+        self.apply(&mut wider);
+        let l = &mut config.limits;
+        l.wall_clock = l.wall_clock.min(wider.limits.wall_clock);
+        l.max_heap_bytes = l.max_heap_bytes.min(wider.limits.max_heap_bytes);
+        l.max_output_bytes = l.max_output_bytes.min(wider.limits.max_output_bytes);
+        let s = &mut config.sub_calls;
+        s.max_parallel = s.max_parallel.min(wider.sub_calls.max_parallel);
+        s.max_calls = s.max_calls.min(wider.sub_calls.max_calls);
+        s.max_pending = s.max_pending.min(wider.sub_calls.max_pending);
+    }
+
     /// Apply the set fields to `config`.
     pub fn apply(&self, config: &mut CodeConfig) {
         if let Some(ms) = self.timeout_ms {
@@ -138,6 +188,8 @@ struct RawConfig {
     limits: LimitsConfig,
     #[serde(default)]
     policy: Vec<policy::RawRule>,
+    #[serde(default)]
+    sandbox: SandboxSection,
     #[cfg(feature = "mcp")]
     #[serde(default)]
     mcp: Vec<toml::Spanned<crate::mcp::McpServerSpec>>,
@@ -172,9 +224,11 @@ impl Config {
             tools: raw.tools,
             limits: raw.limits,
             policies,
+            sandbox: raw.sandbox,
             #[cfg(feature = "mcp")]
             mcp,
             path: path.map(Path::to_path_buf),
+            trusted: true,
         })
     }
 
@@ -188,7 +242,9 @@ impl Config {
         Config::parse(&text, Some(path))
     }
 
-    /// `explicit` if given, else `<root>/ptc.toml` if it exists, else the defaults.
+    /// `explicit` if given, else `<root>/ptc.toml` if it exists, else the defaults; applied
+    /// as written, whoever wrote it (hosts that run programs want
+    /// [`Config::discover_trusted`]).
     pub fn discover(explicit: Option<&Path>, root: &Path) -> Result<Config, ConfigError> {
         match explicit {
             Some(path) => Config::load(path),

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use crate::error::RegistryError;
 use crate::registry::ToolRegistry;
+use crate::sandbox::SandboxConfig;
 
 /// The names of the packs this build ships.
 pub const PACKS: &[&str] = &["builtin", "testkit"];
@@ -16,13 +17,24 @@ pub const PACKS: &[&str] = &["builtin", "testkit"];
 pub struct PackContext {
     /// The workspace root that file and shell tools are confined to.
     pub root: PathBuf,
+    /// The kernel sandbox of the processes tools start (`bash`), and the files no tool may
+    /// change.
+    pub sandbox: SandboxConfig,
+}
+
+impl PackContext {
+    /// The context for `root` with the default sandbox (`workspace-write`).
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        PackContext {
+            root: root.into(),
+            sandbox: SandboxConfig::default(),
+        }
+    }
 }
 
 impl Default for PackContext {
     fn default() -> Self {
-        PackContext {
-            root: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
-        }
+        PackContext::new(std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")))
     }
 }
 

@@ -41,7 +41,7 @@ impl Fixture {
         fs::write(outside.join("secret.txt"), SECRET).unwrap();
         fs::write(outside.join("dir/inner.txt"), SECRET).unwrap();
         let registry = ToolRegistry::new();
-        let pack = Builtin::new(&PackContext { root: root.clone() }).unwrap();
+        let pack = Builtin::new(&PackContext::new(root.clone())).unwrap();
         pack.register(&registry).unwrap();
         Fixture {
             _tmp: tmp,

@@ -7,6 +7,7 @@ mod run;
 mod serve;
 mod setup;
 mod trace;
+mod trust;
 
 use std::process::ExitCode;
 
@@ -45,6 +46,12 @@ enum Command {
         after_help = "Examples:\n  ptc serve --tools builtin --mode code\n  ptc serve --tools testkit --mcp 'everything=npx -y @modelcontextprotocol/server-everything' --http 8808"
     )]
     Serve(serve::ServeArgs),
+    /// Trust a workspace's ptc.toml: record the sha256 of its exact content outside the
+    /// workspace, so that its [[mcp]] servers, tools and allow rules apply.
+    #[command(
+        after_help = "Examples:\n  ptc trust --root ~/project\n  ptc trust --config ~/project/ci/ptc.toml\n  ptc trust --forget --root ~/project"
+    )]
+    Trust(trust::TrustArgs),
 }
 
 fn main() -> ExitCode {
@@ -66,6 +73,7 @@ fn main() -> ExitCode {
             Command::Tools(args) => setup::tools(args).await,
             Command::Replay(args) => setup::replay(args).await,
             Command::Serve(args) => serve::main(args).await,
+            Command::Trust(args) => trust::main(args),
         }
     });
     match outcome {

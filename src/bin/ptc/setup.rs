@@ -3,9 +3,10 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use ptc::config::Config;
+use ptc::config::{Config, TrustStore};
 use ptc::mcp::{register_server, McpClient, McpServerSpec};
 use ptc::policy::terminal::TerminalApproval;
+use ptc::sandbox::{Sandbox, SandboxMode};
 use ptc::{CodeConfig, CodeExecutor, ToolMode, ToolRegistry};
 
 /// Options shared by every command that builds a registry.
@@ -24,6 +25,14 @@ pub struct PackArgs {
     /// are named `NAME__tool`. Replaces a `[[mcp]]` server of the same name.
     #[arg(long = "mcp", value_name = "NAME=COMMAND ARGS…")]
     pub mcp: Vec<McpServerSpec>,
+    /// The kernel sandbox of bash: read-only, workspace-write or danger-full-access (no
+    /// sandbox) (default: `[sandbox] mode` in ptc.toml, else workspace-write).
+    #[arg(long, value_name = "MODE", value_parser = parse_sandbox)]
+    pub sandbox: Option<SandboxMode>,
+}
+
+fn parse_sandbox(s: &str) -> Result<SandboxMode, String> {
+    s.parse()
 }
 
 /// A registry built from the command line and `ptc.toml`.
@@ -106,22 +115,45 @@ pub async fn registry(
         None => std::env::current_dir()
             .map_err(|e| format!("cannot read the current directory: {e}"))?,
     };
-    let config = Config::discover(args.config.as_deref(), &root).map_err(|e| e.to_string())?;
+    let store = TrustStore::default_location();
+    let loaded = Config::discover_trusted(args.config.as_deref(), &root, store.as_ref())
+        .map_err(|e| e.to_string())?;
+    for notice in &loaded.notices {
+        eprintln!("ptc: {notice}");
+    }
+    let config = loaded.config;
+    // The active configuration and the trust store: no tool may change them.
+    let protected = config
+        .path
+        .iter()
+        .cloned()
+        .chain(store.as_ref().map(|s| s.path().to_path_buf()))
+        .collect();
+    let sandbox = config
+        .sandbox
+        .resolve(&root, args.sandbox, config.trusted, protected);
     let registry = ToolRegistry::new();
-    let ctx = ptc::packs::PackContext { root };
+    let ctx = ptc::packs::PackContext { root, sandbox };
     let packs = match (&args.packs, &config.tools) {
         (Some(list), _) => list.clone(),
         (None, Some(tools)) => tools.join(","),
         (None, None) => String::new(),
     };
     ptc::packs::register_list(&registry, &packs, &ctx).map_err(|e| e.to_string())?;
+    if packs.split(',').any(|p| p.trim() == "builtin") {
+        sandbox_notice(&ctx)?;
+    }
     let mcp = connect_mcp(&registry, &config.mcp, &args.mcp).await?;
     for disposer in config.policies.install(&registry) {
         std::mem::forget(disposer);
     }
     registry.set_approval(std::sync::Arc::new(TerminalApproval));
     let mut code = CodeConfig::quickjs();
-    config.limits.apply(&mut code);
+    if config.trusted {
+        config.limits.apply(&mut code);
+    } else {
+        config.limits.apply_narrowing(&mut code);
+    }
     adjust(&mut code);
     CodeExecutor::new(code).install(&registry);
     Ok(Setup {
@@ -129,6 +161,15 @@ pub async fn registry(
         config,
         mcp,
     })
+}
+
+/// Say once what this kernel cannot enforce of the sandbox (or that bash is disabled).
+fn sandbox_notice(ctx: &ptc::packs::PackContext) -> Result<(), String> {
+    let root = std::fs::canonicalize(&ctx.root).map_err(|e| e.to_string())?;
+    if let Some(notice) = Sandbox::new(&ctx.sandbox, &root)?.notice() {
+        eprintln!("ptc: warning: {notice}");
+    }
+    Ok(())
 }
 
 /// Start the MCP servers (`--mcp` replaces a configured server of the same name) and

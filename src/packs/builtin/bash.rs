@@ -8,10 +8,15 @@
 //! dropped, and when the shell exits (so a command's background children never outlive
 //! the call; this pack has no `run_in_background`).
 //!
-//! The working directory is confined to the root; the command itself is not sandboxed:
-//! it runs with ptc's own permissions and can reach anything they allow.
+//! The working directory is confined to the root, and the command runs in the kernel
+//! sandbox of [`crate::sandbox`] (unless the mode is `danger-full-access`): it reads
+//! everything but the deny paths, writes only where the mode allows, has no network unless
+//! allowed, and every process it starts dies with the call, `setsid` included. A failure that
+//! looks like a refusal of the sandbox ends the result with
+//! `[sandbox: file access denied under <mode> mode]` (or `network`); the value carries the
+//! note as `sandbox`.
 
-use std::os::unix::process::ExitStatusExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -30,6 +35,7 @@ use crate::content::ContentBlock;
 use crate::definition::ToolDefinition;
 use crate::error::{codes, ToolError, ToolErrorInfo};
 use crate::presentation::{ToolCallView, ToolResultView};
+use crate::sandbox::{Sandbox, SandboxMode};
 
 /// Timeout when `timeoutMs` is absent.
 pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
@@ -63,19 +69,38 @@ struct Output {
     stderr: String,
     output: String,
     truncated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sandbox: Option<String>,
+}
+
+/// What the model is told about the sandbox of `mode`.
+fn sandbox_sentence(mode: SandboxMode, network: bool) -> String {
+    let net = if network { "" } else { " There is no network." };
+    match mode {
+        SandboxMode::WorkspaceWrite => format!(
+            " Commands run sandboxed (workspace-write): they may read files outside the \
+             workspace except credentials, and write only inside the workspace and $TMPDIR.{net}"
+        ),
+        SandboxMode::ReadOnly => format!(
+            " Commands run sandboxed (read-only): they may read files except credentials, and \
+             write only inside $TMPDIR.{net}"
+        ),
+        SandboxMode::DangerFullAccess => String::new(),
+    }
 }
 
 /// The `bash` tool.
-pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
+pub(crate) fn tool(ws: Arc<Workspace>, sandbox: Arc<Sandbox>) -> ToolDefinition {
     ToolDefinition::builder("bash")
-        .description(
+        .description(format!(
             "Execute a bash command (`bash -c`) and return its stdout/stderr. Each call runs in a \
              fresh shell: no state (cwd, variables, functions) persists between calls — pass \
              `workdir` instead of using `cd`. Non-zero exits are reported as `[exit code: N]`. \
              The working directory must be inside the workspace. Long output is truncated to \
              its tail. Background processes the command starts are killed when it exits; there \
-             is no background mode.",
-        )
+             is no background mode.{}",
+            sandbox_sentence(sandbox.mode(), sandbox.network())
+        ))
         .parameters(
             ParameterSpec::new()
                 .required(
@@ -134,13 +159,21 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 .required_property(
                     "truncated",
                     ValueSpec::boolean().describe("Whether any of the output was cut to its tail."),
+                )
+                .property(
+                    "sandbox",
+                    ValueSpec::string().describe(
+                        "Present when the command failed on what looks like a refusal of the \
+                         sandbox, e.g. `file access denied under workspace-write mode`.",
+                    ),
                 ),
         )
         .concurrency_safe(false)
         .execute(move |args: Args, ctx| {
             let ws = ws.clone();
+            let sandbox = sandbox.clone();
             let signal = ctx.signal().clone();
-            async move { run(&ws, args, signal).await }
+            async move { run(&ws, &sandbox, args, signal).await }
         })
         .render(|_, value| {
             let mut text = String::new();
@@ -158,6 +191,9 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
             }
             if let Some(signal) = value["signal"].as_str() {
                 text.push_str(&format!("\n[killed by {signal}]"));
+            }
+            for note in value["sandbox"].as_str().unwrap_or_default().lines() {
+                text.push_str(&format!("\n[sandbox: {note}]"));
             }
             vec![ContentBlock::text(text)]
         })
@@ -272,6 +308,7 @@ enum End {
 
 async fn run(
     ws: &Workspace,
+    sandbox: &Sandbox,
     args: Args,
     signal: tokio_util::sync::CancellationToken,
 ) -> Result<Output, ToolError> {
@@ -293,14 +330,29 @@ async fn run(
             args.workdir.as_deref().unwrap_or(".")
         )));
     }
-    let mut child = Command::new("bash")
+    if let Some(why) = sandbox.unavailable() {
+        return Err(ToolError::new(why).with_info(ToolErrorInfo::new(
+            "SandboxUnavailableError",
+            codes::TOOL_DENIED,
+        )));
+    }
+    // Kept until the call ends: dropping it removes the command's private temp dir.
+    let confinement = sandbox
+        .prepare()
+        .map_err(|e| ToolError::new(format!("cannot set up the sandbox for bash: {e}")))?;
+    let mut command = std::process::Command::new("bash");
+    command
         .arg("-c")
         .arg(&args.command)
         .current_dir(&dir.path)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .process_group(0)
+        .process_group(0);
+    if let Some(confinement) = &confinement {
+        confinement.apply(&mut command);
+    }
+    let mut child = Command::from(command)
         .kill_on_drop(true)
         .spawn()
         .map_err(|e| ToolError::new(format!("cannot start bash: {e}")))?;
@@ -355,10 +407,12 @@ async fn run(
     let (stdout, cut_out) = take(&out);
     let (stderr, cut_err) = take(&err);
     let (output, cut_both) = take(&both);
+    drop(confinement);
     match end {
         End::Exited(status) => Ok(Output {
             exit_code: status.code().map(i64::from),
             signal: status.signal().map(signal_name),
+            sandbox: sandbox.denial_note(!status.success(), &stderr),
             stdout,
             stderr,
             output,

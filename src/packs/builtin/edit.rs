@@ -129,6 +129,7 @@ fn edit(ws: &Workspace, args: Args) -> Result<Output, ToolError> {
         ));
     }
     let target = ws.resolve(&args.file_path, "file_path")?;
+    ws.check_writable(&target)?;
     let shown = &target.display;
     if !target.exists {
         return Err(ToolError::new(format!(

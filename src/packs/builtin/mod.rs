@@ -14,8 +14,9 @@
 //! Names, parameter names, types, descriptions and required lists are the seed
 //! catalog's, with two deliberate differences: `bash` has no `run_in_background` (the
 //! seed's `enableRunInBackground: false` shape; there is no task runtime here), and the
-//! tool descriptions of `glob`, `grep` and `bash` do not promise a spill file, a file
-//! sandbox or `$DSH_*` variables, which this pack does not provide.
+//! tool descriptions of `glob`, `grep` and `bash` do not promise a spill file or `$DSH_*`
+//! variables, which this pack does not provide. `bash` runs in the kernel sandbox of
+//! [`crate::sandbox`]; `write` and `edit` refuse the protected files of `PackContext::sandbox`.
 //!
 //! Every path goes through [`Workspace::resolve`] (see [`workspace`]); paths in values
 //! are relative to the root. The host reads the session todo lists through the
@@ -40,6 +41,7 @@ pub use workspace::{Resolved, Workspace};
 use super::{PackContext, PackError};
 use crate::definition::ToolDefinition;
 use crate::registry::ToolRegistry;
+use crate::sandbox::Sandbox;
 
 /// The names of the pack's tools, in registration order.
 pub const TOOLS: &[&str] = &[
@@ -56,16 +58,26 @@ pub const TOOLS: &[&str] = &[
 #[derive(Debug, Clone)]
 pub struct Builtin {
     workspace: Arc<Workspace>,
+    sandbox: Arc<Sandbox>,
     todos: TodoStore,
 }
 
 impl Builtin {
-    /// The pack for `ctx.root` (which must be an existing directory), with a fresh todo store.
+    /// The pack for `ctx.root` (which must be an existing directory) under `ctx.sandbox`,
+    /// with a fresh todo store.
     pub fn new(ctx: &PackContext) -> Result<Self, PackError> {
+        let workspace = Workspace::new(&ctx.root)?.with_protected(&ctx.sandbox.protected);
+        let sandbox = Sandbox::new(&ctx.sandbox, workspace.root()).map_err(PackError::Setup)?;
         Ok(Builtin {
-            workspace: Arc::new(Workspace::new(&ctx.root)?),
+            workspace: Arc::new(workspace),
+            sandbox: Arc::new(sandbox),
             todos: TodoStore::new(),
         })
+    }
+
+    /// The sandbox `bash` runs in.
+    pub fn sandbox(&self) -> &Sandbox {
+        &self.sandbox
     }
 
     /// The same pack writing its todo lists to `store` (e.g. one a UI already watches).
@@ -93,7 +105,7 @@ impl Builtin {
             edit::tool(ws.clone()),
             glob::tool(ws.clone()),
             grep::tool(ws.clone()),
-            bash::tool(ws.clone()),
+            bash::tool(ws.clone(), self.sandbox.clone()),
             todo::tool(self.todos.clone()),
         ]
     }

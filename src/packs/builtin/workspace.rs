@@ -32,6 +32,9 @@ use crate::packs::PackError;
 #[derive(Debug, Clone)]
 pub struct Workspace {
     root: PathBuf,
+    /// Files no tool may change (the active configuration, the trust store), with their
+    /// device and inode so that another link to them is refused too.
+    protected: Vec<(PathBuf, Option<(u64, u64)>)>,
 }
 
 /// A user path resolved inside the workspace.
@@ -61,7 +64,43 @@ impl Workspace {
                 root.display()
             )));
         }
-        Ok(Workspace { root: canonical })
+        Ok(Workspace {
+            root: canonical,
+            protected: Vec::new(),
+        })
+    }
+
+    /// The same confinement, where the files `paths` may be read but never written.
+    pub fn with_protected(mut self, paths: &[PathBuf]) -> Self {
+        use std::os::unix::fs::MetadataExt;
+        self.protected = paths
+            .iter()
+            .map(|p| {
+                let path = fs::canonicalize(p).unwrap_or_else(|_| p.clone());
+                let id = fs::metadata(&path).ok().map(|m| (m.dev(), m.ino()));
+                (path, id)
+            })
+            .collect();
+        self
+    }
+
+    /// Deny a write to `target` when it is a protected file (by path, or as another link).
+    pub fn check_writable(&self, target: &Resolved) -> Result<(), ToolError> {
+        use std::os::unix::fs::MetadataExt;
+        let id = fs::metadata(&target.path).ok().map(|m| (m.dev(), m.ino()));
+        let hit = self
+            .protected
+            .iter()
+            .any(|(path, pid)| *path == target.path || (id.is_some() && *pid == id));
+        if !hit {
+            return Ok(());
+        }
+        Err(ToolError::new(format!(
+            "Access denied: `{}` is ptc's active configuration (or its trust store); no tool may \
+             change it. The operator edits it outside ptc.",
+            target.display
+        ))
+        .with_info(ToolErrorInfo::new("ProtectedFileError", codes::TOOL_DENIED)))
     }
 
     /// The canonical root.

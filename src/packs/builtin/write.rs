@@ -118,6 +118,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
 
 fn write(ws: &Workspace, args: Args) -> Result<Output, ToolError> {
     let target = ws.resolve(&args.file_path, "file_path")?;
+    ws.check_writable(&target)?;
     let shown = &target.display;
     let mut before = None;
     if target.exists {
