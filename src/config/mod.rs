@@ -29,6 +29,7 @@
 //! args = ["-y", "@modelcontextprotocol/server-everything"]
 //! env = { LOG_LEVEL = "warn" }       # optional
 //! timeout_ms = 60000                 # optional, per call
+//! startup_timeout_ms = 30000         # optional: spawn + initialize + tools/list
 //! ```
 //!
 //! Unknown keys and bad values are errors naming the key and the line.

@@ -13,12 +13,13 @@
 mod client;
 mod http;
 mod pack;
+mod process;
 mod server;
 mod spec;
 
 pub use client::McpClient;
 pub use http::{serve_http, HttpBinding, PATH as HTTP_PATH};
-pub use pack::{register_server, McpPack, SEPARATOR};
+pub use pack::{register_server, register_server_until, McpPack, SEPARATOR};
 pub use server::{serve_stdio, PtcServer};
 pub use spec::McpServerSpec;
 
@@ -42,6 +43,24 @@ pub enum McpError {
         command: String,
         /// Why it failed.
         reason: String,
+    },
+    /// The server did not finish starting (spawn, `initialize`, first `tools/list`) within
+    /// its startup timeout; its process was killed and reaped.
+    #[error("MCP server `{server}` did not start within {timeout_ms} ms: it hung in `{phase}`; its process was stopped (raise `startup_timeout_ms` if it is only slow)")]
+    StartupTimeout {
+        /// The server's name.
+        server: String,
+        /// The phase it hung in: `initialize` or `tools/list`.
+        phase: String,
+        /// The startup timeout that expired.
+        timeout_ms: u64,
+    },
+    /// Starting the server was abandoned because ptc is shutting down; its process was
+    /// killed and reaped.
+    #[error("MCP server `{server}`: start abandoned, ptc is shutting down")]
+    Cancelled {
+        /// The server's name.
+        server: String,
     },
     /// The server started but listing its tools failed.
     #[error("MCP server `{server}`: listing its tools failed: {reason}")]
