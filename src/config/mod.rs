@@ -30,13 +30,22 @@
 //! env = { LOG_LEVEL = "warn" }       # optional
 //! timeout_ms = 60000                 # optional, per call
 //! startup_timeout_ms = 30000         # optional: spawn + initialize + tools/list
+//!
+//! [serve]                            # `ptc serve`'s caps, timeouts and HTTP token
+//! max_sessions = 64                  # (see the `serve` module for every key)
+//! max_concurrent_runs = 8
+//! token_file = "ptc-token"
 //! ```
 //!
 //! Unknown keys and bad values are errors naming the key and the line.
 
 mod policy;
+#[cfg(feature = "mcp")]
+mod serve;
 
 pub use policy::{PolicyAction, PolicyRule, PolicySet};
+#[cfg(feature = "mcp")]
+pub use serve::ServeConfig;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -63,6 +72,9 @@ pub struct Config {
     /// MCP servers whose tools to register (`[[mcp]]`), in file order.
     #[cfg(feature = "mcp")]
     pub mcp: Vec<crate::mcp::McpServerSpec>,
+    /// `ptc serve`'s caps, timeouts and token (`[serve]`).
+    #[cfg(feature = "mcp")]
+    pub serve: ServeConfig,
     /// Where the configuration came from.
     pub path: Option<PathBuf>,
 }
@@ -142,6 +154,9 @@ struct RawConfig {
     #[cfg(feature = "mcp")]
     #[serde(default)]
     mcp: Vec<toml::Spanned<crate::mcp::McpServerSpec>>,
+    #[cfg(feature = "mcp")]
+    #[serde(default)]
+    serve: serve::RawServe,
 }
 
 impl Config {
@@ -168,6 +183,11 @@ impl Config {
         #[cfg(feature = "mcp")]
         let mcp =
             mcp_servers(raw.mcp, text).map_err(|(line, message)| error(Some(line), message))?;
+        #[cfg(feature = "mcp")]
+        let serve = raw
+            .serve
+            .resolve(text, path.and_then(Path::parent))
+            .map_err(|(line, message)| error(Some(line), message))?;
         Ok(Config {
             mode,
             tools: raw.tools,
@@ -175,6 +195,8 @@ impl Config {
             policies,
             #[cfg(feature = "mcp")]
             mcp,
+            #[cfg(feature = "mcp")]
+            serve,
             path: path.map(Path::to_path_buf),
         })
     }

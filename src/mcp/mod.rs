@@ -12,16 +12,23 @@
 
 mod client;
 mod http;
+mod limits;
 mod pack;
 mod process;
 mod server;
 mod spec;
+mod stdio;
 
 pub use client::McpClient;
-pub use http::{serve_http, HttpBinding, PATH as HTTP_PATH};
+pub use http::{
+    check_exposure, serve_http, BearerToken, HttpBinding, HttpOptions, PATH as HTTP_PATH,
+    UNAUTHENTICATED_FLAG,
+};
+pub use limits::ServeLimits;
 pub use pack::{register_server, register_server_until, McpPack, SEPARATOR};
-pub use server::{serve_stdio, PtcServer};
+pub use server::{serve_stdio, PtcServer, RUN_GRACE};
 pub use spec::McpServerSpec;
+pub use stdio::{INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR};
 
 /// An MCP server could not be declared, started or listed.
 #[derive(Debug, thiserror::Error)]
