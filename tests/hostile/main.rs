@@ -5,3 +5,6 @@
 //! Area modules: `program` (code-mode programs and their arguments and results), `tools` (builtin
 //! tools and the CLI's inputs), `log` (the session log and replay), `sandbox` (bash's kernel
 //! sandbox, configuration trust), `serve` (`ptc serve` over stdio and HTTP).
+
+#[cfg(feature = "mcp")]
+mod serve;
