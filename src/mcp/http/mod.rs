@@ -127,6 +127,9 @@ pub async fn serve_http(
         match accepted {
             Ok((stream, _)) => {
                 backoff = ACCEPT_BACKOFF_MIN;
+                // SSE responses go out in small writes: without this, Nagle's algorithm
+                // meets the client's delayed ACK and each response waits ~40 ms.
+                let _ = stream.set_nodelay(true);
                 let shared = shared.clone();
                 connections.spawn(async move {
                     connection::serve(stream, shared).await;
