@@ -323,3 +323,24 @@ fn serve_sigterm_while_serving_http_stops_gracefully_and_reaps_mcp_servers() {
         "the MCP server {child} outlived ptc"
     );
 }
+
+#[test]
+fn serve_sigterm_while_serving_stdio_exits_and_reaps_mcp_servers() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("fixture.pid");
+    node_module("@modelcontextprotocol/sdk/package.json");
+    // stdin stays open: ptc is blocked reading it when the signal comes.
+    let mut peer = StdioPeer::start_with_env(
+        dir.path(),
+        &["--tools", "testkit", "--mcp", &fixture_flag("fx")],
+        &[("FIXTURE_PID", pid_file.to_str().unwrap())],
+    );
+    let child = await_pid(&pid_file);
+    signal(peer.child.id(), "TERM");
+    let status = peer.child.wait().expect("ptc exits");
+    assert_eq!(status.code(), Some(0));
+    assert!(
+        !Path::new(&format!("/proc/{child}")).exists(),
+        "the MCP server {child} outlived ptc"
+    );
+}

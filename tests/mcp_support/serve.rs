@@ -233,9 +233,15 @@ pub struct StdioPeer {
 impl StdioPeer {
     /// Start `ptc serve --root DIR ARGS` and complete the MCP handshake.
     pub fn start(dir: &Path, args: &[&str]) -> StdioPeer {
+        Self::start_with_env(dir, args, &[])
+    }
+
+    /// [`StdioPeer::start`] with `env` added.
+    pub fn start_with_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> StdioPeer {
         let mut child = Command::new(ptc_bin())
             .args(["serve", "--root", dir.to_str().unwrap()])
             .args(args)
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
