@@ -273,3 +273,50 @@ timeout_ms = 500
     let e = parse_err("[[mcp]]\nname = \"x\"\n");
     assert!(e.contains("command"), "{e}");
 }
+
+#[cfg(feature = "mcp")]
+#[test]
+fn config_serve_table_sets_limits_rejects_zero_and_resolves_the_token_file() {
+    let config = Config::parse(
+        "[serve]\nmax_sessions = 3\nmax_concurrent_runs = 2\nmax_queued_runs = 0\n\
+         header_timeout_ms = 1500\ntoken_file = \"secret/token\"\n",
+        Some(std::path::Path::new("/etc/ptc/ptc.toml")),
+    )
+    .unwrap();
+    let mut limits = ptc::mcp::ServeLimits::default();
+    config.serve.apply(&mut limits);
+    assert_eq!(limits.max_sessions, 3);
+    assert_eq!(limits.max_concurrent_runs, 2);
+    assert_eq!(limits.max_queued_runs, 0, "0: never wait");
+    assert_eq!(limits.header_timeout, Duration::from_millis(1500));
+    assert_eq!(
+        limits.max_connections,
+        ptc::mcp::ServeLimits::default().max_connections,
+        "unset keys keep their defaults"
+    );
+    assert_eq!(
+        config.serve.token_file.as_deref(),
+        Some(std::path::Path::new("/etc/ptc/secret/token")),
+        "relative to the configuration's folder"
+    );
+    for key in [
+        "max_connections",
+        "max_sessions",
+        "session_idle_timeout_ms",
+        "max_concurrent_runs",
+        "header_timeout_ms",
+        "idle_timeout_ms",
+        "max_request_bytes",
+    ] {
+        let e = parse_err(&format!("mode = \"code\"\n[serve]\n{key} = 0\n"));
+        assert!(
+            e.starts_with("ptc.toml:3:") && e.contains(&format!("serve.{key} must be at least 1")),
+            "{e}"
+        );
+    }
+    let e = parse_err("[serve]\nmax_session = 3\n");
+    assert!(
+        e.starts_with("ptc.toml:2:") && e.contains("max_session"),
+        "{e}"
+    );
+}

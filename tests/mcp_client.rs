@@ -294,3 +294,93 @@ async fn mcp_server_that_cannot_start_is_a_clear_error() {
         "{err}"
     );
 }
+
+/// The fixture told to hang in `phase`, with a startup timeout of 8 s (short, yet long
+/// enough for node to load the SDK on a busy machine, so the hang is in `phase`); its pid file.
+fn wedged(phase: &str, dir: &std::path::Path) -> (McpServerSpec, std::path::PathBuf) {
+    let pid_file = dir.join("fixture.pid");
+    let mut spec = fixture("fx", &dir.join("fixture.log"));
+    spec.env.insert("FIXTURE_HANG".into(), phase.into());
+    spec.env
+        .insert("FIXTURE_PID".into(), pid_file.to_str().unwrap().into());
+    spec.startup_timeout_ms = Some(8000);
+    (spec, pid_file)
+}
+
+/// The pid the fixture wrote, and whether `/proc/<pid>` still exists (a zombie counts).
+fn pid_alive(pid_file: &std::path::Path) -> (String, bool) {
+    let pid = std::fs::read_to_string(pid_file).expect("the fixture wrote its pid");
+    let alive = std::path::Path::new(&format!("/proc/{}", pid.trim())).exists();
+    (pid, alive)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_server_hanging_in_tools_list_fails_startup_naming_the_phase_and_is_reaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let (spec, pid_file) = wedged("tools/list", dir.path());
+    let registry = code_registry();
+    let err = register_server(&registry, spec)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("MCP server `fx` did not start within 8000 ms: it hung in `tools/list`"),
+        "{err}"
+    );
+    assert!(err.contains("startup_timeout_ms"), "{err}");
+    // The fixture ignores SIGTERM and stdin's end: only the kill stopped it, and it was reaped.
+    let (pid, alive) = pid_alive(&pid_file);
+    assert!(!alive, "the wedged server {pid} is still there");
+    assert!(registry.get("fx__pid", None, None).is_none());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_server_hanging_in_initialize_fails_startup_naming_the_phase_and_is_reaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let (spec, pid_file) = wedged("initialize", dir.path());
+    let err = register_server(&code_registry(), spec)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("it hung in `initialize`"), "{err}");
+    let (pid, alive) = pid_alive(&pid_file);
+    assert!(!alive, "the wedged server {pid} is still there");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_startup_abandoned_on_shutdown_reaps_the_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut spec, pid_file) = wedged("initialize", dir.path());
+    spec.startup_timeout_ms = None;
+    let stop = tokio_util::sync::CancellationToken::new();
+    let start = tokio::spawn({
+        let stop = stop.clone();
+        async move { ptc::mcp::McpClient::start_until(spec, &stop).await }
+    });
+    while !pid_file.exists() {
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    stop.cancel();
+    let err = start.await.unwrap().unwrap_err().to_string();
+    assert!(
+        err.contains("start abandoned, ptc is shutting down"),
+        "{err}"
+    );
+    let (pid, alive) = pid_alive(&pid_file);
+    assert!(!alive, "the server {pid} is still there");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_shutdown_reaps_the_server_process() {
+    let (_dir, log) = log_file();
+    let registry = code_registry();
+    let pack = register_server(&registry, fixture("fx", &log))
+        .await
+        .unwrap();
+    let pid = pack.client.pid().await.expect("a running server");
+    pack.client.shutdown().await;
+    assert!(
+        !std::path::Path::new(&format!("/proc/{pid}")).exists(),
+        "the server {pid} is still there after shutdown"
+    );
+}

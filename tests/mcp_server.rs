@@ -11,13 +11,13 @@
 
 mod mcp_support;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use mcp_support::serve::HttpServer;
 use mcp_support::{await_cancellation, fixture_flag, node_module, ptc_bin, run_client};
 use ptc::session::{read_jsonl, SessionEvent};
 use serde_json::{json, Value};
@@ -122,67 +122,6 @@ fn await_event(path: &Path, wanted: impl Fn(&SessionEvent) -> bool) -> SessionEv
             "no such event in the session log: {events:#?}"
         );
         std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// `ptc serve ARGS --http 127.0.0.1:0`, killed when dropped (also when a test fails).
-struct HttpServer {
-    child: Child,
-    /// `http://127.0.0.1:PORT/mcp`, as announced on stderr.
-    url: String,
-}
-
-impl HttpServer {
-    /// Start it with `env` added and wait (up to 60 s) for the `serving MCP at …` line.
-    fn start(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> HttpServer {
-        let mut child = Command::new(ptc_bin())
-            .args(["serve", "--root", dir.to_str().unwrap()])
-            .args(args)
-            .envs(env.iter().copied())
-            .args(["--http", "127.0.0.1:0"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("ptc runs");
-        // A thread reads stderr to its end, so the pipe never fills.
-        let (lines, received) = mpsc::channel();
-        let stderr = child.stderr.take().unwrap();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                let _ = lines.send(line);
-            }
-        });
-        let mut server = HttpServer {
-            child,
-            url: String::new(),
-        };
-        let deadline = Instant::now() + Duration::from_secs(60);
-        let mut seen = Vec::new();
-        while server.url.is_empty() {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match received.recv_timeout(left) {
-                Ok(line) => match line.split_once("ptc: serving MCP at ") {
-                    Some((_, url)) => server.url = url.trim().to_string(),
-                    None => seen.push(line),
-                },
-                Err(e) => panic!("ptc serve --http announced no address ({e}); stderr: {seen:?}"),
-            }
-        }
-        server
-    }
-
-    /// `127.0.0.1:PORT`.
-    fn authority(&self) -> &str {
-        let rest = self.url.strip_prefix("http://").expect("an http:// URL");
-        rest.strip_suffix("/mcp").expect("served at /mcp")
-    }
-}
-
-impl Drop for HttpServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

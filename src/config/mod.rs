@@ -35,6 +35,12 @@
 //! args = ["-y", "@modelcontextprotocol/server-everything"]
 //! env = { LOG_LEVEL = "warn" }       # optional
 //! timeout_ms = 60000                 # optional, per call
+//! startup_timeout_ms = 30000         # optional: spawn + initialize + tools/list
+//!
+//! [serve]                            # `ptc serve`'s caps, timeouts and HTTP token
+//! max_sessions = 64                  # (see the `serve` module for every key)
+//! max_concurrent_runs = 8
+//! token_file = "ptc-token"
 //! ```
 //!
 //! Unknown keys and bad values are errors naming the key and the line. A file inside the
@@ -44,11 +50,15 @@
 mod discover;
 mod policy;
 mod sandbox;
+#[cfg(feature = "mcp")]
+mod serve;
 pub mod trust;
 
 pub use discover::Loaded;
 pub use policy::{PolicyAction, PolicyRule, PolicySet};
 pub use sandbox::SandboxSection;
+#[cfg(feature = "mcp")]
+pub use serve::ServeConfig;
 pub use trust::TrustStore;
 
 use std::path::{Path, PathBuf};
@@ -78,6 +88,9 @@ pub struct Config {
     /// MCP servers whose tools to register (`[[mcp]]`), in file order.
     #[cfg(feature = "mcp")]
     pub mcp: Vec<crate::mcp::McpServerSpec>,
+    /// `ptc serve`'s caps, timeouts and token (`[serve]`).
+    #[cfg(feature = "mcp")]
+    pub serve: ServeConfig,
     /// Where the configuration came from.
     pub path: Option<PathBuf>,
     /// Whether the file may widen authority: false for a workspace file the operator has not
@@ -113,6 +126,8 @@ impl Default for Config {
             sandbox: SandboxSection::default(),
             #[cfg(feature = "mcp")]
             mcp: Vec::new(),
+            #[cfg(feature = "mcp")]
+            serve: ServeConfig::default(),
             path: None,
             trusted: true,
         }
@@ -193,6 +208,9 @@ struct RawConfig {
     #[cfg(feature = "mcp")]
     #[serde(default)]
     mcp: Vec<toml::Spanned<crate::mcp::McpServerSpec>>,
+    #[cfg(feature = "mcp")]
+    #[serde(default)]
+    serve: serve::RawServe,
 }
 
 impl Config {
@@ -219,6 +237,11 @@ impl Config {
         #[cfg(feature = "mcp")]
         let mcp =
             mcp_servers(raw.mcp, text).map_err(|(line, message)| error(Some(line), message))?;
+        #[cfg(feature = "mcp")]
+        let serve = raw
+            .serve
+            .resolve(text, path.and_then(Path::parent))
+            .map_err(|(line, message)| error(Some(line), message))?;
         Ok(Config {
             mode,
             tools: raw.tools,
@@ -227,6 +250,8 @@ impl Config {
             sandbox: raw.sandbox,
             #[cfg(feature = "mcp")]
             mcp,
+            #[cfg(feature = "mcp")]
+            serve,
             path: path.map(Path::to_path_buf),
             trusted: true,
         })

@@ -1,20 +1,22 @@
-//! One MCP server as ptc uses it: started over stdio, restarted on next use after it
-//! exits, calls cancelled upstream when ptc cancels them.
+//! One MCP server as ptc uses it: started over stdio within one startup timeout,
+//! restarted on next use after it exits, calls cancelled upstream when ptc cancels them,
+//! and its process stopped and reaped on every path (see [`super::process`]).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
-use process_wrap::tokio::{CommandWrap, ProcessGroup};
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotification,
     CancelledNotificationParam, ClientRequest, JsonObject, RequestId, ServerResult, Tool,
 };
 use rmcp::service::{Peer, PeerRequestOptions, RunningService, ServiceError};
-use rmcp::transport::TokioChildProcess;
 use rmcp::{RoleClient, ServiceExt};
 use tokio::sync::Mutex;
+use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use super::process::ServerProcess;
 use super::{McpError, McpServerSpec};
 
 /// A handle on one MCP server. Cheap to clone; all clones share the connection.
@@ -31,11 +33,17 @@ struct Inner {
     spec: McpServerSpec,
     slot: Mutex<Option<Arc<Connection>>>,
     starts: AtomicU64,
+    /// The tools listed during startup.
+    tools: Vec<Tool>,
+    /// Cancels a start in progress (ptc is shutting down).
+    stop: CancellationToken,
 }
 
 struct Connection {
     generation: u64,
     service: RunningService<RoleClient, ()>,
+    /// Taken by [`McpClient::shutdown`], even while calls still hold the connection.
+    process: Mutex<ServerProcess>,
 }
 
 impl Connection {
@@ -70,18 +78,48 @@ pub(crate) enum CallError {
 }
 
 impl McpClient {
-    /// Start the server and complete the MCP handshake.
+    /// Start the server: spawn it, complete the MCP handshake and list its tools, all
+    /// within its startup timeout ([`McpServerSpec::startup_timeout`]).
     pub async fn start(spec: McpServerSpec) -> Result<Self, McpError> {
+        Self::start_until(spec, &CancellationToken::new()).await
+    }
+
+    /// [`McpClient::start`], abandoned when `stop` fires (ptc is shutting down): the
+    /// process is killed and reaped before this returns [`McpError::Cancelled`]. `stop`
+    /// also guards every later restart.
+    pub async fn start_until(
+        spec: McpServerSpec,
+        stop: &CancellationToken,
+    ) -> Result<Self, McpError> {
         spec.validate()?;
-        let client = McpClient {
+        let started = start(&spec, stop, true).await?;
+        let conn = Arc::new(Connection {
+            generation: 1,
+            service: started.service,
+            process: Mutex::new(started.process),
+        });
+        Ok(McpClient {
             inner: Arc::new(Inner {
                 spec,
-                slot: Mutex::new(None),
-                starts: AtomicU64::new(0),
+                slot: Mutex::new(Some(conn)),
+                starts: AtomicU64::new(1),
+                tools: started.tools,
+                stop: stop.clone(),
             }),
-        };
-        client.connection().await?;
-        Ok(client)
+        })
+    }
+
+    /// The tools the server listed when it started.
+    pub fn tools(&self) -> &[Tool] {
+        &self.inner.tools
+    }
+
+    /// The process id of the running server, if one is running.
+    pub async fn pid(&self) -> Option<u32> {
+        let slot = self.inner.slot.lock().await;
+        let conn = slot.as_ref()?;
+        let pid = conn.process.lock().await.id();
+        Some(pid)
     }
 
     /// The declaration this client runs.
@@ -94,17 +132,23 @@ impl McpClient {
         self.inner.starts.load(Ordering::Relaxed)
     }
 
-    /// Every tool the server lists (all pages).
+    /// Every tool the server lists now (all pages), within the per-call timeout.
     pub async fn list_tools(&self) -> Result<Vec<Tool>, McpError> {
         let conn = self.connection().await?;
-        conn.service
-            .peer()
-            .list_all_tools()
+        let timeout = self.inner.spec.timeout();
+        let failed = |reason: String| McpError::List {
+            server: self.inner.spec.name.clone(),
+            reason,
+        };
+        tokio::time::timeout(timeout, conn.service.peer().list_all_tools())
             .await
-            .map_err(|e| McpError::List {
-                server: self.inner.spec.name.clone(),
-                reason: e.to_string(),
-            })
+            .map_err(|_| {
+                failed(format!(
+                    "no answer within {} ms (timeout_ms)",
+                    timeout.as_millis()
+                ))
+            })?
+            .map_err(|e| failed(e.to_string()))
     }
 
     /// Call `tool` with `arguments`. When `signal` fires first, `notifications/cancelled`
@@ -174,19 +218,15 @@ impl McpClient {
         }
     }
 
-    /// Stop the server gracefully: close its stdin and give it [`SHUTDOWN_GRACE`] to exit
-    /// before it is killed, so notifications already sent, such as cancellations, are
-    /// read before it goes. A later call starts it again.
+    /// Stop the server gracefully: close its stdin and give it [`SHUTDOWN_GRACE`] to exit,
+    /// then SIGTERM and another grace, then SIGKILL, so notifications already sent, such
+    /// as cancellations, are read before it goes. Returns once the process is reaped,
+    /// also when calls still hold the connection (they fail). A later call starts it again.
     pub async fn shutdown(&self) {
         let conn = self.inner.slot.lock().await.take();
         if let Some(conn) = conn {
-            match Arc::try_unwrap(conn) {
-                Ok(mut conn) => {
-                    let _ = conn.service.close_with_timeout(SHUTDOWN_GRACE).await;
-                }
-                // A call still holds it: dropping the last handle kills the process.
-                Err(shared) => drop(shared),
-            }
+            conn.service.cancellation_token().cancel();
+            conn.process.lock().await.stop(SHUTDOWN_GRACE).await;
         }
     }
 
@@ -197,10 +237,11 @@ impl McpClient {
             return Ok(conn.clone());
         }
         let generation = self.inner.starts.fetch_add(1, Ordering::Relaxed) + 1;
-        let service = start(&self.inner.spec).await?;
+        let started = start(&self.inner.spec, &self.inner.stop, false).await?;
         let conn = Arc::new(Connection {
             generation,
-            service,
+            service: started.service,
+            process: Mutex::new(started.process),
         });
         *slot = Some(conn.clone());
         Ok(conn)
@@ -216,11 +257,9 @@ impl McpClient {
     }
 }
 
-/// How long [`McpClient::shutdown`] waits for the process to exit on its own.
-pub const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
-
-/// How long a server may take to start and answer `initialize`.
-const STARTUP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+/// How long [`McpClient::shutdown`] waits for the process to exit on its own (and again
+/// after SIGTERM).
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(1);
 
 const CANCEL_REASON: &str = "cancelled by ptc (the run or the call was cancelled)";
 
@@ -255,21 +294,93 @@ impl std::fmt::Debug for McpClient {
     }
 }
 
-/// Spawn the process in its own process group (so wrappers such as `npx` take their
-/// children with them when killed) and run the MCP handshake.
-async fn start(spec: &McpServerSpec) -> Result<RunningService<RoleClient, ()>, McpError> {
+/// A started server: its connection, its process, and the tools it listed.
+struct Started {
+    service: RunningService<RoleClient, ()>,
+    process: ServerProcess,
+    tools: Vec<Tool>,
+}
+
+/// Why a startup phase did not complete.
+enum Interrupted {
+    TimedOut,
+    Cancelled,
+}
+
+/// Spawn the process in its own process group, run the MCP handshake and (when `list`)
+/// list its tools, all before one deadline. On any failure the process is killed and
+/// reaped before the error is returned.
+async fn start(
+    spec: &McpServerSpec,
+    stop: &CancellationToken,
+    list: bool,
+) -> Result<Started, McpError> {
     let failed = |reason: String| McpError::Start {
         server: spec.name.clone(),
         command: spec.command_line(),
         reason,
     };
-    let mut command = tokio::process::Command::new(&spec.command);
-    command.args(&spec.args).envs(&spec.env).kill_on_drop(true);
-    let mut command = CommandWrap::from(command);
-    command.wrap(ProcessGroup::leader());
-    let transport = TokioChildProcess::new(command).map_err(|e| failed(e.to_string()))?;
-    tokio::time::timeout(STARTUP_TIMEOUT, ().serve(transport))
-        .await
-        .map_err(|_| failed(format!("no handshake within {STARTUP_TIMEOUT:?}")))?
-        .map_err(|e| failed(e.to_string()))
+    let interrupted = |phase: &str, why: Interrupted| match why {
+        Interrupted::TimedOut => McpError::StartupTimeout {
+            server: spec.name.clone(),
+            phase: phase.to_string(),
+            timeout_ms: spec.startup_timeout().as_millis() as u64,
+        },
+        Interrupted::Cancelled => McpError::Cancelled {
+            server: spec.name.clone(),
+        },
+    };
+    let deadline = Instant::now() + spec.startup_timeout();
+    let (mut process, stdout, stdin) =
+        ServerProcess::spawn(spec).map_err(|e| failed(e.to_string()))?;
+    let service = match within(deadline, stop, ().serve((stdout, stdin))).await {
+        Ok(Ok(service)) => service,
+        Ok(Err(e)) => {
+            process.kill().await;
+            return Err(failed(e.to_string()));
+        }
+        Err(why) => {
+            process.kill().await;
+            return Err(interrupted("initialize", why));
+        }
+    };
+    let listed = if list {
+        within(deadline, stop, service.peer().list_all_tools()).await
+    } else {
+        Ok(Ok(Vec::new()))
+    };
+    let tools = match listed {
+        Ok(Ok(tools)) => tools,
+        Ok(Err(e)) => {
+            service.cancellation_token().cancel();
+            process.kill().await;
+            return Err(McpError::List {
+                server: spec.name.clone(),
+                reason: e.to_string(),
+            });
+        }
+        Err(why) => {
+            service.cancellation_token().cancel();
+            process.kill().await;
+            return Err(interrupted("tools/list", why));
+        }
+    };
+    Ok(Started {
+        service,
+        process,
+        tools,
+    })
+}
+
+/// Run `work` until `deadline`, or until `stop` fires.
+async fn within<T>(
+    deadline: Instant,
+    stop: &CancellationToken,
+    work: impl std::future::Future<Output = T>,
+) -> Result<T, Interrupted> {
+    tokio::select! {
+        biased;
+        _ = stop.cancelled() => Err(Interrupted::Cancelled),
+        outcome = tokio::time::timeout_at(deadline, work) => outcome.map_err(|_| Interrupted::TimedOut),
+    }
 }

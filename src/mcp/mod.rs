@@ -12,15 +12,23 @@
 
 mod client;
 mod http;
+mod limits;
 mod pack;
+mod process;
 mod server;
 mod spec;
+mod stdio;
 
 pub use client::McpClient;
-pub use http::{serve_http, HttpBinding, PATH as HTTP_PATH};
-pub use pack::{register_server, McpPack, SEPARATOR};
-pub use server::{serve_stdio, PtcServer};
+pub use http::{
+    check_exposure, serve_http, BearerToken, HttpBinding, HttpOptions, PATH as HTTP_PATH,
+    UNAUTHENTICATED_FLAG,
+};
+pub use limits::ServeLimits;
+pub use pack::{register_server, register_server_until, McpPack, SEPARATOR};
+pub use server::{serve_stdio, PtcServer, RUN_GRACE};
 pub use spec::McpServerSpec;
+pub use stdio::{INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR};
 
 /// An MCP server could not be declared, started or listed.
 #[derive(Debug, thiserror::Error)]
@@ -42,6 +50,24 @@ pub enum McpError {
         command: String,
         /// Why it failed.
         reason: String,
+    },
+    /// The server did not finish starting (spawn, `initialize`, first `tools/list`) within
+    /// its startup timeout; its process was killed and reaped.
+    #[error("MCP server `{server}` did not start within {timeout_ms} ms: it hung in `{phase}`; its process was stopped (raise `startup_timeout_ms` if it is only slow)")]
+    StartupTimeout {
+        /// The server's name.
+        server: String,
+        /// The phase it hung in: `initialize` or `tools/list`.
+        phase: String,
+        /// The startup timeout that expired.
+        timeout_ms: u64,
+    },
+    /// Starting the server was abandoned because ptc is shutting down; its process was
+    /// killed and reaped.
+    #[error("MCP server `{server}`: start abandoned, ptc is shutting down")]
+    Cancelled {
+        /// The server's name.
+        server: String,
     },
     /// The server started but listing its tools failed.
     #[error("MCP server `{server}`: listing its tools failed: {reason}")]

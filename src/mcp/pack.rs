@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use rmcp::model::{CallToolResult, ContentBlock as McpContent, JsonObject, ResourceContents, Tool};
 use serde_json::{json, Value};
+use tokio_util::sync::CancellationToken;
 
 use super::client::CallError;
 use super::{McpClient, McpError, McpServerSpec};
@@ -52,7 +53,17 @@ pub async fn register_server(
     registry: &ToolRegistry,
     spec: McpServerSpec,
 ) -> Result<McpPack, McpError> {
-    let client = McpClient::start(spec).await?;
+    register_server_until(registry, spec, &CancellationToken::new()).await
+}
+
+/// [`register_server`], abandoned when `stop` fires (ptc is shutting down): see
+/// [`McpClient::start_until`].
+pub async fn register_server_until(
+    registry: &ToolRegistry,
+    spec: McpServerSpec,
+    stop: &CancellationToken,
+) -> Result<McpPack, McpError> {
+    let client = McpClient::start_until(spec, stop).await?;
     let server = client.spec().name.clone();
     let mut pack = McpPack {
         client: client.clone(),
@@ -60,8 +71,8 @@ pub async fn register_server(
         warnings: Vec::new(),
         disposers: Vec::new(),
     };
-    for tool in client.list_tools().await? {
-        let (builder, warnings) = definition(&client, &tool);
+    for tool in client.tools() {
+        let (builder, warnings) = definition(&client, tool);
         let register = builder
             .build()
             .and_then(|def: ToolDefinition| {
@@ -76,6 +87,7 @@ pub async fn register_server(
             Ok(ok) => ok,
             Err(e) => {
                 pack.dispose();
+                client.shutdown().await;
                 return Err(e);
             }
         };

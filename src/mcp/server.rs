@@ -7,7 +7,9 @@
 //! model. `tools/call` runs one batch of one call through the registry's executor (the
 //! full guarded pipeline), logged like any other batch; `notifications/cancelled`
 //! fires the batch's signal. rmcp runs each request in its own task, so calls from one
-//! client overlap.
+//! client overlap, up to `max_concurrent_runs` ([`ServeLimits`]); later calls wait in a
+//! bounded queue, and beyond it get a "busy" tool error. [`PtcServer::shutdown`] cancels
+//! every run and waits for them to wind down (their tools reap their own processes).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -20,8 +22,11 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
 
-use super::McpError;
+use super::limits::{Refused, RunGate};
+use super::stdio::LineTransport;
+use super::{McpError, ServeLimits};
 use crate::content::ContentBlock;
 use crate::executor::{LogStep, ToolBatchExecutionError, ToolBatchInput, ToolCallBlock};
 use crate::registry::ToolRegistry;
@@ -29,24 +34,48 @@ use crate::result::ToolExecutionResult;
 use crate::scope::Agent;
 use crate::RUN_CODE;
 
-/// An MCP server over a registry. Cheap to clone: clones share the registry, the agent
-/// and the call counter (the HTTP transport makes one per session).
+/// An MCP server over a registry. Cheap to clone: clones share the registry, the agent,
+/// the call counter, the run gate and the shutdown signal (the HTTP transport makes one
+/// per session).
 #[derive(Clone)]
 pub struct PtcServer {
     registry: ToolRegistry,
     agent: Agent,
     calls: Arc<AtomicU64>,
+    runs: Arc<RunGate>,
+    shutdown: CancellationToken,
 }
 
 impl PtcServer {
     /// Serve `registry` as `agent` (its scope picks the executor and mode; its session,
-    /// if any, logs every call as a batch `turn = n, step = 1` for the n-th call).
+    /// if any, logs every call as a batch `turn = n, step = 1` for the n-th call), with
+    /// the default [`ServeLimits`].
     pub fn new(registry: ToolRegistry, agent: Agent) -> Self {
         PtcServer {
             registry,
             agent,
             calls: Arc::new(AtomicU64::new(0)),
+            runs: Arc::new(RunGate::new(&ServeLimits::default())),
+            shutdown: CancellationToken::new(),
         }
+    }
+
+    /// Admit runs by `limits` (`max_concurrent_runs`, `max_queued_runs`).
+    pub fn with_limits(mut self, limits: &ServeLimits) -> Self {
+        self.runs = Arc::new(RunGate::new(limits));
+        self
+    }
+
+    /// Cancel every run (running or waiting) and refuse new ones, then wait for the runs
+    /// to wind down, at most `grace`.
+    pub async fn shutdown(&self, grace: std::time::Duration) {
+        self.shutdown.cancel();
+        self.runs.drain(grace).await;
+    }
+
+    /// Fires when [`PtcServer::shutdown`] is called.
+    pub fn shutdown_signal(&self) -> CancellationToken {
+        self.shutdown.clone()
     }
 
     /// The tools as an MCP client sees them.
@@ -88,12 +117,48 @@ impl PtcServer {
         Ok(tools)
     }
 
-    /// Run one call through the registry as its own batch.
+    /// Run one call through the registry as its own batch, once the run gate admits it.
+    /// `caller` is the client's cancellation; shutting the server down cancels too.
     pub async fn call(
         &self,
         name: &str,
         arguments: Option<JsonObject>,
-        signal: tokio_util::sync::CancellationToken,
+        caller: CancellationToken,
+    ) -> Result<CallToolResult, ToolBatchExecutionError> {
+        let signal = self.shutdown.child_token();
+        let admitted = {
+            let enter = self.runs.enter(&signal);
+            tokio::pin!(enter);
+            loop {
+                tokio::select! {
+                    admitted = &mut enter => break admitted,
+                    _ = caller.cancelled(), if !signal.is_cancelled() => signal.cancel(),
+                }
+            }
+        };
+        let _permit = match admitted {
+            Ok(permit) => permit,
+            Err(Refused::Busy) => {
+                return Ok(CallToolResult::error(vec![McpContent::text(
+                    self.runs.busy_message(),
+                )]))
+            }
+            Err(Refused::Cancelled) => {
+                return Ok(CallToolResult::error(vec![McpContent::text(
+                    "cancelled before it started",
+                )]))
+            }
+        };
+        self.run(name, arguments, caller, signal).await
+    }
+
+    /// One admitted call; `caller` firing cancels `signal`, the batch's.
+    async fn run(
+        &self,
+        name: &str,
+        arguments: Option<JsonObject>,
+        caller: CancellationToken,
+        signal: CancellationToken,
     ) -> Result<CallToolResult, ToolBatchExecutionError> {
         let n = self.calls.fetch_add(1, Ordering::Relaxed) + 1;
         let arguments = Value::Object(arguments.unwrap_or_default());
@@ -102,10 +167,18 @@ impl PtcServer {
             name,
             arguments,
         )]);
-        batch.signal = signal;
+        batch.signal = signal.clone();
         batch.agent = Some(self.agent.clone());
         batch.log = Some(LogStep { turn: n, step: 1 });
-        let result = match self.registry.execute(batch).await {
+        let execute = self.registry.execute(batch);
+        tokio::pin!(execute);
+        let executed = loop {
+            tokio::select! {
+                executed = &mut execute => break executed,
+                _ = caller.cancelled(), if !signal.is_cancelled() => signal.cancel(),
+            }
+        };
+        let result = match executed {
             Ok(mut batch) => batch.results.remove(0).result,
             // The call ran; only writing its events failed. Report the result anyway.
             Err(ToolBatchExecutionError::Log { error, mut result }) => {
@@ -176,15 +249,36 @@ impl ServerHandler for PtcServer {
     }
 }
 
-/// Serve over this process's stdin and stdout until the client disconnects.
-pub async fn serve_stdio(server: PtcServer) -> Result<(), McpError> {
-    let running = server
-        .serve(rmcp::transport::stdio())
+/// Serve over this process's stdin and stdout until the client closes stdin or `stop`
+/// fires; lines longer than `limits.max_request_bytes` are refused (see [`super::stdio`]).
+/// Either way every run is then cancelled and wound down ([`PtcServer::shutdown`]).
+pub async fn serve_stdio(
+    server: PtcServer,
+    limits: &ServeLimits,
+    stop: CancellationToken,
+) -> Result<(), McpError> {
+    let transport = LineTransport::new(
+        tokio::io::stdin(),
+        tokio::io::stdout(),
+        limits.max_request_bytes,
+    );
+    let served = match server
+        .clone()
+        .serve_with_ct(transport, stop.child_token())
         .await
-        .map_err(|e| McpError::Stdio(e.to_string()))?;
-    running
-        .waiting()
-        .await
-        .map_err(|e| McpError::Stdio(e.to_string()))?;
-    Ok(())
+    {
+        Ok(running) => running
+            .waiting()
+            .await
+            .map(drop)
+            .map_err(|e| McpError::Stdio(e.to_string())),
+        // Stopped, or stdin closed, before the handshake: nothing was served.
+        Err(_) if stop.is_cancelled() => Ok(()),
+        Err(e) => Err(McpError::Stdio(e.to_string())),
+    };
+    server.shutdown(RUN_GRACE).await;
+    served
 }
+
+/// How long a stopping server waits for cancelled runs to wind down.
+pub const RUN_GRACE: std::time::Duration = std::time::Duration::from_secs(5);

@@ -25,11 +25,19 @@ pub struct McpServerSpec {
     /// a call that outlives it is cancelled upstream and fails with `TOOL_TIMEOUT`.
     #[serde(default)]
     pub timeout_ms: Option<u64>,
+    /// Startup timeout in milliseconds (default [`McpServerSpec::DEFAULT_STARTUP_TIMEOUT`]):
+    /// one budget for spawning the process, the `initialize` handshake and the first
+    /// `tools/list`. A server that outlives it is killed and the error names the phase.
+    #[serde(default)]
+    pub startup_timeout_ms: Option<u64>,
 }
 
 impl McpServerSpec {
     /// The per-call timeout when none is configured.
     pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+    /// The startup timeout when none is configured.
+    pub const DEFAULT_STARTUP_TIMEOUT: Duration = Duration::from_secs(30);
 
     /// A server running `command` with `args`, no extra environment, the default timeout.
     pub fn new(name: impl Into<String>, command: impl Into<String>, args: &[&str]) -> Self {
@@ -39,6 +47,7 @@ impl McpServerSpec {
             args: args.iter().map(|a| a.to_string()).collect(),
             env: Default::default(),
             timeout_ms: None,
+            startup_timeout_ms: None,
         }
     }
 
@@ -47,6 +56,13 @@ impl McpServerSpec {
         self.timeout_ms
             .map(Duration::from_millis)
             .unwrap_or(Self::DEFAULT_TIMEOUT)
+    }
+
+    /// The startup timeout (spawn, `initialize`, first `tools/list`).
+    pub fn startup_timeout(&self) -> Duration {
+        self.startup_timeout_ms
+            .map(Duration::from_millis)
+            .unwrap_or(Self::DEFAULT_STARTUP_TIMEOUT)
     }
 
     /// The command line, for messages.
@@ -87,6 +103,9 @@ impl McpServerSpec {
         if self.timeout_ms == Some(0) {
             return Err(invalid("timeout_ms must be positive"));
         }
+        if self.startup_timeout_ms == Some(0) {
+            return Err(invalid("startup_timeout_ms must be positive"));
+        }
         Ok(())
     }
 }
@@ -115,6 +134,7 @@ impl FromStr for McpServerSpec {
             args: words.collect(),
             env: Default::default(),
             timeout_ms: None,
+            startup_timeout_ms: None,
         };
         spec.validate().map_err(|e| match e {
             McpError::InvalidSpec { reason, .. } => invalid(&reason),

@@ -7,3 +7,5 @@
 //! sandbox, configuration trust), `serve` (`ptc serve` over stdio and HTTP).
 
 mod sandbox;
+#[cfg(feature = "mcp")]
+mod serve;

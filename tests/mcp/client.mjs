@@ -3,6 +3,7 @@
 //   node tests/mcp/client.mjs '<plan as JSON>'
 //
 // plan: { "stdio": { "command": "...", "args": [...] } | "http": "http://127.0.0.1:PORT/mcp",
+//         "headers": { "Authorization": "Bearer …" } (HTTP only, optional),
 //         "steps": [ { "list": true }
 //                  | { "call": "run_code", "args": {...}, "abortAfterMs": 200 }
 //                  | { "parallel": [ <call step>, ... ] } ] }
@@ -15,7 +16,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 const plan = JSON.parse(process.argv[2]);
 const transport = plan.stdio
   ? new StdioClientTransport({ ...plan.stdio, stderr: "inherit" })
-  : new StreamableHTTPClientTransport(new URL(plan.http));
+  : new StreamableHTTPClientTransport(new URL(plan.http), { requestInit: { headers: plan.headers ?? {} } });
 const client = new Client({ name: "ptc-test-client", version: "1.0.0" });
 await client.connect(transport);
 

@@ -4,7 +4,10 @@
 //
 // FIXTURE_LOG=<file>: every cancellation the server receives is appended as a line
 // `cancelled <tool> <requestId>`.
-import { appendFileSync } from "node:fs";
+// FIXTURE_PID=<file>: the server writes its process id there as soon as it starts.
+// FIXTURE_HANG=initialize | tools/list: never answer that request, ignore SIGTERM and
+// stay up when stdin closes (only SIGKILL stops it), like a wedged server.
+import { appendFileSync, writeFileSync } from "node:fs";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -59,8 +62,17 @@ const rendezvous = (key) => {
   return waiting.get(key);
 };
 
+if (process.env.FIXTURE_PID) writeFileSync(process.env.FIXTURE_PID, String(process.pid));
+const hang = process.env.FIXTURE_HANG;
+if (hang) {
+  process.on("SIGTERM", () => log("ignored SIGTERM"));
+  setInterval(() => {}, 1 << 30);
+}
+
 const server = new Server({ name: "ptc-fixture", version: "1.0.0" }, { capabilities: { tools: {} } });
-server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+server.setRequestHandler(ListToolsRequestSchema, () =>
+  hang === "tools/list" ? new Promise(() => {}) : { tools },
+);
 server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   const { name, arguments: args = {} } = request.params;
   extra.signal.addEventListener("abort", () => log(`cancelled ${name} ${extra.requestId}`));
@@ -96,6 +108,11 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   }
 });
 
-await server.connect(new StdioServerTransport());
-// Like most stdio servers: exit when the client closes stdin.
-process.stdin.on("end", () => process.exit(0));
+if (hang === "initialize") {
+  // Read and drop everything: the handshake never completes.
+  process.stdin.resume();
+} else {
+  await server.connect(new StdioServerTransport());
+}
+// Like most stdio servers: exit when the client closes stdin (unless wedged).
+process.stdin.on("end", () => hang || process.exit(0));

@@ -4,6 +4,8 @@
 //! `npm ci` (see `.ci/run`).
 #![allow(dead_code)]
 
+pub mod serve;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 

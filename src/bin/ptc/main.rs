@@ -76,6 +76,9 @@ fn main() -> ExitCode {
             Command::Trust(args) => trust::main(args),
         }
     });
+    // Everything was stopped and reaped inside `block_on`; do not wait on a blocking read
+    // of stdin (`ptc serve` over stdio) that may never return.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
     match outcome {
         Ok(code) => code,
         Err(message) => {

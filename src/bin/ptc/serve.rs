@@ -1,13 +1,22 @@
 //! `ptc serve`: the registry as an MCP server, over stdio or streamable HTTP.
+//!
+//! SIGTERM and SIGINT (and, on stdio, the end of stdin) stop it gracefully, also while
+//! MCP servers are still starting: stop accepting, cancel the runs and let them wind
+//! down, stop the MCP servers ptc started (close stdin, SIGTERM, SIGKILL) and reap them.
 
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Args;
-use ptc::mcp::{serve_http, serve_stdio, HttpBinding, PtcServer};
+use ptc::mcp::{
+    check_exposure, serve_http, serve_stdio, BearerToken, HttpBinding, HttpOptions, PtcServer,
+    ServeLimits,
+};
 use ptc::{Agent, JsonlLog, ScopeKey, ToolMode};
+use tokio::signal::unix::{signal, SignalKind};
+use tokio_util::sync::CancellationToken;
 
-use crate::setup::{registry, PackArgs};
+use crate::setup::{registry_until, PackArgs, Setup};
 
 /// `ptc serve` options.
 #[derive(Args, Debug)]
@@ -22,6 +31,21 @@ pub struct ServeArgs {
     /// ADDR is PORT (on 127.0.0.1) or HOST:PORT. Port 0 picks a free port.
     #[arg(long, value_name = "ADDR")]
     http: Option<HttpBinding>,
+    /// Require `Authorization: Bearer <token>` on every HTTP request, the token being the
+    /// content of FILE (default: `token_file` in [serve] of ptc.toml).
+    #[arg(long, value_name = "FILE", requires = "http")]
+    http_token_file: Option<std::path::PathBuf>,
+    /// Serve a non-loopback --http address without a token: anyone who reaches it can
+    /// run every tool. Without a token such an address is refused.
+    #[arg(long, requires = "http")]
+    http_unauthenticated: bool,
+    /// MCP sessions open at once over HTTP (default: [serve] in ptc.toml, else 64).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    max_sessions: Option<u32>,
+    /// Tool calls running at once; later ones wait, then get a busy error
+    /// (default: [serve] in ptc.toml, else 8).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    max_concurrent_runs: Option<u32>,
     /// Append every call's session events to FILE as JSON lines.
     #[arg(long, value_name = "FILE")]
     log: Option<std::path::PathBuf>,
@@ -34,9 +58,27 @@ fn parse_mode(s: &str) -> Result<ToolMode, String> {
     s.parse()
 }
 
-/// Run the server until the client disconnects (stdio) or the process is stopped (HTTP).
+/// Serve until the client disconnects (stdio) or a signal stops the process.
 pub async fn main(args: ServeArgs) -> Result<ExitCode, String> {
-    let setup = registry(&args.packs, |_| {}).await?;
+    let stop = stop_on_signals()?;
+    let setup = match registry_until(&args.packs, |_| {}, &stop).await {
+        Ok(setup) => setup,
+        Err(e) if stop.is_cancelled() => {
+            eprintln!("ptc: stopped before serving ({e})");
+            return Ok(ExitCode::SUCCESS);
+        }
+        Err(e) => return Err(e),
+    };
+    let served = serve(&args, &setup, stop).await;
+    setup.shutdown().await;
+    served
+}
+
+async fn serve(
+    args: &ServeArgs,
+    setup: &Setup,
+    stop: CancellationToken,
+) -> Result<ExitCode, String> {
     let registry = setup.registry.clone();
     registry.set_mode(args.mode.or(setup.config.mode).unwrap_or(ToolMode::Both));
     if args.trace {
@@ -48,24 +90,61 @@ pub async fn main(args: ServeArgs) -> Result<ExitCode, String> {
             .map_err(|e| format!("cannot open the log {}: {e}", path.display()))?;
         agent = agent.with_session(Arc::new(log));
     }
-    let server = PtcServer::new(registry, agent);
-    let serve = async {
-        match args.http {
-            None => serve_stdio(server).await,
-            Some(binding) => {
-                serve_http(server, binding, |addr| {
-                    eprintln!("ptc: serving MCP at http://{addr}{}", ptc::mcp::HTTP_PATH)
-                })
-                .await
+    let mut limits = ServeLimits::default();
+    setup.config.serve.apply(&mut limits);
+    if let Some(n) = args.max_sessions {
+        limits.max_sessions = n as usize;
+    }
+    if let Some(n) = args.max_concurrent_runs {
+        limits.max_concurrent_runs = n as usize;
+    }
+    let server = PtcServer::new(registry, agent).with_limits(&limits);
+    let served = match args.http {
+        None => serve_stdio(server, &limits, stop).await,
+        Some(binding) => {
+            let token = match args.http_token_file.as_ref().or(setup
+                .config
+                .serve
+                .token_file
+                .as_ref())
+            {
+                Some(path) => Some(BearerToken::from_file(path)?),
+                None => None,
+            };
+            let exposed = check_exposure(binding.0, token.as_ref(), args.http_unauthenticated)
+                .map_err(|e| e.to_string())?;
+            if let Some(warning) = exposed {
+                eprintln!("ptc: {warning}");
             }
+            let options = HttpOptions {
+                limits,
+                token,
+                unauthenticated: args.http_unauthenticated,
+            };
+            serve_http(server, binding, options, stop, |addr| {
+                eprintln!("ptc: serving MCP at http://{addr}{}", ptc::mcp::HTTP_PATH)
+            })
+            .await
         }
     };
-    // On Ctrl-C, stop serving and still stop the MCP servers this process started.
-    let served = tokio::select! {
-        served = serve => served,
-        _ = tokio::signal::ctrl_c() => Ok(()),
-    };
-    setup.shutdown().await;
     served.map_err(|e| e.to_string())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A token cancelled by the first SIGTERM or SIGINT.
+fn stop_on_signals() -> Result<CancellationToken, String> {
+    let install = |kind| signal(kind).map_err(|e| format!("cannot handle signals: {e}"));
+    let mut term = install(SignalKind::terminate())?;
+    let mut int = install(SignalKind::interrupt())?;
+    let stop = CancellationToken::new();
+    let cancel = stop.clone();
+    tokio::spawn(async move {
+        let name = tokio::select! {
+            _ = term.recv() => "SIGTERM",
+            _ = int.recv() => "SIGINT",
+        };
+        eprintln!("ptc: {name}: stopping");
+        cancel.cancel();
+    });
+    Ok(stop)
 }

@@ -4,10 +4,11 @@ use std::process::ExitCode;
 
 use clap::Args;
 use ptc::config::{Config, TrustStore};
-use ptc::mcp::{register_server, McpClient, McpServerSpec};
+use ptc::mcp::{register_server_until, McpClient, McpServerSpec};
 use ptc::policy::terminal::TerminalApproval;
 use ptc::sandbox::{Sandbox, SandboxMode};
 use ptc::{CodeConfig, CodeExecutor, ToolMode, ToolRegistry};
+use tokio_util::sync::CancellationToken;
 
 /// Options shared by every command that builds a registry.
 #[derive(Args, Debug, Clone)]
@@ -110,6 +111,16 @@ pub async fn registry(
     args: &PackArgs,
     adjust: impl FnOnce(&mut CodeConfig),
 ) -> Result<Setup, String> {
+    registry_until(args, adjust, &CancellationToken::new()).await
+}
+
+/// [`registry`], abandoned when `stop` fires: MCP servers being started are killed and
+/// reaped, those already started are shut down, and the error says so.
+pub async fn registry_until(
+    args: &PackArgs,
+    adjust: impl FnOnce(&mut CodeConfig),
+    stop: &CancellationToken,
+) -> Result<Setup, String> {
     let root = match &args.root {
         Some(root) => root.clone(),
         None => std::env::current_dir()
@@ -143,7 +154,7 @@ pub async fn registry(
     if packs.split(',').any(|p| p.trim() == "builtin") {
         sandbox_notice(&ctx)?;
     }
-    let mcp = connect_mcp(&registry, &config.mcp, &args.mcp).await?;
+    let mcp = connect_mcp(&registry, &config.mcp, &args.mcp, stop).await?;
     for disposer in config.policies.install(&registry) {
         std::mem::forget(disposer);
     }
@@ -173,11 +184,13 @@ fn sandbox_notice(ctx: &ptc::packs::PackContext) -> Result<(), String> {
 }
 
 /// Start the MCP servers (`--mcp` replaces a configured server of the same name) and
-/// register their tools; warnings go to stderr.
+/// register their tools; warnings go to stderr. On failure the servers already started
+/// are shut down (and reaped) before the error returns.
 async fn connect_mcp(
     registry: &ToolRegistry,
     configured: &[McpServerSpec],
     flags: &[McpServerSpec],
+    stop: &CancellationToken,
 ) -> Result<Vec<McpClient>, String> {
     let mut specs: Vec<McpServerSpec> = configured
         .iter()
@@ -185,11 +198,17 @@ async fn connect_mcp(
         .cloned()
         .collect();
     specs.extend(flags.iter().cloned());
-    let mut clients = Vec::with_capacity(specs.len());
+    let mut clients: Vec<McpClient> = Vec::with_capacity(specs.len());
     for spec in specs {
-        let pack = register_server(registry, spec)
-            .await
-            .map_err(|e| e.to_string())?;
+        let pack = match register_server_until(registry, spec, stop).await {
+            Ok(pack) => pack,
+            Err(e) => {
+                for client in &clients {
+                    client.shutdown().await;
+                }
+                return Err(e.to_string());
+            }
+        };
         for warning in &pack.warnings {
             eprintln!("ptc: warning: {warning}");
         }

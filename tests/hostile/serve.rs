@@ -1,0 +1,346 @@
+//! `ptc serve` under hostile clients: slowloris and idle connections, file descriptors
+//! running out, a flood of `initialize`, memory-heavy runs in parallel, malformed stdio
+//! input, and signals while MCP servers start. The server stays up, its resources stay
+//! bounded, and no child process outlives it.
+//!
+//! Bounds on memory are generous and stated where they are asserted; nothing asserts on
+//! elapsed time. Figures are printed (`cargo test --test hostile serve -- --nocapture`).
+
+#[path = "../mcp_support/mod.rs"]
+mod mcp_support;
+
+use std::io::Write;
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use mcp_support::serve::{http, initialize, open_fds, signal, status_kb, HttpServer, StdioPeer};
+use mcp_support::{fixture_flag, node_module, ptc_bin, run_client};
+use serde_json::{json, Value};
+
+/// A `ptc.toml` in `dir` with `body`; its path.
+fn config(dir: &Path, body: &str) -> String {
+    let path = dir.join("serve.toml");
+    std::fs::write(&path, body).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// Poll `ready` every 20 ms; panics with `what` after `limit` (a safety net for a
+/// regression, not a timing assertion).
+fn wait_until(what: &str, limit: Duration, mut ready: impl FnMut() -> bool) {
+    let deadline = Instant::now() + limit;
+    while !ready() {
+        assert!(Instant::now() < deadline, "never happened: {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// One native `echo` through the official TypeScript SDK client over HTTP.
+fn echo_over_http(url: &str, text: &str) {
+    let results = run_client(&json!({
+        "http": url,
+        "steps": [{ "call": "echo", "args": { "text": text } }],
+    }));
+    assert_eq!(results[0]["isError"], false, "{}", results[0]);
+    assert_eq!(results[0]["text"], text, "{}", results[0]);
+}
+
+#[test]
+fn serve_http_survives_600_slowloris_and_idle_connections_with_fds_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(
+        dir.path(),
+        "[serve]\nheader_timeout_ms = 1000\nmax_connections = 64\n",
+    );
+    let mut server = HttpServer::start(
+        dir.path(),
+        &["--tools", "testkit", "--mode", "native", "--config", &cfg],
+        &[],
+    );
+    let before = open_fds(server.pid());
+    let mut held = Vec::new();
+    let mut most = before;
+    for i in 0..600 {
+        let mut stream = TcpStream::connect(server.authority()).expect("connect");
+        if i % 2 == 0 {
+            // Slowloris: a request that never finishes its headers.
+            let _ = stream.write_all(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: 1");
+        }
+        held.push(stream);
+        most = most.max(open_fds(server.pid()));
+    }
+    // Connections beyond the cap wait in the listen backlog, not in ptc's fd table.
+    eprintln!("slowloris: server fds before {before}, at most {most} with 600 connections held");
+    assert!(
+        most <= before + 64 + 8,
+        "fds grew to {most} (from {before})"
+    );
+    // The header timeout sheds them; a real client gets its turn and is served.
+    echo_over_http(&server.url, "still here");
+    assert!(server.is_up());
+    drop(held);
+}
+
+#[test]
+fn serve_http_survives_accept_errors_when_file_descriptors_run_out() {
+    let dir = tempfile::tempdir().unwrap();
+    const LIMIT: usize = 48;
+    let mut server = HttpServer::start_with_fd_limit(
+        dir.path(),
+        &["--tools", "testkit", "--mode", "native"],
+        &[],
+        Some(LIMIT as u32),
+    );
+    // 100 connections > the 48 descriptors the server may open: accept fails (EMFILE).
+    let held: Vec<TcpStream> = (0..100)
+        .map(|_| TcpStream::connect(server.authority()).expect("connect"))
+        .collect();
+    wait_until(
+        "the server's fd table fills up",
+        Duration::from_secs(60),
+        || open_fds(server.pid()) >= LIMIT - 1,
+    );
+    eprintln!(
+        "fd exhaustion: server at {} of {LIMIT} fds",
+        open_fds(server.pid())
+    );
+    assert!(server.is_up(), "an accept error ended the server");
+    drop(held);
+    echo_over_http(&server.url, "served again");
+    assert!(server.is_up());
+}
+
+#[test]
+fn serve_http_initialize_flood_keeps_memory_bounded_and_sessions_expire() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(
+        dir.path(),
+        "[serve]\nmax_sessions = 64\nsession_idle_timeout_ms = 3000\n",
+    );
+    let mut server = HttpServer::start(
+        dir.path(),
+        &["--tools", "testkit", "--mode", "native", "--config", &cfg],
+        &[],
+    );
+    echo_over_http(&server.url, "warm-up");
+    let pid = server.pid();
+    let before = status_kb(pid, "VmRSS");
+    let authority = server.authority().to_string();
+    let counts: Vec<(usize, usize)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..4)
+            .map(|w| {
+                let authority = authority.clone();
+                scope.spawn(move || {
+                    let (mut ok, mut busy) = (0, 0);
+                    for i in 0..1250 {
+                        let reply = http(&authority, "POST", &[], &initialize(w * 10_000 + i));
+                        match reply.status {
+                            200 => ok += 1,
+                            503 => busy += 1,
+                            other => panic!("initialize answered {other}: {reply:?}"),
+                        }
+                    }
+                    (ok, busy)
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap()).collect()
+    });
+    let (ok, busy) = counts
+        .iter()
+        .fold((0, 0), |(a, b), (ok, busy)| (a + ok, b + busy));
+    let after = status_kb(pid, "VmRSS");
+    eprintln!(
+        "initialize flood: 5000 calls, {ok} sessions opened, {busy} refused (503); \
+         RSS {before} kB -> {after} kB"
+    );
+    // Sessions idle out after 3 s, freeing slots during the flood: more than 64 may open
+    // in all, never more than 64 at once (`mcp_server.rs` pins the exact cap).
+    assert!(busy > 0, "the session cap never engaged");
+    assert_eq!(ok + busy, 5000);
+    // 64 sessions cost well under a megabyte each; 64 MiB is a generous ceiling (without
+    // the cap, 5,000 sessions added 273 MB).
+    assert!(
+        after.saturating_sub(before) < 64 * 1024,
+        "RSS grew from {before} kB to {after} kB"
+    );
+    // Idle sessions expire, and new clients are admitted again.
+    wait_until("an idle session expires", Duration::from_secs(120), || {
+        http(&authority, "POST", &[], &initialize(1)).status == 200
+    });
+    echo_over_http(&server.url, "after the flood");
+    assert!(server.is_up());
+}
+
+#[test]
+fn serve_http_memory_heavy_parallel_runs_are_held_to_the_run_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(
+        dir.path(),
+        "[serve]\nmax_concurrent_runs = 2\n[limits]\nmax_heap_mb = 512\n",
+    );
+    let server = HttpServer::start(
+        dir.path(),
+        &["--tools", "testkit", "--mode", "code", "--config", &cfg],
+        &[],
+    );
+    let pid = server.pid();
+    let heavy = json!({ "call": "run_code", "args": {
+        "code": "const s = 'x'.repeat(48 << 20); const t = s + 'y'; return t.length",
+        "description": "allocate about 100 MB",
+    } });
+    let base = status_kb(pid, "VmHWM");
+    let one = run_client(&json!({ "http": server.url, "steps": [heavy.clone()] }));
+    assert_eq!(one[0]["text"], "50331649", "{}", one[0]);
+    let per_run = status_kb(pid, "VmHWM").saturating_sub(base);
+    let twelve = run_client(&json!({
+        "http": server.url,
+        "steps": [{ "parallel": vec![heavy; 12] }],
+    }));
+    for result in twelve[0].as_array().unwrap() {
+        assert_eq!(result["text"], "50331649", "{result}");
+    }
+    let peak = status_kb(pid, "VmHWM").saturating_sub(base);
+    eprintln!(
+        "parallel runs: one run peaks at +{per_run} kB, 12 in parallel (cap 2) at +{peak} kB"
+    );
+    // Two at a time peak near 2 runs' worth; all twelve at once would be 12.
+    assert!(
+        peak < per_run * 7 / 2,
+        "12 runs peaked at +{peak} kB, one at +{per_run} kB"
+    );
+}
+
+#[test]
+fn serve_stdio_malformed_input_gets_json_rpc_errors_and_the_session_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path(), "[serve]\nmax_request_bytes = 4096\n");
+    let mut peer = StdioPeer::start(
+        dir.path(),
+        &["--tools", "testkit", "--mode", "native", "--config", &cfg],
+    );
+    let cases: [(&[u8], i64, Value); 8] = [
+        (b"{not json", -32700, Value::Null),
+        (b"\xff\xfe{\"jsonrpc\":\"2.0\"}", -32700, Value::Null),
+        (&[b'x'; 100_000], -32600, Value::Null),
+        (b"[1, 2]", -32600, Value::Null),
+        (br#"{"jsonrpc":"1.0","id":7,"method":"tools/list"}"#, -32600, json!(7)),
+        (br#"{"jsonrpc":"2.0","id":[1],"method":"tools/list"}"#, -32600, Value::Null),
+        (br#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"nome":"echo"}}"#, -32602, json!(8)),
+        (br#"{"jsonrpc":"2.0","id":"n","method":"tools/call","params":{"name":"echo","arguments":[]}}"#, -32602, json!("n")),
+    ];
+    for (line, code, id) in cases {
+        peer.send_line(line);
+        let reply = peer.reply();
+        let shown = String::from_utf8_lossy(&line[..line.len().min(60)]).into_owned();
+        assert_eq!(reply["error"]["code"], code, "{shown}: {reply}");
+        assert_eq!(reply["id"], id, "{shown}: {reply}");
+        // The session goes on after each.
+        let ok = peer.call(100, "echo", json!({ "text": "still here" }));
+        assert_eq!(
+            ok["content"][0]["text"], "still here",
+            "after {shown}: {ok}"
+        );
+    }
+    // A flood of garbage is answered line by line and changes nothing.
+    for _ in 0..2000 {
+        peer.send_line(b"garbage");
+    }
+    for _ in 0..2000 {
+        assert_eq!(peer.reply()["error"]["code"], -32700);
+    }
+    let ok = peer.call(101, "echo", json!({ "text": "after the flood" }));
+    assert_eq!(ok["content"][0]["text"], "after the flood", "{ok}");
+    // A malformed notification is not answered (JSON-RPC answers no notification).
+    peer.send_line(br#"{"jsonrpc":"2.0","method":"tools/call","params":5}"#);
+    let ok = peer.call(102, "echo", json!({ "text": "next" }));
+    assert_eq!(ok["content"][0]["text"], "next", "{ok}");
+    assert_eq!(peer.finish(), Some(0), "stdin's end stops ptc cleanly");
+}
+
+/// The fixture's pid once it has written it to `file`.
+fn await_pid(file: &Path) -> String {
+    wait_until(
+        "the MCP server writes its pid",
+        Duration::from_secs(60),
+        || std::fs::read_to_string(file).is_ok_and(|pid| !pid.trim().is_empty()),
+    );
+    std::fs::read_to_string(file).unwrap().trim().to_string()
+}
+
+#[test]
+fn serve_sigterm_during_an_mcp_handshake_leaves_no_orphan() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("fixture.pid");
+    node_module("@modelcontextprotocol/sdk/package.json");
+    // The fixture never answers `initialize`, ignores SIGTERM and stdin's end.
+    let ptc = Command::new(ptc_bin())
+        .args([
+            "serve",
+            "--root",
+            dir.path().to_str().unwrap(),
+            "--tools",
+            "testkit",
+        ])
+        .args(["--mcp", &fixture_flag("fx")])
+        .env("FIXTURE_HANG", "initialize")
+        .env("FIXTURE_PID", &pid_file)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ptc runs");
+    let child = await_pid(&pid_file);
+    signal(ptc.id(), "TERM");
+    let output = ptc.wait_with_output().expect("ptc exits");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("stopped before serving"), "{stderr}");
+    assert!(
+        !Path::new(&format!("/proc/{child}")).exists(),
+        "the MCP server {child} outlived ptc"
+    );
+}
+
+#[test]
+fn serve_sigterm_while_serving_http_stops_gracefully_and_reaps_mcp_servers() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("fixture.pid");
+    let fx = fixture_flag("fx");
+    node_module("@modelcontextprotocol/sdk/package.json");
+    let server = HttpServer::start(
+        dir.path(),
+        &["--tools", "testkit", "--mode", "native", "--mcp", &fx],
+        &[("FIXTURE_PID", pid_file.to_str().unwrap())],
+    );
+    let child = await_pid(&pid_file);
+    echo_over_http(&server.url, "before the signal");
+    let (code, stderr) = server.terminate();
+    assert_eq!(code, Some(0), "{stderr:?}");
+    assert!(
+        !Path::new(&format!("/proc/{child}")).exists(),
+        "the MCP server {child} outlived ptc"
+    );
+}
+
+#[test]
+fn serve_sigterm_while_serving_stdio_exits_and_reaps_mcp_servers() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("fixture.pid");
+    node_module("@modelcontextprotocol/sdk/package.json");
+    // stdin stays open: ptc is blocked reading it when the signal comes.
+    let mut peer = StdioPeer::start_with_env(
+        dir.path(),
+        &["--tools", "testkit", "--mcp", &fixture_flag("fx")],
+        &[("FIXTURE_PID", pid_file.to_str().unwrap())],
+    );
+    let child = await_pid(&pid_file);
+    signal(peer.child.id(), "TERM");
+    let status = peer.child.wait().expect("ptc exits");
+    assert_eq!(status.code(), Some(0));
+    assert!(
+        !Path::new(&format!("/proc/{child}")).exists(),
+        "the MCP server {child} outlived ptc"
+    );
+}
