@@ -108,7 +108,10 @@ export default function ptcGlue(hostCall, hostLog, toolNames, hostCallPlain = nu
   // JSON.stringify is costly per call in QuickJS; most strings (and keys) need no escaping.
   const needsEscape = /["\\\u0000-\u001f\ud800-\udfff]/;
   const testEscape = Function.prototype.call.bind(RegExp.prototype.test, needsEscape);
-  const quote = (string) => (testEscape(string) ? stringify(string) : `"${string}"`);
+  // Lone surrogates (not text in any encoding) become U+FFFD, as a UTF-8 host can carry them.
+  const wellFormed = Function.prototype.call.bind(String.prototype.toWellFormed);
+  const quote = (string) =>
+    testEscape(string) ? stringify(wellFormed(string)) : `"${string}"`;
 
   /** Thrown by encodeJson when the text passes its maximum length. */
   class TooLong {}
@@ -243,8 +246,11 @@ export default function ptcGlue(hostCall, hostLog, toolNames, hostCallPlain = nu
     value instanceof ErrorCtor ||
     (value !== null && typeof value === 'object' && typeof value.stack === 'string');
 
+  /** "Name: message" followed by the stack, as well-formed text. */
+  const describeError = (error) => wellFormed(describeRaw(error));
+
   /** "Name: message" followed by the stack (V8 stacks already start with that line). */
-  const describeError = (error) => {
+  const describeRaw = (error) => {
     try {
       if (!isErrorLike(error)) return format(error);
       const name = StringCtor(error.name ?? 'Error');
@@ -346,7 +352,7 @@ export default function ptcGlue(hostCall, hostLog, toolNames, hostCallPlain = nu
         if (i !== 0) line += ' ';
         line += format(args[i]);
       }
-      hostLog(level, line);
+      hostLog(level, wellFormed(line));
     };
   const console = create(ObjectPrototype);
   for (const level of ['log', 'info', 'warn', 'error', 'debug']) {

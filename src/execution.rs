@@ -272,6 +272,54 @@ impl ToolRunContext {
     pub fn conclude_turn(&self) {
         self.effects.conclude.store(true, Ordering::Relaxed);
     }
+
+    /// The guards that apply to this call, to ask whether the same call with other arguments
+    /// would be denied (e.g. a search over a directory asking, per file, whether a search of
+    /// just that file would be); `None` when no guard applies.
+    pub fn guards(&self) -> Option<CallGuards> {
+        let hooks = self.registry.inner.hooks.snapshot();
+        if hooks.guards.is_empty() {
+            return None;
+        }
+        Some(CallGuards {
+            hooks,
+            exec: self.exec.clone(),
+        })
+    }
+}
+
+/// The guards of one call ([`ToolRunContext::guards`]).
+#[derive(Clone)]
+pub struct CallGuards {
+    hooks: Arc<crate::hooks::HookSet>,
+    exec: Arc<ToolExecution>,
+}
+
+impl CallGuards {
+    /// The reason the guards would deny this call with `args` instead of its own arguments.
+    pub fn denial(&self, args: Value) -> Option<String> {
+        let own = &self.exec;
+        let exec = ToolExecution {
+            token: own.token,
+            call_id: own.call_id.clone(),
+            root_call_id: own.root_call_id.clone(),
+            name: own.name.clone(),
+            arguments: Arc::new(args),
+            agent: own.agent.clone(),
+            tool_set: own.tool_set.clone(),
+            parent: own.parent,
+            signal: own.signal.clone(),
+            definition: own.definition.clone(),
+            started_at: own.started_at,
+        };
+        crate::pipeline::check_guards(&self.hooks, &exec)
+    }
+}
+
+impl fmt::Debug for CallGuards {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CallGuards").finish_non_exhaustive()
+    }
 }
 
 impl fmt::Debug for ToolRunContext {

@@ -230,7 +230,7 @@ async fn grep_rejects_bad_patterns_includes_and_paths() {
         (json!({"pattern": ""}), "`pattern` is empty"),
         (
             json!({"pattern": "(unclosed"}),
-            "not a valid regular expression",
+            "not a usable regular expression",
         ),
         (
             json!({"pattern": "x", "include": "!*.rs"}),

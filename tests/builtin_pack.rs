@@ -291,7 +291,7 @@ async fn builtin_tool_errors_reach_programs_as_tool_call_errors() {
     .await;
     assert!(!failed, "{text}");
     assert!(text.contains("read: "), "{text}");
-    assert!(text.contains("outside the workspace root"), "{text}");
+    assert!(text.contains("not inside the workspace root"), "{text}");
 }
 
 #[test]

@@ -109,10 +109,17 @@ async fn write_refuses_directories_and_bad_arguments() {
             out.error()
         );
     }
+    // Out of the root as text: an escape, refused before the file system is asked.
+    f.call(
+        "write",
+        json!({"file_path": "missing/../../x.txt", "content": "x"}),
+    )
+    .await
+    .assert_escape();
     let out = f
         .call(
             "write",
-            json!({"file_path": "missing/../../x.txt", "content": "x"}),
+            json!({"file_path": "missing/../x.txt", "content": "x"}),
         )
         .await;
     assert!(

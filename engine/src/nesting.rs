@@ -42,6 +42,9 @@ pub(crate) struct Nesting {
     /// The byte offset of a `/` whose reading (regex or division) the scan cannot decide and
     /// which would change the estimate (see the module docs).
     pub(crate) ambiguous: Option<usize>,
+    /// The byte offset of the first `}` that closes more than the program opened: in a
+    /// function body, that would close the function itself.
+    pub(crate) stray_brace: Option<usize>,
 }
 
 /// An upper bound on how deeply the syntax tree of `source` nests (see the module docs).
@@ -52,6 +55,7 @@ pub(crate) fn estimate(source: &str) -> Nesting {
         depth: scan.max,
         at: scan.max_at,
         ambiguous: scan.ambiguous,
+        stray_brace: scan.stray_brace,
     }
 }
 
@@ -221,6 +225,7 @@ struct Scan<'a> {
     max: usize,
     max_at: usize,
     ambiguous: Option<usize>,
+    stray_brace: Option<usize>,
 }
 
 impl<'a> Scan<'a> {
@@ -244,6 +249,7 @@ impl<'a> Scan<'a> {
             max: 1,
             max_at: 0,
             ambiguous: None,
+            stray_brace: None,
         }
     }
 
@@ -422,6 +428,9 @@ impl<'a> Scan<'a> {
                     // Back in the template's text.
                     self.levels.pop();
                     return;
+                }
+                if self.levels.len() == 1 && self.stray_brace.is_none() {
+                    self.stray_brace = Some(self.pos - 1);
                 }
                 self.pop(Open::Brace);
                 self.prev = Prev::CloseBrace;

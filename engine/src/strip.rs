@@ -100,6 +100,16 @@ pub(crate) fn strip_within(
             ),
         ));
     }
+    if let Some(at) = nesting.stray_brace {
+        let (line, col) = line_col(ts, at);
+        return Err(RunFailure::new(
+            FailureKind::Syntax,
+            format!(
+                "{line}:{col} this `}}` closes more than the program opened; a program is the \
+                 body of one function, so its braces must balance"
+            ),
+        ));
+    }
     if nesting.depth > MAX_NESTING {
         let (line, col) = line_col(ts, nesting.at);
         return Err(RunFailure::new(
@@ -209,13 +219,32 @@ fn strip_unguarded(ts: &str) -> Result<String, RunFailure> {
                 Some((pos, what)) => {
                     let loc = cm.lookup_char_pos(*pos);
                     let (line, col) = user_position(ts, loc.line, loc.col_display);
-                    format!("{line}:{col} {what}")
+                    format!("{line}:{col} {what}{}", unsupported_hint(ts, line, col))
                 }
                 None => format!("1:1 {}", err.message),
             };
             Err(RunFailure::new(FailureKind::Syntax, message))
         }
     }
+}
+
+/// A hint for syntax that programs do not support and whose parse error says something else:
+/// a decorator (`@name` where the error is) or JSX (a `<Tag` on the error's line).
+fn unsupported_hint(ts: &str, line: usize, col: usize) -> &'static str {
+    let text = ts.split('\n').nth(line.saturating_sub(1)).unwrap_or("");
+    let rest: String = text.chars().skip(col.saturating_sub(1)).collect();
+    if rest.starts_with('@') {
+        return " (decorators are not supported in programs)";
+    }
+    let bytes = text.as_bytes();
+    let jsx = bytes
+        .windows(2)
+        .any(|w| w[0] == b'<' && w[1].is_ascii_alphabetic())
+        && (text.contains("</") || text.contains("/>"));
+    if jsx {
+        return " (JSX is not supported in programs; build strings instead)";
+    }
+    ""
 }
 
 /// The 1-based position in the user's code of 1-based `line` and 0-based `col` of the wrapped text.

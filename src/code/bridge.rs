@@ -21,7 +21,10 @@
 //!
 //! When the program ends, [`Bridge::wind_down`] cancels the run signal (in-flight
 //! sub-calls abort), abandons queued ones, and drains, so every event lands inside the
-//! outer call.
+//! outer call. A started sub-call that ignores the cancellation for [`WIND_DOWN_GRACE`]
+//! is abandoned: its future is dropped (which kills what can be killed, e.g. bash's
+//! process group) and a `tool/ptc-dispatch` event records it as `ABORTED`, so the run
+//! ends on time whatever its tools do.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::future::Future;
@@ -38,6 +41,7 @@ use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
 use super::{ConsoleFn, SubCallLimits};
+use crate::error::ToolFailure;
 use crate::execution::{
     RunEffects, ToolArguments, ToolExecution, ToolExecutionInput, ToolRunContext,
 };
@@ -49,6 +53,10 @@ use crate::result::{Outcome, ToolExecutionResult};
 use crate::session::{now_ms, SessionEvent};
 
 type Reply = oneshot::Sender<Result<Value, String>>;
+
+/// How long [`Bridge::wind_down`] waits for cancelled sub-calls to finish before it
+/// abandons them: the most a run can end after its deadline.
+pub(crate) const WIND_DOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// One `tools.x(args)` call from the program.
 struct Submission {
@@ -83,6 +91,7 @@ pub(crate) fn open(
         settled: BTreeMap::new(),
         next_commit: 1,
         committing: None,
+        started: BTreeMap::new(),
     }));
     let host = BridgeHost {
         outer,
@@ -230,11 +239,16 @@ impl Bridge {
                 );
             }
         }
-        poll_fn(|cx| match lock(&self.driver).progress(cx) {
+        let drained = poll_fn(|cx| match lock(&self.driver).progress(cx) {
             true => Poll::Ready(()),
             false => Poll::Pending,
-        })
-        .await
+        });
+        if tokio::time::timeout(WIND_DOWN_GRACE, drained)
+            .await
+            .is_err()
+        {
+            lock(&self.driver).abandon();
+        }
     }
 }
 
@@ -289,7 +303,9 @@ pub(crate) struct Driver {
     exclusive_running: bool,
     settled: BTreeMap<u64, Staged>,
     next_commit: u64,
-    committing: Option<BoxFuture<'static, ()>>,
+    committing: Option<(u64, BoxFuture<'static, ()>)>,
+    /// Sub-calls started (admission begun) and not yet committed.
+    started: BTreeMap<u64, Arc<ToolExecution>>,
 }
 
 impl Driver {
@@ -310,8 +326,9 @@ impl Driver {
                 self.on_dispatched(staged);
                 moved = true;
             }
-            if let Some(committing) = self.committing.as_mut() {
+            if let Some((n, committing)) = self.committing.as_mut() {
                 if committing.as_mut().poll(cx).is_ready() {
+                    self.started.remove(n);
                     self.committing = None;
                     self.pending -= 1;
                     moved = true;
@@ -338,7 +355,7 @@ impl Driver {
             };
             self.next_commit += 1;
             if let Some(call) = staged.call {
-                self.committing = Some(self.commit(staged.stage, call));
+                self.committing = Some((staged.n, self.commit(staged.stage, call)));
             }
         }
     }
@@ -386,6 +403,7 @@ impl Driver {
         let registry = self.registry.clone();
         let hooks = registry.inner.hooks.snapshot();
         let n = submission.n;
+        self.started.insert(n, exec.clone());
         self.admitting = Some(
             async move {
                 let stage = match registry.admit(&hooks, &prepared).await {
@@ -484,6 +502,37 @@ impl Driver {
 
     fn log(&self, event: impl FnOnce(&str) -> SessionEvent) {
         log_to(&self.ctx, event);
+    }
+
+    /// Give up on every started sub-call that has not committed (after
+    /// [`WIND_DOWN_GRACE`]): drop their futures and log each as aborted.
+    fn abandon(&mut self) {
+        self.admitting = None;
+        self.running = FuturesUnordered::new();
+        self.committing = None;
+        self.settled.clear();
+        self.queue.clear();
+        self.pending = 0;
+        for exec in std::mem::take(&mut self.started).into_values() {
+            let failure = ToolFailure::new(
+                format!(
+                    "abandoned: {} did not stop within {WIND_DOWN_GRACE:?} of the run ending",
+                    exec.name()
+                ),
+                "AbortError",
+                crate::error::codes::ABORTED,
+            );
+            self.log(|parent| SessionEvent::PtcDispatch {
+                at_ms: now_ms(),
+                parent_call_id: parent.to_string(),
+                sub_call_id: exec.call_id().to_string(),
+                name: exec.name().to_string(),
+                is_error: true,
+                content: vec![crate::content::ContentBlock::text(failure.message.clone())],
+                error: Some(failure),
+                meta: None,
+            });
+        }
     }
 }
 

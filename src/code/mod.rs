@@ -19,7 +19,7 @@ mod output;
 mod run_code;
 
 pub use executor::CodeExecutor;
-pub use ptc_engine::LogLevel;
+pub use ptc_engine::{LogLevel, MAX_PROGRAM_BYTES};
 
 use std::sync::Arc;
 

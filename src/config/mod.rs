@@ -98,22 +98,44 @@ pub struct Config {
     pub trusted: bool,
 }
 
-/// Code-mode limits from `[limits]`; unset fields keep the defaults.
+/// Code-mode limits from `[limits]`; unset fields keep the defaults. Zero is refused (it
+/// would make every run fail), with the key's line.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LimitsConfig {
     /// Wall clock per run, in milliseconds.
+    #[serde(default, deserialize_with = "positive")]
     pub timeout_ms: Option<u64>,
     /// Heap cap per run, in MiB.
+    #[serde(default, deserialize_with = "positive")]
     pub max_heap_mb: Option<usize>,
     /// Output cap per run (console plus value), in bytes.
+    #[serde(default, deserialize_with = "positive")]
     pub max_output_bytes: Option<usize>,
     /// Concurrency-safe sub-calls overlapping at once.
+    #[serde(default, deserialize_with = "positive")]
     pub max_parallel: Option<usize>,
     /// Sub-calls per run.
+    #[serde(default, deserialize_with = "positive")]
     pub max_sub_calls: Option<u64>,
     /// Sub-calls pending at once.
+    #[serde(default, deserialize_with = "positive")]
     pub max_pending: Option<usize>,
+}
+
+/// A limit that must be at least 1.
+fn positive<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de> + Default + PartialEq,
+{
+    let value = T::deserialize(deserializer)?;
+    if value == T::default() {
+        return Err(serde::de::Error::custom(
+            "must be at least 1 (0 would make every run fail)",
+        ));
+    }
+    Ok(Some(value))
 }
 
 impl Default for Config {
@@ -223,7 +245,13 @@ impl Config {
         };
         let raw: RawConfig = toml::from_str(text).map_err(|e| {
             let line = e.span().map(|s| line_of(text, s.start));
-            error(line, e.message().to_string())
+            let key = e.span().and_then(|s| key_before(text, s.start));
+            match key {
+                Some(key) if !e.message().contains(key) => {
+                    error(line, format!("{key}: {}", e.message()))
+                }
+                _ => error(line, e.message().to_string()),
+            }
         })?;
         let mode =
             match raw.mode {
@@ -302,6 +330,14 @@ fn mcp_servers(
         servers.push(spec);
     }
     Ok(servers)
+}
+
+/// The key of the `key = value` line whose value starts at byte offset `at`, if any.
+fn key_before(text: &str, at: usize) -> Option<&str> {
+    let at = at.min(text.len());
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let (key, _) = text[line_start..at].split_once('=')?;
+    Some(key.trim()).filter(|k| !k.is_empty())
 }
 
 /// The 1-based line of byte offset `at` in `text`.

@@ -11,6 +11,7 @@ use regex::Regex;
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::definition::PathArguments;
 use crate::disposer::Disposer;
 use crate::execution::ToolExecution;
 use crate::hooks::pre_execute::{PreNext, PreToolDecision};
@@ -57,25 +58,56 @@ pub struct PolicyRule {
     pub line: usize,
 }
 
-fn field_text<'a>(args: &'a Value, field: &str) -> Option<std::borrow::Cow<'a, str>> {
-    match args.get(field)? {
-        Value::String(s) => Some(std::borrow::Cow::Borrowed(s)),
-        other => Some(std::borrow::Cow::Owned(other.to_string())),
+/// Keys that mean "the call's path arguments" for a tool that declares them, whatever the
+/// tool calls them (`file_path` for read, `path` for grep, `workdir` for bash).
+const PATH_KEYS: &[&str] = &["path", "file_path"];
+
+/// The texts a rule's `field` sees in a call: a declared path argument (or a [`PATH_KEYS`]
+/// key, for a tool with path arguments) as the workspace resolves it, root-relative; any
+/// other field as given (strings raw, other values as JSON text).
+fn field_texts<'a>(
+    paths: Option<&PathArguments>,
+    args: &'a Value,
+    field: &str,
+) -> Vec<std::borrow::Cow<'a, str>> {
+    if let Some(paths) = paths {
+        if paths.contains(field) || PATH_KEYS.contains(&field) {
+            return paths.values(args).into_iter().map(Into::into).collect();
+        }
+    }
+    match args.get(field) {
+        None => Vec::new(),
+        Some(Value::String(s)) => vec![std::borrow::Cow::Borrowed(s)],
+        Some(other) => vec![std::borrow::Cow::Owned(other.to_string())],
     }
 }
 
 impl PolicyRule {
-    /// Whether this rule applies to a call of `name` with `args`.
+    /// Whether this rule applies to a call of `name` with `args`, arguments compared as
+    /// given (see [`PolicyRule::applies_to`] for resolved paths).
     pub fn applies(&self, name: &str, args: &Value) -> bool {
+        self.applies_with(name, None, args)
+    }
+
+    /// Whether this rule applies to `exec`: `match` needs some text of each listed field to
+    /// match, `not_match` none; path arguments the tool declares are compared as the
+    /// workspace resolves them, so `./secrets/x` and an absolute path to it read
+    /// `secrets/x`.
+    pub fn applies_to(&self, exec: &ToolExecution) -> bool {
+        let paths = exec.definition().and_then(|d| d.path_arguments());
+        self.applies_with(exec.name(), paths, exec.arguments())
+    }
+
+    fn applies_with(&self, name: &str, paths: Option<&PathArguments>, args: &Value) -> bool {
         (self.tool == "*" || self.tool == name)
             && self
                 .matches
                 .iter()
-                .all(|(f, re)| field_text(args, f).is_some_and(|t| re.is_match(&t)))
+                .all(|(f, re)| field_texts(paths, args, f).iter().any(|t| re.is_match(t)))
             && self
                 .not_match
                 .iter()
-                .all(|(f, re)| !field_text(args, f).is_some_and(|t| re.is_match(&t)))
+                .all(|(f, re)| !field_texts(paths, args, f).iter().any(|t| re.is_match(t)))
     }
 
     fn reason(&self) -> String {
@@ -145,9 +177,43 @@ impl PolicySet {
         Ok(PolicySet { rules })
     }
 
-    /// The first rule that applies to a call.
+    /// Refuse a rule whose `tool` names none of `known` (nor `*`): a typo such as `Bash` would
+    /// otherwise be a rule that silently never applies. `Err((line, message))`, the message
+    /// naming the closest known tool and listing them all.
+    pub fn check_tools<'a>(
+        &self,
+        known: impl IntoIterator<Item = &'a str> + Clone,
+    ) -> Result<(), (usize, String)> {
+        for rule in &self.rules {
+            if rule.tool == "*" || known.clone().into_iter().any(|k| k == rule.tool) {
+                continue;
+            }
+            let hint = crate::suggest::closest(&rule.tool, known.clone())
+                .map(|name| format!(" (did you mean `{name}`?)"))
+                .unwrap_or_default();
+            let mut names: Vec<&str> = known.clone().into_iter().collect();
+            names.sort_unstable();
+            return Err((
+                rule.line,
+                format!(
+                    "policy.tool `{}` names no tool{hint}; the tools are: {}",
+                    rule.tool,
+                    names.join(", ")
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The first rule that applies to a call of `name` with `args` (compared as given).
     pub fn decide(&self, name: &str, args: &Value) -> Option<&PolicyRule> {
         self.rules.iter().find(|r| r.applies(name, args))
+    }
+
+    /// The first rule that applies to `exec` (path arguments resolved, see
+    /// [`PolicyRule::applies_to`]).
+    pub fn decide_for(&self, exec: &ToolExecution) -> Option<&PolicyRule> {
+        self.rules.iter().find(|r| r.applies_to(exec))
     }
 
     /// Install as a pre-execute listener plus guards for the deny rules. Returns the
@@ -162,7 +228,7 @@ impl PolicySet {
         disposers.push(
             registry.on_pre_execute(move |exec: Arc<ToolExecution>, next: PreNext| {
                 let decision = rules
-                    .decide(exec.name(), exec.arguments())
+                    .decide_for(&exec)
                     .map(|rule| (rule.action, rule.reason()));
                 async move {
                     match decision {
@@ -177,7 +243,7 @@ impl PolicySet {
         let guards = set;
         disposers.push(registry.guard(move |exec: &ToolExecution| {
             guards
-                .decide(exec.name(), exec.arguments())
+                .decide_for(exec)
                 .filter(|rule| rule.action == PolicyAction::Deny)
                 .map(PolicyRule::reason)
         }));

@@ -48,6 +48,7 @@ pub struct ToolBuilder {
     is_concurrency_safe: Option<ConcurrencyFn>,
     present_call: Option<PresentCallFn>,
     present_result: Option<PresentResultFn>,
+    path_arguments: Option<super::PathArguments>,
 }
 
 impl ToolBuilder {
@@ -67,6 +68,7 @@ impl ToolBuilder {
             is_concurrency_safe: None,
             present_call: None,
             present_result: None,
+            path_arguments: None,
         }
     }
 
@@ -208,6 +210,13 @@ impl ToolBuilder {
         self
     }
 
+    /// Declare which arguments name workspace paths, so policies match them as the workspace
+    /// resolves them (see [`super::PathArguments`]).
+    pub fn path_arguments(mut self, paths: super::PathArguments) -> Self {
+        self.path_arguments = Some(paths);
+        self
+    }
+
     /// Decide per call whether it may overlap with siblings (only `true` opts in).
     pub fn is_concurrency_safe(
         mut self,
@@ -292,6 +301,7 @@ impl ToolBuilder {
             is_concurrency_safe: self.is_concurrency_safe,
             present_call: self.present_call,
             present_result: self.present_result,
+            path_arguments: self.path_arguments,
         })
     }
 }

@@ -4,8 +4,10 @@
 //! A definition is immutable once built and shared as `Arc<ToolDefinition>`.
 
 mod builder;
+mod paths;
 
 pub use builder::{IntoDefinition, ToolBuilder};
+pub use paths::PathArguments;
 
 use std::fmt;
 use std::sync::Arc;
@@ -100,6 +102,7 @@ pub struct ToolDefinition {
     pub(crate) is_concurrency_safe: Option<ConcurrencyFn>,
     pub(crate) present_call: Option<PresentCallFn>,
     pub(crate) present_result: Option<PresentResultFn>,
+    pub(crate) path_arguments: Option<PathArguments>,
 }
 
 impl ToolDefinition {
@@ -163,6 +166,11 @@ impl ToolDefinition {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(args, result)))
             .ok()
             .flatten()
+    }
+
+    /// The arguments that name workspace paths, if the tool declares them.
+    pub fn path_arguments(&self) -> Option<&PathArguments> {
+        self.path_arguments.as_ref()
     }
 
     /// The model-facing projection: name, description, parameters, deep-copied.

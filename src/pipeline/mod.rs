@@ -15,6 +15,8 @@
 pub(crate) mod dispatch;
 mod policy;
 
+pub(crate) use policy::check_guards;
+
 use std::sync::Arc;
 
 use serde_json::Value;

@@ -170,7 +170,7 @@ impl Outcome {
     pub fn assert_escape(&self) {
         let message = self.error();
         assert!(
-            message.contains("outside the workspace root"),
+            message.contains("not inside the workspace root"),
             "expected a root escape denial, got: {message}"
         );
         assert_eq!(self.code(), Some(ptc::codes::TOOL_DENIED), "{message}");

@@ -1,6 +1,7 @@
 //! `ptc run`: one program as one `run_code` call through the full pipeline.
 
 use std::io::Read;
+use std::os::unix::fs::FileTypeExt;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -22,11 +23,11 @@ pub struct RunArgs {
     #[command(flatten)]
     packs: PackArgs,
     /// Wall-clock limit for the program, in milliseconds (default 120000).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     timeout_ms: Option<u64>,
     /// Heap limit for the program, in MiB (default 256).
-    #[arg(long, value_name = "N")]
-    max_heap_mb: Option<usize>,
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_heap_mb: Option<u64>,
     /// Concurrency-safe tool calls that may overlap (default 10).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     max_parallel: Option<u64>,
@@ -54,16 +55,36 @@ pub struct RunArgs {
     file: String,
 }
 
+/// The program in `file` (or standard input for `-`), at most
+/// [`ptc::code::MAX_PROGRAM_BYTES`]; devices (`/dev/zero`, …) and directories are refused,
+/// pipes are read up to the limit.
 fn read_program(file: &str) -> Result<String, String> {
-    if file == "-" {
-        let mut code = String::new();
-        std::io::stdin()
-            .read_to_string(&mut code)
-            .map_err(|e| format!("cannot read the program from standard input: {e}"))?;
-        Ok(code)
+    let limit = ptc::code::MAX_PROGRAM_BYTES;
+    let (reader, what): (Box<dyn Read>, String) = if file == "-" {
+        (Box::new(std::io::stdin()), "standard input".into())
     } else {
-        std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))
+        let meta = std::fs::metadata(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+        let kind = meta.file_type();
+        if !(kind.is_file() || kind.is_fifo() || kind.is_socket()) {
+            return Err(format!(
+                "{file} is not a program file (a directory or a device); pass a file, or `-` to \
+                 read standard input"
+            ));
+        }
+        let opened = std::fs::File::open(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+        (Box::new(opened), file.to_string())
+    };
+    let mut bytes = Vec::new();
+    reader
+        .take(limit as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read the program from {what}: {e}"))?;
+    if bytes.len() > limit {
+        return Err(format!(
+            "the program in {what} is larger than {limit} bytes, the most ptc runs"
+        ));
     }
+    String::from_utf8(bytes).map_err(|e| format!("the program in {what} is not UTF-8: {e}"))
 }
 
 /// Run the command.
@@ -71,7 +92,7 @@ pub async fn main(args: RunArgs) -> Result<ExitCode, String> {
     let code = read_program(&args.file)?;
     let limits = LimitsConfig {
         timeout_ms: args.timeout_ms,
-        max_heap_mb: args.max_heap_mb,
+        max_heap_mb: args.max_heap_mb.map(|n| n as usize),
         max_parallel: args.max_parallel.map(|n| n as usize),
         ..LimitsConfig::default()
     };

@@ -155,6 +155,22 @@ pub async fn registry_until(
         sandbox_notice(&ctx)?;
     }
     let mcp = connect_mcp(&registry, &config.mcp, &args.mcp, stop).await?;
+    let tools: Vec<String> = registry
+        .definitions(None, None)
+        .iter()
+        .map(|d| d.name().to_string())
+        .chain([ptc::RUN_CODE.to_string()])
+        .collect();
+    config
+        .policies
+        .check_tools(tools.iter().map(String::as_str))
+        .map_err(|(line, message)| {
+            let file = config.path.as_ref().map(|p| p.display().to_string());
+            format!(
+                "{}:{line}: {message}",
+                file.unwrap_or_else(|| "ptc.toml".into())
+            )
+        })?;
     for disposer in config.policies.install(&registry) {
         std::mem::forget(disposer);
     }

@@ -92,6 +92,7 @@ fn sandbox_sentence(mode: SandboxMode, network: bool) -> String {
 /// The `bash` tool.
 pub(crate) fn tool(ws: Arc<Workspace>, sandbox: Arc<Sandbox>) -> ToolDefinition {
     ToolDefinition::builder("bash")
+        .path_arguments(ws.path_arguments(&[("workdir", Some("."))]))
         .description(format!(
             "Execute a bash command (`bash -c`) and return its stdout/stderr. Each call runs in a \
              fresh shell: no state (cwd, variables, functions) persists between calls — pass \

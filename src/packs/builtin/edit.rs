@@ -38,6 +38,7 @@ struct Output {
 /// The `edit` tool.
 pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
     ToolDefinition::builder("edit")
+        .path_arguments(ws.path_arguments(&[("file_path", None)]))
         .description("Edit an existing UTF-8 text file by replacing literal text.")
         .parameters(
             ParameterSpec::new()

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use super::shared::{self, arg_str, blocking, invalid_args};
+use super::shared::{self, arg_str, blocking, invalid_args, PolicyFilter};
 use super::workspace::Workspace;
 use crate::content::ContentBlock;
 use crate::definition::ToolDefinition;
@@ -41,11 +41,14 @@ struct Output {
     paths: Vec<String>,
     total: u64,
     truncated: bool,
+    #[serde(skip_serializing_if = "shared::is_zero")]
+    hidden: u64,
 }
 
 /// The `glob` tool.
 pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
     let builder = ToolDefinition::builder("glob")
+        .path_arguments(ws.path_arguments(&[("path", Some("."))]))
         .description(
             "Find files whose paths match a glob pattern. Returns matching paths sorted by \
              modification time, including hidden and ignored files (VCS metadata directories \
@@ -84,13 +87,15 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 .required_property(
                     "truncated",
                     ValueSpec::boolean().describe("Whether `paths` was capped below `total`."),
-                ),
+                )
+                .property("hidden", shared::hidden_spec()),
         )
         .concurrency_safe(true)
         .execute(move |args: Args, ctx| {
             let ws = ws.clone();
             let signal = ctx.signal().clone();
-            async move { blocking(move || glob(&ws, args, &signal)).await }
+            let filter = PolicyFilter::of(&ctx);
+            async move { blocking(move || glob(&ws, args, &signal, &filter)).await }
         })
         .render(|args, value| {
             let paths = value["paths"].as_array().map(Vec::as_slice).unwrap_or_default();
@@ -111,6 +116,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                     paths.len()
                 ));
             }
+            text.push_str(&shared::hidden_note(value));
             vec![ContentBlock::text(text)]
         })
         .presentation_meta(|_, value| {
@@ -121,7 +127,12 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
         .expect("the glob definition is valid")
 }
 
-fn glob(ws: &Workspace, args: Args, signal: &CancellationToken) -> Result<Output, ToolError> {
+fn glob(
+    ws: &Workspace,
+    args: Args,
+    signal: &CancellationToken,
+    filter: &PolicyFilter,
+) -> Result<Output, ToolError> {
     if args.pattern.is_empty() {
         return Err(invalid_args(
             "`pattern` is empty; pass a glob such as \"**/*.rs\"",
@@ -172,7 +183,9 @@ fn glob(ws: &Workspace, args: Args, signal: &CancellationToken) -> Result<Output
                 let Ok(entry) = entry else {
                     return WalkState::Continue;
                 };
-                if entry.file_type().is_some_and(|t| t.is_file()) {
+                if entry.file_type().is_some_and(|t| t.is_file())
+                    && !filter.hides(&ws.display(entry.path()))
+                {
                     let mtime = entry
                         .metadata()
                         .ok()
@@ -201,5 +214,6 @@ fn glob(ws: &Workspace, args: Args, signal: &CancellationToken) -> Result<Output
         paths: found.iter().map(|(_, p)| ws.display(p)).collect(),
         total: total as u64,
         truncated: total > MAX_PATHS,
+        hidden: filter.hidden(),
     })
 }

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use ptc_schema::{ParameterSpec, ValueSpec};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use tokio_util::sync::CancellationToken;
 
 use super::shared::{self, arg_str, blocking, location, whole_number};
 use super::workspace::Workspace;
@@ -24,6 +25,9 @@ use crate::presentation::{ReadFileLine, ToolCallKind, ToolCallView, ToolResultVi
 pub const DEFAULT_LIMIT: u64 = 2000;
 /// Characters kept of one line.
 pub const MAX_LINE_CHARS: usize = 2000;
+/// Bytes of one line held in memory (enough for [`MAX_LINE_CHARS`] characters of any width);
+/// the rest of a longer line is read past, not stored.
+const MAX_LINE_BYTES: usize = MAX_LINE_CHARS * 4 + 4;
 /// Bytes of line text one window returns at most; the window ends early past it.
 pub const MAX_WINDOW_BYTES: usize = 256 * 1024;
 
@@ -49,6 +53,7 @@ struct Output {
 /// The `read` tool.
 pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
     ToolDefinition::builder("read")
+        .path_arguments(ws.path_arguments(&[("file_path", None)]))
         .description("Read a UTF-8 text file and return line-numbered content.")
         .parameters(
             ParameterSpec::new()
@@ -69,9 +74,10 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
         )
         .output(output_spec())
         .concurrency_safe(true)
-        .execute(move |args: Args, _ctx| {
+        .execute(move |args: Args, ctx| {
             let ws = ws.clone();
-            async move { blocking(move || read(&ws, args)).await }
+            let signal = ctx.signal().clone();
+            async move { blocking(move || read(&ws, args, &signal)).await }
         })
         .render(|_, value| vec![ContentBlock::text(render(value))])
         .presentation_meta(|_, value| {
@@ -150,7 +156,8 @@ fn output_spec() -> ValueSpec {
         )
 }
 
-fn read(ws: &Workspace, args: Args) -> Result<Output, ToolError> {
+fn read(ws: &Workspace, args: Args, signal: &CancellationToken) -> Result<Output, ToolError> {
+    let cancelled = || ToolError::new("read was cancelled");
     let offset = whole_number(args.offset, "offset", 1, 1)?;
     let limit = whole_number(args.limit, "limit", DEFAULT_LIMIT, 1)?;
     let target = ws.resolve(&args.file_path, "file_path")?;
@@ -194,14 +201,17 @@ fn read(ws: &Workspace, args: Args) -> Result<Output, ToolError> {
     let last_wanted = offset.saturating_add(limit - 1);
     // Lines up to the end of the window, one by one.
     while number < last_wanted && !window_full {
-        buf.clear();
-        if reader.read_until(b'\n', &mut buf)? == 0 {
-            break;
+        if signal.is_cancelled() {
+            return Err(cancelled());
         }
+        buf.clear();
+        let Some(dropped) = shared::read_line_capped(&mut reader, &mut buf, MAX_LINE_BYTES)? else {
+            break;
+        };
         number += 1;
         if number >= offset {
             let text = String::from_utf8_lossy(shared::strip_eol(&buf));
-            let text = shared::cap_chars(&text, MAX_LINE_CHARS);
+            let text = shared::cap_line(&text, MAX_LINE_CHARS, dropped);
             bytes += text.len();
             lines.push(ReadFileLine { number, text });
             window_full = bytes >= MAX_WINDOW_BYTES;
@@ -211,6 +221,9 @@ fn read(ws: &Workspace, args: Args) -> Result<Output, ToolError> {
     // The rest is only counted.
     let (mut rest_newlines, mut rest_last) = (0u64, None);
     loop {
+        if signal.is_cancelled() {
+            return Err(cancelled());
+        }
         let chunk = reader.fill_buf()?;
         if chunk.is_empty() {
             break;

@@ -8,6 +8,66 @@ use serde_json::Value;
 use crate::error::{codes, ToolError, ToolErrorInfo};
 use crate::presentation::{FileLocation, ToolResult};
 
+/// Hides from a directory search the files a policy would deny: a file is hidden when the
+/// registry's guards would deny the same call aimed at just that file (its `path` argument
+/// replaced by the file's root-relative path).
+pub(crate) struct PolicyFilter {
+    guards: Option<crate::execution::CallGuards>,
+    args: Value,
+    hidden: std::sync::atomic::AtomicU64,
+}
+
+impl PolicyFilter {
+    /// The filter of the call `ctx` runs.
+    pub(crate) fn of(ctx: &crate::execution::ToolRunContext) -> Self {
+        PolicyFilter {
+            guards: ctx.guards(),
+            args: Value::clone(ctx.execution().arguments()),
+            hidden: Default::default(),
+        }
+    }
+
+    /// Whether the file at root-relative `path` is hidden (and then counted).
+    pub(crate) fn hides(&self, path: &str) -> bool {
+        let Some(guards) = &self.guards else {
+            return false;
+        };
+        let mut args = self.args.clone();
+        if let Some(map) = args.as_object_mut() {
+            map.insert("path".into(), Value::String(path.to_string()));
+        }
+        let hidden = guards.denial(args).is_some();
+        if hidden {
+            self.hidden
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        hidden
+    }
+
+    /// How many files were hidden.
+    pub(crate) fn hidden(&self) -> u64 {
+        self.hidden.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+/// The note a search result ends with when a policy hid files from it.
+pub(crate) fn hidden_note(value: &Value) -> String {
+    match value["hidden"].as_u64().filter(|&n| n > 0) {
+        Some(n) => format!("[{n} file(s) not shown: a policy denies them]\n"),
+        None => String::new(),
+    }
+}
+
+/// `n` is zero (for `skip_serializing_if`).
+pub(crate) fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// The optional `hidden` count of a search's output schema.
+pub(crate) fn hidden_spec() -> ptc_schema::ValueSpec {
+    ptc_schema::ValueSpec::integer().describe("Files not shown because a policy denies them.")
+}
+
 /// How many leading bytes decide whether a file is binary (a NUL byte among them).
 pub(crate) const BINARY_PROBE: usize = 8192;
 
@@ -49,11 +109,55 @@ pub(crate) fn looks_binary(probe: &[u8]) -> bool {
 
 /// `text` cut to at most `max` characters, with a marker saying how long it was.
 pub(crate) fn cap_chars(text: &str, max: usize) -> String {
+    cap_line(text, max, 0)
+}
+
+/// Like [`cap_chars`] for a line of which `more` characters were never read (see
+/// [`read_line_capped`]): the marker counts them too.
+pub(crate) fn cap_line(text: &str, max: usize, more: usize) -> String {
     match text.char_indices().nth(max) {
-        None => text.to_string(),
+        None if more == 0 => text.to_string(),
+        None => format!(
+            "{text}… [line cut: {} characters]",
+            text.chars().count() + more
+        ),
         Some((cut, _)) => {
-            let total = text.chars().count();
+            let total = text.chars().count() + more;
             format!("{}… [line cut: {total} characters]", &text[..cut])
+        }
+    }
+}
+
+/// Read one line (through its `\n`) into `buf`, keeping at most `keep` bytes of it: the rest
+/// is read past without being stored, so memory stays bounded whatever the file. Returns
+/// `None` at the end of input, else how many characters (UTF-8 lead bytes) were not kept.
+pub(crate) fn read_line_capped(
+    reader: &mut impl std::io::BufRead,
+    buf: &mut Vec<u8>,
+    keep: usize,
+) -> std::io::Result<Option<usize>> {
+    let mut read_any = false;
+    let mut dropped = 0;
+    loop {
+        let chunk = reader.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(read_any.then_some(dropped));
+        }
+        read_any = true;
+        let (line, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(end) => (&chunk[..=end], true),
+            None => (chunk, false),
+        };
+        let room = keep.saturating_sub(buf.len()).min(line.len());
+        buf.extend_from_slice(&line[..room]);
+        dropped += line[room..]
+            .iter()
+            .filter(|&&b| (b & 0xc0) != 0x80 && b != b'\n' && b != b'\r')
+            .count();
+        let used = line.len();
+        reader.consume(used);
+        if done {
+            return Ok(Some(dropped));
         }
     }
 }

@@ -1,8 +1,9 @@
 //! Root confinement: every path a `builtin` tool touches goes through
 //! [`Workspace::resolve`].
 //!
-//! A user path (relative to the root, or absolute) is joined to the root, then the
-//! deepest part of it that exists on disk is canonicalized (so `..` and every symlink
+//! A user path (relative to the root, or absolute) is joined to the root; if it is
+//! outside the root as text (`..` applied lexically), it is denied without touching the
+//! file system. Otherwise the deepest part of it that exists on disk is canonicalized (so `..` and every symlink
 //! on the way are resolved by the OS), and the missing tail is appended as plain
 //! names. The result must lie inside the canonical root, compared component-wise, or
 //! the call is denied before anything is opened. Consequences:
@@ -14,7 +15,9 @@
 //! - `..` after a component that does not exist is refused (the OS could not resolve it
 //!   either), so a write can never climb out through a directory it is about to create;
 //! - for a write, the missing tail is created below the canonical existing ancestor,
-//!   which is inside the root.
+//!   which is inside the root;
+//! - every denial of a path that is or leads outside reads the same, so it reveals
+//!   neither whether something outside exists nor where a link points.
 //!
 //! The check and the later open are separate system calls, so a process that swaps a
 //! directory for a symlink in between could still redirect one call: the confinement
@@ -24,7 +27,9 @@
 use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
+use crate::definition::PathArguments;
 use crate::error::{codes, ToolError, ToolErrorInfo};
 use crate::packs::PackError;
 
@@ -108,6 +113,16 @@ impl Workspace {
         &self.root
     }
 
+    /// Declare `names` (each with the path a call without it means) as path arguments that
+    /// policies see resolved by this workspace, root-relative (see [`PathArguments`]).
+    pub fn path_arguments(self: &Arc<Self>, names: &[(&str, Option<&str>)]) -> PathArguments {
+        let ws = self.clone();
+        names.iter().fold(
+            PathArguments::new(move |raw| ws.resolve(raw, "path").ok().map(|r| r.display)),
+            |paths, (name, default)| paths.argument(name, *default),
+        )
+    }
+
     /// `path` relative to the root (`.` for the root), lossily converted to UTF-8.
     pub fn display(&self, path: &Path) -> String {
         match path.strip_prefix(&self.root) {
@@ -139,6 +154,10 @@ impl Workspace {
         } else {
             self.root.join(given)
         };
+        // Outside the root on its face: refused before the file system is asked anything.
+        if !lexically_normal(&joined).starts_with(&self.root) {
+            return Err(escape(raw, &self.root));
+        }
         // The deepest ancestor that exists as a directory entry (symlinks included).
         let mut existing = joined.as_path();
         loop {
@@ -148,37 +167,22 @@ impl Workspace {
                     Some(parent) => existing = parent,
                     None => break,
                 },
+                // Through a link that leads out, the error would tell about the outside.
                 Err(e) => {
-                    return Err(ToolError::new(format!(
-                        "cannot access `{raw}` ({}): {e}",
-                        existing.display()
-                    )))
+                    return Err(match fs::canonicalize(existing) {
+                        Ok(inside) if inside.starts_with(&self.root) => {
+                            ToolError::new(format!("cannot access `{raw}`: {e}"))
+                        }
+                        _ => escape(raw, &self.root),
+                    })
                 }
             }
         }
-        let base = fs::canonicalize(existing).map_err(|e| {
-            if fs::symlink_metadata(existing).is_ok_and(|m| m.file_type().is_symlink()) {
-                escape(
-                    raw,
-                    &format!(
-                        "{} is a symbolic link whose target does not exist",
-                        existing.display()
-                    ),
-                    &self.root,
-                )
-            } else {
-                ToolError::new(format!("cannot resolve `{raw}`: {e}"))
-            }
-        })?;
+        // A link whose target is missing cannot be checked; it is refused like an escape,
+        // with the same words, so the answer never tells whether something outside exists.
+        let base = fs::canonicalize(existing).map_err(|_| escape(raw, &self.root))?;
         if !base.starts_with(&self.root) {
-            return Err(escape(
-                raw,
-                &format!(
-                    "it resolves to {}",
-                    base.join(tail_of(&joined, existing)).display()
-                ),
-                &self.root,
-            ));
+            return Err(escape(raw, &self.root));
         }
         let tail = tail_of(&joined, existing);
         let mut path = base;
@@ -221,11 +225,28 @@ pub(crate) fn bad_path(message: String) -> ToolError {
     ToolError::new(message).with_info(ToolErrorInfo::new("InvalidPathError", codes::TOOL_ERROR))
 }
 
-/// The denial for a path outside the root.
-fn escape(raw: &str, why: &str, root: &Path) -> ToolError {
+/// `path` with `.` and `..` applied as text (a `..` at the top stays at the top).
+fn lexically_normal(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The denial for a path that is, or leads, outside the root. The same words whatever the
+/// reason, so a denial reveals nothing about what exists outside or where links point.
+fn escape(raw: &str, root: &Path) -> ToolError {
     ToolError::new(format!(
-        "Access denied: `{raw}` is outside the workspace root {} ({why}). The builtin tools only \
-         read and write inside the workspace root; use a path relative to it.",
+        "Access denied: `{raw}` is not inside the workspace root {} (a path may not leave it \
+         through `..`, an absolute path or a symbolic link). The builtin tools only read and \
+         write inside the workspace root; use a path relative to it.",
         root.display()
     ))
     .with_info(ToolErrorInfo::new(

@@ -40,6 +40,7 @@ struct Output {
 /// The `write` tool.
 pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
     ToolDefinition::builder("write")
+        .path_arguments(ws.path_arguments(&[("file_path", None)]))
         .description("Create or fully replace a UTF-8 text file.")
         .parameters(
             ParameterSpec::new()

@@ -6,22 +6,28 @@
 //! the pattern with ripgrep's syntax, `grep-searcher` searches each file and stops at
 //! the first NUL byte (binary files are skipped, as `rg` does). Every matching line is
 //! counted for the true total; the first [`MAX_MATCHES`] in path order are returned.
+//!
+//! Bounded whatever the input: the pattern's compiled size is capped and the search checks
+//! the call's cancellation as it goes (`matcher.rs`), and a file with a line longer than
+//! [`MAX_LINE_BYTES`] is skipped (and counted) instead of being read whole into memory.
+
+mod matcher;
 
 use std::collections::BTreeMap;
 use std::io;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkMatch};
 use ignore::overrides::OverrideBuilder;
 use ignore::{WalkBuilder, WalkState};
+use matcher::CancellableMatcher;
 use ptc_schema::{ParameterSpec, ValueSpec};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
-use super::shared::{self, arg_str, blocking, invalid_args};
+use super::shared::{self, arg_str, blocking, invalid_args, PolicyFilter};
 use super::workspace::Workspace;
 use crate::content::ContentBlock;
 use crate::definition::ToolDefinition;
@@ -32,6 +38,8 @@ use crate::presentation::SearchShape;
 pub const MAX_MATCHES: usize = 250;
 /// Characters kept of one matching line.
 pub const MAX_LINE_CHARS: usize = 500;
+/// The longest line searched; a file with a longer one is skipped.
+pub const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
 
 #[derive(Deserialize)]
 struct Args {
@@ -54,11 +62,16 @@ struct Output {
     total: u64,
     files: u64,
     truncated: bool,
+    #[serde(skip_serializing_if = "shared::is_zero")]
+    skipped: u64,
+    #[serde(skip_serializing_if = "shared::is_zero")]
+    hidden: u64,
 }
 
 /// The `grep` tool.
 pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
     let builder = ToolDefinition::builder("grep")
+        .path_arguments(ws.path_arguments(&[("path", Some("."))]))
         .description(
             "Search file contents with a ripgrep regular expression. Returns matching lines with \
              line numbers, grouped by file. Returns the first 250 matches inline; a capped result \
@@ -121,13 +134,20 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 .required_property(
                     "truncated",
                     ValueSpec::boolean().describe("Whether `matches` was capped below `total`."),
-                ),
+                )
+                .property(
+                    "skipped",
+                    ValueSpec::integer()
+                        .describe("Files not searched because a line is longer than 8 MiB."),
+                )
+                .property("hidden", shared::hidden_spec()),
         )
         .concurrency_safe(true)
         .execute(move |args: Args, ctx| {
             let ws = ws.clone();
             let signal = ctx.signal().clone();
-            async move { blocking(move || grep(&ws, args, &signal)).await }
+            let filter = PolicyFilter::of(&ctx);
+            async move { blocking(move || grep(&ws, args, &signal, &filter)).await }
         })
         .render(|args, value| vec![ContentBlock::text(render(args, value))])
         .presentation_meta(|_, value| {
@@ -150,6 +170,8 @@ struct Collected {
     /// The first [`MAX_MATCHES`] matches in path order, per file.
     kept: BTreeMap<String, Vec<(u64, String)>>,
     kept_count: usize,
+    /// Files skipped for a line longer than [`MAX_LINE_BYTES`].
+    skipped: u64,
 }
 
 impl Collected {
@@ -202,6 +224,7 @@ fn searcher() -> Searcher {
     SearcherBuilder::new()
         .line_number(true)
         .binary_detection(BinaryDetection::quit(b'\x00'))
+        .heap_limit(Some(MAX_LINE_BYTES))
         .build()
 }
 
@@ -209,7 +232,7 @@ fn searcher() -> Searcher {
 fn search_file(
     ws: &Workspace,
     searcher: &mut Searcher,
-    matcher: &RegexMatcher,
+    matcher: &CancellableMatcher,
     path: &Path,
     signal: &CancellationToken,
     out: &Mutex<Collected>,
@@ -219,23 +242,35 @@ fn search_file(
         matches: Vec::new(),
         signal,
     };
-    // Unreadable files are skipped, as rg skips them (with a warning).
-    if searcher.search_path(matcher, path, &mut sink).is_ok() && sink.count > 0 {
-        let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
-        out.add(ws.display(path), sink.count, sink.matches);
+    match searcher.search_path(matcher, path, &mut sink) {
+        Ok(()) if sink.count > 0 => {
+            let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
+            out.add(ws.display(path), sink.count, sink.matches);
+        }
+        Ok(()) => {}
+        // A line over the searcher's heap limit (its only allocation error).
+        Err(e) if e.to_string().contains("allocation limit") => {
+            out.lock().unwrap_or_else(|e| e.into_inner()).skipped += 1;
+        }
+        // Unreadable files are skipped, as rg skips them (with a warning); a cancelled
+        // search is reported by the caller.
+        Err(_) => {}
     }
 }
 
-fn grep(ws: &Workspace, args: Args, signal: &CancellationToken) -> Result<Output, ToolError> {
+fn grep(
+    ws: &Workspace,
+    args: Args,
+    signal: &CancellationToken,
+    filter: &PolicyFilter,
+) -> Result<Output, ToolError> {
     if args.pattern.is_empty() {
         return Err(invalid_args(
             "`pattern` is empty; pass a regular expression",
         ));
     }
-    let matcher = RegexMatcherBuilder::new()
-        .line_terminator(Some(b'\n'))
-        .build(&args.pattern)
-        .map_err(|e| invalid_args(format!("`pattern` is not a valid regular expression: {e}")))?;
+    let matcher = CancellableMatcher::new(&args.pattern, signal.clone())
+        .map_err(|e| invalid_args(format!("`pattern` is not a usable regular expression: {e}")))?;
     let target = ws.resolve(args.path.as_deref().unwrap_or("."), "path")?;
     if !target.exists {
         return Err(ToolError::new(format!(
@@ -275,7 +310,9 @@ fn grep(ws: &Workspace, args: Args, signal: &CancellationToken) -> Result<Output
                     return WalkState::Quit;
                 }
                 if let Ok(entry) = entry {
-                    if entry.file_type().is_some_and(|t| t.is_file()) {
+                    if entry.file_type().is_some_and(|t| t.is_file())
+                        && !filter.hides(&ws.display(entry.path()))
+                    {
                         search_file(ws, &mut searcher, &matcher, entry.path(), signal, out);
                     }
                 }
@@ -303,6 +340,8 @@ fn grep(ws: &Workspace, args: Args, signal: &CancellationToken) -> Result<Output
         matches,
         total: out.total,
         files: out.files,
+        skipped: out.skipped,
+        hidden: filter.hidden(),
     })
 }
 
@@ -333,9 +372,12 @@ fn render(args: &Value, value: &Value) -> String {
     let files = value["files"].as_u64().unwrap_or(0);
     if total == 0 {
         return format!(
-            "No matches for `{}`.",
-            arg_str(args, "pattern").unwrap_or_default()
-        );
+            "No matches for `{}`.\n{}",
+            arg_str(args, "pattern").unwrap_or_default(),
+            shared::hidden_note(value)
+        )
+        .trim_end()
+        .to_string();
     }
     let lines = if total == 1 { "line" } else { "lines" };
     let noun = if files == 1 { "file" } else { "files" };
@@ -355,6 +397,12 @@ fn render(args: &Value, value: &Value) -> String {
             "{path}:{}:{}\n",
             m["line"],
             m["text"].as_str().unwrap_or_default()
+        ));
+    }
+    text.push_str(&shared::hidden_note(value));
+    if let Some(skipped) = value["skipped"].as_u64().filter(|&n| n > 0) {
+        text.push_str(&format!(
+            "\n[{skipped} file(s) not searched: a line longer than 8 MiB]\n"
         ));
     }
     if value["truncated"] == true {
