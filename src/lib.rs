@@ -45,6 +45,7 @@ pub mod code;
 pub mod config;
 pub mod content;
 pub mod definition;
+mod digest;
 mod disposer;
 pub mod error;
 pub mod execution;

@@ -170,7 +170,7 @@ fn cli_trace_reports_each_sub_call() {
     );
     let err = stderr(&o);
     assert!(
-        err.contains("run-1:ptc:1 echo") && err.contains(" ok"),
+        err.contains("-1:ptc:1 echo") && err.contains("run-") && err.contains(" ok"),
         "{err}"
     );
 }

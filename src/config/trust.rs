@@ -19,7 +19,6 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 /// The trust store: canonical configuration paths and the sha256 of their trusted content.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,13 +33,7 @@ struct StoreFile {
     trusted: BTreeMap<String, String>,
 }
 
-/// The lowercase hex sha256 of `bytes`.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
+pub use crate::digest::sha256_hex;
 
 impl TrustStore {
     /// The store kept in `path`.

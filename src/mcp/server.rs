@@ -163,7 +163,7 @@ impl PtcServer {
         let n = self.calls.fetch_add(1, Ordering::Relaxed) + 1;
         let arguments = Value::Object(arguments.unwrap_or_default());
         let mut batch = ToolBatchInput::new(vec![ToolCallBlock::new(
-            format!("mcp-{n}"),
+            format!("mcp-{}-{n}", crate::session::process_tag()),
             name,
             arguments,
         )]);

@@ -4,9 +4,10 @@
 //! to a file and [`read_jsonl`] replays such a file into the same events.
 
 mod jsonl;
+pub mod spill;
 mod tree;
 
-pub use jsonl::{read_jsonl, JsonlLog};
+pub use jsonl::{read_jsonl, read_jsonl_lossy, JsonlLog, Replayed};
 pub use tree::{build_tree, render_tree, CallNode, Settled};
 
 use std::sync::Mutex;
@@ -110,6 +111,34 @@ impl SessionEvent {
             SessionEvent::PtcDispatch { .. } => "tool/ptc-dispatch",
         }
     }
+}
+
+/// A tag unique to this process among processes that write one log: its start time (ms) and
+/// pid in base 36, e.g. `m4k2x9a1-1b3`. Hosts put it in the call ids they make up (`ptc run`
+/// names its calls `run-<tag>-<n>`), so the runs of two processes appending to one log stay
+/// apart.
+pub fn process_tag() -> &'static str {
+    static TAG: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TAG.get_or_init(|| {
+        format!(
+            "{}-{}",
+            base36(now_ms()),
+            base36(u64::from(std::process::id()))
+        )
+    })
+}
+
+fn base36(mut n: u64) -> String {
+    let mut digits = Vec::new();
+    loop {
+        digits.push(b"0123456789abcdefghijklmnopqrstuvwxyz"[(n % 36) as usize]);
+        n /= 36;
+        if n == 0 {
+            break;
+        }
+    }
+    digits.reverse();
+    String::from_utf8(digits).expect("ASCII digits")
 }
 
 /// Milliseconds since the Unix epoch, for event timestamps.

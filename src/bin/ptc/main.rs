@@ -1,8 +1,10 @@
 //! `ptc`: run TypeScript programs against tool packs, print the SDK, list the tools.
 //!
-//! Exit codes: 0 success, 1 the result is an error, 2 a usage or setup error.
+//! Exit codes: 0 success, 1 the result is an error, 2 a usage or setup error, 3 the run
+//! finished but its session log could not be written (events were lost).
 
 mod format;
+mod output;
 mod run;
 mod serve;
 mod setup;

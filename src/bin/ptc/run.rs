@@ -10,8 +10,8 @@ use std::time::Instant;
 use clap::Args;
 use ptc::config::LimitsConfig;
 use ptc::{
-    Agent, JsonlLog, LogStep, ScopeKey, ToolBatchInput, ToolCallBlock, ToolExecution,
-    ToolExecutionResult, ToolMode, ToolRegistry,
+    Agent, LogStep, ScopeKey, ToolBatchInput, ToolCallBlock, ToolExecution, ToolExecutionResult,
+    ToolMode, ToolRegistry,
 };
 use serde_json::json;
 
@@ -113,14 +113,20 @@ pub async fn main(args: RunArgs) -> Result<ExitCode, String> {
         crate::trace::install(registry);
     }
     let mut agent = Agent::new(ScopeKey::root("cli"));
-    if let Some(path) = &args.log {
-        let log = JsonlLog::open(path)
-            .map_err(|e| format!("cannot open the log {}: {e}", path.display()))?;
-        agent = agent.with_session(Arc::new(log));
+    let log = match &args.log {
+        Some(path) => Some(crate::output::LoudLog::open(path)?),
+        None => None,
+    };
+    if let Some(log) = &log {
+        agent = agent.with_session(log.clone());
     }
     let outcome = run(registry, agent, &code, &args).await;
     setup.shutdown().await;
-    outcome
+    match log.as_ref().and_then(|log| log.failure()) {
+        // Loud already (on stderr when it happened); the exit code says it too.
+        Some(_) if outcome.is_ok() => Ok(ExitCode::from(3)),
+        _ => outcome,
+    }
 }
 
 async fn run(
@@ -144,7 +150,7 @@ async fn run(
     for i in 1..=repeat {
         sub_calls.store(0, Ordering::Relaxed);
         let mut batch = ToolBatchInput::new(vec![ToolCallBlock::new(
-            format!("run-{i}"),
+            format!("run-{}-{i}", ptc::session::process_tag()),
             ptc::RUN_CODE,
             json!({"code": code, "description": args.description}),
         )]);
@@ -152,10 +158,8 @@ async fn run(
         batch.log = Some(LogStep { turn: i, step: 1 });
         let mut result = match registry.execute(batch).await {
             Ok(result) => result,
-            Err(ptc::ToolBatchExecutionError::Log { error, result }) => {
-                eprintln!("ptc: {error}");
-                result
-            }
+            // Said on stderr by the log itself.
+            Err(ptc::ToolBatchExecutionError::Log { result, .. }) => result,
             Err(e) => return Err(e.to_string()),
         };
         last = Some(result.results.remove(0).result);
@@ -168,12 +172,9 @@ async fn run(
             "content": result.content,
             "error": result.error(),
         });
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?
-        );
+        crate::output::stdout_line(&serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?);
     } else {
-        println!("{}", ptc::content::content_text(&result.content));
+        crate::output::stdout_line(&ptc::content::content_text(&result.content));
     }
     if args.repeat.is_some() {
         let total_ms = elapsed.as_secs_f64() * 1e3;

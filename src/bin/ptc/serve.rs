@@ -5,14 +5,13 @@
 //! down, stop the MCP servers ptc started (close stdin, SIGTERM, SIGKILL) and reap them.
 
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use clap::Args;
 use ptc::mcp::{
     check_exposure, serve_http, serve_stdio, BearerToken, HttpBinding, HttpOptions, PtcServer,
     ServeLimits,
 };
-use ptc::{Agent, JsonlLog, ScopeKey, ToolMode};
+use ptc::{Agent, ScopeKey, ToolMode};
 use tokio::signal::unix::{signal, SignalKind};
 use tokio_util::sync::CancellationToken;
 
@@ -86,9 +85,7 @@ async fn serve(
     }
     let mut agent = Agent::new(ScopeKey::root("mcp"));
     if let Some(path) = &args.log {
-        let log = JsonlLog::open(path)
-            .map_err(|e| format!("cannot open the log {}: {e}", path.display()))?;
-        agent = agent.with_session(Arc::new(log));
+        agent = agent.with_session(crate::output::LoudLog::open(path)?);
     }
     let mut limits = ServeLimits::default();
     setup.config.serve.apply(&mut limits);

@@ -246,7 +246,7 @@ pub async fn sdk(args: SdkArgs) -> Result<ExitCode, String> {
         .model_input(None, None)
         .map_err(|e| e.to_string())?;
     for section in sections {
-        print!("{}", section.text);
+        crate::output::stdout(&section.text);
     }
     setup.shutdown().await;
     Ok(ExitCode::SUCCESS)
@@ -266,10 +266,10 @@ pub async fn tools(args: ToolsArgs) -> Result<ExitCode, String> {
     if args.json || args.format != "ptc" {
         let wire = crate::format::schemas(&input.schemas, &args.format);
         let json = serde_json::to_string_pretty(&wire).map_err(|e| e.to_string())?;
-        println!("{json}");
+        crate::output::stdout_line(&json);
     } else {
         for name in input.known_names {
-            println!("{name}");
+            crate::output::stdout_line(&name);
         }
     }
     setup.shutdown().await;
@@ -278,13 +278,20 @@ pub async fn tools(args: ToolsArgs) -> Result<ExitCode, String> {
 
 /// `ptc replay`.
 pub async fn replay(args: ReplayArgs) -> Result<ExitCode, String> {
-    let events = ptc::session::read_jsonl(&args.file).map_err(|e| e.to_string())?;
+    let replayed = ptc::session::read_jsonl_lossy(&args.file).map_err(|e| e.to_string())?;
+    for reason in replayed.skipped.iter().take(20) {
+        eprintln!("ptc: {}: skipped {reason}", args.file.display());
+    }
+    if replayed.skipped.len() > 20 {
+        eprintln!(
+            "ptc: {}: skipped {} lines in all",
+            args.file.display(),
+            replayed.skipped.len()
+        );
+    }
     let setup = registry(&args.packs, |_| {}).await?;
-    let tree = ptc::session::build_tree(&events);
-    print!(
-        "{}",
-        ptc::session::render_tree(&tree, Some(&setup.registry))
-    );
+    let tree = ptc::session::build_tree(&replayed.events);
+    crate::output::stdout(&ptc::session::render_tree(&tree, Some(&setup.registry)));
     setup.shutdown().await;
     Ok(ExitCode::SUCCESS)
 }
