@@ -6,6 +6,10 @@
 //! tools and the CLI's inputs), `log` (the session log and replay), `sandbox` (bash's kernel
 //! sandbox, configuration trust), `serve` (`ptc serve` over stdio and HTTP).
 
+mod cli;
+mod log;
+mod program;
 mod sandbox;
 #[cfg(feature = "mcp")]
 mod serve;
+mod tools;

@@ -344,3 +344,30 @@ fn serve_sigterm_while_serving_stdio_exits_and_reaps_mcp_servers() {
         "the MCP server {child} outlived ptc"
     );
 }
+
+#[test]
+fn serve_stdio_survives_hostile_programs_and_serves_the_next_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut peer = StdioPeer::start(dir.path(), &["--tools", "testkit", "--mode", "code"]);
+    let programs = [
+        format!("return {}{}", "[".repeat(5_000), "]".repeat(5_000)),
+        format!("return {}1{}", "(".repeat(1_000), ")".repeat(1_000)),
+        "let v = 0;\nfor (let i = 0; i < 100000; i++) v = [v];\nreturn v".to_string(),
+        "let v = {};\nfor (let i = 0; i < 40000; i++) v = { v };\nawait tools.echo({ text: 'x', v })".to_string(),
+    ];
+    for (i, code) in programs.iter().enumerate() {
+        let reply = peer.call(
+            10 + i as u64,
+            "run_code",
+            json!({ "code": code, "description": "a hostile program" }),
+        );
+        assert_eq!(reply["isError"], true, "{reply}");
+    }
+    let reply = peer.call(
+        99,
+        "run_code",
+        json!({ "code": "return 'still here'", "description": "a normal program" }),
+    );
+    assert_eq!(reply["content"][0]["text"], "still here", "{reply}");
+    assert_eq!(peer.finish(), Some(0));
+}
