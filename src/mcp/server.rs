@@ -257,11 +257,30 @@ pub async fn serve_stdio(
     limits: &ServeLimits,
     stop: CancellationToken,
 ) -> Result<(), McpError> {
-    let transport = LineTransport::new(
+    serve_lines(
+        server,
         tokio::io::stdin(),
         tokio::io::stdout(),
-        limits.max_request_bytes,
-    );
+        limits,
+        stop,
+    )
+    .await
+}
+
+/// [`serve_stdio`] over any byte streams: newline-delimited JSON-RPC read from `read`,
+/// replies written to `write` (a socket, a pipe, or bytes in memory).
+pub async fn serve_lines<R, W>(
+    server: PtcServer,
+    read: R,
+    write: W,
+    limits: &ServeLimits,
+    stop: CancellationToken,
+) -> Result<(), McpError>
+where
+    R: tokio::io::AsyncRead + Unpin + Send + 'static,
+    W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let transport = LineTransport::new(read, write, limits.max_request_bytes);
     let served = match server
         .clone()
         .serve_with_ct(transport, stop.child_token())

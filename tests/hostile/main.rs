@@ -7,6 +7,7 @@
 //! sandbox, configuration trust), `serve` (`ptc serve` over stdio and HTTP).
 
 mod cli;
+mod fuzz_corpus;
 mod log;
 mod program;
 mod sandbox;

@@ -1,0 +1,1 @@
+return [1, {a: "x"}, await tools.echo({ t: `${1 + 1}` })]

@@ -1,0 +1,3 @@
+const x: Array<number> = [1];
+if (x) /[(]/.test("(");
+return x as unknown

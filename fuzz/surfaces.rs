@@ -1,0 +1,213 @@
+//! The parser-facing surfaces of ptc, as functions of arbitrary bytes that must never panic,
+//! abort or hang. The fuzz targets (`fuzz_targets/*.rs`, run with `cargo fuzz`) call them on
+//! generated input; `tests/hostile/fuzz_corpus.rs` calls them on the kept corpus, so CI
+//! replays every input the fuzzer found interesting.
+//!
+//! - [`program`]: program text through type stripping and the QuickJS engine;
+//! - [`arguments`]: tool-argument text through materialisation, schema validation and the
+//!   conversions between the engine and the host;
+//! - [`config`]: `ptc.toml` text through parsing and policy checks;
+//! - [`mcp_stdio`]: bytes on `ptc serve`'s standard input through its line transport and
+//!   rmcp, in code mode.
+#![allow(dead_code)]
+
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use ptc::schema::{ParameterSpec, ValueSpec};
+use ptc::{CodeConfig, CodeExecutor, ToolDefinition, ToolError, ToolExecutionInput, ToolRegistry};
+use ptc_engine::{Engine, Host, HostCall, Limits, Program, QuickJsEngine, RunFailure};
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+/// One runtime for every input (a fuzzer calls the target millions of times).
+fn runtime() -> &'static tokio::runtime::Runtime {
+    static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    RUNTIME.get_or_init(|| {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("a tokio runtime")
+    })
+}
+
+/// Limits small enough that each input runs in milliseconds.
+fn limits() -> Limits {
+    Limits {
+        wall_clock: Duration::from_millis(200),
+        max_heap_bytes: 16 * 1024 * 1024,
+        max_output_bytes: 256 * 1024,
+    }
+}
+
+/// Text of the input (fuzzers produce any bytes; the surfaces take text).
+fn text(data: &[u8]) -> String {
+    String::from_utf8_lossy(data).into_owned()
+}
+
+/// A host whose `echo` returns its arguments and whose `value` returns a fixed value.
+struct FuzzHost {
+    value: Value,
+}
+
+impl Host for FuzzHost {
+    fn call_tool(&self, name: &str, args: Value) -> Result<HostCall, RunFailure> {
+        let value = match name {
+            "value" => self.value.clone(),
+            _ => args,
+        };
+        Ok(Box::pin(async move { Ok(value) }))
+    }
+}
+
+/// Run `source` in a fresh QuickJS sandbox; whatever it does, a report comes back.
+fn run_program(source: String, value: Value) {
+    let program = Program {
+        source,
+        tool_names: vec!["echo".into(), "value".into()],
+        filename: "run_code.ts".into(),
+    };
+    let host = Arc::new(FuzzHost { value });
+    let report = runtime().block_on(QuickJsEngine::new().run(
+        program,
+        host,
+        limits(),
+        CancellationToken::new(),
+    ));
+    if let Ok(Some(value)) = &report.outcome {
+        let depth = ptc::schema::value::depth_up_to(value, usize::MAX);
+        assert!(
+            depth <= ptc::schema::value::MAX_DEPTH,
+            "returned {depth} deep"
+        );
+    }
+    if let Ok(Some(value)) = report.outcome {
+        ptc::schema::value::drop_deep(value);
+    }
+}
+
+/// Program text: strip it, then run it.
+pub fn program(data: &[u8]) {
+    let source = text(data);
+    let _ = ptc_engine::strip_types(&source);
+    run_program(source, Value::Null);
+}
+
+/// A tool whose parameters use every construct of the schema subset.
+fn rich_tool() -> ToolDefinition {
+    ToolDefinition::builder("rich")
+        .description("Accepts a little of everything.")
+        .parameters(
+            ParameterSpec::new()
+                .required("pattern", ValueSpec::string())
+                .optional("limit", ValueSpec::integer())
+                .optional("ratio", ValueSpec::number())
+                .optional("flag", ValueSpec::boolean())
+                .optional(
+                    "mode",
+                    ValueSpec::string().enum_values(["fast".into(), "slow".into()]),
+                )
+                .optional("tags", ValueSpec::array(ValueSpec::string()))
+                .optional(
+                    "either",
+                    ValueSpec::one_of([ValueSpec::string(), ValueSpec::integer()]),
+                )
+                .optional(
+                    "nested",
+                    ValueSpec::object(false)
+                        .required_property("a", ValueSpec::array(ValueSpec::json())),
+                )
+                .optional("any", ValueSpec::json()),
+        )
+        .output(ValueSpec::json())
+        .execute_raw(|args, _| async move { Ok::<_, ToolError>(Value::clone(&args)) })
+        .build()
+        .expect("the rich tool is valid")
+}
+
+fn rich_registry() -> &'static ToolRegistry {
+    static REGISTRY: OnceLock<ToolRegistry> = OnceLock::new();
+    REGISTRY.get_or_init(|| {
+        let registry = ToolRegistry::new();
+        registry.register(rich_tool()).expect("registers");
+        registry
+    })
+}
+
+/// Argument text: through the pipeline (materialise, depth, validation, body, output), and,
+/// when it is JSON, as a tool result into a program and back out as its returned value.
+pub fn arguments(data: &[u8]) {
+    let text = text(data);
+    let input = ToolExecutionInput::new("fuzz", "rich", text.clone());
+    let result = runtime().block_on(rich_registry().dispatch(input));
+    if let Some(code) = result.error().and_then(|e| e.code()) {
+        assert!(
+            [ptc::codes::INVALID_ARGS, ptc::codes::INVALID_TOOL_OUTPUT].contains(&code),
+            "unexpected failure {code}"
+        );
+    }
+    if let Ok(value) = ptc::schema::value::parse_unbounded(&text) {
+        run_program(
+            "const v = await tools.value({});\nawait tools.echo({ v });\nreturn v".into(),
+            value,
+        );
+    }
+}
+
+/// `ptc.toml` text: parse it; if it parses, check its policies against some tool names.
+pub fn config(data: &[u8]) {
+    let text = text(data);
+    if let Ok(config) = ptc::config::Config::parse(&text, None) {
+        let _ = config.policies.check_tools(["read", "bash", "run_code"]);
+        let mut code = CodeConfig::quickjs();
+        config.limits.apply(&mut code);
+    }
+}
+
+/// Bytes on `ptc serve`'s standard input (code mode, testkit tools): every line gets its
+/// answer or is dropped as JSON-RPC says, and the server ends when the input does. The
+/// replies, in order.
+pub fn mcp_stdio(data: &[u8]) -> Vec<Value> {
+    let registry = ToolRegistry::new();
+    ptc::packs::testkit::register(&registry).expect("testkit registers");
+    let mut code = CodeConfig::quickjs();
+    code.limits = limits();
+    code.default_mode = ptc::ToolMode::Code;
+    CodeExecutor::new(code).install(&registry);
+    let agent = ptc::Agent::new(ptc::ScopeKey::root("fuzz"));
+    let serve_limits = ptc::mcp::ServeLimits {
+        max_request_bytes: 64 * 1024,
+        ..Default::default()
+    };
+    let server = ptc::mcp::PtcServer::new(registry, agent).with_limits(&serve_limits);
+    let input = data.to_vec();
+    let (output, mut reader) = tokio::io::duplex(1 << 20);
+    runtime().block_on(async move {
+        let served = ptc::mcp::serve_lines(
+            server,
+            std::io::Cursor::new(input),
+            output,
+            &serve_limits,
+            CancellationToken::new(),
+        );
+        let drained = async {
+            let mut replies = Vec::new();
+            let _ = tokio::io::AsyncReadExt::read_to_end(&mut reader, &mut replies).await;
+            replies
+        };
+        let (served, replies) = tokio::time::timeout(Duration::from_secs(20), async {
+            tokio::join!(served, drained)
+        })
+        .await
+        .expect("ptc serve ends when its input ends");
+        let _ = served;
+        String::from_utf8_lossy(&replies)
+            .lines()
+            .map(|line| {
+                serde_json::from_str::<Value>(line)
+                    .unwrap_or_else(|e| panic!("a reply that is not JSON ({e}): {line}"))
+            })
+            .collect()
+    })
+}
