@@ -1,17 +1,25 @@
 // ptc code-mode glue, deno_core adapter: the extension's ESM entry point (`ext:ptc/deno.js`).
 //
 // Evaluated once when a sandbox (a fresh JsRuntime) is created, before any program exists. It
-//  1. turns deno_core's two ops into the raw host functions that `glue.js` expects:
-//       hostCall(name, argsJson) -> Promise   the tool's JSON value, or a rejected ToolCallError
-//       hostLog(level, line)                  throws when the run is over or output is over the cap
+//  1. turns deno_core's ops into the raw host functions that `glue.js` expects (`call`, `log`,
+//     `sleep`, `now`, `random`; see glue.js), and keeps what the engine reports as work left
+//     behind: tool calls still pending, and failed calls whose rejection nothing handled;
 //  2. takes away everything deno_core puts on globalThis that is not the language itself (the
 //     `Deno` namespace with `Deno.core.ops`, `__bootstrap`, ...), so a program has no ambient
 //     authority and no way to reach any op;
-//  3. hands the engine one function, through `op_ptc_ready`, that a run calls with its tool names:
-//     it runs the shared glue's setup and returns the glue's helpers.
+//  3. hands the engine one function, through `op_ptc_ready`, that a run calls with its facts
+//     ({ toolNames, filename }): it runs the shared glue's setup and returns the glue's helpers
+//     plus `leftBehind() -> JSON [{ tool, site, failed? }]`.
 // The ops stay in this module's scope; a program cannot import `ext:` modules.
 
-import { op_ptc_host_call, op_ptc_host_log, op_ptc_ready } from 'ext:core/ops';
+import {
+  op_ptc_host_call,
+  op_ptc_host_log,
+  op_ptc_now,
+  op_ptc_random,
+  op_ptc_ready,
+  op_ptc_sleep,
+} from 'ext:core/ops';
 import ptcGlue from 'ext:ptc/glue.js';
 
 // Primordials, captured before any program code runs.
@@ -22,7 +30,17 @@ const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
 
 // An unhandled rejection is the program's business (an un-awaited failed tool call, say), not a
 // reason for deno_core to end the run: only the program's own promise decides.
-globalThis.Deno.core.setUnhandledPromiseRejectionHandler(() => true);
+// Failed tool calls whose rejection nothing handled, until something does.
+const unhandled = new Map();
+globalThis.Deno.core.setUnhandledPromiseRejectionHandler((promise, reason) => {
+  if (reason !== null && typeof reason === 'object' && reason.name === 'ToolCallError') {
+    unhandled.set(promise, { tool: StringCtor(reason.toolName), site: StringCtor(reason.callSite ?? ''), failed: messageOf(reason) });
+  }
+  return true;
+});
+globalThis.Deno.core.setHandledPromiseRejectionHandler((promise) => {
+  unhandled.delete(promise);
+});
 
 // The language's own globals (ECMA-262 and ECMA-402). Everything else goes.
 const LANGUAGE = new Set([
@@ -59,20 +77,38 @@ if (getOwnPropertyDescriptor(Atomics, 'wait') !== undefined) {
 let toolCallError = null;
 let messageOf = null;
 
-/** The raw `hostCall`: the op answers with JSON text or throws the failure's message. */
-const hostCall = async (name, argsJson) => {
+// Tool calls not yet settled (a run's own sandbox, so one run's calls).
+const pending = new Map();
+let nextCall = 0;
+
+/** The raw `call`: the op answers with JSON text or throws the failure's message. */
+const hostCall = async (name, argsJson, site) => {
+  const id = nextCall++;
+  pending.set(id, { tool: name, site });
   let text;
   try {
     text = await op_ptc_host_call(name, argsJson);
   } catch (error) {
-    throw toolCallError(name, messageOf(error));
+    throw toolCallError(name, messageOf(error), site);
+  } finally {
+    pending.delete(id);
   }
   return parseJson(text);
 };
 
-op_ptc_ready((toolNames) => {
-  const helpers = ptcGlue(hostCall, op_ptc_host_log, toolNames);
+const host = {
+  call: hostCall,
+  log: op_ptc_host_log,
+  sleep: (ms) => op_ptc_sleep(ms),
+  now: () => op_ptc_now(),
+  random: (n) => op_ptc_random(n),
+};
+
+op_ptc_ready((facts) => {
+  const helpers = ptcGlue(host, facts);
   toolCallError = helpers.toolCallError;
   messageOf = helpers.messageOf;
-  return helpers;
+  const leftBehind = () =>
+    JSON.stringify([...pending.values(), ...unhandled.values()]);
+  return Object.freeze({ ...helpers, leftBehind });
 });

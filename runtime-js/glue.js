@@ -1,220 +1,67 @@
 // ptc code-mode glue: engine-neutral JavaScript that runs inside every sandbox.
 //
-// This ES module's default export is ONE setup function. The engine calls it once per fresh
-// sandbox, before the program runs, with two raw host functions, the tool names and, optionally,
-// a third raw function:
+// The engine evaluates this file after json.js, inspect.js and web.js (one module: their
+// make* functions are in scope) and calls its default export ONCE per fresh sandbox, before
+// the program runs, with the raw host functions and the run's facts:
 //
-//   hostCall(name, argsJson) -> Promise   settles with the tool's JSON value, or rejects with
-//                                         `toolCallError(name, message)` (see below); may throw
-//                                         synchronously when the run is over (e.g. a call cap),
-//                                         which ends the run.
-//   hostLog(level, line)                  records one console line; level is "log" | "info" |
-//                                         "warn" | "error" | "debug"; throws when output is over the cap.
-//   hostCallPlain(name, args)             optional (QuickJS has it): like hostCall, but takes the
-//     -> Promise | undefined              arguments as they are when the engine can read them as
-//                                         plain JSON data without running any program code; returns
-//                                         undefined for anything else, which the strict JSON check
-//                                         below then handles as usual. A fast path, never a way around
-//                                         the check: it accepts only values the check would accept,
-//                                         and it cannot observe the difference (no getters, no traps).
+//   host.call(name, argsJson, site) -> Promise   settles with the tool's JSON value, or rejects
+//                                               with `toolCallError(name, message, site)`; may
+//                                               throw synchronously when the run is over (e.g.
+//                                               a call cap), which ends the run.
+//   host.callPlain(name, args, site)             optional (QuickJS has it): like call, but takes
+//     -> Promise | undefined                     the arguments as they are when the engine can
+//                                               read them as plain JSON data without running any
+//                                               program code; undefined for anything else, which
+//                                               the JSON encoder then handles. A fast path, never
+//                                               a way around the encoder's rules.
+//   host.log(level, line)                        records one console line; throws when output is
+//                                               over the cap.
+//   host.sleep(ms) -> Promise                    resolves after ms (timers end with the run).
+//   host.now() -> number                         milliseconds since the run started.
+//   host.random(n) -> number[]                   n bytes from the operating system's generator.
+//   facts: { toolNames, filename }
 //
-// The raw functions stay captured in this closure: the program can never reach them, so every call
-// goes through the strict JSON check below (or the engine's equivalent). Setup installs `tools`, `ToolCallError` and `console`
-// on globalThis and returns helpers for the engine:
+// `site` is where the program called the tool ("line:col" in the running program's text, or
+// ""), so failures and work left behind can point at the program's own line.
 //
-//   encodeResult(value, maxLength)              strict JSON text of the returned value, undefined
-//     -> string | undefined | false             for undefined, false when the text would be longer
-//                                               than maxLength (throws a TypeError naming the
-//                                               offending path when not JSON)
-//   describeError(error) -> string              "Name: message" plus the stack, for uncaught errors
-//   toolCallError(name, message) -> Error       the ToolCallError a failed host call rejects with
-//   messageOf(error) -> string                  an error's message, never throwing (for host glue
-//                                               such as runtime-js/deno.js that builds those errors)
-export default function ptcGlue(hostCall, hostLog, toolNames, hostCallPlain = null) {
-
+// The raw functions stay captured in this closure: the program can never reach them. Setup
+// installs `tools`, `ToolCallError`, `console`, the web-platform globals (web.js), timers,
+// `performance`, `crypto`, and stand-ins that explain what programs cannot use (`fetch`,
+// `require`, `process`, `Buffer`, `Deno`, `Bun`), and returns helpers for the engine:
+//
+//   encodeResult(value, maxLength)               JSON text of the returned value (json.js
+//     -> string | undefined | false              rules), undefined for undefined, false when
+//                                               longer than maxLength; throws a TypeError
+//                                               listing what is not JSON
+//   describeError(error) -> string               JSON: { name, message, frames: [[line, col]],
+//                                               tool, site } for the engine's diagnostic
+//   toolCallError(name, message, site) -> Error  the ToolCallError a failed host call rejects with
+//   messageOf(error) -> string                   an error's message, never throwing
+export default function ptcGlue(host, facts) {
   // Primordials, captured before any program code runs.
-  const {
-    create,
-    defineProperty,
-    freeze,
-    getOwnPropertySymbols,
-    getPrototypeOf,
-    keys,
-    prototype: ObjectPrototype,
-  } = Object;
-  const objectToString = Object.prototype.toString;
-  const apply = Reflect.apply;
-  const isArray = Array.isArray;
-  const arrayJoin = Array.prototype.join;
-  const isFinite = Number.isFinite;
-  const stringify = JSON.stringify;
+  const { create, defineProperty, freeze, keys } = Object;
   const StringCtor = String;
   const ErrorCtor = Error;
-  const SetCtor = Set;
-  const setHas = Set.prototype.has;
-  const setAdd = Set.prototype.add;
-  const setDelete = Set.prototype.delete;
+  const TypeErrorCtor = TypeError;
   const PromiseCtor = Promise;
+  const ProxyCtor = Proxy;
+  const MapCtor = Map;
+  const apply = Reflect.apply;
+  const stringify = JSON.stringify;
   const reject = (error) => apply(PromiseCtor.reject, PromiseCtor, [error]);
+  const then = PromiseCtor.prototype.then;
+  const toolNames = [...facts.toolNames].filter((name) => name !== 'run_code');
+  const filename = StringCtor(facts.filename);
 
-  // ---- strict JSON ------------------------------------------------------------------------------
+  const json = makeJson();
+  const inspector = makeInspect();
+  const web = makeWeb();
 
-  /** Describe a value that is not JSON, for error messages. */
-  const describe = (value) => {
-    switch (typeof value) {
-      case 'undefined':
-        return 'undefined';
-      case 'function':
-        return 'a function';
-      case 'symbol':
-        return 'a symbol';
-      case 'bigint':
-        return 'a BigInt';
-      case 'number':
-        return StringCtor(value);
-      default: {
-        let tag = 'a non-plain object';
-        try {
-          tag = apply(objectToString, value, []);
-          tag = tag.slice(8, -1);
-          if (tag === 'Object') {
-            const name = getPrototypeOf(value)?.constructor?.name;
-            if (typeof name === 'string' && name) tag = name;
-          }
-          tag = `a ${tag} object`;
-        } catch {
-          // keep the generic description
-        }
-        return tag;
-      }
-    }
-  };
-
-  /** The path of the value being opened, from the frames above it, e.g. `$.items[2].name`. */
-  const pathOf = (frames) => {
-    let path = '$';
-    for (let i = 0; i < frames.length; i++) {
-      const frame = frames[i];
-      if (frame.keys === null) {
-        path += `[${frame.i - 1}]`;
-      } else {
-        const key = frame.keys[frame.i - 1];
-        path += /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${stringify(key)}]`;
-      }
-    }
-    return path;
-  };
-
-  // JSON.stringify is costly per call in QuickJS; most strings (and keys) need no escaping.
-  const needsEscape = /["\\\u0000-\u001f\ud800-\udfff]/;
-  const testEscape = Function.prototype.call.bind(RegExp.prototype.test, needsEscape);
-  // Lone surrogates (not text in any encoding) become U+FFFD, as a UTF-8 host can carry them.
-  const wellFormed = Function.prototype.call.bind(String.prototype.toWellFormed);
-  const quote = (string) =>
-    testEscape(string) ? stringify(wellFormed(string)) : `"${string}"`;
-
-  /** Thrown by encodeJson when the text passes its maximum length. */
-  class TooLong {}
-
-  /** A TypeError saying what is not JSON and where. */
-  const notJson = (what, frames) => new TypeError(`${what} at ${pathOf(frames)} is not JSON`);
-
-  /** Open containers are compared one by one while shallow; deeper than this, a Set tracks them. */
-  const SCAN_DEPTH = 32;
-
-  /** The deepest nesting a value may have (ptc_schema::value::MAX_DEPTH on the Rust side). */
-  const MAX_DEPTH = 1000;
-
-  /**
-   * Strict, iterative JSON encoding: null, booleans, strings, finite numbers, arrays without holes
-   * and plain objects (prototype Object.prototype or null, no symbol keys), without cycles, at most
-   * MAX_DEPTH containers deep. Anything else throws a TypeError naming its path; nothing is silently
-   * dropped or turned into null. Each
-   * property is read exactly once, so a getter cannot show the check one value and the output another.
-   */
-  const encodeJson = (root, maxLength = Infinity) => {
-    let out = '';
-    const frames = [];
-    let active = null;
-    let value = root;
-    for (;;) {
-      if (out.length > maxLength) throw new TooLong();
-      const type = typeof value;
-      if (type === 'string') {
-        out += quote(value);
-      } else if (type === 'number') {
-        if (!isFinite(value)) throw notJson(describe(value), frames);
-        // Finite numbers print the same in JSON as in String().
-        out += value;
-      } else if (type === 'boolean') {
-        out += value ? 'true' : 'false';
-      } else if (value === null) {
-        out += 'null';
-      } else if (type !== 'object') {
-        throw notJson(describe(value), frames);
-      } else {
-        if (active === null) {
-          for (let d = 0; d < frames.length; d++) {
-            if (frames[d].value === value) throw notJson('a cycle', frames);
-          }
-        } else if (apply(setHas, active, [value])) {
-          throw notJson('a cycle', frames);
-        }
-        let frame;
-        if (isArray(value)) {
-          out += '[';
-          frame = { value, keys: null, i: 0, n: value.length };
-        } else {
-          const proto = getPrototypeOf(value);
-          if (proto !== ObjectPrototype && proto !== null) throw notJson(describe(value), frames);
-          if (getOwnPropertySymbols(value).length !== 0) {
-            throw notJson('an object with symbol keys', frames);
-          }
-          const ownKeys = keys(value);
-          out += '{';
-          frame = { value, keys: ownKeys, i: 0, n: ownKeys.length };
-        }
-        if (frames.length === MAX_DEPTH) {
-          throw new TypeError(`the value at ${pathOf(frames)} nests deeper than ${MAX_DEPTH} levels`);
-        }
-        frames[frames.length] = frame;
-        if (active !== null) {
-          apply(setAdd, active, [value]);
-        } else if (frames.length > SCAN_DEPTH) {
-          active = new SetCtor();
-          for (let d = 0; d < frames.length; d++) apply(setAdd, active, [frames[d].value]);
-        }
-      }
-      // Move to the next value, closing finished containers.
-      for (;;) {
-        if (frames.length === 0) return out;
-        const frame = frames[frames.length - 1];
-        const i = frame.i;
-        if (i < frame.n) {
-          frame.i = i + 1;
-          if (frame.keys === null) {
-            if (i !== 0) out += ',';
-            if (!(i in frame.value)) throw notJson('an array hole', frames);
-            value = frame.value[i];
-          } else {
-            const key = frame.keys[i];
-            out += (i !== 0 ? ',' : '') + quote(key) + ':';
-            value = frame.value[key];
-          }
-          break;
-        }
-        out += frame.keys === null ? ']' : '}';
-        if (active !== null) apply(setDelete, active, [frame.value]);
-        frames.length -= 1;
-      }
-    }
-  };
-
-  // ---- errors and formatting ----------------------------------------------------------------------
+  // ---- errors -------------------------------------------------------------------------------------
 
   /** A tool call failed: `toolName` names the tool, `message` says why. */
   class ToolCallError extends ErrorCtor {
-    constructor(toolName, message) {
+    constructor(toolName, message, site = '') {
       super(message);
       defineProperty(this, 'toolName', {
         value: toolName,
@@ -222,6 +69,7 @@ export default function ptcGlue(hostCall, hostLog, toolNames, hostCallPlain = nu
         enumerable: true,
         configurable: true,
       });
+      defineProperty(this, 'callSite', { value: site, writable: true, configurable: true });
     }
   }
   defineProperty(ToolCallError.prototype, 'name', {
@@ -242,98 +90,130 @@ export default function ptcGlue(hostCall, hostLog, toolNames, hostCallPlain = nu
     }
   };
 
-  const isErrorLike = (value) =>
-    value instanceof ErrorCtor ||
-    (value !== null && typeof value === 'object' && typeof value.stack === 'string');
+  // `run_code.ts:12:5` in a stack line, for the program's own frames.
+  const escaped = filename.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const framePattern = new RegExp(`${escaped}:(\\d+):(\\d+)`, 'g');
 
-  /** "Name: message" followed by the stack, as well-formed text. */
-  const describeError = (error) => wellFormed(describeRaw(error));
-
-  /** "Name: message" followed by the stack (V8 stacks already start with that line). */
-  const describeRaw = (error) => {
-    try {
-      if (!isErrorLike(error)) return format(error);
-      const name = StringCtor(error.name ?? 'Error');
-      const message = StringCtor(error.message ?? '');
-      const head = message === '' ? name : `${name}: ${message}`;
-      const stack = typeof error.stack === 'string' ? error.stack.trimEnd() : '';
-      if (stack === '') return head;
-      if (stack.startsWith(head)) return stack;
-      return `${head}\n${stack}`;
-    } catch {
-      return 'unprintable error';
+  /** The program's own frames in a stack text, innermost first: [[line, col], ...]. */
+  const framesOf = (stack) => {
+    const frames = [];
+    if (typeof stack !== 'string') return frames;
+    for (const match of stack.matchAll(framePattern)) {
+      frames.push([Number(match[1]), Number(match[2])]);
     }
+    return frames;
   };
 
-  /** One console argument as text: strings raw, errors with their stack, other values as JSON. */
-  const format = (value) => {
-    switch (typeof value) {
-      case 'string':
-        return value;
-      case 'undefined':
-        return 'undefined';
-      case 'function':
-        return `[Function: ${value.name || 'anonymous'}]`;
-      case 'bigint':
-        return `${value}n`;
-      case 'symbol':
-      case 'number':
-      case 'boolean':
-        return StringCtor(value);
-      default:
-        break;
-    }
-    if (value === null) return 'null';
-    if (isErrorLike(value)) return describeError(value);
+  /** Where the program is calling from: the first of its own frames, as "line:col". */
+  const callSite = () => {
+    const frames = framesOf(new ErrorCtor().stack);
+    return frames.length === 0 ? '' : `${frames[0][0]}:${frames[0][1]}`;
+  };
+
+  /** An uncaught error, as data for the engine's diagnostic. */
+  const describeError = (error) => {
     try {
-      const json = stringify(value);
-      if (typeof json === 'string') return json;
+      const isError = error instanceof ErrorCtor
+        || (error !== null && typeof error === 'object' && typeof error.stack === 'string');
+      if (!isError) {
+        const shown = typeof error === 'string' ? error : inspector.inspect(error);
+        return stringify({ name: null, message: shown.toWellFormed(), frames: [] });
+      }
+      return stringify({
+        name: StringCtor(error.name ?? 'Error').toWellFormed(),
+        message: StringCtor(error.message ?? '').toWellFormed(),
+        frames: framesOf(error.stack),
+        tool: error instanceof ToolCallError ? StringCtor(error.toolName) : null,
+        site: error instanceof ToolCallError ? StringCtor(error.callSite ?? '') : null,
+      });
     } catch {
-      // cycles, BigInt values, deep nesting: fall back to String()
-    }
-    try {
-      return StringCtor(value);
-    } catch {
-      return '[unprintable]';
+      return stringify({ name: null, message: 'an error that could not be described', frames: [] });
     }
   };
 
   // ---- tools --------------------------------------------------------------------------------------
 
-  // A tool returns the raw host promise itself (no extra async hop): the engine rejects it with
-  // `toolCallError(name, message)` from the helpers below. It never throws synchronously.
+  /** Edit distance with adjacent swaps counted once (for "did you mean"). */
+  const distance = (a, b) => {
+    const d = [];
+    for (let i = 0; i <= a.length; i++) d.push([i]);
+    for (let j = 1; j <= b.length; j++) d[0][j] = j;
+    for (let i = 1; i <= a.length; i++) {
+      for (let j = 1; j <= b.length; j++) {
+        const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+        d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+          d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+      }
+    }
+    return d[a.length][b.length];
+  };
+
+  const unknownToolMessage = (name) => {
+    const wanted = name.toLowerCase();
+    let best = null;
+    let bestScore = Infinity;
+    for (const candidate of toolNames) {
+      const other = candidate.toLowerCase();
+      const score = distance(wanted, other);
+      const allowed = Math.min(3, Math.max(1, Math.floor(Math.max(wanted.length, other.length) / 3)));
+      const related = wanted.length >= 3 && (other.includes(wanted) || wanted.includes(other));
+      if ((score <= allowed || related) && score < bestScore) {
+        best = candidate;
+        bestScore = score;
+      }
+    }
+    const hint = best === null ? '' : ` (did you mean ${stringify(best)}?)`;
+    const list = toolNames.length === 0 ? 'none' : toolNames.join(', ');
+    return `no tool named ${stringify(name)}${hint}; available: ${list}`;
+  };
+
   const makeTool = (name) => {
     const tool = function (args) {
       if (args === undefined) args = {};
-      if (hostCallPlain !== null) {
+      const site = callSite();
+      if (host.callPlain !== undefined) {
         try {
-          const call = hostCallPlain(name, args);
+          const call = host.callPlain(name, args, site);
           if (call !== undefined) return call;
         } catch (error) {
-          return reject(new ToolCallError(name, messageOf(error)));
+          return reject(new ToolCallError(name, messageOf(error), site));
         }
       }
-      let json;
+      let text;
       try {
-        json = encodeJson(args);
+        text = json.encode(args);
       } catch (error) {
-        return reject(new ToolCallError(name, `arguments are not JSON: ${messageOf(error)}`));
+        return reject(new ToolCallError(name, `arguments are not JSON: ${messageOf(error)}`, site));
       }
       try {
-        return hostCall(name, json);
+        return host.call(name, text, site);
       } catch (error) {
-        return reject(new ToolCallError(name, messageOf(error)));
+        return reject(new ToolCallError(name, messageOf(error), site));
       }
     };
     defineProperty(tool, 'name', { value: name });
     return freeze(tool);
   };
 
-  const tools = create(null);
-  for (let i = 0; i < toolNames.length; i++) {
-    const name = toolNames[i];
-    // No recursion: a program never gets a run_code binding.
-    if (name === 'run_code') continue;
+  // Names a program looks up on objects without meaning a tool (awaiting, printing,
+  // converting): they are absent, not unknown tools.
+  const PROTOCOL = new Set(['then', 'toJSON', 'toString', 'valueOf', 'constructor', 'inspect',
+    'asymmetricMatch', 'nodeType', '$$typeof', '@@__IMMUTABLE_ITERABLE__@@']);
+  // A program's `tools.ls(...)`: a function that rejects naming the tools there are.
+  const unknownTools = new ProxyCtor(create(null), {
+    get(_, prop) {
+      if (typeof prop !== 'string' || PROTOCOL.has(prop)) return undefined;
+      const unknown = function () {
+        return reject(new ToolCallError(prop, unknownToolMessage(prop), callSite()));
+      };
+      defineProperty(unknown, 'name', { value: prop });
+      return unknown;
+    },
+  });
+  const tools = create(unknownTools);
+  for (const name of toolNames) {
     defineProperty(tools, name, {
       value: makeTool(name),
       enumerable: true,
@@ -345,32 +225,169 @@ export default function ptcGlue(hostCall, hostLog, toolNames, hostCallPlain = nu
 
   // ---- console ------------------------------------------------------------------------------------
 
-  const makeLog = (level) =>
-    function (...args) {
-      let line = '';
-      for (let i = 0; i < args.length; i++) {
-        if (i !== 0) line += ' ';
-        line += format(args[i]);
-      }
-      hostLog(level, wellFormed(line));
-    };
-  const console = create(ObjectPrototype);
-  for (const level of ['log', 'info', 'warn', 'error', 'debug']) {
-    defineProperty(console, level, {
-      value: makeLog(level),
+  let groupIndent = '';
+  const emit = (level, line) => {
+    const prefix = level === 'warn' ? 'warn: ' : level === 'error' ? 'error: ' : '';
+    const text = groupIndent === '' ? line : line.split('\n').map((l) => groupIndent + l).join('\n');
+    host.log(level, prefix + text);
+  };
+  const counts = new MapCtor();
+  const timers = new MapCtor();
+  const consoleMethods = {
+    log: (...args) => emit('log', inspector.formatArgs(args)),
+    info: (...args) => emit('info', inspector.formatArgs(args)),
+    debug: (...args) => emit('debug', inspector.formatArgs(args)),
+    warn: (...args) => emit('warn', inspector.formatArgs(args)),
+    error: (...args) => emit('error', inspector.formatArgs(args)),
+    trace: (...args) => emit('error', `Trace: ${inspector.formatArgs(args)}`),
+    dir: (value) => emit('log', inspector.inspect(value)),
+    table: (data, columns) => emit('log', inspector.table(data, columns)),
+    assert: (condition, ...args) => {
+      if (!condition) emit('error', `Assertion failed${args.length ? `: ${inspector.formatArgs(args)}` : ''}`);
+    },
+    count: (label = 'default') => {
+      const n = (counts.get(label) ?? 0) + 1;
+      counts.set(label, n);
+      emit('log', `${label}: ${n}`);
+    },
+    countReset: (label = 'default') => counts.delete(label),
+    time: (label = 'default') => timers.set(label, host.now()),
+    timeLog: (label = 'default', ...args) => {
+      const start = timers.get(label);
+      const extra = args.length ? ` ${inspector.formatArgs(args)}` : '';
+      if (start !== undefined) emit('log', `${label}: ${(host.now() - start).toFixed(3)}ms${extra}`);
+    },
+    timeEnd: (label = 'default') => {
+      const start = timers.get(label);
+      if (start !== undefined) emit('log', `${label}: ${(host.now() - start).toFixed(3)}ms`);
+      timers.delete(label);
+    },
+    group: (...args) => {
+      if (args.length) emit('log', inspector.formatArgs(args));
+      groupIndent += '  ';
+    },
+    groupCollapsed: (...args) => consoleMethods.group(...args),
+    groupEnd: () => {
+      groupIndent = groupIndent.slice(2);
+    },
+  };
+  const console = create(Object.prototype);
+  for (const name of keys(consoleMethods)) {
+    defineProperty(console, name, {
+      value: consoleMethods[name],
       enumerable: true,
       writable: true,
       configurable: true,
     });
   }
 
-  for (const [name, value] of [
-    ['tools', tools],
-    ['ToolCallError', ToolCallError],
-    ['console', console],
-  ]) {
+  // ---- timers, clock, randomness ------------------------------------------------------------------
+
+  let nextTimer = 1;
+  const liveTimers = new MapCtor();
+  const runCallback = (callback, args) => {
+    try {
+      apply(callback, undefined, args);
+    } catch (error) {
+      emit('error', `Uncaught ${inspector.inspect(error)} (in a timer callback)`);
+    }
+  };
+  const schedule = (callback, ms, args, repeat) => {
+    if (typeof callback !== 'function') {
+      throw new TypeErrorCtor('setTimeout and setInterval take a function (not a string of code)');
+    }
+    const id = nextTimer++;
+    const delay = Math.max(0, Number(ms) || 0);
+    liveTimers.set(id, true);
+    const tick = () => {
+      apply(then, host.sleep(delay), [() => {
+        if (!liveTimers.has(id)) return;
+        if (!repeat) liveTimers.delete(id);
+        runCallback(callback, args);
+        if (repeat && liveTimers.has(id)) tick();
+      }]);
+    };
+    tick();
+    return id;
+  };
+  const clear = (id) => {
+    liveTimers.delete(id);
+  };
+
+  const randomBytes = (n) => Array.from(host.random(n));
+  const crypto = freeze({
+    randomUUID: () => {
+      const b = randomBytes(16);
+      b[6] = (b[6] & 0x0f) | 0x40;
+      b[8] = (b[8] & 0x3f) | 0x80;
+      const hex = b.map((x) => x.toString(16).padStart(2, '0')).join('');
+      return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    },
+    getRandomValues: (array) => {
+      if (!ArrayBuffer.isView(array) || array instanceof Float32Array || array instanceof Float64Array) {
+        throw new TypeErrorCtor('crypto.getRandomValues takes an integer typed array');
+      }
+      if (array.byteLength > 65536) {
+        throw new RangeError('crypto.getRandomValues fills at most 65536 bytes at a time');
+      }
+      const bytes = randomBytes(array.byteLength);
+      new Uint8Array(array.buffer, array.byteOffset, array.byteLength).set(bytes);
+      return array;
+    },
+  });
+  const performance = freeze({ now: () => host.now(), timeOrigin: Date.now() - host.now() });
+
+  // ---- what programs cannot use -------------------------------------------------------------------
+
+  const toolLike = (pattern) => toolNames.filter((name) => pattern.test(name));
+  const suggest = (names, otherwise) =>
+    names.length === 0 ? otherwise : `call ${names.map((n) => `tools.${n}`).join(' or ')} instead`;
+  const unavailable = (name, why, instead) => {
+    const fail = () => {
+      throw new TypeErrorCtor(`${name} is not available in programs: ${why}; ${instead}`);
+    };
+    return new ProxyCtor(function () {}, {
+      apply: fail,
+      construct: fail,
+      get(_, prop) {
+        if (typeof prop !== 'string' || PROTOCOL.has(prop)) return undefined;
+        return fail();
+      },
+    });
+  };
+  const fileTools = suggest(toolLike(/^(read|write|edit|glob|grep|bash)$/), 'call tools.* directly');
+  const stand_ins = {
+    fetch: unavailable('fetch', 'a program has no network access',
+      suggest(toolLike(/fetch|http|web|url|curl|request|browse/i), 'only tools.* reach outside the program')),
+    require: unavailable('require', 'a program is not a module and loads no packages', fileTools),
+    process: unavailable('process', 'there is no environment, argv or exit',
+      'return a value to finish, and print with console.log'),
+    Buffer: unavailable('Buffer', 'it is Node-only', 'use TextEncoder/TextDecoder, or atob/btoa for base64'),
+    Deno: unavailable('Deno', 'this is a sandboxed program, not Deno', fileTools),
+    Bun: unavailable('Bun', 'this is a sandboxed program, not Bun', fileTools),
+  };
+
+  // ---- install ------------------------------------------------------------------------------------
+
+  const globals = {
+    tools,
+    ToolCallError,
+    console,
+    ...web,
+    setTimeout: (callback, ms, ...args) => schedule(callback, ms, args, false),
+    setInterval: (callback, ms, ...args) => schedule(callback, ms, args, true),
+    clearTimeout: clear,
+    clearInterval: clear,
+    queueMicrotask: (callback) => {
+      apply(then, PromiseCtor.resolve(), [() => runCallback(callback, [])]);
+    },
+    performance,
+    crypto,
+    ...stand_ins,
+  };
+  for (const name of keys(globals)) {
     defineProperty(globalThis, name, {
-      value,
+      value: globals[name],
       enumerable: false,
       writable: true,
       configurable: true,
@@ -381,15 +398,15 @@ export default function ptcGlue(hostCall, hostLog, toolNames, hostCallPlain = nu
     encodeResult: (value, maxLength) => {
       if (value === undefined) return undefined;
       try {
-        const text = encodeJson(value, maxLength);
+        const text = json.encode(value, maxLength);
         return text.length > maxLength ? false : text;
       } catch (error) {
-        if (error instanceof TooLong) return false;
+        if (error instanceof json.TooLong) return false;
         throw error;
       }
     },
     describeError,
     messageOf,
-    toolCallError: (name, message) => new ToolCallError(name, message),
+    toolCallError: (name, message, site) => new ToolCallError(name, message, site),
   });
 }

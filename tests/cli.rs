@@ -48,10 +48,13 @@ fn cli_run_reads_stdin_and_exits_1_on_error_result() {
     assert_eq!(o.status.code(), Some(1));
     let out = stdout(&o);
     assert!(
-        out.starts_with("Error: code run failed (exception): Error: boom"),
+        out.starts_with("Error: code run failed (exception): run_code.ts:2:"),
         "{out}"
     );
-    assert!(out.contains("run_code.ts:2:"), "{out}");
+    assert!(
+        out.contains(": Error: boom\n 2 | throw new Error('boom')\n"),
+        "{out}"
+    );
     assert!(out.contains("Captured output:\nbefore"), "{out}");
 }
 
@@ -68,7 +71,7 @@ fn cli_run_json_prints_the_whole_result() {
     assert!(v["content"][0]["text"]
         .as_str()
         .unwrap()
-        .starts_with("Error: code run failed (syntax): 1:"));
+        .starts_with("Error: code run failed (syntax): run_code.ts:1:1: "));
 }
 
 #[test]
@@ -182,8 +185,8 @@ fn cli_run_streams_console_output_live_to_stderr() {
         Some("console.log('first'); console.warn('second'); return 'value'"),
     );
     assert_eq!(o.status.code(), Some(0));
-    assert_eq!(stderr(&o), "first\nsecond\n");
-    assert_eq!(stdout(&o), "first\nsecond\nvalue\n");
+    assert_eq!(stderr(&o), "first\nwarn: second\n");
+    assert_eq!(stdout(&o), "first\nwarn: second\nvalue\n");
 }
 
 #[cfg(feature = "mcp")]

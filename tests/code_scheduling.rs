@@ -179,7 +179,19 @@ async fn b52_in_flight_subcalls_are_aborted_when_the_run_ends() {
         "the run does not wait for the 60 s sleep: {:?}",
         started.elapsed()
     );
-    assert_eq!(r.text(), "done");
+    // The result says what the program left running.
+    assert!(
+        r.text()
+            .starts_with("done\n[left behind when the program ended]\n- run_code.ts:1:"),
+        "{}",
+        r.text()
+    );
+    assert!(
+        r.text()
+            .contains(" sleep: was still running and was cancelled"),
+        "{}",
+        r.text()
+    );
     assert_eq!(r.starts(), [sub(1)]);
     let d = r.dispatches();
     assert_eq!(d.len(), 1, "one dispatch event per started sub-call");
@@ -217,7 +229,18 @@ async fn b52_queued_subcalls_are_abandoned_and_never_start() {
     let started = Instant::now();
     let r = run(&registry, &code).await;
     assert!(started.elapsed() < Duration::from_secs(10));
-    assert_eq!(r.text(), "early");
+    assert!(
+        r.text()
+            .starts_with("early\n[left behind when the program ended]\n"),
+        "{}",
+        r.text()
+    );
+    assert_eq!(
+        r.text().matches(" tally: was still running").count(),
+        2,
+        "{}",
+        r.text()
+    );
     assert_eq!(tracker.started(), 1, "hold started");
     assert_eq!(
         hits.load(Ordering::SeqCst),

@@ -310,6 +310,7 @@ fn wedged(phase: &str, dir: &std::path::Path) -> (McpServerSpec, std::path::Path
 /// The pid the fixture wrote, and whether `/proc/<pid>` still exists (a zombie counts).
 fn pid_alive(pid_file: &std::path::Path) -> (String, bool) {
     let pid = std::fs::read_to_string(pid_file).expect("the fixture wrote its pid");
+    assert!(pid.trim().parse::<u32>().is_ok(), "not a pid: {pid:?}");
     let alive = std::path::Path::new(&format!("/proc/{}", pid.trim())).exists();
     (pid, alive)
 }

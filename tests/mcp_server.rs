@@ -240,7 +240,9 @@ fn serve_run_code_returns_the_program_result_and_fails_on_an_uncaught_error() {
     assert_eq!(failed["isError"], true, "{failed}");
     let text = failed["text"].as_str().unwrap();
     assert!(
-        text.starts_with("Error: code run failed (exception): ToolCallError: boom"),
+        text.starts_with(
+            "Error: code run failed (exception): ToolCallError: fail failed at run_code.ts:1:13: boom"
+        ),
         "{text}"
     );
 }

@@ -97,15 +97,7 @@ impl RunFailure {
         )
     }
 
-    /// The program did not compile: `"<line>:<col> SyntaxError: <message>"` (positions 1-based).
-    pub(crate) fn syntax_at(line: usize, col: usize, message: &str) -> Self {
-        RunFailure::new(
-            FailureKind::Syntax,
-            format!("{}:{} SyntaxError: {message}", line.max(1), col.max(1)),
-        )
-    }
-
-    /// The returned value is not strict JSON.
+    /// The returned value is not JSON.
     pub(crate) fn not_json(detail: impl fmt::Display) -> Self {
         RunFailure::new(
             FailureKind::InvalidOutput,

@@ -66,7 +66,7 @@
 //! let report = engine
 //!     .run(program, Arc::new(Echo), Limits::default(), CancellationToken::new())
 //!     .await;
-//! assert_eq!(report.logs, vec![r#"got {"text":"hi"}"#.to_string()]);
+//! assert_eq!(report.logs, vec![r#"got { text: 'hi' }"#.to_string()]);
 //! assert_eq!(report.outcome, Ok(Some(serde_json::json!("hi"))));
 //! # }
 //! ```
@@ -90,31 +90,60 @@ use tokio_util::sync::CancellationToken;
 mod calls;
 #[cfg(any(feature = "v8", feature = "deno-quickjs"))]
 mod deno;
+mod diagnostic;
 mod failure;
 mod host;
 mod json;
+mod left;
 mod limits;
-mod nesting;
 mod output;
+mod program;
 #[cfg(feature = "quickjs")]
 mod quickjs;
 mod stop;
-mod strip;
 
 #[cfg(any(feature = "v8", feature = "deno-quickjs"))]
 pub use deno::DenoEngine;
 pub use failure::{FailureKind, RunFailure};
 pub use host::{Host, HostCall};
+pub use left::{Left, LeftBehind};
 pub use limits::Limits;
+pub use program::{strip_types, MAX_PROGRAM_BYTES};
 #[cfg(feature = "quickjs")]
 pub use quickjs::{Placement, QuickJsEngine};
-pub use strip::{strip_types, MAX_PROGRAM_BYTES};
 
-/// The engine-neutral JavaScript glue (`runtime-js/glue.js`): an ES module whose default export is
-/// the setup function that builds `tools`, `ToolCallError` and `console` from the raw host
-/// functions.
+/// The engine-neutral JavaScript glue as one ES module: `runtime-js/json.js`, `inspect.js` and
+/// `web.js` (each a `make*` function) followed by `glue.js`, whose default export is the setup
+/// function that builds `tools`, `ToolCallError`, `console` and the other globals from the raw
+/// host functions. ASCII only (deno_core embeds it as a one-byte string).
+macro_rules! glue_source {
+    () => {
+        concat!(
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../runtime-js/json.js"
+            )),
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../runtime-js/inspect.js"
+            )),
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../runtime-js/web.js")),
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../runtime-js/glue.js"
+            )),
+        )
+    };
+}
+#[cfg_attr(
+    not(any(feature = "v8", feature = "deno-quickjs")),
+    allow(unused_imports)
+)]
+pub(crate) use glue_source;
+
+/// [`glue_source!`] as a constant.
 #[cfg_attr(not(feature = "quickjs"), allow(dead_code))]
-pub(crate) const GLUE_JS: &str = include_str!("../../runtime-js/glue.js");
+pub(crate) const GLUE_JS: &str = glue_source!();
 
 /// Console levels the glue forwards.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -165,6 +194,8 @@ pub struct RunReport {
     pub log_levels: Vec<LogLevel>,
     /// The returned JSON value (`Ok(None)` = the program returned `undefined`) or why the run failed.
     pub outcome: Result<Option<serde_json::Value>, RunFailure>,
+    /// Tool calls still pending when the program ended, and failed calls nothing awaited.
+    pub left_behind: Vec<LeftBehind>,
 }
 
 impl RunReport {
@@ -174,6 +205,7 @@ impl RunReport {
             logs: Vec::new(),
             log_levels: Vec::new(),
             outcome: Err(failure),
+            left_behind: Vec::new(),
         }
     }
 }
@@ -217,6 +249,11 @@ pub trait Engine: Send + Sync {
         limits: Limits,
         cancel: CancellationToken,
     ) -> Pin<Box<dyn Future<Output = RunReport> + Send>>;
+
+    /// The smallest [`Limits::max_heap_bytes`] this engine runs with (its sandbox and glue need
+    /// that much before the program starts); a run with less fails as [`FailureKind::Memory`]
+    /// before anything runs.
+    fn min_heap_bytes(&self) -> usize;
 
     /// Whether this engine calls [`Host::poll_progress`] while the program computes (a hot loop
     /// included), not only while it waits for host calls.

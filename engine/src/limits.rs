@@ -17,20 +17,15 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// The smallest heap cap a run accepts (a sandbox needs a few hundred KiB before the program
-    /// starts); a smaller [`Limits::max_heap_bytes`] fails the run as
-    /// [`FailureKind::Memory`](crate::FailureKind::Memory) before anything runs.
-    pub const MIN_HEAP_BYTES: usize = 1024 * 1024;
-
-    /// The failure a run with these limits ends with before it starts, if any.
-    pub(crate) fn refusal(&self) -> Option<crate::RunFailure> {
-        (self.max_heap_bytes < Self::MIN_HEAP_BYTES).then(|| {
+    /// The failure a run with these limits ends with before it starts, if any: a heap cap below
+    /// `minimum` (the engine's [`Engine::min_heap_bytes`](crate::Engine::min_heap_bytes)).
+    pub(crate) fn refusal(&self, minimum: usize) -> Option<crate::RunFailure> {
+        (self.max_heap_bytes < minimum).then(|| {
             crate::RunFailure::new(
                 crate::FailureKind::Memory,
                 format!(
                     "the heap limit of {} bytes is below the minimum of {} bytes",
-                    self.max_heap_bytes,
-                    Self::MIN_HEAP_BYTES
+                    self.max_heap_bytes, minimum
                 ),
             )
         })

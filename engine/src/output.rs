@@ -1,7 +1,10 @@
 //! Console capture and output accounting, counted on the Rust side so a program cannot exceed
 //! [`Limits::max_output_bytes`](crate::Limits::max_output_bytes) unnoticed.
 
-use crate::{json, FailureKind, LogLevel, RunFailure, RunReport};
+use crate::{
+    json, left::LeftBehind, program::positions::PositionMap, FailureKind, LogLevel, RunFailure,
+    RunReport,
+};
 
 /// What the glue's `encodeResult(value, maxLength)` answered.
 #[derive(Debug)]
@@ -83,6 +86,7 @@ impl Output {
 
     /// A returned value read without JSON text, counted against the limit by its JSON text's
     /// length.
+    #[cfg(feature = "quickjs")]
     pub(crate) fn finish_value(
         &mut self,
         value: serde_json::Value,
@@ -91,15 +95,22 @@ impl Output {
         Ok(Some(value))
     }
 
-    /// The report of a run that ended with `outcome`, with the lines captured so far.
+    /// The report of a run that ended with `outcome`, with the lines captured so far and the
+    /// calls it left behind (call sites mapped to the program as written through `map`).
     pub(crate) fn report(
         self,
         outcome: Result<Option<serde_json::Value>, RunFailure>,
+        mut left_behind: Vec<LeftBehind>,
+        map: &PositionMap,
     ) -> RunReport {
+        for call in &mut left_behind {
+            call.site = call.site.map(|(line, col)| map.original(line, col));
+        }
         RunReport {
             logs: self.logs,
             log_levels: self.levels,
             outcome,
+            left_behind,
         }
     }
 }

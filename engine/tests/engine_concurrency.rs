@@ -15,22 +15,31 @@ use ptc_engine::{strip_types, Engine, Host, HostCall, Limits, Program, RunFailur
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
-/// Every call sleeps 10 ms; tracks how many are in flight at once.
+/// Every call waits until all 100 calls of the program are in flight (a rendezvous only
+/// overlapping calls can pass); tracks how many are in flight at once.
 #[derive(Default)]
 struct Sleeper {
     in_flight: Arc<AtomicUsize>,
     max_in_flight: Arc<AtomicUsize>,
+    all_started: Arc<tokio::sync::Notify>,
 }
 
 impl Host for Sleeper {
     fn call_tool(&self, _name: &str, args: Value) -> Result<HostCall, RunFailure> {
         let in_flight = self.in_flight.clone();
         let max = self.max_in_flight.clone();
+        let all_started = self.all_started.clone();
         Ok(Box::pin(async move {
+            let started = all_started.notified();
             let now = in_flight.fetch_add(1, Ordering::SeqCst) + 1;
             max.fetch_max(now, Ordering::SeqCst);
-            tokio::time::sleep(Duration::from_millis(10)).await;
-            in_flight.fetch_sub(1, Ordering::SeqCst);
+            if now == 100 {
+                all_started.notify_waiters();
+            } else {
+                // A safety net against a regression that serializes calls (the run then fails
+                // the assertion below instead of hanging).
+                let _ = tokio::time::timeout(Duration::from_secs(30), started).await;
+            }
             Ok(args)
         }))
     }

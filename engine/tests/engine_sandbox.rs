@@ -10,13 +10,27 @@ engine_test! {
     async fn no_ambient_globals() {
         assert_eq!(
             value(
-                "return [typeof process, typeof require, typeof Deno, typeof fetch, typeof setTimeout,\n\
-                 typeof setInterval, typeof std, typeof os, typeof print, typeof performance,\n\
-                 typeof XMLHttpRequest, typeof WebSocket, typeof importScripts, typeof module, typeof Bun]"
+                "return [typeof std, typeof os, typeof print, typeof XMLHttpRequest, typeof WebSocket,\n\
+                 typeof importScripts, typeof module, typeof exports, typeof global]"
             )
             .await,
-            Some(json!(vec!["undefined"; 15]))
+            Some(json!(vec!["undefined"; 9]))
         );
+        // What a model reaches for from Node, Deno or Bun says what to do instead, and does
+        // nothing: every use throws.
+        for (expression, says) in [
+            ("fetch('https://example.com')", "fetch is not available in programs: a program has no network access"),
+            ("require('fs')", "require is not available in programs"),
+            ("process.env.HOME", "process is not available in programs"),
+            ("process.exit(1)", "process is not available in programs"),
+            ("Buffer.from('x')", "Buffer is not available in programs"),
+            ("Deno.readTextFile('x')", "Deno is not available in programs"),
+            ("new Bun.file('x')", "Bun is not available in programs"),
+        ] {
+            let program = format!("try {{ {expression}; return 'ran' }} catch (e) {{ return e.message }}");
+            let said = value(&program).await.unwrap();
+            assert!(said.as_str().unwrap().starts_with(says), "{expression}: {said}");
+        }
     }
 }
 
@@ -95,7 +109,7 @@ engine_test! {
     async fn a_program_that_patches_builtins_cannot_bypass_the_json_check() {
         let host = common::TestHost::new();
         let report = common::run_full(
-            "Array.isArray = () => true;\nJSON.stringify = () => '{}';\nObject.getPrototypeOf = () => Object.prototype;\ntry { await tools.echo({ d: new Date(0) }) } catch (e) { return e.name }",
+            "Array.isArray = () => true;\nJSON.stringify = () => '{}';\nObject.getPrototypeOf = () => Object.prototype;\nObject.prototype.toString = () => '[object Object]';\nMap.prototype.toJSON = () => ({});\ndelete Map.prototype.toJSON;\ntry { await tools.echo({ m: new Map([[1, 2]]) }) } catch (e) { return e.name }",
             host.clone(),
             Default::default(),
             Default::default(),

@@ -67,7 +67,13 @@ pub struct CodeConfig {
     pub max_parallel_tool_calls: usize,
     /// Live console observer (none by default; the lines are always in the result).
     pub console: Option<ConsoleFn>,
+    /// The most characters of a run's result the model sees (default 50,000): a longer
+    /// result is cut to its head and tail with a notice; the session log keeps all of it.
+    pub max_result_chars: usize,
 }
+
+/// The default of [`CodeConfig::max_result_chars`].
+pub const DEFAULT_MAX_RESULT_CHARS: usize = 50_000;
 
 impl CodeConfig {
     /// A configuration with default limits around `engine`.
@@ -79,6 +85,7 @@ impl CodeConfig {
             default_mode: ToolMode::Both,
             max_parallel_tool_calls: crate::executor::DEFAULT_MAX_PARALLEL_TOOL_CALLS,
             console: None,
+            max_result_chars: DEFAULT_MAX_RESULT_CHARS,
         }
     }
 
@@ -102,6 +109,7 @@ impl std::fmt::Debug for CodeConfig {
             .field("limits", &self.limits)
             .field("sub_calls", &self.sub_calls)
             .field("default_mode", &self.default_mode)
+            .field("max_result_chars", &self.max_result_chars)
             .finish_non_exhaustive()
     }
 }

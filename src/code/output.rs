@@ -1,6 +1,6 @@
 //! What a finished run shows the model (behaviours 49–50).
 
-use ptc_engine::{RunFailure, RunReport};
+use ptc_engine::{Left, LeftBehind, RunFailure, RunReport};
 use serde_json::Value;
 
 use crate::definition::default_render;
@@ -11,9 +11,11 @@ pub(crate) const NO_OUTPUT: &str = "(run_code completed with no output)";
 
 /// Console lines joined by newlines, then the returned value (a string raw, anything
 /// else pretty JSON, or compact JSON where pretty-printing would take the text past
-/// `max_output_bytes`: indentation grows with depth); a failure becomes
-/// `code run failed (<kind>): <message>` followed by the output captured so far.
+/// `max_output_bytes`: indentation grows with depth), then the calls a successful program
+/// left behind (pending, or failed with nothing awaiting them); a failure becomes `code run failed (<kind>): <message>` followed by the output
+/// captured so far.
 pub(crate) fn run_result(report: RunReport, max_output_bytes: usize) -> Result<Value, ToolError> {
+    let left = left_behind(&report.left_behind);
     match report.outcome {
         Ok(value) => {
             let mut parts = report.logs;
@@ -25,15 +27,63 @@ pub(crate) fn run_result(report: RunReport, max_output_bytes: usize) -> Result<V
                 }
                 parts.push(text);
             }
-            let text = if parts.is_empty() {
+            let mut text = if parts.is_empty() {
                 NO_OUTPUT.to_string()
             } else {
                 parts.join("\n")
             };
+            text.push_str(&left);
             Ok(Value::String(text))
         }
+        // A failed run is not silent: its failure says what happened.
         Err(failure) => Err(run_failure(&failure, &report.logs)),
     }
+}
+
+/// The note on calls a program left behind (empty when there are none).
+fn left_behind(calls: &[LeftBehind]) -> String {
+    if calls.is_empty() {
+        return String::new();
+    }
+    let mut note = String::from("\n[left behind when the program ended]");
+    for call in calls {
+        let site = match call.site {
+            Some((line, col)) => format!("run_code.ts:{line}:{col} "),
+            None => String::new(),
+        };
+        let what = match &call.left {
+            Left::Pending => {
+                "was still running and was cancelled (await it, or Promise.all the calls)".into()
+            }
+            Left::Failed(message) => format!("failed and nothing awaited it: {message}"),
+        };
+        note.push_str(&format!("\n- {site}{}: {what}", call.tool));
+    }
+    note
+}
+
+/// `text` cut to at most `max` characters: its head and its tail, with a notice of what was
+/// cut and how to get less (the model-facing result cap).
+pub(crate) fn cap_text(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    let total = text.chars().count();
+    if total <= max {
+        return text.into();
+    }
+    let head = max * 3 / 5;
+    let tail = max - head;
+    let start_of_tail = text
+        .char_indices()
+        .nth(total - tail)
+        .map_or(text.len(), |(at, _)| at);
+    let end_of_head = text.char_indices().nth(head).map_or(0, |(at, _)| at);
+    format!(
+        "{}\n… [{} of {total} characters cut here: return or print less, or write large results \
+         to a file with a tool and read back what you need] …\n{}",
+        &text[..end_of_head],
+        total - head - tail,
+        &text[start_of_tail..]
+    )
+    .into()
 }
 
 /// The structured `CODE_RUN_FAILED` error for a failed run.

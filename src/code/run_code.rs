@@ -7,12 +7,14 @@ use ptc_schema::{ParameterSpec, ValueSpec};
 use serde_json::Value;
 
 use super::bridge;
-use super::output::run_result;
+use super::output::{cap_text, run_result};
 use super::CodeConfig;
+use crate::content::ContentBlock;
 use crate::definition::ToolDefinition;
 use crate::error::{codes, ToolError, ToolErrorInfo};
 use crate::execution::ToolRunContext;
 use crate::RUN_CODE;
+use serde_json::json;
 
 /// The file name error positions point into.
 const FILENAME: &str = "run_code.ts";
@@ -30,6 +32,7 @@ struct Args {
 /// Build the `run_code` definition for `config`. It lives outside the registry's
 /// layers; code-mode executors route calls to it.
 pub(crate) fn definition(config: Arc<CodeConfig>) -> ToolDefinition {
+    let max_chars = config.max_result_chars;
     ToolDefinition::builder(RUN_CODE)
         .description(DESCRIPTION)
         .parameters(
@@ -46,6 +49,15 @@ pub(crate) fn definition(config: Arc<CodeConfig>) -> ToolDefinition {
                 ),
         )
         .output(ValueSpec::string())
+        .render(move |_, value| {
+            let text = value.as_str().unwrap_or_default();
+            vec![ContentBlock::text(cap_text(text, max_chars).into_owned())]
+        })
+        .presentation_meta(move |_, value| {
+            // The model sees a capped text; the log keeps the whole of it.
+            let text = value.as_str().unwrap_or_default();
+            (text.chars().count() > max_chars).then(|| json!({ "fullText": text }))
+        })
         .execute(move |args: Args, ctx| run(config.clone(), args, ctx))
         .build_unreserved()
         .expect("the run_code definition is valid")
@@ -98,5 +110,8 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
         Err(f) => f.kind.as_str(),
     };
     driver.wind_down(reason).await;
-    run_result(report, config.limits.max_output_bytes)
+    run_result(report, config.limits.max_output_bytes).map_err(|mut error| {
+        error.message = cap_text(&error.message, config.max_result_chars).into_owned();
+        error
+    })
 }

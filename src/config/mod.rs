@@ -11,6 +11,7 @@
 //! max_parallel = 10
 //! max_sub_calls = 10000
 //! max_pending = 1000
+//! max_result_chars = 50000          # what the model sees of a run's result
 //!
 //! [[policy]]                         # first matching rule decides
 //! tool = "bash"
@@ -121,6 +122,9 @@ pub struct LimitsConfig {
     /// Sub-calls pending at once.
     #[serde(default, deserialize_with = "positive")]
     pub max_pending: Option<usize>,
+    /// Characters of a run's result the model sees (the rest is cut to head and tail).
+    #[serde(default, deserialize_with = "positive")]
+    pub max_result_chars: Option<usize>,
 }
 
 /// A limit that must be at least 1.
@@ -170,6 +174,7 @@ impl LimitsConfig {
         s.max_parallel = s.max_parallel.min(wider.sub_calls.max_parallel);
         s.max_calls = s.max_calls.min(wider.sub_calls.max_calls);
         s.max_pending = s.max_pending.min(wider.sub_calls.max_pending);
+        config.max_result_chars = config.max_result_chars.min(wider.max_result_chars);
     }
 
     /// Apply the set fields to `config`.
@@ -191,6 +196,9 @@ impl LimitsConfig {
         }
         if let Some(n) = self.max_pending {
             config.sub_calls.max_pending = n;
+        }
+        if let Some(n) = self.max_result_chars {
+            config.max_result_chars = n;
         }
     }
 }

@@ -82,8 +82,8 @@ impl SessionLog for JsonlLog {
 pub struct Replayed {
     /// The events, in file order.
     pub events: Vec<SessionEvent>,
-    /// One `line N: reason` per line that is not an event.
-    pub skipped: Vec<String>,
+    /// Each line that is not an event: its 1-based number and why.
+    pub skipped: Vec<(usize, String)>,
 }
 
 /// Read a JSON-lines session file back into events. Blank lines are skipped; a bad
@@ -92,7 +92,7 @@ pub fn read_jsonl(path: impl AsRef<Path>) -> Result<Vec<SessionEvent>, SessionEr
     let path = path.as_ref();
     let replayed = read_jsonl_lossy(path)?;
     match replayed.skipped.first() {
-        Some(reason) => Err(SessionError(format!("{}: {reason}", path.display()))),
+        Some((line, reason)) => Err(SessionError(format!("{}:{line}: {reason}", path.display()))),
         None => Ok(replayed.events),
     }
 }
@@ -112,13 +112,12 @@ pub fn read_jsonl_lossy(path: impl AsRef<Path>) -> Result<Replayed, SessionError
             .map_err(|e| SessionError(format!("{}:{number}: {e}", path.display())))?;
         let Some(complete) = read else { break };
         if !complete {
-            replayed
-                .skipped
-                .push(format!("line {number}: longer than {MAX_LINE_BYTES} bytes"));
+            let reason = format!("longer than {MAX_LINE_BYTES} bytes");
+            replayed.skipped.push((number, reason));
             continue;
         }
         let Ok(line) = std::str::from_utf8(&buf) else {
-            replayed.skipped.push(format!("line {number}: not UTF-8"));
+            replayed.skipped.push((number, "not UTF-8".into()));
             continue;
         };
         if line.trim().is_empty() {
@@ -126,7 +125,7 @@ pub fn read_jsonl_lossy(path: impl AsRef<Path>) -> Result<Replayed, SessionError
         }
         match event_of(line, path) {
             Ok(event) => replayed.events.push(event),
-            Err(reason) => replayed.skipped.push(format!("line {number}: {reason}")),
+            Err(reason) => replayed.skipped.push((number, reason)),
         }
     }
     Ok(replayed)

@@ -7,7 +7,7 @@
 // FIXTURE_PID=<file>: the server writes its process id there as soon as it starts.
 // FIXTURE_HANG=initialize | tools/list: never answer that request, ignore SIGTERM and
 // stay up when stdin closes (only SIGKILL stops it), like a wedged server.
-import { appendFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, renameSync, writeFileSync } from "node:fs";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -62,7 +62,11 @@ const rendezvous = (key) => {
   return waiting.get(key);
 };
 
-if (process.env.FIXTURE_PID) writeFileSync(process.env.FIXTURE_PID, String(process.pid));
+if (process.env.FIXTURE_PID) {
+  // Written aside and renamed, so a reader never sees the file empty.
+  writeFileSync(`${process.env.FIXTURE_PID}.tmp`, String(process.pid));
+  renameSync(`${process.env.FIXTURE_PID}.tmp`, process.env.FIXTURE_PID);
+}
 const hang = process.env.FIXTURE_HANG;
 if (hang) {
   process.on("SIGTERM", () => log("ignored SIGTERM"));

@@ -14,7 +14,7 @@
 
 use std::{borrow::Cow, future::Future, sync::Arc};
 
-use deno_core::{ascii_str_include, op2, v8, ExtensionFileSource, OpState};
+use deno_core::{ascii_str, ascii_str_include, op2, v8, ExtensionFileSource, OpState};
 use deno_error::JsErrorBox;
 use tokio::runtime::Handle;
 
@@ -34,19 +34,25 @@ pub(super) struct RunState {
     pub(super) output: Output,
     /// The caller's tokio runtime: host futures are polled inside it.
     pub(super) caller: Handle,
+    /// When the run started (`performance.now()`).
+    pub(super) started: std::time::Instant,
 }
 
 deno_core::extension!(
     ptc,
-    ops = [op_ptc_ready, op_ptc_host_call, op_ptc_host_log],
+    ops = [
+        op_ptc_ready,
+        op_ptc_host_call,
+        op_ptc_host_log,
+        op_ptc_sleep,
+        op_ptc_now,
+        op_ptc_random
+    ],
     esm_entry_point = "ext:ptc/deno.js",
     customizer = |ext: &mut deno_core::Extension| {
         // Compiled into the binary (the `esm = [..]` form would read the files at run time).
         ext.esm_files = Cow::Owned(vec![
-            ExtensionFileSource::new(
-                "ext:ptc/glue.js",
-                ascii_str_include!("../../../runtime-js/glue.js"),
-            ),
+            ExtensionFileSource::new("ext:ptc/glue.js", ascii_str!(crate::glue_source!())),
             ExtensionFileSource::new(
                 "ext:ptc/deno.js",
                 ascii_str_include!("../../../runtime-js/deno.js"),
@@ -116,6 +122,31 @@ fn op_ptc_host_log(
         run.control.halt_if_stopped();
         JsErrorBox::generic(message)
     })
+}
+
+/// The raw `sleep(ms)`: resolves after `ms` on the engine thread's own runtime (a timer ends
+/// with the run: the runtime is dropped with the sandbox).
+#[op2]
+async fn op_ptc_sleep(ms: f64) {
+    let delay = std::time::Duration::from_secs_f64((ms.max(0.0) / 1000.0).min(1e9));
+    tokio::time::sleep(delay).await;
+}
+
+/// The raw `now()`: milliseconds since the run started.
+#[op2(fast)]
+fn op_ptc_now(state: &mut OpState) -> f64 {
+    state
+        .try_borrow::<RunState>()
+        .map_or(0.0, |run| run.started.elapsed().as_secs_f64() * 1000.0)
+}
+
+/// The raw `random(n)`: `n` bytes (at most 65,536) from the operating system.
+#[op2]
+#[serde]
+fn op_ptc_random(#[smi] n: u32) -> Result<Vec<u8>, JsErrorBox> {
+    let mut bytes = vec![0; (n as usize).min(65_536)];
+    getrandom::fill(&mut bytes).map_err(|e| JsErrorBox::generic(e.to_string()))?;
+    Ok(bytes)
 }
 
 /// Polls a future with the caller's tokio runtime entered, so a host's timers and spawned tasks

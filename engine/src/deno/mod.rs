@@ -35,6 +35,7 @@
 mod control;
 mod ext;
 mod pool;
+mod report;
 mod sandbox;
 
 use std::{future::Future, pin::Pin, sync::Arc};
@@ -73,6 +74,11 @@ impl DenoEngine {
         }
     }
 
+    /// [`Engine::min_heap_bytes`] for deno_core: its snapshot, the glue and the first
+    /// allocations of a run need several MiB (deno_core's QuickJS facade fails to start a
+    /// context under 6 MiB); below this the runtime could abort rather than fail.
+    pub const MIN_HEAP_BYTES: usize = 16 * 1024 * 1024;
+
     /// An engine with its own pool keeping `spares` threads with a ready sandbox.
     pub fn with_spares(spares: usize) -> Self {
         DenoEngine {
@@ -102,7 +108,12 @@ impl Engine for DenoEngine {
         cancel: CancellationToken,
     ) -> Pin<Box<dyn Future<Output = RunReport> + Send>> {
         let pool = self.pool.clone();
+        // Before the pool sees the limits: it makes its next sandboxes with the latest heap cap.
+        let refusal = limits.refusal(Self::MIN_HEAP_BYTES);
         Box::pin(async move {
+            if let Some(failure) = refusal {
+                return RunReport::failed(failure);
+            }
             let control = Control::new();
             // Dropping this future stops the program too.
             let halt_on_drop = HaltOnDrop(Some(control.clone()));
@@ -129,6 +140,10 @@ impl Engine for DenoEngine {
                 RunReport::failed(RunFailure::engine("the engine thread failed"))
             })
         })
+    }
+
+    fn min_heap_bytes(&self) -> usize {
+        Self::MIN_HEAP_BYTES
     }
 }
 

@@ -7,19 +7,23 @@ use deno_core::{v8, JsRuntime, PollEventLoopOptions, RuntimeOptions};
 use tokio::runtime::Handle;
 use tokio_util::sync::CancellationToken;
 
+use super::report::{caught, describe, left_behind, message_of, syntax_failure};
 use super::{
     control::{Control, Watchdog},
     ext::{self, RunState, Setup},
 };
 use crate::{
+    diagnostic::Source,
     failure::decide,
+    left::LeftBehind,
     output::{Encoded, Output},
-    strip::{strip_within, Deadline},
+    program::{prepare, Deadline, Prepared},
     FailureKind, Host, Limits, Program, RunFailure, RunReport,
 };
 
-/// The wrapper around the program shares the program's first line, so every line number is the
-/// program's own; columns on line 1 are shifted back by its length wherever positions are reported.
+/// What opens the wrapper around the program, on its first line: the position map records it as
+/// an insertion, so every line and column reported is the program's own. (Not a line of its own
+/// with a -1 line offset in [`v8::ScriptOrigin`]: deno_core's QuickJS facade ignores offsets.)
 const WRAPPER_PREFIX: &str = "(async function () {";
 const WRAPPER_SUFFIX: &str = "\n})";
 
@@ -48,10 +52,11 @@ pub(super) struct Sandbox {
     setup: v8::Global<v8::Function>,
 }
 
-/// The glue helpers of one run (see `runtime-js/glue.js`).
-struct Helpers {
-    encode_result: v8::Global<v8::Function>,
-    describe_error: v8::Global<v8::Function>,
+/// The glue helpers of one run (see `runtime-js/glue.js` and `runtime-js/deno.js`).
+pub(super) struct Helpers {
+    pub(super) encode_result: v8::Global<v8::Function>,
+    pub(super) describe_error: v8::Global<v8::Function>,
+    pub(super) left_behind: v8::Global<v8::Function>,
 }
 
 impl Sandbox {
@@ -91,17 +96,30 @@ impl Sandbox {
             control,
             caller,
         } = job;
-        if let Some(failure) = limits.refusal() {
-            return RunReport::failed(failure);
-        }
         let started = std::time::Instant::now();
         let within = Deadline {
             at: started + limits.wall_clock,
             wall_clock: limits.wall_clock,
         };
-        let program = match strip_within(&program.source, Some(within), &cancel) {
-            Ok(source) => Program { source, ..program },
-            Err(failure) => return RunReport::failed(failure),
+        let prepared = match prepare(&program.source, Some(within), &cancel) {
+            Ok(mut prepared) => {
+                prepared.map.insert(1, 1, WRAPPER_PREFIX.len());
+                prepared
+            }
+            Err(failure) => {
+                let source = Source {
+                    text: &program.source,
+                    map: &Default::default(),
+                    filename: &program.filename,
+                };
+                return RunReport::failed(match failure.kind {
+                    FailureKind::Syntax => RunFailure::new(
+                        FailureKind::Syntax,
+                        crate::diagnostic::syntax_message(&failure.message, &source),
+                    ),
+                    _ => failure,
+                });
+            }
         };
         control.attach(self.runtime.v8_isolate().thread_safe_handle());
         Watchdog::global().watch(
@@ -129,30 +147,62 @@ impl Sandbox {
             control: control.clone(),
             output: Output::new(limits.max_output_bytes),
             caller: caller.clone(),
+            started,
         });
-        let outcome = if cancel.is_cancelled() {
-            Err(RunFailure::aborted())
+        let source = Source {
+            text: &program.source,
+            map: &prepared.map,
+            filename: &program.filename,
+        };
+        let (outcome, left) = if cancel.is_cancelled() {
+            (Err(RunFailure::aborted()), Vec::new())
         } else {
-            self.execute(&program, &*host, &control, &caller).await
+            let run = Run {
+                program: &program,
+                prepared: &prepared,
+                source: &source,
+            };
+            self.execute(&run, &*host, &control, &caller).await
         };
         let outcome = decide(outcome, control.stop().failure(), cancel.is_cancelled());
         control.detach();
         let state = self.runtime.op_state().borrow_mut().take::<RunState>();
         // Dropping the runtime drops unsettled host calls, which aborts them.
         drop(self);
-        state.output.report(outcome)
+        state.output.report(outcome, left, &prepared.map)
     }
 
-    /// Set up, start and drive the program; its JSON result counted against the output limit.
+    /// Set up, start and drive the program; its JSON result counted against the output limit,
+    /// and the calls it left behind.
     async fn execute(
         &mut self,
-        program: &Program,
+        run: &Run<'_>,
+        host: &dyn Host,
+        control: &Control,
+        caller: &Handle,
+    ) -> (Outcome, Vec<LeftBehind>) {
+        let helpers = match self.install(run.program) {
+            Ok(helpers) => helpers,
+            Err(failure) => return (Err(failure), Vec::new()),
+        };
+        let outcome = self.run_program(run, &helpers, host, control, caller).await;
+        let left = {
+            deno_core::scope!(scope, &mut self.runtime);
+            v8::tc_scope!(let tc, scope);
+            left_behind(tc, &helpers)
+        };
+        (outcome, left)
+    }
+
+    async fn run_program(
+        &mut self,
+        run: &Run<'_>,
+        helpers: &Helpers,
         host: &dyn Host,
         control: &Control,
         caller: &Handle,
     ) -> Outcome {
-        let helpers = self.install(program)?;
-        let main = self.start(program, &helpers)?;
+        let main = self.start(run, helpers)?;
         self.drive(&main, host, control, caller).await?;
         let budget = self
             .runtime
@@ -161,13 +211,13 @@ impl Sandbox {
             .borrow::<RunState>()
             .output
             .remaining();
-        let encoded = self.settle(&main, &helpers, &program.filename, budget)?;
+        let encoded = self.settle(&main, helpers, run.source, budget)?;
         let state = self.runtime.op_state();
         let mut state = state.borrow_mut();
         state.borrow_mut::<RunState>().output.finish(encoded)
     }
 
-    /// Call the glue's setup with the tool names; keep the helpers it returns.
+    /// Call the glue's setup with the run's facts; keep the helpers it returns.
     fn install(&mut self, program: &Program) -> Result<Helpers, RunFailure> {
         let failed =
             |what: &str| RunFailure::engine(format!("could not set up the sandbox: {what}"));
@@ -179,10 +229,16 @@ impl Sandbox {
             names.push(name.into());
         }
         let names = v8::Array::new_with_elements(tc, &names);
+        let facts = v8::Object::new(tc);
+        let key = v8::String::new(tc, "toolNames").ok_or_else(|| failed("a key"))?;
+        facts.set(tc, key.into(), names.into());
+        let key = v8::String::new(tc, "filename").ok_or_else(|| failed("a key"))?;
+        let filename = v8::String::new(tc, &program.filename).ok_or_else(|| failed("a name"))?;
+        facts.set(tc, key.into(), filename.into());
         let setup = v8::Local::new(tc, &self.setup);
         let recv = v8::undefined(tc).into();
         let helpers = setup
-            .call(tc, recv, &[names.into()])
+            .call(tc, recv, &[facts.into()])
             .and_then(|helpers| helpers.to_object(tc));
         let Some(helpers) = helpers else {
             let exception = tc.exception();
@@ -200,20 +256,22 @@ impl Sandbox {
         Ok(Helpers {
             encode_result: get("encodeResult")?,
             describe_error: get("describeError")?,
+            left_behind: get("leftBehind")?,
         })
     }
 
     /// Compile the program inside its async-function wrapper and call it.
     fn start(
         &mut self,
-        program: &Program,
+        run: &Run<'_>,
         helpers: &Helpers,
     ) -> Result<v8::Global<v8::Promise>, RunFailure> {
-        let mut source = String::with_capacity(
-            WRAPPER_PREFIX.len() + program.source.len() + WRAPPER_SUFFIX.len(),
-        );
+        let program = run.program;
+        let js = &run.prepared.js;
+        let mut source =
+            String::with_capacity(WRAPPER_PREFIX.len() + js.len() + WRAPPER_SUFFIX.len());
         source.push_str(WRAPPER_PREFIX);
-        source.push_str(&program.source);
+        source.push_str(js);
         source.push_str(WRAPPER_SUFFIX);
         deno_core::scope!(scope, &mut self.runtime);
         v8::tc_scope!(let tc, scope);
@@ -235,7 +293,7 @@ impl Sandbox {
         );
         let Some(script) = v8::Script::compile(tc, code, Some(&origin)) else {
             let (exception, message) = (tc.exception(), tc.message());
-            return Err(syntax_failure(tc, exception, message));
+            return Err(syntax_failure(tc, exception, message, run.source));
         };
         let function = script
             .run(tc)
@@ -250,7 +308,7 @@ impl Sandbox {
         let Some(promise) = function.call(tc, recv, &[]) else {
             let reason = tc.exception();
             let message = match reason {
-                Some(reason) => describe(tc, helpers, reason, &program.filename),
+                Some(reason) => describe(tc, helpers, reason, run.source),
                 None => "the program was terminated".to_string(),
             };
             return Err(RunFailure::new(FailureKind::Exception, message));
@@ -310,7 +368,7 @@ impl Sandbox {
         &mut self,
         main: &v8::Global<v8::Promise>,
         helpers: &Helpers,
-        filename: &str,
+        source: &Source<'_>,
         budget: usize,
     ) -> Result<Encoded, RunFailure> {
         deno_core::scope!(scope, &mut self.runtime);
@@ -339,7 +397,7 @@ impl Sandbox {
                 let reason = promise.result(tc);
                 Err(RunFailure::new(
                     FailureKind::Exception,
-                    describe(tc, helpers, reason, filename),
+                    describe(tc, helpers, reason, source),
                 ))
             }
             v8::PromiseState::Pending => Err(RunFailure::never_settles()),
@@ -347,103 +405,10 @@ impl Sandbox {
     }
 }
 
-/// `"Name: message"` and the stack of an uncaught `reason`, positions in the program's terms.
-fn describe<'s>(
-    tc: &mut v8::PinScope<'s, '_>,
-    helpers: &Helpers,
-    reason: v8::Local<'s, v8::Value>,
-    filename: &str,
-) -> String {
-    let describe = v8::Local::new(tc, &helpers.describe_error);
-    let recv = v8::undefined(tc).into();
-    let text = describe
-        .call(tc, recv, &[reason])
-        .map(|text| text.to_rust_string_lossy(tc))
-        .unwrap_or_else(|| "an exception that could not be described".into());
-    unshift_first_line(&text, filename)
-}
-
-/// The `message` property of an error (or the value as a string).
-fn message_of<'s>(tc: &mut v8::PinScope<'s, '_>, error: v8::Local<'s, v8::Value>) -> String {
-    let message = error.to_object(tc).and_then(|object| {
-        let key = v8::String::new(tc, "message")?;
-        object.get(tc, key.into())
-    });
-    match message {
-        Some(message) if !message.is_undefined() => message.to_rust_string_lossy(tc),
-        _ => error.to_rust_string_lossy(tc),
-    }
-}
-
-/// A caught exception as text (`None`: execution was terminated).
-fn caught<'s>(
-    scope: &mut v8::PinScope<'s, '_>,
-    exception: Option<v8::Local<'s, v8::Value>>,
-) -> String {
-    match exception {
-        Some(exception) => exception.to_rust_string_lossy(scope),
-        None => "execution was terminated".into(),
-    }
-}
-
-/// The syntax failure for a compile error and its message (which holds the position).
-fn syntax_failure<'s>(
-    scope: &mut v8::PinScope<'s, '_>,
-    exception: Option<v8::Local<'s, v8::Value>>,
-    message: Option<v8::Local<'s, v8::Message>>,
-) -> RunFailure {
-    let text = caught(scope, exception);
-    let message_text = text.strip_prefix("SyntaxError: ").unwrap_or(&text);
-    let (line, col) = match message {
-        Some(m) => (
-            m.get_line_number(scope).unwrap_or(1),
-            m.get_start_column() + 1,
-        ),
-        None => (1, 1),
-    };
-    let col = if line == 1 {
-        col.saturating_sub(WRAPPER_PREFIX.len())
-    } else {
-        col
-    };
-    RunFailure::syntax_at(line, col, message_text)
-}
-
-/// Shift `filename:1:<col>` positions in `text` back by the wrapper prefix on line 1.
-fn unshift_first_line(text: &str, filename: &str) -> String {
-    let needle = format!("{filename}:1:");
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find(&needle) {
-        let (before, after) = rest.split_at(at + needle.len());
-        out.push_str(before);
-        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-        match after[..digits].parse::<usize>() {
-            Ok(col) if col > WRAPPER_PREFIX.len() => {
-                out.push_str(&(col - WRAPPER_PREFIX.len()).to_string());
-            }
-            _ => out.push_str(&after[..digits]),
-        }
-        rest = &after[digits..];
-    }
-    out.push_str(rest);
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::unshift_first_line;
-
-    #[test]
-    fn only_first_line_positions_of_the_program_shift() {
-        let shift = super::WRAPPER_PREFIX.len();
-        let text = format!(
-            "Error: x\n    at f (run_code.ts:1:{})\n    at run_code.ts:12:3\n    at g (other.js:1:99)",
-            shift + 5
-        );
-        assert_eq!(
-            unshift_first_line(&text, "run_code.ts"),
-            "Error: x\n    at f (run_code.ts:1:5)\n    at run_code.ts:12:3\n    at g (other.js:1:99)"
-        );
-    }
+/// What one run brings to its sandbox: the program, its prepared JavaScript, and the source
+/// diagnostics point into.
+struct Run<'a> {
+    program: &'a Program,
+    prepared: &'a Prepared,
+    source: &'a Source<'a>,
 }

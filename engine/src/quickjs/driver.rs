@@ -25,10 +25,26 @@ use crate::{
 /// A host call in flight, tagged with the id of its promise.
 type Tagged = Pin<Box<dyn Future<Output = (u64, Result<serde_json::Value, String>)> + Send>>;
 
+/// What a pending promise stands for.
+#[derive(Debug, Clone)]
+pub(super) enum Kind {
+    /// A tool call (a failure becomes a `ToolCallError` naming the tool and the call site).
+    Tool {
+        /// The tool's name.
+        name: String,
+        /// Where the program called it (`"line:col"` in the running program, or empty).
+        site: String,
+    },
+    /// A timer (`setTimeout`): resolves with `undefined`.
+    Timer,
+}
+
 /// A completed host call with what is needed to settle its promise.
 pub(super) struct Settled<'js> {
-    /// The tool's name (a failure becomes a `ToolCallError` naming it).
-    pub(super) name: String,
+    /// What the promise stands for.
+    pub(super) kind: Kind,
+    /// The promise's identity (for the rejection tracker).
+    pub(super) promise: usize,
     /// The tool's value or failure message.
     pub(super) result: Result<serde_json::Value, String>,
     /// Resolves the program's promise.
@@ -37,13 +53,22 @@ pub(super) struct Settled<'js> {
     pub(super) reject: Function<'js>,
 }
 
+/// A pending promise's resolvers and identity.
+struct Resolvers<'js> {
+    kind: Kind,
+    promise: usize,
+    resolve: Function<'js>,
+    reject: Function<'js>,
+}
+
 /// The host calls of one run: their promise resolvers (JS side) and futures (Rust side).
 pub(super) struct Calls<'js> {
     next_id: u64,
     /// Calls that completed on their first poll, in submission order.
     ready: VecDeque<Settled<'js>>,
-    resolvers: HashMap<u64, (String, Function<'js>, Function<'js>)>,
+    resolvers: HashMap<u64, Resolvers<'js>>,
     pending: FuturesUnordered<Tagged>,
+    timers: usize,
 }
 
 impl<'js> Calls<'js> {
@@ -53,6 +78,7 @@ impl<'js> Calls<'js> {
             ready: VecDeque::new(),
             resolvers: HashMap::new(),
             pending: FuturesUnordered::new(),
+            timers: 0,
         }
     }
 
@@ -62,18 +88,24 @@ impl<'js> Calls<'js> {
     /// that answers at once costs no task allocation and no extra trip through the driver.
     pub(super) fn push(
         &mut self,
-        name: String,
+        kind: Kind,
+        promise: usize,
         mut call: HostCall,
         resolve: Function<'js>,
         reject: Function<'js>,
         cx: &mut Context<'_>,
     ) {
+        if matches!(kind, Kind::Timer) {
+            self.timers += 1;
+        }
         // A panicking host future must not unwind through the engine.
         let first = std::panic::catch_unwind(AssertUnwindSafe(|| call.as_mut().poll(cx)))
             .unwrap_or_else(|_| Poll::Ready(Err(PANICKED.to_string())));
         if let Poll::Ready(result) = first {
+            self.settled(&kind);
             self.ready.push_back(Settled {
-                name,
+                kind,
+                promise,
                 result,
                 resolve,
                 reject,
@@ -82,7 +114,15 @@ impl<'js> Calls<'js> {
         }
         let id = self.next_id;
         self.next_id += 1;
-        self.resolvers.insert(id, (name, resolve, reject));
+        self.resolvers.insert(
+            id,
+            Resolvers {
+                kind,
+                promise,
+                resolve,
+                reject,
+            },
+        );
         self.pending
             .push(Box::pin(async move { (id, contained(call).await) }));
     }
@@ -94,16 +134,49 @@ impl<'js> Calls<'js> {
         }
         match self.pending.poll_next_unpin(cx) {
             Poll::Ready(Some((id, result))) => {
-                let (name, resolve, reject) = self.resolvers.remove(&id)?;
+                let r = self.resolvers.remove(&id)?;
+                self.settled(&r.kind);
                 Some(Settled {
-                    name,
+                    kind: r.kind,
+                    promise: r.promise,
                     result,
-                    resolve,
-                    reject,
+                    resolve: r.resolve,
+                    reject: r.reject,
                 })
             }
             _ => None,
         }
+    }
+
+    fn settled(&mut self, kind: &Kind) {
+        if matches!(kind, Kind::Timer) {
+            self.timers -= 1;
+        }
+    }
+
+    /// Timers not yet fired.
+    pub(super) fn timers(&self) -> usize {
+        self.timers
+    }
+
+    /// The tool calls not yet settled (name and call site), in submission order.
+    pub(super) fn pending_tools(&self) -> Vec<(String, String)> {
+        let mut pending: Vec<(u64, &Kind)> = self
+            .resolvers
+            .iter()
+            .map(|(id, r)| (*id, &r.kind))
+            .collect();
+        pending.sort_by_key(|(id, _)| *id);
+        let ready = self.ready.iter().map(|s| &s.kind);
+        pending
+            .into_iter()
+            .map(|(_, kind)| kind)
+            .chain(ready)
+            .filter_map(|kind| match kind {
+                Kind::Tool { name, site } => Some((name.clone(), site.clone())),
+                Kind::Timer => None,
+            })
+            .collect()
     }
 
     /// Whether no call is in flight or waiting to be settled.

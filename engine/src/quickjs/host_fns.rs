@@ -1,17 +1,23 @@
 //! The raw host functions a QuickJS sandbox hands the glue (see `runtime-js/glue.js`):
-//! `hostCall(name, argsJson)`, `hostCallPlain(name, args)` and `hostLog(level, line)`.
+//! `call(name, argsJson, site)`, `callPlain(name, args, site)`, `log(level, line)`,
+//! `sleep(ms)`, `now()` and `random(n)`.
 
-use std::{cell::RefCell, rc::Rc, sync::Arc, task::Context as TaskContext};
+use std::{cell::RefCell, rc::Rc, sync::Arc, task::Context as TaskContext, time::Instant};
 
-use rquickjs::{Ctx, Function, IntoJs, Value};
+use rquickjs::{qjs, Ctx, Function, IntoJs, Object, Value};
 
 use super::{
-    driver::{Calls, ThreadWaker},
+    driver::{Calls, Kind, ThreadWaker},
     plain_json::{Bounds, PlainJson, Unread},
 };
 use crate::{calls, output::Output, stop::Stop, Host, HostCall};
 
-/// What the host-call functions of one run share.
+/// The most timers a program may have waiting at once.
+const MAX_TIMERS: usize = 10_000;
+/// The most random bytes one `random(n)` returns (as `crypto.getRandomValues` allows).
+const MAX_RANDOM_BYTES: usize = 65_536;
+
+/// What the host functions of one run share.
 pub(super) struct Submit<'js> {
     pub(super) host: Arc<dyn Host>,
     pub(super) stop: Arc<Stop>,
@@ -25,44 +31,71 @@ impl<'js> Submit<'js> {
     fn submit(
         &self,
         ctx: &Ctx<'js>,
-        name: String,
+        kind: Kind,
         accepted: Result<HostCall, String>,
     ) -> rquickjs::Result<Value<'js>> {
         let call = accepted.map_err(|message| throw(ctx, &message))?;
         let (promise, resolve, reject) = ctx.promise()?;
+        // SAFETY: a live object of this context; only its address is read, as an identity.
+        let id = unsafe { qjs::JS_VALUE_GET_PTR(promise.as_raw()) } as usize;
         let waker = self.waker.waker();
         let mut cx = TaskContext::from_waker(&waker);
         // Let the host start the call now: one that completes at once is then settled from the
         // ready queue, with no future to track and no extra trip through the event loop.
-        self.host.poll_progress(&mut cx);
+        if matches!(kind, Kind::Tool { .. }) {
+            self.host.poll_progress(&mut cx);
+        }
         self.calls
             .borrow_mut()
-            .push(name, call, resolve, reject, &mut cx);
+            .push(kind, id, call, resolve, reject, &mut cx);
         promise.into_js(ctx)
     }
 }
 
-/// The raw `hostCall(name, argsJson) -> Promise` function: arguments the glue has checked and
-/// encoded as JSON text.
-pub(super) fn host_call<'js>(
+/// The host object the glue's setup takes: every raw function of one run.
+pub(super) fn host_object<'js>(
     ctx: &Ctx<'js>,
     submit: Rc<Submit<'js>>,
-) -> rquickjs::Result<Function<'js>> {
+    bounds: Bounds,
+    max_argument_bytes: usize,
+    output: Rc<RefCell<Output>>,
+    started: Instant,
+) -> rquickjs::Result<Object<'js>> {
+    let object = Object::new(ctx.clone())?;
+    object.set("call", call(ctx, submit.clone())?)?;
+    object.set(
+        "callPlain",
+        call_plain(ctx, submit.clone(), bounds, max_argument_bytes)?,
+    )?;
+    object.set("log", log(ctx, submit.clone(), output)?)?;
+    object.set("sleep", sleep(ctx, submit)?)?;
+    object.set(
+        "now",
+        Function::new(ctx.clone(), move || {
+            started.elapsed().as_secs_f64() * 1000.0
+        })?,
+    )?;
+    object.set("random", Function::new(ctx.clone(), random)?)?;
+    Ok(object)
+}
+
+/// `call(name, argsJson, site) -> Promise`: arguments the glue has encoded as JSON text.
+fn call<'js>(ctx: &Ctx<'js>, submit: Rc<Submit<'js>>) -> rquickjs::Result<Function<'js>> {
     Function::new(
         ctx.clone(),
-        move |ctx: Ctx<'js>, name: String, args: String| -> rquickjs::Result<Value<'js>> {
+        move |ctx: Ctx<'js>, name: String, args: String, site: String| {
             let accepted = calls::accept_json(&*submit.host, &submit.stop, &name, &args);
-            submit.submit(&ctx, name, accepted)
+            submit.submit(&ctx, Kind::Tool { name, site }, accepted)
         },
     )
 }
 
-/// The raw `hostCallPlain(name, args) -> Promise | undefined` function: the arguments as the
-/// program passed them, read in Rust when they are plain JSON data ([`PlainJson`]); `undefined`
-/// (nothing submitted) otherwise, so that the glue checks them itself. Arguments too large once
+/// `callPlain(name, args, site) -> Promise | undefined`: the arguments as the program passed
+/// them, read in Rust when they are plain JSON data ([`PlainJson`]); `undefined` (nothing
+/// submitted) otherwise, so that the glue encodes them itself. Arguments too large once
 /// expanded are refused (the call rejects); a wall clock that runs out while reading them ends
 /// the run (see [`Bounds`]).
-pub(super) fn host_call_plain<'js>(
+fn call_plain<'js>(
     ctx: &Ctx<'js>,
     submit: Rc<Submit<'js>>,
     bounds: Bounds,
@@ -71,11 +104,15 @@ pub(super) fn host_call_plain<'js>(
     let plain = PlainJson::new(ctx, bounds)?;
     Function::new(
         ctx.clone(),
-        move |ctx: Ctx<'js>, name: String, args: Value<'js>| -> rquickjs::Result<Value<'js>> {
+        move |ctx: Ctx<'js>,
+              name: String,
+              args: Value<'js>,
+              site: String|
+              -> rquickjs::Result<Value<'js>> {
             match plain.read(&args, max_bytes) {
                 Ok(args) => {
                     let accepted = calls::accept(&*submit.host, &submit.stop, &name, args);
-                    submit.submit(&ctx, name, accepted)
+                    submit.submit(&ctx, Kind::Tool { name, site }, accepted)
                 }
                 Err(Unread::NotPlain) => Ok(Value::new_undefined(ctx)),
                 // The glue turns what this throws into the call's rejection.
@@ -92,20 +129,53 @@ pub(super) fn host_call_plain<'js>(
     )
 }
 
-/// The raw `hostLog(level, line)` function.
-pub(super) fn host_log<'js>(
+/// `log(level, line)`.
+fn log<'js>(
     ctx: &Ctx<'js>,
-    host: Arc<dyn Host>,
-    stop: Arc<Stop>,
+    submit: Rc<Submit<'js>>,
     output: Rc<RefCell<Output>>,
 ) -> rquickjs::Result<Function<'js>> {
     Function::new(
         ctx.clone(),
         move |ctx: Ctx<'js>, level: String, line: String| -> rquickjs::Result<()> {
-            calls::log(&*host, &mut output.borrow_mut(), &stop, &level, line)
-                .map_err(|message| throw(&ctx, &message))
+            calls::log(
+                &*submit.host,
+                &mut output.borrow_mut(),
+                &submit.stop,
+                &level,
+                line,
+            )
+            .map_err(|message| throw(&ctx, &message))
         },
     )
+}
+
+/// `sleep(ms) -> Promise`: resolves after `ms` (a timer; dropped when the run ends).
+fn sleep<'js>(ctx: &Ctx<'js>, submit: Rc<Submit<'js>>) -> rquickjs::Result<Function<'js>> {
+    Function::new(
+        ctx.clone(),
+        move |ctx: Ctx<'js>, ms: f64| -> rquickjs::Result<Value<'js>> {
+            if submit.calls.borrow().timers() >= MAX_TIMERS {
+                return Err(throw(
+                    &ctx,
+                    &format!("a program may have at most {MAX_TIMERS} timers waiting at once"),
+                ));
+            }
+            let delay = std::time::Duration::from_secs_f64((ms.max(0.0) / 1000.0).min(1e9));
+            let timer: HostCall = Box::pin(async move {
+                tokio::time::sleep(delay).await;
+                Ok(serde_json::Value::Null)
+            });
+            submit.submit(&ctx, Kind::Timer, Ok(timer))
+        },
+    )
+}
+
+/// `random(n)`: `n` bytes (at most [`MAX_RANDOM_BYTES`]) from the operating system.
+fn random(n: usize) -> rquickjs::Result<Vec<u8>> {
+    let mut bytes = vec![0; n.min(MAX_RANDOM_BYTES)];
+    getrandom::fill(&mut bytes).map_err(|_| rquickjs::Error::Unknown)?;
+    Ok(bytes)
 }
 
 /// Throw a plain `Error` with `message` in `ctx`.

@@ -42,12 +42,15 @@
 //! [`HostCall`]: crate::HostCall
 //! [`Host::poll_progress`]: crate::Host::poll_progress
 
+mod compile;
 mod driver;
+mod glue;
 mod heap;
 mod host_fns;
 mod interrupt;
 mod plain_json;
 mod sandbox;
+mod unhandled;
 
 use std::{future::Future, pin::Pin, sync::Arc};
 
@@ -99,6 +102,9 @@ impl QuickJsEngine {
     pub fn placement(&self) -> Placement {
         self.placement
     }
+
+    /// [`Engine::min_heap_bytes`] for QuickJS: a context and the glue take a few hundred KiB.
+    pub const MIN_HEAP_BYTES: usize = 1024 * 1024;
 }
 
 impl Engine for QuickJsEngine {
@@ -110,7 +116,11 @@ impl Engine for QuickJsEngine {
         cancel: CancellationToken,
     ) -> Pin<Box<dyn Future<Output = RunReport> + Send>> {
         let placement = self.placement;
+        let refusal = limits.refusal(Self::MIN_HEAP_BYTES);
         Box::pin(async move {
+            if let Some(failure) = refusal {
+                return RunReport::failed(failure);
+            }
             // Dropping this future stops the program too (through a child token, so the caller's
             // token is left alone).
             let token = cancel.child_token();
@@ -135,6 +145,10 @@ impl Engine for QuickJsEngine {
     }
 
     /// `true`: the interrupt handler lets the host make progress while the program computes.
+    fn min_heap_bytes(&self) -> usize {
+        Self::MIN_HEAP_BYTES
+    }
+
     fn polls_host_while_computing(&self) -> bool {
         true
     }

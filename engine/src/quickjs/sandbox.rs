@@ -1,38 +1,36 @@
 //! One run in one fresh QuickJS runtime: set up the sandbox, run the program, report.
 
 use std::{
-    cell::RefCell,
-    ffi::CString,
-    future::Future,
-    rc::Rc,
-    sync::{Arc, OnceLock},
-    task::Context as TaskContext,
-    time::Instant,
+    cell::RefCell, future::Future, rc::Rc, sync::Arc, task::Context as TaskContext, time::Instant,
 };
 
 use rquickjs::{
-    context::intrinsic, module::WriteOptions, promise::PromiseState, qjs, CatchResultExt, Context,
-    Ctx, Function, Module, Object, Promise, Runtime, Value,
+    context::intrinsic, promise::PromiseState, qjs, Context, Ctx, Promise, Runtime, Value,
 };
 use tokio_util::sync::CancellationToken;
 
 use super::{
-    driver::{Calls, Settled, ThreadWaker},
+    compile::{compile, Uncompiled},
+    driver::{Calls, Kind, Settled, ThreadWaker},
+    glue::{self, Glue},
     heap::CappedAllocator,
     host_fns::{self, Submit},
     interrupt::Interrupts,
     plain_json::{self, Bounds, PlainJson, Unread},
+    unhandled::Unhandled,
 };
 use crate::{
+    diagnostic::{self, Described, Source},
     failure::decide,
+    left::{parse_site, Left, LeftBehind},
     output::{Encoded, Output},
+    program::{prepare, Deadline},
     stop::Stop,
-    strip::{strip_within, Deadline},
-    FailureKind, Host, Limits, Program, RunFailure, RunReport, GLUE_JS,
+    FailureKind, Host, Limits, Program, RunFailure, RunReport,
 };
 
 /// The intrinsics a sandbox gets: the language itself, nothing host-specific (no `performance`).
-type Intrinsics = (
+pub(super) type Intrinsics = (
     intrinsic::Date,
     intrinsic::Eval,
     intrinsic::RegExpCompiler,
@@ -45,14 +43,6 @@ type Intrinsics = (
     intrinsic::WeakRef,
 );
 
-/// The lines that open the wrapper around the program. They are numbered -1 and 0 (QuickJS treats a
-/// starting line of 0 as "unset", hence the empty line), so the program's own lines and columns are
-/// exact.
-const WRAPPER_PREFIX: &str = "(async function () {\n\n";
-/// The number QuickJS gives the first wrapper line.
-const WRAPPER_FIRST_LINE: i32 = -1;
-const WRAPPER_SUFFIX: &str = "\n})";
-
 /// The JavaScript stack QuickJS may use. Engine threads have 2 MiB stacks; this leaves headroom for
 /// the Rust frames around the engine while letting deeply nested JSON through.
 const MAX_STACK_BYTES: usize = 1024 * 1024;
@@ -64,17 +54,28 @@ pub(super) fn run(
     limits: Limits,
     cancel: CancellationToken,
 ) -> RunReport {
-    if let Some(failure) = limits.refusal() {
-        return RunReport::failed(failure);
-    }
-    let deadline = Instant::now() + limits.wall_clock;
+    let started = Instant::now();
+    let deadline = started + limits.wall_clock;
     let within = Deadline {
         at: deadline,
         wall_clock: limits.wall_clock,
     };
-    let program = match strip_within(&program.source, Some(within), &cancel) {
-        Ok(source) => Program { source, ..program },
-        Err(failure) => return RunReport::failed(failure),
+    let prepared = match prepare(&program.source, Some(within), &cancel) {
+        Ok(prepared) => prepared,
+        Err(failure) => {
+            let source = Source {
+                text: &program.source,
+                map: &Default::default(),
+                filename: &program.filename,
+            };
+            return RunReport::failed(match failure.kind {
+                FailureKind::Syntax => RunFailure::new(
+                    FailureKind::Syntax,
+                    diagnostic::syntax_message(&failure.message, &source),
+                ),
+                _ => failure,
+            });
+        }
     };
     let stop = Arc::new(Stop::default());
     let setup_failed = |what: &str, e: rquickjs::Error| {
@@ -86,6 +87,13 @@ pub(super) fn run(
         Err(e) => return setup_failed("create a JavaScript runtime", e),
     };
     rt.set_max_stack_size(MAX_STACK_BYTES);
+    let unhandled = Unhandled::default();
+    let tracker = unhandled.clone();
+    rt.set_host_promise_rejection_tracker(Some(Box::new(move |_ctx, promise, _, handled| {
+        // SAFETY: a live promise of this runtime; only its address is read, as an identity.
+        let id = unsafe { qjs::JS_VALUE_GET_PTR(promise.as_raw()) } as usize;
+        tracker.track(id, handled);
+    })));
     let waker = ThreadWaker::current();
     rt.set_interrupt_handler(Some(
         Interrupts {
@@ -102,25 +110,41 @@ pub(super) fn run(
         Ok(context) => context,
         Err(e) => return setup_failed("create a JavaScript context", e),
     };
+    let source = Source {
+        text: &program.source,
+        map: &prepared.map,
+        filename: &program.filename,
+    };
     let report = context.with(|ctx| {
         let mut run = Run {
             ctx: ctx.clone(),
             stop,
             limits: &limits,
+            started,
             deadline,
             cancel: &cancel,
             output: Rc::new(RefCell::new(Output::new(limits.max_output_bytes))),
             calls: Rc::new(RefCell::new(Calls::new())),
             host: host.clone(),
             waker,
+            unhandled,
+            source: &source,
         };
-        let outcome = run.execute(program, host);
+        let outcome = run.execute(&program, &prepared.js, host);
         let outcome = decide(outcome, run.stop.failure(), cancel.is_cancelled());
+        let mut left: Vec<LeftBehind> = run.unhandled.take();
+        for (tool, site) in run.calls.borrow().pending_tools() {
+            left.push(LeftBehind {
+                tool,
+                site: parse_site(&site),
+                left: Left::Pending,
+            });
+        }
         // Settle nothing more: drop unsettled host calls (aborting them) and their resolvers while
         // the runtime is still alive.
         *run.calls.borrow_mut() = Calls::new();
         let output = std::mem::take(&mut *run.output.borrow_mut());
-        output.report(outcome)
+        output.report(outcome, left, &prepared.map)
     });
     drop(context);
     drop(rt);
@@ -134,6 +158,7 @@ struct Run<'a, 'js> {
     ctx: Ctx<'js>,
     stop: Arc<Stop>,
     limits: &'a Limits,
+    started: Instant,
     deadline: Instant,
     cancel: &'a CancellationToken,
     output: Rc<RefCell<Output>>,
@@ -142,25 +167,32 @@ struct Run<'a, 'js> {
     host: Arc<dyn Host>,
     /// Wakes this thread when a pending host call can make progress.
     waker: Arc<ThreadWaker>,
-}
-
-/// What the glue's setup returns, and the Rust reader for plain returned values.
-struct Glue<'js> {
-    result_reader: PlainJson,
-    encode_result: Function<'js>,
-    describe_error: Function<'js>,
-    tool_call_error: Function<'js>,
+    /// Failed tool calls nothing has awaited yet.
+    unhandled: Unhandled,
+    /// The program as written, for diagnostics.
+    source: &'a Source<'a>,
 }
 
 impl<'js> Run<'_, 'js> {
-    fn execute(&mut self, program: Program, host: Arc<dyn Host>) -> Outcome {
+    fn execute(&mut self, program: &Program, js: &str, host: Arc<dyn Host>) -> Outcome {
         if self.cancel.is_cancelled() {
             return Err(RunFailure::aborted());
         }
         // A setup step can only fail for a stop reason (interrupt, heap cap) or an engine bug.
         let stopped = |failure: RunFailure| self.stop.failure().cloned().unwrap_or(failure);
-        let glue = self.install_glue(&program, host).map_err(stopped)?;
-        let function = self.compile(&program)?;
+        let glue = self.install_glue(program, host).map_err(stopped)?;
+        let function = match compile(&self.ctx, js, &program.filename) {
+            Ok(function) => function,
+            Err(Uncompiled::Syntax(line, col, message)) => {
+                let message = diagnostic::syntax(line, col, &message, self.source, false);
+                return Err(RunFailure::new(FailureKind::Syntax, message));
+            }
+            Err(Uncompiled::Other) => {
+                return Err(self.stop.failure().cloned().unwrap_or_else(|| {
+                    RunFailure::new(FailureKind::Syntax, "the program could not be compiled")
+                }))
+            }
+        };
         let main: Promise<'js> = match function.call(()) {
             Ok(promise) => promise,
             Err(e) => return Err(self.js_failure(&glue, e)),
@@ -184,7 +216,7 @@ impl<'js> Run<'_, 'js> {
         }
     }
 
-    /// Load the glue module and call its setup with the raw host functions and the tool names.
+    /// Load the glue and call its setup with the raw host functions and the run's facts.
     fn install_glue(
         &self,
         program: &Program,
@@ -196,87 +228,29 @@ impl<'js> Run<'_, 'js> {
                 format!("could not set up the sandbox: {e}"),
             )
         };
-        let ctx = &self.ctx;
-        let setup = glue_setup(ctx).map_err(|e| {
-            RunFailure::new(
-                FailureKind::Exception,
-                format!("could not load the glue: {e}"),
-            )
-        })?;
         let submit = Rc::new(Submit {
-            host: host.clone(),
+            host,
             stop: self.stop.clone(),
             calls: self.calls.clone(),
             waker: self.waker.clone(),
         });
-        let host_call = host_fns::host_call(ctx, submit.clone()).map_err(internal)?;
-        let host_call_plain = host_fns::host_call_plain(
-            ctx,
+        let host = host_fns::host_object(
+            &self.ctx,
             submit,
             self.bounds(plain_json::VALUE_BYTES),
             self.limits.max_heap_bytes,
+            self.output.clone(),
+            self.started,
         )
         .map_err(internal)?;
-        let host_log = host_fns::host_log(ctx, host, self.stop.clone(), self.output.clone())
-            .map_err(internal)?;
-        let names = rquickjs::Array::new(ctx.clone()).map_err(internal)?;
-        for (i, name) in program.tool_names.iter().enumerate() {
-            names.set(i, name.as_str()).map_err(internal)?;
-        }
-        let helpers: Object<'js> = setup
-            .call((host_call, host_log, names, host_call_plain))
-            .map_err(internal)?;
-        Ok(Glue {
-            result_reader: PlainJson::new(ctx, self.bounds(2)).map_err(internal)?,
-            encode_result: helpers.get("encodeResult").map_err(internal)?,
-            describe_error: helpers.get("describeError").map_err(internal)?,
-            tool_call_error: helpers.get("toolCallError").map_err(internal)?,
-        })
-    }
-
-    /// Compile the program inside its async-function wrapper, keeping lines and columns exact.
-    fn compile(&self, program: &Program) -> Result<Function<'js>, RunFailure> {
-        let ctx = &self.ctx;
-        let mut source = String::with_capacity(
-            WRAPPER_PREFIX.len() + program.source.len() + WRAPPER_SUFFIX.len(),
-        );
-        source.push_str(WRAPPER_PREFIX);
-        source.push_str(&program.source);
-        source.push_str(WRAPPER_SUFFIX);
-        let syntax = |message: String| RunFailure::new(FailureKind::Syntax, message);
-        let len = source.len();
-        let source = CString::new(source)
-            .map_err(|_| syntax("1:1 the program contains a NUL character".into()))?;
-        let filename =
-            CString::new(program.filename.replace('\0', "")).expect("NUL characters were removed");
-        let mut options = qjs::JSEvalOptions {
-            version: qjs::JS_EVAL_OPTIONS_VERSION as _,
-            eval_flags: qjs::JS_EVAL_TYPE_GLOBAL as _,
-            filename: filename.as_ptr(),
-            line_num: WRAPPER_FIRST_LINE,
-        };
-        // SAFETY: `source` is NUL-terminated at `len` and outlives the call, as does `filename`
-        // (referenced by `options`); the context pointer comes from a live `Ctx`, and the returned
-        // value is owned and handed to `Value::from_raw` exactly once.
-        let value = unsafe {
-            let raw = qjs::JS_Eval2(
-                ctx.as_raw().as_ptr(),
-                source.as_ptr(),
-                len as _,
-                &mut options,
-            );
-            Value::from_raw(ctx.clone(), raw)
-        };
-        if value.is_exception() {
-            let error = ctx.catch();
-            if let Some(failure) = self.stop.failure() {
-                return Err(failure.clone());
-            }
-            return Err(syntax_failure(&error, &program.filename));
-        }
-        value
-            .into_function()
-            .ok_or_else(|| syntax("1:1 the program does not form a function body".into()))
+        let reader = PlainJson::new(&self.ctx, self.bounds(2)).map_err(internal)?;
+        glue::install(
+            &self.ctx,
+            host,
+            &program.tool_names,
+            &program.filename,
+            reader,
+        )
     }
 
     /// Run jobs and settle host calls until the program's promise settles or the run must stop.
@@ -329,16 +303,31 @@ impl<'js> Run<'_, 'js> {
     /// Resolve one host call's promise, or reject it with a `ToolCallError`.
     fn settle(&self, glue: &Glue<'js>, settled: Settled<'js>) -> Result<(), RunFailure> {
         let Settled {
-            name,
+            kind,
+            promise,
             result,
             resolve,
             reject,
         } = settled;
         let failed = |message: String| -> rquickjs::Result<()> {
-            let error: Value<'js> = glue.tool_call_error.call((name.as_str(), message))?;
-            reject.call((error,))
+            let Kind::Tool { name, site } = &kind else {
+                return resolve.call(());
+            };
+            let error: Value<'js> =
+                glue.tool_call_error
+                    .call((name.as_str(), message.as_str(), site.as_str()))?;
+            let call = LeftBehind {
+                tool: name.clone(),
+                site: parse_site(site),
+                left: Left::Failed(message),
+            };
+            self.unhandled.expect(promise, call);
+            let rejected = reject.call((error,));
+            self.unhandled.done();
+            rejected
         };
         let outcome = match result {
+            Ok(_) if matches!(kind, Kind::Timer) => resolve.call(()),
             Ok(value) => match plain_json::to_js(&self.ctx, value) {
                 Ok(value) => resolve.call::<_, ()>((value,)),
                 Err(e) => {
@@ -367,9 +356,9 @@ impl<'js> Run<'_, 'js> {
         }
     }
 
-    /// Encode the returned value as strict JSON and count it against the output limit: plain data
-    /// read in Rust (fast, and bounded by the output left however often a value is referenced),
-    /// anything else by the glue's check.
+    /// Encode the returned value as JSON and count it against the output limit: plain data read
+    /// in Rust (fast, and bounded by the output left however often a value is referenced),
+    /// anything else by the glue's encoder.
     fn encode_result(&self, glue: &Glue<'js>, value: Value<'js>) -> Outcome {
         let budget = self.output.borrow().remaining();
         if value.is_undefined() {
@@ -424,22 +413,28 @@ impl<'js> Run<'_, 'js> {
         }
     }
 
-    /// The failure for an uncaught exception `reason`.
+    /// The failure for an uncaught exception `reason`, pointing at the program's own code.
     fn exception(&self, glue: &Glue<'js>, reason: Value<'js>) -> RunFailure {
         if let Some(failure) = self.failure_for(&reason) {
             return failure;
         }
-        let message = match glue.describe_error.call::<_, String>((reason,)) {
-            Ok(message) => message,
+        let described = match glue.describe_error.call::<_, String>((reason,)) {
+            Ok(json) => serde_json::from_str::<Described>(&json).unwrap_or_default(),
             Err(_) => {
                 let _ = self.ctx.catch();
                 if let Some(failure) = self.stop.failure() {
                     return failure.clone();
                 }
-                "an exception that could not be described".into()
+                Described {
+                    message: "an exception that could not be described".into(),
+                    ..Default::default()
+                }
             }
         };
-        RunFailure::new(FailureKind::Exception, message)
+        RunFailure::new(
+            FailureKind::Exception,
+            diagnostic::exception(&described, self.source),
+        )
     }
 
     /// The stop reason, or a memory failure when `error` is QuickJS's out-of-memory error.
@@ -452,67 +447,4 @@ impl<'js> Run<'_, 'js> {
             && exception.get::<_, String>("name").ok().as_deref() == Some("InternalError");
         is_oom.then(|| RunFailure::heap_exceeded(self.limits.max_heap_bytes))
     }
-}
-
-/// The glue module compiled to QuickJS bytecode once per process (parsing it costs more than a
-/// whole trivial run; loading bytecode is cheap).
-static GLUE_BYTECODE: OnceLock<Result<Vec<u8>, String>> = OnceLock::new();
-
-/// The module name the glue is compiled under (it shows in stack frames of glue code).
-const GLUE_NAME: &str = "ptc:glue.js";
-
-/// Compile the glue module in a throwaway runtime.
-fn compile_glue() -> Result<Vec<u8>, String> {
-    let rt = Runtime::new().map_err(|e| e.to_string())?;
-    let context = Context::custom::<Intrinsics>(&rt).map_err(|e| e.to_string())?;
-    context.with(|ctx| {
-        Module::declare(ctx.clone(), GLUE_NAME, GLUE_JS)
-            .catch(&ctx)
-            .map_err(|e| e.to_string())?
-            .write(WriteOptions::default())
-            .map_err(|e| e.to_string())
-    })
-}
-
-/// Load and evaluate the glue module in `ctx`, returning its default export (the setup function).
-fn glue_setup<'js>(ctx: &Ctx<'js>) -> Result<Function<'js>, String> {
-    let bytecode = GLUE_BYTECODE.get_or_init(compile_glue).as_ref()?;
-    load_glue(ctx, bytecode).map_err(|e| e.to_string())
-}
-
-/// Evaluate the glue's bytecode and take its default export.
-fn load_glue<'js>(ctx: &Ctx<'js>, bytecode: &'static [u8]) -> rquickjs::Result<Function<'js>> {
-    // SAFETY: the bytes were produced by `Module::write` from this same QuickJS build, and they live
-    // in a static for the rest of the process (QuickJS may reference them as ROM data).
-    let module = unsafe { Module::load(ctx.clone(), bytecode)? };
-    let (module, evaluated) = module.eval()?;
-    // The module has no top-level await: its evaluation promise settles in the job queue.
-    while ctx.execute_pending_job() {}
-    if let Some(Err(e)) = evaluated.result::<Value<'js>>() {
-        return Err(e);
-    }
-    module.get("default")
-}
-
-/// The syntax failure for a QuickJS syntax error, positions from its stack.
-fn syntax_failure(error: &Value<'_>, filename: &str) -> RunFailure {
-    let Some(exception) = error.as_exception() else {
-        return RunFailure::new(FailureKind::Syntax, "1:1 the program could not be compiled");
-    };
-    let message = exception.message().unwrap_or_default();
-    let stack = exception.stack().unwrap_or_default();
-    let position = stack
-        .find(&format!("{filename}:"))
-        .map(|at| &stack[at + filename.len() + 1..])
-        .and_then(|rest| {
-            let end = rest
-                .find(|c: char| !(c.is_ascii_digit() || c == ':'))
-                .unwrap_or(rest.len());
-            let mut parts = rest[..end].split(':');
-            let line: usize = parts.next()?.parse().ok()?;
-            let col: usize = parts.next()?.parse().ok()?;
-            Some((line.max(1), col.max(1)))
-        });
-    let (line, col) = position.unwrap_or((1, 1));
-    RunFailure::syntax_at(line, col, &message)
 }

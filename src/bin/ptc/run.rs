@@ -28,6 +28,9 @@ pub struct RunArgs {
     /// Heap limit for the program, in MiB (default 256).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     max_heap_mb: Option<u64>,
+    /// Characters of the result the model sees; the rest is cut to head and tail (default 50000).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_result_chars: Option<u64>,
     /// Concurrency-safe tool calls that may overlap (default 10).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     max_parallel: Option<u64>,
@@ -94,6 +97,7 @@ pub async fn main(args: RunArgs) -> Result<ExitCode, String> {
         timeout_ms: args.timeout_ms,
         max_heap_mb: args.max_heap_mb.map(|n| n as usize),
         max_parallel: args.max_parallel.map(|n| n as usize),
+        max_result_chars: args.max_result_chars.map(|n| n as usize),
         ..LimitsConfig::default()
     };
     // Console output streams live to stderr (not under --repeat, which measures).

@@ -45,6 +45,10 @@ pub struct ServeArgs {
     /// (default: [serve] in ptc.toml, else 8).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     max_concurrent_runs: Option<u32>,
+    /// Characters of a run's result the model sees; the rest is cut to head and tail
+    /// (default: `[limits] max_result_chars`, else 50000).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_result_chars: Option<u64>,
     /// Append every call's session events to FILE as JSON lines.
     #[arg(long, value_name = "FILE")]
     log: Option<std::path::PathBuf>,
@@ -60,7 +64,13 @@ fn parse_mode(s: &str) -> Result<ToolMode, String> {
 /// Serve until the client disconnects (stdio) or a signal stops the process.
 pub async fn main(args: ServeArgs) -> Result<ExitCode, String> {
     let stop = stop_on_signals()?;
-    let setup = match registry_until(&args.packs, |_| {}, &stop).await {
+    let max_result_chars = args.max_result_chars;
+    let adjust = move |config: &mut ptc::CodeConfig| {
+        if let Some(n) = max_result_chars {
+            config.max_result_chars = n as usize;
+        }
+    };
+    let setup = match registry_until(&args.packs, adjust, &stop).await {
         Ok(setup) => setup,
         Err(e) if stop.is_cancelled() => {
             eprintln!("ptc: stopped before serving ({e})");

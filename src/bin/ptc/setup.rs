@@ -279,8 +279,11 @@ pub async fn tools(args: ToolsArgs) -> Result<ExitCode, String> {
 /// `ptc replay`.
 pub async fn replay(args: ReplayArgs) -> Result<ExitCode, String> {
     let replayed = ptc::session::read_jsonl_lossy(&args.file).map_err(|e| e.to_string())?;
-    for reason in replayed.skipped.iter().take(20) {
-        eprintln!("ptc: {}: skipped {reason}", args.file.display());
+    for (line, reason) in replayed.skipped.iter().take(20) {
+        eprintln!(
+            "ptc: {}: skipped line {line}: {reason}",
+            args.file.display()
+        );
     }
     if replayed.skipped.len() > 20 {
         eprintln!(

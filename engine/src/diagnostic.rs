@@ -1,0 +1,247 @@
+//! Failures that point at the model's own code, like a compiler's diagnostics:
+//!
+//! ```text
+//! run_code.ts:4:17: TypeError: cannot read property 'slice' of undefined
+//!    4 | const n = files.slice(0, 3)
+//!      |                 ^
+//! ```
+//!
+//! Positions come from the program that ran (shaped and stripped) and are mapped back to the
+//! program as written ([`PositionMap`]); frames of the glue and the engine are never shown. An
+//! uncaught `ToolCallError` names its tool and the line that called it. Where the cause is
+//! known, a hint follows (`await` outside an async function, a tool call used without `await`).
+
+use serde::Deserialize;
+
+use crate::program::positions::PositionMap;
+
+/// The most characters of a source line shown (around the column).
+const LINE_WINDOW: usize = 120;
+
+/// An uncaught error as the glue describes it (`describeError`).
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct Described {
+    /// `TypeError`, `ToolCallError`, … (`None` for a thrown value that is not an error).
+    pub(crate) name: Option<String>,
+    /// The message (for a thrown non-error, the value as console.log shows it).
+    pub(crate) message: String,
+    /// The program's own frames, innermost first, in the running program's positions.
+    #[serde(default)]
+    pub(crate) frames: Vec<(usize, usize)>,
+    /// For a `ToolCallError`: its tool.
+    #[serde(default)]
+    pub(crate) tool: Option<String>,
+    /// For a `ToolCallError`: where the tool was called (`"line:col"`).
+    #[serde(default)]
+    pub(crate) site: Option<String>,
+}
+
+/// What a diagnostic needs of the program.
+pub(crate) struct Source<'a> {
+    /// The program as written.
+    pub(crate) text: &'a str,
+    /// The running program's positions → the program as written.
+    pub(crate) map: &'a PositionMap,
+    /// The file name positions are shown in (`run_code.ts`).
+    pub(crate) filename: &'a str,
+}
+
+impl Source<'_> {
+    /// The line of the program as written at 1-based `line`.
+    fn line(&self, line: usize) -> Option<&str> {
+        self.text
+            .split('\n')
+            .nth(line.checked_sub(1)?)
+            .map(|l| l.trim_end_matches('\r'))
+    }
+
+    /// `   4 | text` and `     |    ^` under 1-based `col` (the text windowed around it).
+    fn snippet(&self, line: usize, col: usize) -> String {
+        let Some(text) = self.line(line) else {
+            return String::new();
+        };
+        let chars: Vec<char> = text.chars().collect();
+        let col = col.clamp(1, chars.len() + 1);
+        let start = col
+            .saturating_sub(LINE_WINDOW / 2)
+            .min(chars.len().saturating_sub(LINE_WINDOW));
+        let end = (start + LINE_WINDOW).min(chars.len());
+        let shown: String = chars[start..end].iter().collect();
+        let (open, close) = (
+            if start > 0 { "…" } else { "" },
+            if end < chars.len() { "…" } else { "" },
+        );
+        let pad: String = chars[start..col - 1]
+            .iter()
+            .map(|&c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
+        let number = line.to_string();
+        let gutter = " ".repeat(number.len());
+        format!(
+            "\n {number} | {open}{shown}{close}\n {gutter} | {}{pad}^",
+            " ".repeat(open.chars().count())
+        )
+    }
+
+    /// `run_code.ts:L:C` of a running position, and the position as written.
+    fn at(&self, line: usize, col: usize) -> (String, usize, usize) {
+        let (line, col) = self.map.original(line, col);
+        (format!("{}:{line}:{col}", self.filename), line, col)
+    }
+}
+
+/// The message of an uncaught error (see the module docs).
+pub(crate) fn exception(described: &Described, source: &Source<'_>) -> String {
+    let name = described.name.as_deref();
+    let head = match name {
+        Some(name) if described.message.is_empty() => name.to_string(),
+        Some(name) => format!("{name}: {}", described.message),
+        None => format!("Uncaught {}", described.message),
+    };
+    if let (Some(tool), Some(site)) = (&described.tool, described.site.as_deref()) {
+        if let Some((line, col)) = crate::left::parse_site(site) {
+            let (at, line, col) = source.at(line, col);
+            return format!(
+                "ToolCallError: {tool} failed at {at}: {}{}",
+                described.message,
+                source.snippet(line, col)
+            );
+        }
+    }
+    let Some(&(line, col)) = described.frames.first() else {
+        return head;
+    };
+    let (at, line, col) = source.at(line, col);
+    let hint = match name {
+        Some("TypeError") => missing_await_hint(source.line(line).unwrap_or("")),
+        _ => "",
+    };
+    format!("{at}: {head}{}{hint}", source.snippet(line, col))
+}
+
+/// The message of a syntax failure at a running position (already mapped for strip errors:
+/// `mapped`).
+pub(crate) fn syntax(
+    line: usize,
+    col: usize,
+    message: &str,
+    source: &Source<'_>,
+    mapped: bool,
+) -> String {
+    let (line, col) = if mapped {
+        (line, col)
+    } else {
+        source.map.original(line, col)
+    };
+    let text = source.line(line).unwrap_or("");
+    let hint = await_hint(message, text);
+    format!(
+        "{}:{line}:{col}: {message}{}{hint}",
+        source.filename,
+        source.snippet(line, col)
+    )
+}
+
+/// A `line:col message` failure from stripping, rendered with its source line.
+pub(crate) fn syntax_message(message: &str, source: &Source<'_>) -> String {
+    let parsed = message.split_once(' ').and_then(|(head, rest)| {
+        let (line, col) = head.split_once(':')?;
+        Some((line.parse().ok()?, col.parse().ok()?, rest))
+    });
+    match parsed {
+        Some((line, col, rest)) => syntax(line, col, rest, source, true),
+        None => message.to_string(),
+    }
+}
+
+/// For a parse error on a line that awaits: `await` only works in an async function.
+fn await_hint(message: &str, line: &str) -> &'static str {
+    let about_await = message.contains("await")
+        || (line.contains("await")
+            && (message.contains("Expected") || message.contains("Unexpected")));
+    if about_await {
+        "\n(`await` only works directly in the program or inside an `async` function: use \
+         for…of, or Promise.all over map(async …))"
+    } else {
+        ""
+    }
+}
+
+/// For a TypeError on a line that calls a tool without `await`.
+fn missing_await_hint(line: &str) -> &'static str {
+    match line.find("tools.").or_else(|| line.find("tools[")) {
+        Some(at) if !line[..at].contains("await") && !line.contains(".then(") => {
+            "\n(tool calls return Promises: did you forget `await`?)"
+        }
+        _ => "",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn source<'a>(text: &'a str, map: &'a PositionMap) -> Source<'a> {
+        Source {
+            text,
+            map,
+            filename: "run_code.ts",
+        }
+    }
+
+    #[test]
+    fn an_exception_shows_its_line_and_a_caret() {
+        let text = "const files = undefined;\nconst n = files.slice(0, 3)";
+        let map = PositionMap::new(text);
+        let described = Described {
+            name: Some("TypeError".into()),
+            message: "cannot read property 'slice' of undefined".into(),
+            frames: vec![(2, 17)],
+            ..Default::default()
+        };
+        assert_eq!(
+            exception(&described, &source(text, &map)),
+            "run_code.ts:2:17: TypeError: cannot read property 'slice' of undefined\n 2 | const n = files.slice(0, 3)\n   |                 ^"
+        );
+    }
+
+    #[test]
+    fn a_tool_call_error_names_its_tool_and_call_site() {
+        let text = "const x = 1;\nconst r = await tools.grep({ glob: '*' })";
+        let map = PositionMap::new(text);
+        let described = Described {
+            name: Some("ToolCallError".into()),
+            message: "Invalid arguments for tool grep: /glob: unknown".into(),
+            tool: Some("grep".into()),
+            site: Some("2:23".into()),
+            ..Default::default()
+        };
+        let shown = exception(&described, &source(text, &map));
+        assert!(
+            shown.starts_with("ToolCallError: grep failed at run_code.ts:2:23: Invalid arguments"),
+            "{shown}"
+        );
+        assert!(shown.ends_with("|                       ^"), "{shown}");
+    }
+
+    #[test]
+    fn hints_for_known_causes() {
+        let text = "const r = tools.read({ file_path: 'a' });\nr.lines.map(l => l)";
+        let map = PositionMap::new(text);
+        let described = Described {
+            name: Some("TypeError".into()),
+            message: "cannot read property 'map' of undefined".into(),
+            frames: vec![(1, 11)],
+            ..Default::default()
+        };
+        assert!(exception(&described, &source(text, &map)).contains("did you forget `await`?"));
+        let shown = syntax(
+            1,
+            20,
+            "Expected ';', got 'tools'",
+            &source("xs.forEach(x => { await tools.a(x) })", &map),
+            true,
+        );
+        assert!(shown.contains("use for…of"), "{shown}");
+    }
+}

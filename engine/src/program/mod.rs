@@ -1,0 +1,246 @@
+//! From the program a model wrote to the JavaScript a sandbox runs.
+//!
+//! 1. [`nesting`]: a linear scan bounds how deeply the text nests (and refuses a stray `}` or a
+//!    `/` whose reading would hide brackets) before any parser sees it: swc recurses once per
+//!    level, and a deep enough program would overflow any stack and abort the process.
+//! 2. [`shape`]: the shapes models write (a final arrow function, an uncalled `main`, `export`,
+//!    a markdown fence, a bare final expression…) become the body of one async function.
+//! 3. [`strip`]: types become whitespace (`swc_ts_fast_strip`), every position kept.
+//!
+//! Steps 2 and 3 run on the calling thread for small, shallow programs and otherwise on a
+//! thread with a large stack ([`STRIP_STACK_BYTES`], reserved, not committed), which a run
+//! waits for within its wall clock and cancellation. [`positions`] maps every position back to
+//! the program as written.
+
+pub(crate) mod nesting;
+pub(crate) mod positions;
+pub(crate) mod shape;
+mod strip;
+
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use tokio_util::sync::CancellationToken;
+
+use crate::{FailureKind, RunFailure};
+use nesting::MAX_NESTING;
+use positions::PositionMap;
+
+/// The largest program accepted, in bytes of source text.
+pub const MAX_PROGRAM_BYTES: usize = 10 * 1024 * 1024;
+/// Programs up to this estimated nesting (and [`INLINE_BYTES`]) are prepared on the calling
+/// thread; typical programs estimate 5–25. Each level can take tens of KiB of stack in a debug
+/// build, so this keeps well inside a 2 MiB thread stack.
+const INLINE_NESTING: usize = 32;
+/// Programs up to this size (and [`INLINE_NESTING`]) are prepared on the calling thread.
+const INLINE_BYTES: usize = 64 * 1024;
+/// The stack of the thread that prepares larger or deeper programs: [`MAX_NESTING`] levels take
+/// at most about 32 MiB in a debug build; the rest is margin. Only the pages used are committed.
+const STRIP_STACK_BYTES: usize = 256 * 1024 * 1024;
+/// How often a wait for the preparing thread looks at its cancellation token.
+const CANCEL_POLL: Duration = Duration::from_millis(5);
+
+/// A program ready to compile: JavaScript, and the map from its positions to the original's.
+#[derive(Debug)]
+pub(crate) struct Prepared {
+    /// The stripped body of the async function.
+    pub(crate) js: String,
+    /// Positions in `js` → positions in the program as written.
+    pub(crate) map: PositionMap,
+}
+
+/// Until when a run waits for a preparing thread.
+pub(crate) struct Deadline {
+    /// When to give up.
+    pub(crate) at: Instant,
+    /// The run's wall clock, for the failure message.
+    pub(crate) wall_clock: Duration,
+}
+
+/// Strip TypeScript types in place (`swc_ts_fast_strip`, positions preserved).
+///
+/// The input is the body of an async function: top-level `await` and `return` are allowed.
+/// Non-erasable syntax (`enum`, namespaces with values, parameter properties), a parse error, a
+/// program nested deeper than 1,000 levels or larger than [`MAX_PROGRAM_BYTES`] gives a
+/// [`RunFailure`] of kind [`FailureKind::Syntax`] whose message starts with `"<line>:<col> "`
+/// (1-based, pointing into `ts`).
+///
+/// ```
+/// let js = ptc_engine::strip_types("const n: number = 1;\nreturn n as number;").unwrap();
+/// assert_eq!(js, "const n         = 1;\nreturn n          ;");
+///
+/// let err = ptc_engine::strip_types("let a = 1;\n  enum E { A }").unwrap_err();
+/// assert_eq!(err.kind, ptc_engine::FailureKind::Syntax);
+/// assert!(err.message.starts_with("2:3 "), "{}", err.message);
+/// ```
+pub fn strip_types(ts: &str) -> Result<String, RunFailure> {
+    let owned = ts.to_owned();
+    bounded(ts, None, &CancellationToken::new(), move || {
+        strip::strip_now(&owned)
+    })
+}
+
+/// Shape and strip a run's program (see the module docs), waiting for a preparing thread at
+/// most until `deadline` (a timeout failure) or until `cancel` fires (an aborted failure).
+pub(crate) fn prepare(
+    source: &str,
+    deadline: Option<Deadline>,
+    cancel: &CancellationToken,
+) -> Result<Prepared, RunFailure> {
+    let owned = source.to_owned();
+    bounded(source, deadline, cancel, move || {
+        let shaped = shape::shape(&owned)?;
+        let js =
+            strip::strip_now(&shaped.text).map_err(|failure| at_original(failure, &shaped.map))?;
+        Ok(Prepared {
+            js,
+            map: shaped.map,
+        })
+    })
+}
+
+/// A syntax failure's leading `line:col` mapped back through `map`.
+fn at_original(mut failure: RunFailure, map: &PositionMap) -> RunFailure {
+    let position = failure.message.split_once(' ').and_then(|(head, rest)| {
+        let (line, col) = head.split_once(':')?;
+        Some((line.parse().ok()?, col.parse().ok()?, rest.to_string()))
+    });
+    if let Some((line, col, rest)) = position {
+        let (line, col) = map.original(line, col);
+        failure.message = format!("{line}:{col} {rest}");
+    }
+    failure
+}
+
+/// Refuse what must never reach swc, then run `work` on this thread (small, shallow programs)
+/// or on a thread with [`STRIP_STACK_BYTES`] of stack, waiting within `deadline` and `cancel`.
+/// A thread given up on finishes on its own; its result is dropped.
+fn bounded<T: Send + 'static>(
+    ts: &str,
+    deadline: Option<Deadline>,
+    cancel: &CancellationToken,
+    work: impl FnOnce() -> Result<T, RunFailure> + Send + 'static,
+) -> Result<T, RunFailure> {
+    let depth = check(ts)?;
+    if depth <= INLINE_NESTING && ts.len() <= INLINE_BYTES {
+        return work();
+    }
+    let (tx, rx) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("ptc-strip".into())
+        .stack_size(STRIP_STACK_BYTES)
+        .spawn(move || {
+            let _ = tx.send(work());
+        })
+        .map_err(|e| RunFailure::engine(format!("could not start a thread to strip types: {e}")))?;
+    loop {
+        if cancel.is_cancelled() {
+            return Err(RunFailure::aborted());
+        }
+        let wait = match &deadline {
+            Some(deadline) => {
+                let left = deadline.at.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(RunFailure::timed_out(deadline.wall_clock));
+                }
+                left.min(CANCEL_POLL)
+            }
+            None => CANCEL_POLL,
+        };
+        match rx.recv_timeout(wait) {
+            Ok(result) => return result,
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(RunFailure::engine("the thread stripping types panicked"))
+            }
+        }
+    }
+}
+
+/// The estimated nesting of `ts`, or why it is refused before parsing: too large, too deep, a
+/// `}` closing more than was opened, or a `/` whose reading would change what counts.
+fn check(ts: &str) -> Result<usize, RunFailure> {
+    let syntax = |at: usize, what: String| {
+        let (line, col) = shape::line_col(ts, at);
+        Err(RunFailure::new(
+            FailureKind::Syntax,
+            format!("{line}:{col} {what}"),
+        ))
+    };
+    if ts.len() > MAX_PROGRAM_BYTES {
+        return syntax(
+            0,
+            format!(
+                "the program is {} bytes; programs may be at most {MAX_PROGRAM_BYTES} bytes",
+                ts.len()
+            ),
+        );
+    }
+    let nesting = nesting::estimate(ts);
+    if let Some(at) = nesting.ambiguous {
+        return syntax(
+            at,
+            "this `/` could start a regular expression or divide; put the expression in \
+             parentheses (or end the statement before it with `;`)"
+                .into(),
+        );
+    }
+    if let Some(at) = nesting.stray_brace {
+        return syntax(
+            at,
+            "this `}` closes more than the program opened; a program is the body of one \
+             function, so its braces must balance"
+                .into(),
+        );
+    }
+    if nesting.depth > MAX_NESTING {
+        return syntax(
+            nesting.at,
+            format!(
+                "the program nests deeper than {MAX_NESTING} levels (brackets, operators or \
+                 statements inside one another); build deep values in a loop instead of writing \
+                 them out"
+            ),
+        );
+    }
+    Ok(nesting.depth)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{nesting::estimate, strip::strip_now, INLINE_NESTING};
+
+    /// Whatever is stripped on the calling thread fits in half of tokio's 2 MiB thread stack,
+    /// whichever construct does the nesting (in this build profile, debug included).
+    #[test]
+    fn inline_stripping_fits_in_a_small_stack() {
+        let shapes: [(&str, &str, &str); 8] = [
+            ("return ", "(", ")"),
+            ("return ", "[", "]"),
+            ("return ", "{a:", "}"),
+            ("", "{", "}"),
+            ("let x: ", "Array<", ">"),
+            ("return ", "()=>", ""),
+            ("return ", "a?b:", ""),
+            ("return `", "${`", "`}"),
+        ];
+        for (head, open, close) in shapes {
+            let mut n = 1;
+            let program = loop {
+                let candidate = |n: usize| format!("{head}{}1{}", open.repeat(n), close.repeat(n));
+                if estimate(&candidate(n + 1)).depth > INLINE_NESTING {
+                    break candidate(n);
+                }
+                n += 1;
+            };
+            let handle = std::thread::Builder::new()
+                .stack_size(1024 * 1024)
+                .spawn(move || {
+                    let shaped = super::shape::shape(&program).map(|s| s.text);
+                    shaped.and_then(|text| strip_now(&text)).map(|_| ())
+                })
+                .unwrap();
+            let _ = handle.join().expect("no stack overflow");
+        }
+    }
+}

@@ -1,0 +1,494 @@
+// ptc code-mode glue, part: the web-platform globals a model reaches for, in plain JavaScript
+// (the engine has none of its own): URL and URLSearchParams (the common cases of the WHATWG
+// parser: absolute and base-relative http(s)/file-style URLs, percent-encoded queries),
+// TextEncoder and TextDecoder (UTF-8), atob and btoa, and structuredClone. None of them
+// reaches outside the sandbox.
+//
+// makeWeb(randomBytes) returns the globals to install. It runs before any program code.
+
+function makeWeb() {
+  const StringCtor = String;
+  const fromCharCode = String.fromCharCode;
+  const TypeErrorCtor = TypeError;
+  const Uint8ArrayCtor = Uint8Array;
+  const isArray = Array.isArray;
+  const MapCtor = Map;
+  const SetCtor = Set;
+  const DateCtor = Date;
+  const RegExpCtor = RegExp;
+  const getPrototypeOf = Object.getPrototypeOf;
+  const keys = Object.keys;
+  const encodeComponent = encodeURIComponent;
+  const decodeComponent = decodeURIComponent;
+
+  // ---- TextEncoder / TextDecoder (UTF-8) ------------------------------------------------------
+
+  const utf8Encode = (input) => {
+    const text = StringCtor(input).toWellFormed();
+    const bytes = [];
+    for (let i = 0; i < text.length; i++) {
+      let code = text.codePointAt(i);
+      if (code > 0xffff) i++;
+      if (code < 0x80) bytes.push(code);
+      else if (code < 0x800) bytes.push(0xc0 | (code >> 6), 0x80 | (code & 63));
+      else if (code < 0x10000) {
+        bytes.push(0xe0 | (code >> 12), 0x80 | ((code >> 6) & 63), 0x80 | (code & 63));
+      } else {
+        bytes.push(
+          0xf0 | (code >> 18),
+          0x80 | ((code >> 12) & 63),
+          0x80 | ((code >> 6) & 63),
+          0x80 | (code & 63),
+        );
+      }
+    }
+    return new Uint8ArrayCtor(bytes);
+  };
+
+  const asBytes = (input) => {
+    if (input instanceof Uint8ArrayCtor) return input;
+    if (input instanceof ArrayBuffer) return new Uint8ArrayCtor(input);
+    if (ArrayBuffer.isView(input)) {
+      return new Uint8ArrayCtor(input.buffer, input.byteOffset, input.byteLength);
+    }
+    if (input === undefined) return new Uint8ArrayCtor(0);
+    throw new TypeErrorCtor('TextDecoder.decode takes a Uint8Array, an ArrayBuffer or a view');
+  };
+
+  const utf8Decode = (input) => {
+    const bytes = asBytes(input);
+    let out = '';
+    let i = 0;
+    while (i < bytes.length) {
+      const b = bytes[i];
+      let need = 0;
+      let code = 0;
+      if (b < 0x80) {
+        code = b;
+      } else if (b >= 0xc2 && b < 0xe0) {
+        need = 1;
+        code = b & 31;
+      } else if (b >= 0xe0 && b < 0xf0) {
+        need = 2;
+        code = b & 15;
+      } else if (b >= 0xf0 && b < 0xf5) {
+        need = 3;
+        code = b & 7;
+      } else {
+        out += '\ufffd';
+        i++;
+        continue;
+      }
+      let j = 1;
+      for (; j <= need && i + j < bytes.length; j++) {
+        const next = bytes[i + j];
+        if ((next & 0xc0) !== 0x80) break;
+        code = (code << 6) | (next & 63);
+      }
+      if (j <= need || (need === 2 && code < 0x800) || (need === 3 && code < 0x10000)
+          || (code >= 0xd800 && code < 0xe000) || code > 0x10ffff) {
+        out += '\ufffd';
+        i += j;
+        continue;
+      }
+      out += StringCtor.fromCodePoint(code);
+      i += need + 1;
+    }
+    return out;
+  };
+
+  class TextEncoder {
+    get encoding() {
+      return 'utf-8';
+    }
+    encode(input = '') {
+      return utf8Encode(input);
+    }
+  }
+
+  class TextDecoder {
+    constructor(label = 'utf-8') {
+      const name = StringCtor(label).toLowerCase();
+      if (name !== 'utf-8' && name !== 'utf8') {
+        throw new RangeError(`TextDecoder supports only utf-8, not ${label}`);
+      }
+    }
+    get encoding() {
+      return 'utf-8';
+    }
+    decode(input) {
+      return utf8Decode(input);
+    }
+  }
+
+  // ---- atob / btoa -----------------------------------------------------------------------------
+
+  const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+  const btoa = (input) => {
+    const text = StringCtor(input);
+    let out = '';
+    for (let i = 0; i < text.length; i += 3) {
+      const a = text.charCodeAt(i);
+      const b = text.charCodeAt(i + 1);
+      const c = text.charCodeAt(i + 2);
+      if (a > 255 || b > 255 || c > 255) {
+        throw new TypeErrorCtor(
+          'btoa takes Latin-1 text; encode other text first (btoa(String.fromCharCode(...new TextEncoder().encode(s))))',
+        );
+      }
+      const n = (a << 16) | ((b || 0) << 8) | (c || 0);
+      out += ALPHABET[(n >> 18) & 63] + ALPHABET[(n >> 12) & 63];
+      out += i + 1 < text.length ? ALPHABET[(n >> 6) & 63] : '=';
+      out += i + 2 < text.length ? ALPHABET[n & 63] : '=';
+    }
+    return out;
+  };
+
+  const atob = (input) => {
+    const text = StringCtor(input).replace(/[\t\n\f\r ]/g, '');
+    if (text.length % 4 === 1 || /[^A-Za-z0-9+/=]/.test(text) || /=[^=]/.test(text)) {
+      throw new TypeErrorCtor('atob: the text is not valid base64');
+    }
+    let out = '';
+    let bits = 0;
+    let value = 0;
+    for (let i = 0; i < text.length && text[i] !== '='; i++) {
+      value = (value << 6) | ALPHABET.indexOf(text[i]);
+      bits += 6;
+      if (bits >= 8) {
+        bits -= 8;
+        out += fromCharCode((value >> bits) & 255);
+      }
+    }
+    return out;
+  };
+
+  // ---- URLSearchParams -------------------------------------------------------------------------
+
+  const formDecode = (text) => {
+    try {
+      return decodeComponent(text.replace(/\+/g, ' '));
+    } catch {
+      return text;
+    }
+  };
+  const formEncode = (text) => encodeComponent(text).replace(/%20/g, '+');
+
+  class URLSearchParams {
+    #list = [];
+    #url = null;
+
+    constructor(init = '') {
+      if (typeof init === 'string') {
+        this.#parse(init);
+      } else if (init instanceof URLSearchParams) {
+        this.#list = init.#list.map(([k, v]) => [k, v]);
+      } else if (isArray(init) || (init && typeof init[Symbol.iterator] === 'function')) {
+        for (const pair of init) {
+          const [k, v] = [...pair];
+          this.#list.push([StringCtor(k), StringCtor(v)]);
+        }
+      } else if (init !== null && typeof init === 'object') {
+        for (const k of keys(init)) this.#list.push([k, StringCtor(init[k])]);
+      }
+    }
+
+    #parse(text) {
+      this.#list = [];
+      for (const part of StringCtor(text).replace(/^\?/, '').split('&')) {
+        if (part === '') continue;
+        const eq = part.indexOf('=');
+        const k = eq < 0 ? part : part.slice(0, eq);
+        const v = eq < 0 ? '' : part.slice(eq + 1);
+        this.#list.push([formDecode(k), formDecode(v)]);
+      }
+    }
+
+    static _attach(params, url, query) {
+      params.#url = url;
+      params.#parse(query);
+    }
+
+    #changed() {
+      if (this.#url !== null) this.#url._setQuery(this.toString());
+    }
+
+    get size() {
+      return this.#list.length;
+    }
+    append(name, value) {
+      this.#list.push([StringCtor(name), StringCtor(value)]);
+      this.#changed();
+    }
+    delete(name, value) {
+      const n = StringCtor(name);
+      this.#list = this.#list.filter(([k, v]) => k !== n || (value !== undefined && v !== StringCtor(value)));
+      this.#changed();
+    }
+    get(name) {
+      const hit = this.#list.find(([k]) => k === StringCtor(name));
+      return hit === undefined ? null : hit[1];
+    }
+    getAll(name) {
+      return this.#list.filter(([k]) => k === StringCtor(name)).map(([, v]) => v);
+    }
+    has(name, value) {
+      return this.#list.some(([k, v]) => k === StringCtor(name) && (value === undefined || v === StringCtor(value)));
+    }
+    set(name, value) {
+      const n = StringCtor(name);
+      const at = this.#list.findIndex(([k]) => k === n);
+      if (at < 0) {
+        this.#list.push([n, StringCtor(value)]);
+      } else {
+        this.#list[at][1] = StringCtor(value);
+        this.#list = this.#list.filter(([k], i) => k !== n || i === at);
+      }
+      this.#changed();
+    }
+    sort() {
+      this.#list.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      this.#changed();
+    }
+    forEach(callback, thisArg) {
+      for (const [k, v] of this.#list) callback.call(thisArg, v, k, this);
+    }
+    *entries() {
+      for (const [k, v] of this.#list) yield [k, v];
+    }
+    *keys() {
+      for (const [k] of this.#list) yield k;
+    }
+    *values() {
+      for (const [, v] of this.#list) yield v;
+    }
+    [Symbol.iterator]() {
+      return this.entries();
+    }
+    toString() {
+      return this.#list.map(([k, v]) => `${formEncode(k)}=${formEncode(v)}`).join('&');
+    }
+  }
+
+  // ---- URL -------------------------------------------------------------------------------------
+
+  const SPECIAL = { 'http:': '80', 'https:': '443', 'ws:': '80', 'wss:': '443', 'ftp:': '21', 'file:': '' };
+  const ABSOLUTE = /^([A-Za-z][A-Za-z0-9+.-]*:)(\/\/([^/?#]*))?([^?#]*)(\?[^#]*)?(#.*)?$/;
+
+  /** Resolve `.` and `..` segments of an absolute path. */
+  const normalizePath = (path) => {
+    const out = [];
+    const segments = path.split('/');
+    for (let i = 0; i < segments.length; i++) {
+      const segment = segments[i];
+      const last = i === segments.length - 1;
+      if (segment === '..' || segment.toLowerCase() === '%2e%2e') {
+        if (out.length > 1) out.pop();
+        if (last) out.push('');
+      } else if (segment === '.' || segment.toLowerCase() === '%2e') {
+        if (last) out.push('');
+      } else {
+        out.push(segment);
+      }
+    }
+    const joined = out.join('/');
+    return joined.startsWith('/') ? joined : `/${joined}`;
+  };
+
+  const encodeSet = (text, keep) =>
+    text.replace(keep, (c) => encodeComponent(c));
+
+  class URL {
+    #protocol = '';
+    #username = '';
+    #password = '';
+    #hostname = '';
+    #port = '';
+    #pathname = '';
+    #search = '';
+    #hash = '';
+    #params = new URLSearchParams();
+
+    constructor(input, base) {
+      const text = StringCtor(input).trim();
+      const absolute = ABSOLUTE.exec(text);
+      if (absolute && (absolute[2] !== undefined || !(absolute[1].toLowerCase() in SPECIAL))) {
+        this.#assign(absolute);
+      } else if (base !== undefined) {
+        const from = base instanceof URL ? base : new URL(base);
+        this.#resolve(text, from);
+      } else {
+        throw new TypeErrorCtor(`Invalid URL: ${text} (a relative URL needs a base: new URL(path, base))`);
+      }
+      URLSearchParams._attach(this.#params, this, this.#search);
+    }
+
+    #assign(match) {
+      this.#protocol = match[1].toLowerCase();
+      const authority = match[3] ?? '';
+      const at = authority.lastIndexOf('@');
+      const credentials = at < 0 ? '' : authority.slice(0, at);
+      const hostPort = at < 0 ? authority : authority.slice(at + 1);
+      const colon = credentials.indexOf(':');
+      this.#username = colon < 0 ? credentials : credentials.slice(0, colon);
+      this.#password = colon < 0 ? '' : credentials.slice(colon + 1);
+      const portMatch = /^(\[[^\]]*\]|[^:]*)(?::(\d*))?$/.exec(hostPort);
+      if (portMatch === null) throw new TypeErrorCtor(`Invalid URL: bad host in ${match[0]}`);
+      this.#hostname = portMatch[1].toLowerCase();
+      const port = portMatch[2] ?? '';
+      this.#port = port === SPECIAL[this.#protocol] ? '' : port;
+      const special = this.#protocol in SPECIAL;
+      if (special && this.#hostname === '' && this.#protocol !== 'file:') {
+        throw new TypeErrorCtor(`Invalid URL: ${match[0]} has no host`);
+      }
+      const path = match[4] ?? '';
+      this.#pathname = special ? normalizePath(encodeSet(path, /[ "<>`{}]/g) || '/') : path;
+      this.#search = match[5] && match[5] !== '?' ? encodeSet(match[5], /[ "<>`#]/g) : '';
+      this.#hash = match[6] && match[6] !== '#' ? encodeSet(match[6], /[ "<>`]/g) : '';
+    }
+
+    #resolve(text, base) {
+      if (text.startsWith('//')) {
+        this.#assign(ABSOLUTE.exec(base.protocol + text));
+        return;
+      }
+      this.#protocol = base.protocol;
+      this.#username = base.username;
+      this.#password = base.password;
+      this.#hostname = base.hostname;
+      this.#port = base.port;
+      const parts = /^([^?#]*)(\?[^#]*)?(#.*)?$/.exec(text);
+      const path = parts[1];
+      if (path === '') {
+        this.#pathname = base.pathname;
+        this.#search = parts[2] !== undefined ? parts[2] : base.search;
+      } else {
+        const dir = path.startsWith('/') ? '' : base.pathname.replace(/[^/]*$/, '');
+        this.#pathname = normalizePath(encodeSet(dir + path, /[ "<>`{}]/g));
+        this.#search = parts[2] ?? '';
+      }
+      if (this.#search === '?') this.#search = '';
+      this.#hash = parts[3] && parts[3] !== '#' ? parts[3] : '';
+    }
+
+    _setQuery(query) {
+      this.#search = query === '' ? '' : `?${query}`;
+    }
+
+    get protocol() { return this.#protocol; }
+    set protocol(value) { this.#protocol = StringCtor(value).replace(/:?$/, ':').toLowerCase(); }
+    get username() { return this.#username; }
+    set username(value) { this.#username = StringCtor(value); }
+    get password() { return this.#password; }
+    set password(value) { this.#password = StringCtor(value); }
+    get hostname() { return this.#hostname; }
+    set hostname(value) { this.#hostname = StringCtor(value).toLowerCase(); }
+    get port() { return this.#port; }
+    set port(value) { this.#port = StringCtor(value) === SPECIAL[this.#protocol] ? '' : StringCtor(value); }
+    get host() { return this.#port === '' ? this.#hostname : `${this.#hostname}:${this.#port}`; }
+    set host(value) {
+      const [host, port = ''] = StringCtor(value).split(':');
+      this.hostname = host;
+      this.port = port;
+    }
+    get origin() {
+      return this.#protocol in SPECIAL && this.#protocol !== 'file:'
+        ? `${this.#protocol}//${this.host}`
+        : 'null';
+    }
+    get pathname() { return this.#pathname; }
+    set pathname(value) {
+      const path = StringCtor(value);
+      this.#pathname = normalizePath(path.startsWith('/') ? path : `/${path}`);
+    }
+    get search() { return this.#search; }
+    set search(value) {
+      const query = StringCtor(value).replace(/^\?/, '');
+      this.#search = query === '' ? '' : `?${query}`;
+      URLSearchParams._attach(this.#params, this, this.#search);
+    }
+    get searchParams() { return this.#params; }
+    get hash() { return this.#hash; }
+    set hash(value) {
+      const hash = StringCtor(value).replace(/^#/, '');
+      this.#hash = hash === '' ? '' : `#${hash}`;
+    }
+    get href() {
+      const credentials = this.#username === '' && this.#password === ''
+        ? ''
+        : `${this.#username}${this.#password === '' ? '' : `:${this.#password}`}@`;
+      const authority = this.#protocol in SPECIAL || this.#hostname !== ''
+        ? `//${credentials}${this.host}`
+        : '';
+      return `${this.#protocol}${authority}${this.#pathname}${this.#search}${this.#hash}`;
+    }
+    set href(value) {
+      const next = new URL(value);
+      this.#assign(ABSOLUTE.exec(next.href));
+      URLSearchParams._attach(this.#params, this, this.#search);
+    }
+    toString() { return this.href; }
+    toJSON() { return this.href; }
+
+    static canParse(input, base) {
+      try {
+        new URL(input, base);
+        return true;
+      } catch {
+        return false;
+      }
+    }
+  }
+
+  // ---- structuredClone -------------------------------------------------------------------------
+
+  const structuredClone = (value) => {
+    const seen = new MapCtor();
+    const clone = (v) => {
+      if (v === null || (typeof v !== 'object' && typeof v !== 'function')) {
+        if (typeof v === 'symbol') throw new TypeErrorCtor('structuredClone: a symbol cannot be cloned');
+        return v;
+      }
+      if (typeof v === 'function') throw new TypeErrorCtor('structuredClone: a function cannot be cloned');
+      if (seen.has(v)) return seen.get(v);
+      let out;
+      if (isArray(v)) {
+        out = [];
+        seen.set(v, out);
+        for (let i = 0; i < v.length; i++) out[i] = clone(v[i]);
+        return out;
+      }
+      if (v instanceof DateCtor) out = new DateCtor(v.getTime());
+      else if (v instanceof RegExpCtor) out = new RegExpCtor(v.source, v.flags);
+      else if (v instanceof MapCtor) {
+        out = new MapCtor();
+        seen.set(v, out);
+        for (const [k, x] of v) out.set(clone(k), clone(x));
+        return out;
+      } else if (v instanceof SetCtor) {
+        out = new SetCtor();
+        seen.set(v, out);
+        for (const x of v) out.add(clone(x));
+        return out;
+      } else if (ArrayBuffer.isView(v)) out = new v.constructor(v);
+      else if (v instanceof ArrayBuffer) out = v.slice(0);
+      else if (v instanceof Error) {
+        out = new Error(v.message);
+        out.name = v.name;
+      } else if (v instanceof Promise || v instanceof WeakMap || v instanceof WeakSet) {
+        throw new TypeErrorCtor(`structuredClone: a ${getPrototypeOf(v).constructor.name} cannot be cloned`);
+      } else {
+        out = {};
+        seen.set(v, out);
+        for (const k of keys(v)) out[k] = clone(v[k]);
+        return out;
+      }
+      seen.set(v, out);
+      return out;
+    };
+    return clone(value);
+  };
+
+  return { URL, URLSearchParams, TextEncoder, TextDecoder, atob, btoa, structuredClone };
+}
