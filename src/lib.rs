@@ -87,7 +87,7 @@ pub use hooks::observer::ResultObserver;
 pub use hooks::post_execute::{PostExecute, PostNext, PostToolDecision, Replacement};
 pub use hooks::pre_execute::{DisplayReason, PreExecute, PreNext, PreToolDecision};
 pub use mode::ToolMode;
-pub use pipeline::PreparedCall;
+pub use pipeline::{PreparedCall, UnknownArguments};
 pub use policy::approval::{ApprovalAnswer, ApprovalRequest, ApprovalService};
 pub use policy::timeout::TimeoutPolicy;
 pub use registry::{

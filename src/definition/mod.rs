@@ -132,6 +132,15 @@ impl ToolDefinition {
         self.args_schema.is_some()
     }
 
+    /// Whether the pipeline refuses argument keys the parameters do not declare (unless
+    /// the registry allows unknown arguments): true for every validated tool whose
+    /// parameters do not say `additionalProperties: true` explicitly. See
+    /// [`crate::pipeline::UnknownArguments`].
+    pub fn closes_arguments(&self) -> bool {
+        self.args_schema.is_some()
+            && self.parameters.get("additionalProperties") != Some(&Value::Bool(true))
+    }
+
     /// The output contract.
     pub fn output(&self) -> &ToolOutput {
         &self.output

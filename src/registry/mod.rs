@@ -58,6 +58,7 @@ pub(crate) struct Inner {
     pub(crate) approval: RwLock<Option<Arc<dyn ApprovalService>>>,
     executors: ScopedSetting<Arc<dyn ToolExecutor>>,
     modes: ScopedSetting<ToolMode>,
+    pub(crate) allow_unknown_arguments: std::sync::atomic::AtomicBool,
 }
 
 /// The tool registry and guarded pipeline. Cheap to clone (a shared handle).
@@ -113,6 +114,7 @@ impl ToolRegistry {
                 approval: RwLock::new(None),
                 executors: ScopedSetting::default(),
                 modes: ScopedSetting::default(),
+                allow_unknown_arguments: Default::default(),
             }),
         }
     }

@@ -175,6 +175,7 @@ pub async fn registry_until(
         std::mem::forget(disposer);
     }
     registry.set_approval(std::sync::Arc::new(TerminalApproval));
+    registry.set_unknown_arguments(config.unknown_arguments);
     let mut code = CodeConfig::quickjs();
     if config.trusted {
         config.limits.apply(&mut code);
