@@ -91,6 +91,7 @@ pub fn pretty_json(value: &impl Serialize) -> String {
 pub struct ToolDefinition {
     pub(crate) name: String,
     pub(crate) description: String,
+    pub(crate) code_description: Option<String>,
     pub(crate) parameters: Value,
     /// The checked parameter schema; `None` for pass-through tools.
     pub(crate) args_schema: Option<SupportedSchema>,
@@ -119,6 +120,15 @@ impl ToolDefinition {
     /// The model-facing description.
     pub fn description(&self) -> &str {
         &self.description
+    }
+
+    /// The description a code-mode SDK shows beside the tool's typed result: the
+    /// [code-mode description](ToolBuilder::code_description) if the tool has one, else
+    /// [`ToolDefinition::description`].
+    pub fn code_description(&self) -> &str {
+        self.code_description
+            .as_deref()
+            .unwrap_or(&self.description)
     }
 
     /// The raw parameter schema (an object schema).
