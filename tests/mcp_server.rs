@@ -83,15 +83,15 @@ const TESTKIT: [&str; 5] = ["add", "counter", "echo", "fail", "sleep"];
 /// Assert that `description` is run_code's with the generated SDK section appended.
 fn assert_carries_the_sdk(description: &str) {
     assert!(
-        description.starts_with("Execute a TypeScript program"),
+        description.starts_with("Run a TypeScript program"),
         "{description}"
     );
     for declaration in [
         "interface ToolArgsMap {",
-        "  add: { a: number; b: number }",
-        "  echo: {",
+        "\nadd: { a: number; b: number }",
+        "\necho: {",
         "interface ToolOutputMap {",
-        "  sleep: { slept: number };",
+        "\nsleep: { slept: number };",
         "declare const tools:",
     ] {
         assert!(
