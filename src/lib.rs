@@ -91,8 +91,8 @@ pub use pipeline::{PreparedCall, UnknownArguments};
 pub use policy::approval::{ApprovalAnswer, ApprovalRequest, ApprovalService};
 pub use policy::timeout::TimeoutPolicy;
 pub use registry::{
-    ActivationContext, ModelSelection, RegistrationOptions, ResolvedToolSet, Scoped, ToolRegistry,
-    ToolRestriction,
+    ActivationContext, ListedTool, ModelSelection, RegistrationOptions, ResolvedToolSet, Scoped,
+    ToolRegistry, ToolRestriction,
 };
 pub use result::{Outcome, ToolExecutionResult};
 pub use scope::{Agent, ScopeKey};

@@ -5,6 +5,7 @@
 //! Scope-bound operations go through [`ToolRegistry::scoped`].
 
 mod activation;
+mod listing;
 mod scoped;
 mod setting;
 mod state;
@@ -12,6 +13,7 @@ mod state;
 pub use activation::{
     ActivationContext, ModelSelection, RegistrationOptions, ResolvedToolSet, When,
 };
+pub use listing::ListedTool;
 pub use scoped::Scoped;
 pub use state::ToolRestriction;
 
