@@ -37,7 +37,7 @@ fn rules(limits: &RuntimeLimits) -> String {
 - `code` is an async function body (top-level `await`, `return`; a final `async () => {{…}}`, uncalled \
 `main()`, `export default` or code fence also work). Erasable types only (no `enum`); no value `import`/`require`.
 - Result: `console.log` output (Node-style), then the returned value (a string as is, else JSON; convert \
-Map/Set/BigInt) or the last expression's. Return only what you need.
+Map/Set/BigInt) or the last expression's. Return just what you need.
 - A failed call or unknown argument key rejects with `ToolCallError` (`toolName`, `message`); uncaught, it \
 fails the run, naming the line.
 - Globals: timers, `URL`, `TextEncoder`/`TextDecoder`, `atob`/`btoa`, `structuredClone`, \
@@ -47,7 +47,7 @@ E.g. (`x`, `y` are tools):
 ```ts
 const [a, b] = await Promise.all([tools.x({{ id: 1 }}), tools.x({{ id: 2 }})]);
 let c;
-try {{ c = await tools.y({{ ids: [1, 2] }}); }}
+try {{ c = await tools.y({{ a, b }}); }}
 catch (e) {{ console.log(e.message); }}
 return {{ a, b, c }};
 ```

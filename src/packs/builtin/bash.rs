@@ -120,8 +120,7 @@ pub(crate) fn tool(ws: Arc<Workspace>, sandbox: Arc<Sandbox>) -> ToolDefinition 
         .code_description(format!(
             "Run `bash -c COMMAND` in a fresh shell: no state (cwd, variables, functions) \
              persists, so pass `workdir` (inside the workspace) instead of `cd`. A non-zero exit \
-             is a result, not an error. Processes it starts die with it; there is no background \
-             mode.{}",
+             is a result, not an error. Processes it starts die with it; no background mode.{}",
             sandbox_clause(sandbox.mode(), sandbox.network())
         ))
         .parameters(
