@@ -87,12 +87,12 @@ pub use hooks::observer::ResultObserver;
 pub use hooks::post_execute::{PostExecute, PostNext, PostToolDecision, Replacement};
 pub use hooks::pre_execute::{DisplayReason, PreExecute, PreNext, PreToolDecision};
 pub use mode::ToolMode;
-pub use pipeline::PreparedCall;
+pub use pipeline::{PreparedCall, UnknownArguments};
 pub use policy::approval::{ApprovalAnswer, ApprovalRequest, ApprovalService};
 pub use policy::timeout::TimeoutPolicy;
 pub use registry::{
-    ActivationContext, ModelSelection, RegistrationOptions, ResolvedToolSet, Scoped, ToolRegistry,
-    ToolRestriction,
+    ActivationContext, ListedTool, ModelSelection, RegistrationOptions, ResolvedToolSet, Scoped,
+    ToolRegistry, ToolRestriction,
 };
 pub use result::{Outcome, ToolExecutionResult};
 pub use scope::{Agent, ScopeKey};

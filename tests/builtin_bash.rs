@@ -162,7 +162,7 @@ async fn bash_rejects_bad_arguments() {
         ),
         (
             json!({"command": "true", "description": "x", "run_in_background": true}),
-            "`run_in_background` is not available",
+            "run_in_background",
         ),
     ] {
         let out = f.call("bash", args).await;

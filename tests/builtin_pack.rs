@@ -172,6 +172,87 @@ fn builtin_sdk_declares_typed_outputs() {
     );
 }
 
+/// `tools` as OpenAI function tools, compact JSON: the size a model API is sent.
+fn openai_bytes(tools: &[ptc::ListedTool]) -> usize {
+    let list: Vec<Value> = tools
+        .iter()
+        .map(|t| {
+            json!({"type": "function", "function": {
+                "name": t.schema.name, "description": t.schema.description, "parameters": t.schema.parameters
+            }})
+        })
+        .collect();
+    serde_json::to_string(&list).unwrap().len()
+}
+
+#[test]
+fn builtin_descriptions_are_true_in_code_mode_and_the_code_list_is_lean() {
+    let f = Fixture::new();
+    let registry = code_registry(&f.root);
+    registry.set_mode(ToolMode::Code);
+    let listed = registry.listed_tools(None, None).unwrap();
+    let text = &listed[0].schema.description;
+    // Descriptions written for native rendering are not shown next to typed results.
+    for native in [
+        "line-numbered",
+        "[exit code",
+        "inline",
+        "grouped by file",
+        "stdout/stderr",
+        "Long output is truncated",
+    ] {
+        assert!(!text.contains(native), "{native:?} in:\n{text}");
+    }
+    // Examples reach the model exactly as written.
+    assert!(
+        text.contains(
+            r#"// Glob pattern to match file paths against (e.g. "**/*.ts", "src/**/*.test.js")."#
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("*\\/") && !text.contains("/\\*"), "{text}");
+    for (tool, code) in [
+        (
+            "read",
+            "// Read a UTF-8 text file: a window of its lines.\nread: {",
+        ),
+        ("bash", "A non-zero exit is a result, not an error."),
+        (
+            "grep",
+            "if `truncated`, narrow the pattern, path or include",
+        ),
+        ("glob", "if `truncated`, narrow the pattern or path"),
+        ("todo_write", "Send the ENTIRE list every call"),
+    ] {
+        assert!(text.contains(code), "{tool}: {code:?} in:\n{text}");
+        let def = registry.get(tool, None, None).unwrap();
+        assert_ne!(def.code_description(), def.description(), "{tool}");
+    }
+    // Every argument is closed: no open record on any tool's arguments.
+    let args = &text[text.find("interface ToolArgsMap").unwrap()
+        ..text.find("interface ToolOutputMap").unwrap()];
+    assert!(!args.contains("\n} & Record<string, JsonValue>;"), "{args}");
+
+    // Native schemas keep the native descriptions.
+    registry.set_mode(ToolMode::Native);
+    let native = registry.listed_tools(None, None).unwrap();
+    let read = native.iter().find(|t| t.schema.name == "read").unwrap();
+    assert_eq!(
+        read.schema.description,
+        "Read a UTF-8 text file and return line-numbered content."
+    );
+
+    // Size: the code-mode list (run_code with its SDK) at most 1.2 times the native list
+    // of the same tools (benches/sdk_size.sh prints the figure).
+    let code = openai_bytes(&listed);
+    let native = openai_bytes(&native);
+    assert!(
+        code as f64 <= 1.2 * native as f64,
+        "code-mode list {code} bytes vs native {native} bytes: {:.3}x",
+        code as f64 / native as f64
+    );
+}
+
 /// Run `code` as a `run_code` call of the registry (code mode `both`).
 async fn run_code(registry: &ToolRegistry, code: &str) -> (bool, String) {
     let mut input = ToolBatchInput::new(vec![ToolCallBlock::new(

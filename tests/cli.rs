@@ -231,3 +231,52 @@ fn cli_mcp_flag_adds_a_servers_tools_and_bad_declarations_exit_2() {
         assert!(stderr(&o).contains(message), "{flag}: {}", stderr(&o));
     }
 }
+
+#[test]
+fn cli_readme_shows_what_ptc_sdk_prints() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let section = &readme[readme
+        .find("## What a model sees")
+        .expect("README has a \"What a model sees\" section")..];
+    let fence = "````markdown\n";
+    let start = section.find(fence).expect("a ````markdown block") + fence.len();
+    let end = start + section[start..].find("\n````\n").expect("its end") + 1;
+    let o = ptc(&["sdk", "--tools", "testkit", "--mode", "code"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        &section[start..end],
+        stdout(&o),
+        "README's block is stale: paste the output of `ptc sdk --tools testkit --mode code`"
+    );
+}
+
+#[test]
+fn cli_unknown_arguments_are_refused_unless_the_operator_allows_them() {
+    let program = "return await tools.echo({ text: 'hi', loud: true })";
+    let o = ptc(&["run", "--tools", "testkit", "-"], Some(program));
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains(
+            "Invalid arguments for tool echo: /loud: unknown argument; the arguments are: text"
+        ),
+        "{}",
+        stdout(&o)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("ptc.toml");
+    std::fs::write(&config, "unknown_arguments = \"allow\"\n").unwrap();
+    let o = ptc(
+        &[
+            "run",
+            "--tools",
+            "testkit",
+            "--config",
+            config.to_str().unwrap(),
+            "-",
+        ],
+        Some(program),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(stdout(&o), "hi\n");
+}

@@ -68,7 +68,11 @@ async fn b55_code_mode_offers_only_run_code_with_guidance_and_the_sdk() {
     let (_, sections) = registry.model_input(None, None).unwrap();
     assert_eq!(sections.len(), 1, "{sections:?}");
     let text = &sections[0].text;
-    assert!(text.contains(&ptc_sdk_gen::code_only_guidance()), "{text}");
+    let limits = ptc_sdk_gen::RuntimeLimits::default();
+    assert!(
+        text.starts_with(&ptc_sdk_gen::code_only_guidance(&limits)),
+        "{text}"
+    );
     assert!(text.contains(&declarations(&registry, None)), "{text}");
     for name in NATIVE {
         assert!(text.contains(name), "the SDK declares {name}");
@@ -115,9 +119,10 @@ async fn b56_both_mode_offers_native_schemas_then_run_code_last() {
         "{}",
         sections[0].text
     );
+    let limits = ptc_sdk_gen::RuntimeLimits::default();
     assert!(!sections[0]
         .text
-        .contains(&ptc_sdk_gen::code_only_guidance()));
+        .contains(&ptc_sdk_gen::code_only_guidance(&limits)));
 
     let scope = ScopeKey::root("agent");
     assert_eq!(echo_directly(&registry, &scope).await.text(), "direct");

@@ -216,6 +216,26 @@ async fn b44_subcall_failures_reject_with_a_catchable_tool_call_error() {
     );
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_argument_keys_reject_sub_calls_as_they_fail_native_calls() {
+    let registry = code_registry();
+    let code = "try { await tools.echo({ txt: 'hi' }); return 'no error'; }\n\
+                catch (e) { return [e.toolName, e.message]; }";
+    let out = parse(&run(&registry, code).await.text());
+    let expected = "Invalid arguments for tool echo: /txt: unknown argument (did you mean \
+                    `text`?); /: missing required property \"text\"; the arguments are: text";
+    assert_eq!(out, json!(["echo", expected]));
+    let native = Call::direct("echo", json!({"txt": "hi"}))
+        .send(&registry)
+        .await;
+    assert_eq!(native.error_code(), Some(codes::INVALID_ARGS));
+    assert!(native.text().ends_with(expected), "{}", native.text());
+    // The operator's switch reaches sub-calls too.
+    registry.set_unknown_arguments(ptc::UnknownArguments::Allow);
+    let code = "return await tools.echo({ text: 'hi', loud: true });";
+    assert_eq!(run(&registry, code).await.text(), "hi");
+}
+
 // ---- b46: session events --------------------------------------------------------------------------
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -92,6 +92,49 @@ fn config_unknown_keys_and_bad_values_name_key_and_line() {
 }
 
 #[test]
+fn config_unknown_arguments_allow_applies_only_when_trusted() {
+    let default = Config::parse("", None).unwrap();
+    assert_eq!(default.unknown_arguments, ptc::UnknownArguments::Reject);
+    let allow = Config::parse("unknown_arguments = \"allow\"\n", None).unwrap();
+    assert_eq!(allow.unknown_arguments, ptc::UnknownArguments::Allow);
+    let e = parse_err("\nunknown_arguments = \"ignore\"\n");
+    assert!(
+        e.starts_with("ptc.toml:2:") && e.contains("unknown_arguments") && e.contains("ignore"),
+        "{e}"
+    );
+
+    // A workspace file nobody trusted may not reopen the parameters.
+    let root = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let store = ptc::config::TrustStore::new(home.path().join("trusted.toml"));
+    std::fs::write(
+        root.path().join("ptc.toml"),
+        "unknown_arguments = \"allow\"\n",
+    )
+    .unwrap();
+    let loaded = Config::discover_trusted(None, root.path(), Some(&store)).unwrap();
+    assert_eq!(
+        loaded.config.unknown_arguments,
+        ptc::UnknownArguments::Reject
+    );
+    assert!(
+        loaded
+            .notices
+            .iter()
+            .any(|n| n.contains("unknown_arguments = \"allow\"")),
+        "{:?}",
+        loaded.notices
+    );
+    std::fs::write(
+        root.path().join("ptc.toml"),
+        "unknown_arguments = \"reject\"\n",
+    )
+    .unwrap();
+    let loaded = Config::discover_trusted(None, root.path(), Some(&store)).unwrap();
+    assert!(loaded.notices.is_empty(), "{:?}", loaded.notices);
+}
+
+#[test]
 fn config_discovery_prefers_explicit_then_root_file() {
     let dir = tempfile::tempdir().unwrap();
     assert!(Config::discover(None, dir.path()).unwrap().mode.is_none());

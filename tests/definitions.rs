@@ -84,6 +84,177 @@ async fn b07_typed_helper_deserializes_and_validates_output() {
     assert_eq!(text(&result), "{\n  \"sum\": 3.5\n}");
 }
 
+/// A `grep`-shaped tool that counts the calls its body sees.
+fn searcher(
+    name: &str,
+    parameters: serde_json::Value,
+    runs: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+) -> ptc::ToolBuilder {
+    ToolDefinition::builder(name)
+        .parameters_schema(parameters)
+        .output(ValueSpec::json())
+        .execute_raw(move |args, _| {
+            runs.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            async move { Ok(args.as_ref().clone()) }
+        })
+}
+
+fn grep_parameters() -> serde_json::Value {
+    json!({"type": "object", "properties": {
+        "pattern": {"type": "string"},
+        "path": {"type": "string"},
+        "include": {"type": "string"}
+    }, "required": ["pattern"]})
+}
+
+#[tokio::test]
+async fn unknown_argument_keys_fail_as_invalid_args_naming_the_key_a_suggestion_and_the_names() {
+    let runs = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let registry = ToolRegistry::new();
+    registry
+        .register(searcher("grep", grep_parameters(), runs.clone()))
+        .unwrap();
+    let r = call(&registry, "grep", json!({"pattern": "x", "inclde": "*.rs"})).await;
+    assert_eq!(r.error_code(), Some(codes::INVALID_ARGS));
+    assert_eq!(
+        text(&r),
+        "Error: Invalid arguments for tool grep: /inclde: unknown argument (did you mean \
+         `include`?); the arguments are: pattern, path, include"
+    );
+    // No close name: no suggestion. Schema violations come in the same message.
+    let r = call(
+        &registry,
+        "grep",
+        json!({"ignoreCase": true, "patern": "x", "path": 3}),
+    )
+    .await;
+    assert_eq!(
+        text(&r),
+        "Error: Invalid arguments for tool grep: /ignoreCase: unknown argument; /patern: \
+         unknown argument (did you mean `pattern`?); /: missing required property \"pattern\"; \
+         /path: expected string, got number; the arguments are: pattern, path, include"
+    );
+    // A name the call already carries is not suggested.
+    let r = call(&registry, "grep", json!({"pattern": "x", "Pattern": "y"})).await;
+    assert!(
+        text(&r).contains("/Pattern: unknown argument; the arguments"),
+        "{}",
+        text(&r)
+    );
+    assert_eq!(
+        runs.load(std::sync::atomic::Ordering::SeqCst),
+        0,
+        "the body never ran"
+    );
+    // A tool without parameters says so; JSON-pointer escaping in the key.
+    registry.register(constant("now", json!(1))).unwrap();
+    let r = call(&registry, "now", json!({"a/b": 1})).await;
+    assert_eq!(
+        text(&r),
+        "Error: Invalid arguments for tool now: /a~1b: unknown argument; the tool takes no \
+         arguments"
+    );
+    assert!(call(&registry, "now", json!({})).await.value().is_some());
+}
+
+#[tokio::test]
+async fn unknown_argument_keys_of_a_closed_schema_are_reported_once_and_many_are_capped() {
+    let registry = ToolRegistry::new();
+    let mut closed = grep_parameters();
+    closed["additionalProperties"] = json!(false);
+    registry
+        .register(searcher("grep", closed, Default::default()))
+        .unwrap();
+    let r = call(&registry, "grep", json!({"pattern": "x", "inclde": "*.rs"})).await;
+    assert_eq!(
+        text(&r),
+        "Error: Invalid arguments for tool grep: /inclde: unknown argument (did you mean \
+         `include`?); the arguments are: pattern, path, include"
+    );
+    let many: serde_json::Map<String, serde_json::Value> =
+        (0..1000).map(|i| (format!("k{i}"), json!(i))).collect();
+    let r = call(&registry, "grep", serde_json::Value::Object(many)).await;
+    let t = text(&r);
+    assert_eq!(t.matches("unknown argument").count(), 20, "{t}");
+    assert!(
+        t.ends_with(
+            "; and more (only the first 20 are listed); the arguments are: pattern, path, include"
+        ),
+        "{t}"
+    );
+    // A huge key is neither looked up nor echoed whole.
+    let mut huge = serde_json::Map::new();
+    huge.insert("pattern".into(), json!("x"));
+    huge.insert("x".repeat(1 << 20), json!(1));
+    let r = call(&registry, "grep", serde_json::Value::Object(huge)).await;
+    assert!(text(&r).len() < 400, "{}", text(&r).len());
+}
+
+#[tokio::test]
+async fn unknown_argument_keys_pass_where_the_schema_or_the_operator_allows_them() {
+    let runs = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let registry = ToolRegistry::new();
+    let mut open = grep_parameters();
+    open["additionalProperties"] = json!(true);
+    registry
+        .register(searcher("open", open, runs.clone()))
+        .unwrap();
+    registry
+        .register(
+            ToolDefinition::builder("foreign")
+                .parameters_passthrough(json!({"type": "object", "properties": {
+                    "q": {"type": "string", "format": "uri"}
+                }}))
+                .output(ValueSpec::json())
+                .execute_raw(|args, _| async move { Ok(args.as_ref().clone()) }),
+        )
+        .unwrap();
+    registry
+        .register(searcher("grep", grep_parameters(), runs.clone()))
+        .unwrap();
+    let extra = json!({"pattern": "x", "ignoreCase": true});
+    assert_eq!(
+        call(&registry, "open", extra.clone())
+            .await
+            .value()
+            .unwrap()
+            .as_ref(),
+        &extra
+    );
+    let foreign = json!({"q": "x", "extra": 1});
+    assert_eq!(
+        call(&registry, "foreign", foreign.clone())
+            .await
+            .value()
+            .unwrap()
+            .as_ref(),
+        &foreign
+    );
+    assert_eq!(
+        call(&registry, "grep", extra.clone()).await.error_code(),
+        Some(codes::INVALID_ARGS)
+    );
+    assert_eq!(registry.unknown_arguments(), ptc::UnknownArguments::Reject);
+    registry.set_unknown_arguments(ptc::UnknownArguments::Allow);
+    let r = call(&registry, "grep", extra.clone()).await;
+    assert_eq!(
+        r.value().unwrap().as_ref(),
+        &extra,
+        "the seed's open parameters"
+    );
+    // The schema still applies.
+    let r = call(&registry, "grep", json!({"pattern": 1, "x": 2})).await;
+    assert_eq!(
+        text(&r),
+        "Error: Invalid arguments for tool grep: /pattern: expected string, got number"
+    );
+    registry.set_unknown_arguments(ptc::UnknownArguments::Reject);
+    assert_eq!(
+        call(&registry, "grep", extra).await.error_code(),
+        Some(codes::INVALID_ARGS)
+    );
+}
+
 #[test]
 fn b08_output_schema_is_mandatory() {
     let registry = ToolRegistry::new();

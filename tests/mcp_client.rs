@@ -71,17 +71,20 @@ async fn mcp_output_schema_types_the_sdk_and_the_sdk_passes_tsc() {
         .unwrap();
     let sdk = sdk(&registry);
     let declarations = sdk
-        .split("```ts\n")
-        .nth(1)
+        .rsplit("```ts\n")
+        .next()
         .and_then(|rest| rest.split("```").next())
-        .expect("the SDK section has a ts block");
+        .expect("the SDK section ends with the declarations");
     // outputSchema → typed output; no outputSchema → string; arguments typed from inputSchema.
     assert!(
-        declarations.contains("\"everything__get-structured-content\": {\n    /** Temperature in celsius */\n    temperature: number;"),
+        declarations.contains("\"everything__get-structured-content\": {\n  temperature: number; // Temperature in celsius\n"),
         "{declarations}"
     );
     assert!(declarations.contains("\"everything__get-sum\": string;"));
-    assert!(declarations.contains("/** First number */\n    a: number;"));
+    assert!(
+        declarations.contains("\n  a: number; // First number\n"),
+        "{declarations}"
+    );
     let mut project = tsc_support::TsProject::new(declarations);
     project.add_program(
         "program.ts",

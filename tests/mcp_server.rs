@@ -80,18 +80,16 @@ fn assert_ok(result: &Value, text: &str) {
 /// The testkit tools as `tools/list` shows them natively.
 const TESTKIT: [&str; 5] = ["add", "counter", "echo", "fail", "sleep"];
 
-/// Assert that `description` is run_code's with the generated SDK section appended.
+/// Assert that `description` is run_code's: the guidance section with the SDK.
 fn assert_carries_the_sdk(description: &str) {
-    assert!(
-        description.starts_with("Execute a TypeScript program"),
-        "{description}"
-    );
+    assert!(description.starts_with("## Calling tools"), "{description}");
     for declaration in [
+        "`run_code`",
         "interface ToolArgsMap {",
-        "  add: { a: number; b: number }",
-        "  echo: {",
+        "\nadd: { a: number; b: number }",
+        "\necho: {",
         "interface ToolOutputMap {",
-        "  sleep: { slept: number };",
+        "\nsleep: { slept: number };",
         "declare const tools:",
     ] {
         assert!(
@@ -199,6 +197,58 @@ fn serve_native_mode_lists_the_tools_without_run_code() {
         "{add}"
     );
     assert_eq!(add["inputSchema"]["required"], json!(["a", "b"]), "{add}");
+}
+
+/// `ptc tools ARGS --format mcp`, run in `dir`, parsed.
+fn ptc_tools(dir: &Path, args: &[&str]) -> Value {
+    let mut command = vec!["tools", "--root", dir.to_str().unwrap(), "--format", "mcp"];
+    command.extend_from_slice(args);
+    let output = Command::new(ptc_bin())
+        .args(&command)
+        .current_dir(dir)
+        .output()
+        .expect("ptc runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("ptc tools prints JSON")
+}
+
+#[test]
+fn serve_lists_exactly_what_ptc_tools_prints_in_every_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    for (packs, mode) in [
+        ("testkit", "code"),
+        ("testkit", "both"),
+        ("testkit", "native"),
+        ("builtin", "code"),
+        ("builtin", "both"),
+    ] {
+        let args = ["--tools", packs, "--mode", mode];
+        let listed = serve(dir.path(), &args, json!([{ "list": true }]));
+        let printed = ptc_tools(dir.path(), &args);
+        assert_eq!(listed[0], printed, "{packs}, {mode}");
+        if mode != "native" {
+            // run_code's description is the guidance: it never points at declarations
+            // that are not there.
+            let description = listed_description(&printed);
+            assert!(
+                description.contains("\ninterface ToolArgsMap {"),
+                "{description}"
+            );
+            assert!(
+                description.contains("\ndeclare const tools:"),
+                "{description}"
+            );
+        }
+    }
+}
+
+/// run_code's description in a printed or listed tool array.
+fn listed_description(list: &Value) -> &str {
+    listed(list, "run_code")["description"].as_str().unwrap()
 }
 
 #[test]

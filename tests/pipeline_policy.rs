@@ -19,6 +19,8 @@ use tokio_util::sync::CancellationToken;
 /// Counts how often the body ran.
 fn counted(name: &str, runs: Arc<AtomicUsize>) -> ptc::ToolBuilder {
     ToolDefinition::builder(name)
+        // Returns whatever it is given: parameters open to any key.
+        .parameters_schema(json!({"type": "object", "additionalProperties": true}))
         .output(ValueSpec::json())
         .execute_raw(move |args, _| {
             runs.fetch_add(1, Ordering::SeqCst);

@@ -32,6 +32,7 @@ fn observe(registry: &ToolRegistry) -> Results {
 
 fn counter_tool() -> ptc::ToolBuilder {
     ToolDefinition::builder("count")
+        .parameters_schema(json!({"type": "object", "properties": {"q": {"type": "integer"}}}))
         .output(ValueSpec::object(false).required_property("n", ValueSpec::integer()))
         .render(|_, v| vec![ContentBlock::text(format!("n = {}", v["n"]))])
         .presentation_meta(|args, v| Some(json!({"args": args, "n": v["n"]})))

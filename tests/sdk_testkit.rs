@@ -29,9 +29,18 @@ fn b39_testkit_sdk_and_example_programs_typecheck() {
         "tsc rejected the SDK or an example:\n{diagnostics}\n--- sdk.ts ---\n{sdk}"
     );
 
-    // and it is not vacuous: a wrong argument type is rejected
-    let mut wrong = TsProject::new(&sdk);
-    wrong.add_program("wrong.ts", "await tools.add({ a: 'one', b: 2 });");
-    let (ok, diagnostics) = wrong.check();
-    assert!(!ok && diagnostics.contains("wrong.ts"), "{diagnostics}");
+    // and it is not vacuous: a wrong argument type is rejected, and so is an unknown key
+    // (the argument types are closed, as the pipeline is)
+    for program in [
+        "await tools.add({ a: 'one', b: 2 });",
+        "await tools.echo({ text: 'hi', loud: true });",
+    ] {
+        let mut wrong = TsProject::new(&sdk);
+        wrong.add_program("wrong.ts", program);
+        let (ok, diagnostics) = wrong.check();
+        assert!(
+            !ok && diagnostics.contains("wrong.ts"),
+            "{program}: {diagnostics}"
+        );
+    }
 }

@@ -50,14 +50,75 @@ impl fmt::Display for SchemaIssue {
     }
 }
 
-/// A value that does not satisfy its schema.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{}: {message}", display_path(path))]
-pub struct ValidationError {
+/// The most violations one [`ValidationError`] lists; validation stops collecting there.
+pub const MAX_VIOLATIONS: usize = 20;
+
+/// One place where a value breaks its schema.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
     /// JSON pointer into the validated value (`""` = root).
     pub path: String,
     /// What is wrong there, e.g. `expected string, got number`.
     pub message: String,
+}
+
+impl fmt::Display for Violation {
+    /// `<pointer>: <what>`, with the root shown as `/`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", display_path(&self.path), self.message)
+    }
+}
+
+/// A value that does not satisfy its schema: every violation found, in document order, up to
+/// [`MAX_VIOLATIONS`]. `path` and `message` repeat the first one.
+///
+/// Displayed as one line: `<pointer>: <what>`, violations joined by `; `.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct ValidationError {
+    /// JSON pointer of the first violation (`""` = root).
+    pub path: String,
+    /// What is wrong at `path`, e.g. `expected string, got number`.
+    pub message: String,
+    /// Every violation listed, the first included; never empty.
+    pub violations: Vec<Violation>,
+    /// True when there were more violations than [`MAX_VIOLATIONS`] (the rest are not listed).
+    pub more: bool,
+}
+
+impl ValidationError {
+    /// An error listing `violations` (at most [`MAX_VIOLATIONS`] are kept; `more` says that
+    /// others exist), or `None` when there are none.
+    pub fn from_violations(mut violations: Vec<Violation>, mut more: bool) -> Option<Self> {
+        if violations.len() > MAX_VIOLATIONS {
+            violations.truncate(MAX_VIOLATIONS);
+            more = true;
+        }
+        let first = violations.first()?.clone();
+        Some(ValidationError {
+            path: first.path,
+            message: first.message,
+            violations,
+            more,
+        })
+    }
+}
+
+impl fmt::Display for ValidationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.violations.is_empty() {
+            return write!(f, "{}: {}", display_path(&self.path), self.message);
+        }
+        for (i, v) in self.violations.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{v}")?;
+        }
+        if self.more {
+            write!(f, "; and more (only the first {MAX_VIOLATIONS} are listed)")?;
+        }
+        Ok(())
+    }
 }
 
 fn display_path(path: &str) -> &str {

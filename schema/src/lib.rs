@@ -59,7 +59,7 @@ mod validate;
 pub mod value;
 
 pub use dsl::{NodeOptions, ParameterSpec, PropertySpec, ValueSpec};
-pub use error::{JsonSchemaError, SchemaIssue, ValidationError};
+pub use error::{JsonSchemaError, SchemaIssue, ValidationError, Violation, MAX_VIOLATIONS};
 pub use pointer::escape_token;
 pub use serde_json::Value as JsonValue;
 pub use support::{assert_object_schema, assert_supported, node_is_supported};

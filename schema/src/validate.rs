@@ -8,12 +8,14 @@
 
 use serde_json::{Number, Value};
 
-use crate::error::ValidationError;
+use crate::error::{ValidationError, Violation, MAX_VIOLATIONS};
 use crate::pointer::{PathArena, PathId, Seg, ROOT};
 use crate::support::{collect_issues, kind, preview, type_matches};
 
 /// Longest branch failure quoted inside a "no branch matched" message.
 const BRANCH_DETAIL_LIMIT: usize = 160;
+/// Allowed values an enum violation lists.
+const LISTED_VALUES: usize = 20;
 
 #[derive(Clone, Copy)]
 struct Task<'a> {
@@ -47,8 +49,9 @@ enum Frame<'a> {
 }
 
 enum Step<'a> {
-    Done,
-    Fail(Failure),
+    /// The node was checked; any violations are in the sink, child checks on the work list.
+    Checked,
+    /// The node is a `oneOf` to decide.
     OneOf(&'a [Value]),
 }
 
@@ -56,15 +59,22 @@ enum Step<'a> {
 ///
 /// The schema is first checked with [`crate::assert_supported`] (an
 /// unsupported schema is reported as an error at the value root, never
-/// ignored). Iterative and stack-safe; returns the first failure in document
-/// order.
+/// ignored). Iterative and stack-safe; reports every violation in document
+/// order, up to [`MAX_VIOLATIONS`] (a `oneOf` that no branch matches counts as
+/// one, quoting each branch's first failure).
 pub fn validate(schema: &Value, value: &Value) -> Result<(), ValidationError> {
     let issues = collect_issues(schema);
     if !issues.is_empty() {
         let detail: Vec<String> = issues.iter().map(ToString::to_string).collect();
+        let message = format!("schema is not supported: {}", detail.join("; "));
         return Err(ValidationError {
             path: String::new(),
-            message: format!("schema is not supported: {}", detail.join("; ")),
+            message: message.clone(),
+            violations: vec![Violation {
+                path: String::new(),
+                message,
+            }],
+            more: false,
         });
     }
     validate_supported(schema, value)
@@ -74,13 +84,23 @@ pub fn validate(schema: &Value, value: &Value) -> Result<(), ValidationError> {
 /// (see [`crate::SupportedSchema`]).
 pub(crate) fn validate_supported(schema: &Value, value: &Value) -> Result<(), ValidationError> {
     let mut arena = PathArena::new();
-    run(schema, value, &mut arena).map_err(|f| ValidationError {
-        path: arena.render(f.path),
-        message: f.message,
-    })
+    let (failures, more) = run(schema, value, &mut arena);
+    let violations = failures
+        .into_iter()
+        .map(|f| Violation {
+            path: arena.render(f.path),
+            message: f.message,
+        })
+        .collect();
+    match ValidationError::from_violations(violations, more) {
+        Some(error) => Err(error),
+        None => Ok(()),
+    }
 }
 
-fn run<'a>(schema: &'a Value, value: &'a Value, arena: &mut PathArena<'a>) -> Result<(), Failure> {
+/// Walks the value; returns the violations outside `oneOf` branches being tried, in
+/// document order (at most [`MAX_VIOLATIONS`]) and whether there were more.
+fn run<'a>(schema: &'a Value, value: &'a Value, arena: &mut PathArena<'a>) -> (Vec<Failure>, bool) {
     let mut frames = vec![Frame::All {
         work: vec![Task {
             schema,
@@ -88,7 +108,9 @@ fn run<'a>(schema: &'a Value, value: &'a Value, arena: &mut PathArena<'a>) -> Re
             path: ROOT,
         }],
     }];
-    // `Some(result)` = the top `All` frame has just finished with `result`.
+    let mut collected: Vec<Failure> = Vec::new();
+    let mut sink: Vec<Failure> = Vec::new();
+    // `Some(result)` = the top `All` frame, a branch being tried, has just finished.
     let mut finished: Option<Result<(), Failure>> = None;
     loop {
         if let Some(result) = finished.take() {
@@ -103,9 +125,8 @@ fn run<'a>(schema: &'a Value, value: &'a Value, arena: &mut PathArena<'a>) -> Re
                 failures,
             }) = frames.last_mut()
             else {
-                // The root frame finished (an All frame only ever sits at
-                // the bottom or directly above a OneOf frame).
-                return result;
+                // Unreachable by construction: only branch frames finish this way. Fail closed.
+                return (vec![internal_error()], false);
             };
             match result {
                 Ok(()) => matched.push(*next - 1),
@@ -126,26 +147,22 @@ fn run<'a>(schema: &'a Value, value: &'a Value, arena: &mut PathArena<'a>) -> Re
             arena.truncate(*mark);
             frames.pop();
             if let Err(f) = verdict {
-                finished = Some(Err(f));
+                sink.push(f);
             }
-            continue;
-        }
-        let Some(Frame::All { work }) = frames.last_mut() else {
-            // Unreachable by construction: a OneOf frame always has a branch
-            // frame above it until it is decided. Fail closed.
-            return Err(Failure {
-                path: ROOT,
-                message: "internal validator state error".into(),
-            });
-        };
-        let Some(task) = work.pop() else {
-            finished = Some(Ok(()));
-            continue;
-        };
-        match step(task, work, arena) {
-            Step::Done => {}
-            Step::Fail(f) => finished = Some(Err(f)),
-            Step::OneOf(branches) => {
+        } else {
+            let Some(Frame::All { work }) = frames.last_mut() else {
+                // Unreachable by construction: a OneOf frame always has a branch frame above
+                // it until it is decided. Fail closed.
+                return (vec![internal_error()], false);
+            };
+            let Some(task) = work.pop() else {
+                if frames.len() == 1 {
+                    return (collected, false);
+                }
+                finished = Some(Ok(()));
+                continue;
+            };
+            if let Step::OneOf(branches) = step(task, work, arena, &mut sink) {
                 frames.push(Frame::OneOf {
                     branches,
                     value: task.value,
@@ -162,8 +179,31 @@ fn run<'a>(schema: &'a Value, value: &'a Value, arena: &mut PathArena<'a>) -> Re
                         path: task.path,
                     }],
                 });
+                continue;
             }
         }
+        if sink.is_empty() {
+            continue;
+        }
+        if frames.len() > 1 {
+            // Inside a branch being tried: its first failure decides it.
+            let first = sink.swap_remove(0);
+            sink.clear();
+            finished = Some(Err(first));
+            continue;
+        }
+        collected.append(&mut sink);
+        if collected.len() > MAX_VIOLATIONS {
+            collected.truncate(MAX_VIOLATIONS);
+            return (collected, true);
+        }
+    }
+}
+
+fn internal_error() -> Failure {
+    Failure {
+        path: ROOT,
+        message: "internal validator state error".into(),
     }
 }
 
@@ -223,13 +263,20 @@ fn truncate(s: &str) -> String {
     format!("{}...", &s[..cut])
 }
 
-/// Checks one (schema, value) pair; pushes child checks onto `work`.
-fn step<'a>(task: Task<'a>, work: &mut Vec<Task<'a>>, arena: &mut PathArena<'a>) -> Step<'a> {
-    let fail = |message: String| {
-        Step::Fail(Failure {
+/// Checks one (schema, value) pair: pushes its violations onto `sink` and the checks of its
+/// children onto `work`.
+fn step<'a>(
+    task: Task<'a>,
+    work: &mut Vec<Task<'a>>,
+    arena: &mut PathArena<'a>,
+    sink: &mut Vec<Failure>,
+) -> Step<'a> {
+    let mut fail = |message: String| {
+        sink.push(Failure {
             path: task.path,
             message,
-        })
+        });
+        Step::Checked
     };
     let Some(schema) = task.schema.as_object() else {
         return fail("schema node is not supported".into());
@@ -249,7 +296,8 @@ fn step<'a>(task: Task<'a>, work: &mut Vec<Task<'a>>, arena: &mut PathArena<'a>)
     if let Some(Value::Array(allowed)) = keywords.enum_ {
         if !allowed.iter().any(|a| scalar_eq(a, value)) {
             return fail(format!(
-                "{} is not one of the allowed enum values",
+                "expected one of {}, got {}",
+                list_values(allowed),
                 preview(value)
             ));
         }
@@ -269,17 +317,20 @@ fn step<'a>(task: Task<'a>, work: &mut Vec<Task<'a>>, arena: &mut PathArena<'a>)
             if let Some(Value::Array(required)) = keywords.required {
                 for name in required.iter().filter_map(Value::as_str) {
                     if !map.contains_key(name) {
-                        return fail(format!(
-                            "missing required property {}",
-                            Value::String(name.to_owned())
-                        ));
+                        sink.push(Failure {
+                            path: task.path,
+                            message: format!(
+                                "missing required property {}",
+                                Value::String(name.to_owned())
+                            ),
+                        });
                     }
                 }
             }
             if keywords.additional_properties == Some(&Value::Bool(false)) {
                 for key in map.keys() {
                     if !props.is_some_and(|p| p.contains_key(key)) {
-                        return Step::Fail(Failure {
+                        sink.push(Failure {
                             path: arena.push(task.path, Seg::Key(key)),
                             message: format!(
                                 "property {} is not allowed (additionalProperties is false)",
@@ -316,7 +367,17 @@ fn step<'a>(task: Task<'a>, work: &mut Vec<Task<'a>>, arena: &mut PathArena<'a>)
         }
         _ => {}
     }
-    Step::Done
+    Step::Checked
+}
+
+/// The allowed values of an `enum`, for a message: `"a", "b", "c"`, at most
+/// [`LISTED_VALUES`] of them.
+fn list_values(values: &[Value]) -> String {
+    let mut out: Vec<String> = values.iter().take(LISTED_VALUES).map(preview).collect();
+    if values.len() > LISTED_VALUES {
+        out.push(format!("… ({} more)", values.len() - LISTED_VALUES));
+    }
+    out.join(", ")
 }
 
 /// The keywords of one schema node that validation reads, gathered in one pass over

@@ -459,9 +459,114 @@ fn validation_error_pointers_name_where_and_what() {
     let err = validate(&schema, &json!({"items": [{}, {"name": 1}]})).unwrap_err();
     assert_eq!(err.path, "/items/0");
     assert_eq!(err.message, "missing required property \"name\"");
-    // First failure in document order.
+    // The first failure in document order leads; every one is listed.
     let err = validate(&schema, &json!({"items": [{"name": 1}, {"name": 2}]})).unwrap_err();
     assert_eq!(err.path, "/items/0/name");
+    assert_eq!(
+        err.to_string(),
+        "/items/0/name: expected string, got number; /items/1/name: expected string, got number"
+    );
+}
+
+#[test]
+fn validation_reports_every_violation_in_one_message() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "path": {"type": "string"},
+            "query": {"type": "string"},
+            "mode": {"type": "string", "enum": ["fast", "slow"]},
+            "limit": {"type": "integer"},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "pick": {"oneOf": [{"type": "string"}, {"type": "number"}]}
+        },
+        "required": ["path", "query"],
+        "additionalProperties": false
+    });
+    let value = json!({
+        "mode": "quick", "limit": 1.5, "tags": ["a", 2, "c", false], "pick": true, "extra": 1
+    });
+    let err = validate(&schema, &value).unwrap_err();
+    let listed: Vec<(&str, &str)> = err
+        .violations
+        .iter()
+        .map(|v| (v.path.as_str(), v.message.as_str()))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("", "missing required property \"path\""),
+            ("", "missing required property \"query\""),
+            (
+                "/extra",
+                "property \"extra\" is not allowed (additionalProperties is false)"
+            ),
+            ("/mode", "expected one of \"fast\", \"slow\", got \"quick\""),
+            ("/limit", "expected integer, got number"),
+            ("/tags/1", "expected string, got number"),
+            ("/tags/3", "expected string, got boolean"),
+            (
+                "/pick",
+                "value matches none of the 2 oneOf branches (branch 0: expected string, got \
+                 boolean; branch 1: expected number, got boolean)"
+            ),
+        ]
+    );
+    assert!(!err.more);
+    assert_eq!((err.path.as_str(), err.message.as_str()), listed[0]);
+    let text = err.to_string();
+    assert!(
+        text.starts_with("/: missing required property \"path\"; /: missing required"),
+        "{text}"
+    );
+    assert!(
+        text.contains("; /mode: expected one of \"fast\", \"slow\", got \"quick\"; "),
+        "{text}"
+    );
+
+    // Inside a oneOf branch only the branch's first failure counts.
+    let branchy = json!({"oneOf": [
+        {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}},
+        {"type": "string"}
+    ]});
+    let err = validate(&branchy, &json!({"a": 1, "b": 2})).unwrap_err();
+    assert_eq!(err.violations.len(), 1, "{err}");
+    assert!(
+        err.message.contains("branch 0: /a: expected string"),
+        "{err}"
+    );
+}
+
+#[test]
+fn validation_lists_at_most_twenty_violations_and_long_enums_are_cut() {
+    let schema = json!({"type": "array", "items": {"type": "string"}});
+    let value = Value::Array((0..1000).map(|i| json!(i)).collect());
+    let err = validate(&schema, &value).unwrap_err();
+    assert_eq!(err.violations.len(), ptc_schema::MAX_VIOLATIONS);
+    assert_eq!(ptc_schema::MAX_VIOLATIONS, 20);
+    assert!(err.more);
+    assert_eq!(err.violations[19].path, "/19");
+    let text = err.to_string();
+    assert!(
+        text.ends_with("/19: expected string, got number; and more (only the first 20 are listed)"),
+        "{text}"
+    );
+    // Exactly twenty: all listed, nothing more.
+    let value = Value::Array((0..20).map(|i| json!(i)).collect());
+    let err = validate(&schema, &value).unwrap_err();
+    assert_eq!((err.violations.len(), err.more), (20, false));
+
+    let many: Vec<Value> = (0..30).map(|i| json!(format!("v{i}"))).collect();
+    let err = validate(&json!({"enum": many}), &json!("x")).unwrap_err();
+    assert!(
+        err.message
+            .starts_with("expected one of \"v0\", \"v1\", \"v2\""),
+        "{err}"
+    );
+    assert!(
+        err.message.ends_with("\"v19\", … (10 more), got \"x\""),
+        "{err}"
+    );
 }
 
 #[test]

@@ -1,13 +1,12 @@
-//! One-line `/** ... */` doc comments that can never break out of the comment.
+//! One-line `//` comments that keep the text literal and can never break out of the comment.
 
-/// Turns free text into the inside of a one-line doc comment, or `None` when
-/// nothing printable is left.
+/// Turns free text into one line, or `None` when nothing printable is left: every run of
+/// whitespace, control characters, line/paragraph separators and bidirectional-override
+/// characters becomes one space, and the result is trimmed.
 ///
-/// * every run of whitespace, control characters, line/paragraph separators
-///   and bidirectional-override characters becomes one space, and the result
-///   is trimmed, so the comment stays on one line;
-/// * `*/` becomes `*\/` and `/*` becomes `/\*`, so the text can neither close
-///   the comment nor look like a nested one.
+/// Nothing else changes. A `//` comment ends only at a line terminator, and none is left,
+/// so `*/`, `/*` and backslashes reach the model exactly as written (a glob example such
+/// as `"**/*.ts"` stays copyable).
 pub(crate) fn one_line(text: &str) -> Option<String> {
     let mut out = String::with_capacity(text.len());
     let mut pending_space = false;
@@ -20,11 +19,6 @@ pub(crate) fn one_line(text: &str) -> Option<String> {
             out.push(' ');
             pending_space = false;
         }
-        let last = out.chars().next_back();
-        match (last, c) {
-            (Some('*'), '/') | (Some('/'), '*') => out.push('\\'),
-            _ => {}
-        }
         out.push(c);
     }
     if out.is_empty() {
@@ -34,9 +28,9 @@ pub(crate) fn one_line(text: &str) -> Option<String> {
     }
 }
 
-/// `/** text */` for `text`, or `None` when the text is blank.
-pub(crate) fn doc_comment(text: &str) -> Option<String> {
-    one_line(text).map(|t| format!("/** {t} */"))
+/// `// text` for `text`, or `None` when the text is blank.
+pub(crate) fn line_comment(text: &str) -> Option<String> {
+    one_line(text).map(|t| format!("// {t}"))
 }
 
 fn is_separator(c: char) -> bool {
@@ -50,16 +44,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn escapes_and_collapses() {
-        assert_eq!(doc_comment("a */ b").unwrap(), "/** a *\\/ b */");
-        assert_eq!(doc_comment("x/*y").unwrap(), "/** x/\\*y */");
-        assert_eq!(doc_comment("/*/").unwrap(), "/** /\\*\\/ */");
-        assert_eq!(doc_comment("**//").unwrap(), "/** **\\// */");
+    fn literal_and_collapsed() {
+        assert_eq!(line_comment("a */ b").unwrap(), "// a */ b");
         assert_eq!(
-            doc_comment("  one\n\r\n two\t\u{0}three  ").unwrap(),
-            "/** one two three */"
+            line_comment("e.g. \"**/*.ts\"").unwrap(),
+            "// e.g. \"**/*.ts\""
         );
-        assert_eq!(doc_comment("end*"), Some("/** end* */".to_owned()));
-        assert_eq!(doc_comment(" \n\t "), None);
+        assert_eq!(line_comment("x/*y\\z").unwrap(), "// x/*y\\z");
+        assert_eq!(
+            line_comment("  one\n\r\n two\t\u{0}three\u{2028}four\u{2029}five  ").unwrap(),
+            "// one two three four five"
+        );
+        assert_eq!(line_comment("end*"), Some("// end*".to_owned()));
+        assert_eq!(line_comment(" \n\t "), None);
     }
 }

@@ -9,9 +9,13 @@
 //!   one entry per tool, sorted by name (byte order) and byte-identical for
 //!   the same set of tools;
 //! * [`sdk_section`] — guidance plus the declarations, for `both` mode;
-//! * [`code_only_guidance`] — guidance for `code` mode, where `run_code` is
-//!   the model's only tool (the integrator adds the declarations);
+//! * [`code_section`] — guidance plus the declarations, for `code` mode, where
+//!   `run_code` is the model's only tool ([`code_only_guidance`] is its prose);
+//! * [`RuntimeLimits`] — the numbers the guidance states;
 //! * [`schema_to_ts`] and [`is_identifier`] — the building blocks.
+//!
+//! The guidance states the runtime contract in a few lines (program shape,
+//! the result, failures, globals, limits) plus a five-line example.
 //!
 //! # Schema mapping
 //!
@@ -21,14 +25,17 @@
 //! | `enum` / `const` | union of JSON-encoded literals (`"a" \| 1 \| null`) |
 //! | `oneOf` | `A \| B` (repeats dropped; an `unknown` branch makes it `unknown`) |
 //! | `array` | `T[]`, `(A \| B)[]`; without `items`: `JsonValue[]` |
-//! | `object` with properties | `{ a: T; b?: U }` (required → not optional; non-identifier names JSON-quoted), followed by `& Record<string, JsonValue>` unless `additionalProperties: false` |
+//! | `object` with properties | `{ a: T; b?: U }` (required → not optional; non-identifier names JSON-quoted), followed by `& Record<string, JsonValue>` unless closed: `additionalProperties: false`, or a [`ToolDecl::closed`] tool's parameters that do not say `additionalProperties: true` |
 //! | `object` without properties | `Record<string, never>` when closed, `Record<string, JsonValue>` when open |
 //! | no `type`/`oneOf`/`enum`/`const` (annotations only) | `JsonValue` |
 //! | outside the enforced subset ([`ptc_schema::node_is_supported`]), not an object, or deeper than [`MAX_DEPTH`] | `unknown` |
 //!
-//! Property descriptions become one-line doc comments, as do tool
-//! descriptions. Generation never panics, recurses at most [`MAX_DEPTH`]
-//! levels, and produces output linear in the input.
+//! Property and tool descriptions become one-line `//` comments (at the end of
+//! a one-line member, else on the line above), with their text kept literal:
+//! only line breaks and invisible control characters collapse to spaces, so an
+//! example such as `"**/*.ts"` reaches the model exactly as written.
+//! Generation never panics, recurses at most [`MAX_DEPTH`] levels, and
+//! produces output linear in the input.
 //!
 //! # Example
 //!
@@ -39,8 +46,7 @@
 //! let params = json!({
 //!     "type": "object",
 //!     "properties": {"text": {"type": "string"}},
-//!     "required": ["text"],
-//!     "additionalProperties": false
+//!     "required": ["text"]
 //! });
 //! let output = json!({"type": "string"});
 //! let sdk = declarations(&[ToolDecl {
@@ -48,8 +54,9 @@
 //!     description: "Echo the text back.",
 //!     parameters: &params,
 //!     output: &output,
+//!     closed: true,
 //! }]);
-//! assert!(sdk.contains("  /** Echo the text back. */\n  echo: { text: string };\n"));
+//! assert!(sdk.contains("\n// Echo the text back.\necho: { text: string };\n"));
 //! assert!(sdk.contains("declare const tools: { [K in ToolName]: (args: ToolArgsMap[K]) => Promise<ToolOutputMap[K]> };"));
 //! ```
 #![warn(missing_docs)]
@@ -60,6 +67,7 @@ mod names;
 mod render;
 mod sdk;
 
+pub use guidance::RuntimeLimits;
 pub use names::is_identifier;
 pub use render::{schema_to_ts, MAX_DEPTH};
 
@@ -68,12 +76,16 @@ pub use render::{schema_to_ts, MAX_DEPTH};
 pub struct ToolDecl<'a> {
     /// The tool's name; the key in `ToolArgsMap`/`ToolOutputMap`/`tools`.
     pub name: &'a str,
-    /// Free text; becomes a one-line doc comment above the tool's entry.
+    /// Free text; becomes a one-line `//` comment above the tool's entry.
     pub description: &'a str,
     /// The parameters schema (enforced JSON Schema subset).
     pub parameters: &'a serde_json::Value,
     /// The output schema (enforced JSON Schema subset).
     pub output: &'a serde_json::Value,
+    /// The tool refuses argument keys it does not declare: its argument type is closed at
+    /// the top level (no `& Record<string, JsonValue>`) unless the parameters say
+    /// `additionalProperties: true`.
+    pub closed: bool,
 }
 
 /// The TypeScript declarations for `tools`.
@@ -88,15 +100,23 @@ pub fn declarations(tools: &[ToolDecl<'_>]) -> String {
     sdk::declarations(tools)
 }
 
-/// The section used in `both` mode: short guidance on writing `run_code`
-/// programs followed by the [`declarations`] in a fenced `ts` block.
-pub fn sdk_section(tools: &[ToolDecl<'_>]) -> String {
-    guidance::sdk_section(tools)
+/// The section used in `both` mode: the runtime contract of `run_code`
+/// programs under `limits`, an example, and the [`declarations`] in a fenced
+/// `ts` block.
+pub fn sdk_section(tools: &[ToolDecl<'_>], limits: &RuntimeLimits) -> String {
+    guidance::sdk_section(tools, limits)
 }
 
-/// The guidance used in `code` mode, where the model sees only `run_code`:
-/// how to write a `run_code` program. It refers to the SDK section, which the
-/// caller adds (see [`declarations`]).
-pub fn code_only_guidance() -> String {
-    guidance::code_only_guidance()
+/// The section used in `code` mode, where the model sees only `run_code`:
+/// [`code_only_guidance`] followed by the [`declarations`] in a fenced `ts`
+/// block.
+pub fn code_section(tools: &[ToolDecl<'_>], limits: &RuntimeLimits) -> String {
+    guidance::code_section(tools, limits)
+}
+
+/// The prose of [`code_section`]: `run_code` is the only tool, the runtime
+/// contract under `limits`, and an example. It refers to the declarations that
+/// [`code_section`] puts after it.
+pub fn code_only_guidance(limits: &RuntimeLimits) -> String {
+    guidance::code_only_guidance(limits)
 }

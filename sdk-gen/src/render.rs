@@ -16,7 +16,7 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use crate::comment::doc_comment;
+use crate::comment::line_comment;
 use crate::names::{property_key, string_literal};
 
 /// Nesting depth beyond which a node renders as `unknown`.
@@ -27,8 +27,8 @@ use crate::names::{property_key, string_literal};
 pub const MAX_DEPTH: usize = 64;
 
 /// Objects whose members fit in this many characters on one line, with no
-/// member doc comments, render inline as `{ a: string; b?: number }`.
-const INLINE_WIDTH: usize = 80;
+/// member comments, render inline as `{ a: string; b?: number }`.
+const INLINE_WIDTH: usize = 120;
 
 /// The TypeScript type for "any JSON value", declared by the SDK.
 pub(crate) const JSON_VALUE: &str = "JsonValue";
@@ -91,16 +91,18 @@ impl Ts {
 /// assert_eq!(schema_to_ts(&json!({"$ref": "#/x"})), "unknown");
 /// ```
 pub fn schema_to_ts(schema: &Value) -> String {
-    render_at(schema, 0)
+    render_at(schema, 0, false)
 }
 
 /// Renders `schema` for a position whose line is indented `indent` levels
 /// (two spaces each); multi-line object bodies are indented relative to it.
-pub(crate) fn render_at(schema: &Value, indent: usize) -> String {
-    render(schema, 0, indent).text
+/// `close_root`: a root object that does not state `additionalProperties`
+/// renders closed (no `& Record<string, JsonValue>`).
+pub(crate) fn render_at(schema: &Value, indent: usize, close_root: bool) -> String {
+    render(schema, 0, indent, close_root).text
 }
 
-fn render(node: &Value, depth: usize, indent: usize) -> Ts {
+fn render(node: &Value, depth: usize, indent: usize, close: bool) -> Ts {
     if depth > MAX_DEPTH {
         return Ts::unknown();
     }
@@ -110,11 +112,16 @@ fn render(node: &Value, depth: usize, indent: usize) -> Ts {
     if !ptc_schema::node_is_supported(node) {
         return Ts::unknown();
     }
-    render_supported(obj, depth, indent).unwrap_or_else(Ts::unknown)
+    render_supported(obj, depth, indent, close).unwrap_or_else(Ts::unknown)
 }
 
 /// `None` means "unexpected shape": the caller renders `unknown`.
-fn render_supported(obj: &Map<String, Value>, depth: usize, indent: usize) -> Option<Ts> {
+fn render_supported(
+    obj: &Map<String, Value>,
+    depth: usize,
+    indent: usize,
+    close: bool,
+) -> Option<Ts> {
     if let Some(values) = obj.get("enum") {
         return literal_union(values.as_array()?);
     }
@@ -125,16 +132,24 @@ fn render_supported(obj: &Map<String, Value>, depth: usize, indent: usize) -> Op
     // (`ptc_schema` rejects them side by side), so `oneOf` alone decides.
     if let Some(branches) = obj.get("oneOf") {
         let branches = branches.as_array()?;
-        return Some(union(branches.iter().map(|b| render(b, depth + 1, indent))));
+        return Some(union(
+            branches.iter().map(|b| render(b, depth + 1, indent, false)),
+        ));
     }
     match obj.get("type") {
         None => Some(Ts::primary(JSON_VALUE)),
-        Some(Value::String(t)) => render_type(t, obj, depth, indent),
+        Some(Value::String(t)) => render_type(t, obj, depth, indent, close),
         Some(_) => None,
     }
 }
 
-fn render_type(t: &str, obj: &Map<String, Value>, depth: usize, indent: usize) -> Option<Ts> {
+fn render_type(
+    t: &str,
+    obj: &Map<String, Value>,
+    depth: usize,
+    indent: usize,
+    close: bool,
+) -> Option<Ts> {
     Some(match t {
         "string" => Ts::primary("string"),
         "number" | "integer" => Ts::primary("number"),
@@ -143,16 +158,16 @@ fn render_type(t: &str, obj: &Map<String, Value>, depth: usize, indent: usize) -
         "array" => {
             let item = match obj.get("items") {
                 None => Ts::primary(JSON_VALUE),
-                Some(items) => render(items, depth + 1, indent),
+                Some(items) => render(items, depth + 1, indent, false),
             };
             Ts::primary(format!("{}[]", item.at_least(Prec::Primary)))
         }
-        "object" => render_object(obj, depth, indent)?,
+        "object" => render_object(obj, depth, indent, close)?,
         _ => return None,
     })
 }
 
-fn render_object(obj: &Map<String, Value>, depth: usize, indent: usize) -> Option<Ts> {
+fn render_object(obj: &Map<String, Value>, depth: usize, indent: usize, close: bool) -> Option<Ts> {
     let empty = Map::new();
     let properties = match obj.get("properties") {
         None => &empty,
@@ -165,7 +180,8 @@ fn render_object(obj: &Map<String, Value>, depth: usize, indent: usize) -> Optio
         Some(_) => return None,
     };
     let closed = match obj.get("additionalProperties") {
-        None | Some(Value::Bool(true)) => false,
+        None => close,
+        Some(Value::Bool(true)) => false,
         Some(Value::Bool(false)) => true,
         Some(_) => return None,
     };
@@ -187,13 +203,13 @@ fn render_object(obj: &Map<String, Value>, depth: usize, indent: usize) -> Optio
             let doc = schema
                 .get("description")
                 .and_then(Value::as_str)
-                .and_then(doc_comment);
+                .and_then(line_comment);
             let optional = if required.contains(&name.as_str()) {
                 ""
             } else {
                 "?"
             };
-            let ty = render(schema, depth + 1, indent + 1);
+            let ty = render(schema, depth + 1, indent + 1, false);
             Member {
                 doc,
                 decl: format!("{}{optional}: {}", property_key(name), ty.text),
@@ -212,16 +228,46 @@ fn render_object(obj: &Map<String, Value>, depth: usize, indent: usize) -> Optio
     } else {
         let pad = "  ".repeat(indent + 1);
         let mut body = String::from("{\n");
-        for m in &members {
-            if let Some(doc) = &m.doc {
+        // Members without comments share lines (up to INLINE_WIDTH); a one-line member
+        // with a comment has a line of its own, ending with the comment; a multi-line
+        // member has its own lines, the comment on the first.
+        let mut line = String::new();
+        let flush = |body: &mut String, line: &mut String| {
+            if !line.is_empty() {
                 body.push_str(&pad);
-                body.push_str(doc);
+                body.push_str(line);
                 body.push('\n');
+                line.clear();
             }
-            body.push_str(&pad);
-            body.push_str(&m.decl);
-            body.push_str(";\n");
+        };
+        for m in &members {
+            if m.decl.contains('\n') {
+                flush(&mut body, &mut line);
+                if let Some(doc) = &m.doc {
+                    body.push_str(&pad);
+                    body.push_str(doc);
+                    body.push('\n');
+                }
+                body.push_str(&pad);
+                body.push_str(&m.decl);
+                body.push_str(";\n");
+                continue;
+            }
+            if m.doc.is_some() || line.len() + m.decl.len() + 2 > INLINE_WIDTH {
+                flush(&mut body, &mut line);
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&m.decl);
+            line.push(';');
+            if let Some(doc) = &m.doc {
+                line.push(' ');
+                line.push_str(doc);
+                flush(&mut body, &mut line);
+            }
         }
+        flush(&mut body, &mut line);
         body.push_str(&"  ".repeat(indent));
         body.push('}');
         body

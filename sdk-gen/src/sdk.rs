@@ -1,8 +1,8 @@
 //! The declarations block: `JsonValue`, the two maps, `ToolName`,
 //! `ToolCallError` and `tools`.
 
-use crate::comment::doc_comment;
-use crate::names::property_key;
+use crate::comment::line_comment;
+use crate::names::{is_identifier, property_key};
 use crate::render::render_at;
 use crate::ToolDecl;
 
@@ -25,9 +25,9 @@ pub(crate) fn declarations(tools: &[ToolDecl<'_>]) -> String {
         .filter(|t| t.name != RUN_CODE)
         .map(|t| Entry {
             name: t.name.to_owned(),
-            doc: doc_comment(t.description),
-            args: render_at(t.parameters, 1),
-            output: render_at(t.output, 1),
+            doc: line_comment(t.description),
+            args: render_at(t.parameters, 0, t.closed),
+            output: render_at(t.output, 0, false),
         })
         .collect();
     // Byte order of the name first; the rest of the tuple only breaks ties
@@ -37,37 +37,30 @@ pub(crate) fn declarations(tools: &[ToolDecl<'_>]) -> String {
     entries.dedup_by(|later, earlier| later.name == earlier.name);
 
     let mut out = String::new();
-    out.push_str("/** Any JSON value. */\n");
     out.push_str(
-        "type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };\n\n",
+        "type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };\n",
     );
-
-    out.push_str("/** The argument object each tool takes. */\n");
     out.push_str("interface ToolArgsMap {");
     push_members(&mut out, &entries, |e| (e.doc.as_deref(), &e.args));
-    out.push_str("}\n\n");
-
-    out.push_str("/** What each tool's promise resolves to. */\n");
+    out.push_str("}\n");
     out.push_str("interface ToolOutputMap {");
     push_members(&mut out, &entries, |e| (None, &e.output));
-    out.push_str("}\n\n");
-
-    out.push_str("/** The name of a callable tool. */\n");
-    out.push_str("type ToolName = keyof ToolArgsMap;\n\n");
-
-    out.push_str("/** A failed tool call rejects with this error. */\n");
-    out.push_str("declare class ToolCallError extends Error {\n");
-    out.push_str("  /** The name of the tool whose call failed. */\n");
-    out.push_str("  readonly toolName: string;\n");
-    out.push_str("}\n\n");
-
-    out.push_str("/** The tools: `await tools.name(args)`, or `tools[\"my-tool\"](args)` for names that are not identifiers. */\n");
+    out.push_str("}\n");
+    out.push_str("type ToolName = keyof ToolArgsMap;\n");
+    out.push_str("declare class ToolCallError extends Error { readonly toolName: string }\n");
+    if entries.iter().any(|e| !is_identifier(&e.name)) {
+        out.push_str(
+            "// A name that is not an identifier is called as `tools[\"my-tool\"](args)`.\n",
+        );
+    }
     out.push_str(
         "declare const tools: { [K in ToolName]: (args: ToolArgsMap[K]) => Promise<ToolOutputMap[K]> };\n",
     );
     out
 }
 
+/// The maps' members, one tool each, unindented (the SDK is read by models: every byte
+/// counts, and the layout stays unambiguous).
 fn push_members<'e>(
     out: &mut String,
     entries: &'e [Entry],
@@ -80,11 +73,9 @@ fn push_members<'e>(
     for entry in entries {
         let (doc, ty) = member(entry);
         if let Some(doc) = doc {
-            out.push_str("  ");
             out.push_str(doc);
             out.push('\n');
         }
-        out.push_str("  ");
         out.push_str(&property_key(&entry.name));
         out.push_str(": ");
         out.push_str(ty);

@@ -133,21 +133,31 @@ fn b38_schema_mapping() {
         "{ z?: null; a?: null }",
     );
 
-    // A property description makes the object multi-line, with a one-line,
-    // escaped doc comment above the property.
+    // A property description makes the object multi-line: the property gets a line of
+    // its own ending with a one-line `//` comment that keeps the text literal; members
+    // without a description share lines.
     check(
-        r#"{"type": "object", "properties": {"text": {"type": "string", "description": "The text.\nSecond */ line."}, "n": {"type": "number"}}, "required": ["text"]}"#,
-        "{\n  /** The text. Second *\\/ line. */\n  text: string;\n  n?: number;\n} & Record<string, JsonValue>",
+        r#"{"type": "object", "properties": {"text": {"type": "string", "description": "The text.\nSecond */ line."}, "n": {"type": "number"}, "m": {"type": "null"}}, "required": ["text"]}"#,
+        "{\n  text: string; // The text. Second */ line.\n  n?: number; m?: null;\n} & Record<string, JsonValue>",
     );
-    // Nested multi-line objects indent one level per property.
+    // Nested multi-line objects indent one level per property; a multi-line member's
+    // comment goes on the line above it.
     check(
-        r#"{"type": "object", "properties": {"outer": {"type": "object", "properties": {"x": {"type": "string", "description": "X."}}, "additionalProperties": false}}, "additionalProperties": false}"#,
-        "{\n  outer?: {\n    /** X. */\n    x?: string;\n  };\n}",
+        r#"{"type": "object", "properties": {"outer": {"type": "object", "description": "O.", "properties": {"x": {"type": "string", "description": "X."}}, "additionalProperties": false}}, "additionalProperties": false}"#,
+        "{\n  // O.\n  outer?: {\n    x?: string; // X.\n  };\n}",
     );
-    // Long member lists are multi-line too.
+    // Long member lists are multi-line too, packed up to 120 characters a line.
+    let long: Vec<String> = (0..8)
+        .map(|i| format!(r#""a_long_property_name_{i}": {{"type": "string"}}"#))
+        .collect();
     check(
-        r#"{"type": "object", "properties": {"first_long_property_name": {"type": "string"}, "second_long_property_name": {"type": "string"}, "third": {"type": "boolean"}}, "additionalProperties": false}"#,
-        "{\n  first_long_property_name?: string;\n  second_long_property_name?: string;\n  third?: boolean;\n}",
+        &format!(
+            r#"{{"type": "object", "properties": {{{}}}, "additionalProperties": false}}"#,
+            long.join(", ")
+        ),
+        "{\n  a_long_property_name_0?: string; a_long_property_name_1?: string; a_long_property_name_2?: string;\n  \
+         a_long_property_name_3?: string; a_long_property_name_4?: string; a_long_property_name_5?: string;\n  \
+         a_long_property_name_6?: string; a_long_property_name_7?: string;\n}",
     );
     // oneOf of object variants.
     check(
@@ -224,7 +234,7 @@ fn b38_hostile_schema_renders_unknown_and_never_panics() {
         wide["properties"][format!("p-{i}")] = json!({"type": "string", "description": "*/"});
     }
     let ts = schema_to_ts(&wide);
-    assert_eq!(ts.matches("/** *\\/ */").count(), 20_000);
+    assert_eq!(ts.matches("; // */\n").count(), 20_000);
     assert!(
         ts.len() < 40 * 20_000,
         "output is not linear: {} bytes",
@@ -261,10 +271,10 @@ fn b38_hostile_schema_renders_unknown_and_never_panics() {
     assert_eq!(array_ts, format!("unknown{}", "[]".repeat(MAX_DEPTH + 1)));
     assert_eq!(one_of_ts, "unknown");
     assert_eq!(default_ts, "JsonValue[]");
-    assert!(sdk.contains("  deep_one_of: unknown;\n"));
-    assert!(sdk.contains("  unsupported: unknown;\n"));
-    assert!(sdk.contains("  bool_schemas: unknown;\n"));
-    assert!(sdk.contains("  null_schemas: unknown;\n"));
+    assert!(sdk.contains("\ndeep_one_of: unknown;\n"));
+    assert!(sdk.contains("\nunsupported: unknown;\n"));
+    assert!(sdk.contains("\nbool_schemas: unknown;\n"));
+    assert!(sdk.contains("\nnull_schemas: unknown;\n"));
 
     // A leaf at depth MAX_DEPTH renders; one level deeper it is `unknown`.
     assert_eq!(
@@ -289,6 +299,7 @@ fn b38_hostile_schema_renders_unknown_and_never_panics() {
     .map(|n| Tool::new(n, "\u{0}*/\u{202e}", json!(1.5), json!("x")))
     .collect();
     let sdk = declarations(&decls(&weird));
-    assert!(sdk.contains("  \"\\u0000\": unknown;\n"));
-    assert!(sdk.contains("  \"a\\u2028b\": unknown;\n"));
+    assert!(sdk.contains("\n\"\\u0000\": unknown;\n"));
+    assert!(sdk.contains("\n\"a\\u2028b\": unknown;\n"));
+    assert!(sdk.contains("\n// */\n\"\\\\\": unknown;\n"), "{sdk}");
 }

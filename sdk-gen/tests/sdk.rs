@@ -3,7 +3,10 @@
 mod common;
 
 use common::{decls, params, realistic_catalog, stress_catalog, Tool};
-use ptc_sdk_gen::{code_only_guidance, declarations, is_identifier, sdk_section, ToolDecl};
+use ptc_sdk_gen::{
+    code_only_guidance, code_section, declarations, is_identifier, sdk_section, RuntimeLimits,
+    ToolDecl,
+};
 use serde_json::json;
 
 fn simple(name: &str, description: &str) -> Tool {
@@ -15,6 +18,10 @@ fn simple(name: &str, description: &str) -> Tool {
     )
 }
 
+fn limits() -> RuntimeLimits {
+    RuntimeLimits::default()
+}
+
 /// The `ToolArgsMap` member lines (keys), in output order.
 fn arg_keys(sdk: &str) -> Vec<String> {
     let start = sdk.find("interface ToolArgsMap {").expect("ToolArgsMap");
@@ -22,7 +29,7 @@ fn arg_keys(sdk: &str) -> Vec<String> {
     sdk[start..end]
         .lines()
         .skip(1)
-        .filter(|l| l.starts_with("  ") && !l.starts_with("  /**") && !l.starts_with("   "))
+        .filter(|l| !l.starts_with("//") && !l.starts_with(' ') && !l.starts_with('}'))
         .map(|l| {
             l.trim_start()
                 .split(": ")
@@ -88,7 +95,10 @@ fn b35_sdk_sorted_and_byte_identical() {
     rotated.rotate_left(3);
     for order in [&forward, &reversed, &rotated] {
         assert_eq!(declarations(order), sdk);
-        assert_eq!(sdk_section(order), sdk_section(&forward));
+        assert_eq!(
+            sdk_section(order, &limits()),
+            sdk_section(&forward, &limits())
+        );
     }
 
     // Realistic and hostile catalogs are order-independent as well.
@@ -110,7 +120,7 @@ fn b35_sdk_sorted_and_byte_identical() {
     d.reverse();
     assert_eq!(declarations(&d), one);
     assert_eq!(
-        one.matches("  dup: ").count(),
+        one.matches("\ndup: ").count(),
         2,
         "one entry per map:\n{one}"
     );
@@ -138,8 +148,8 @@ fn b35_run_code_never_declared() {
     assert_eq!(arg_keys(&sdk), ["Run_code", "\"run-code\"", "run_code2"]);
 
     // The fenced declarations in the `both` section never bind run_code either.
-    let section = sdk_section(&decls(&tools));
-    let fenced = &section[section.find("```ts\n").expect("ts fence")..];
+    let section = sdk_section(&decls(&tools), &limits());
+    let fenced = &section[section.rfind("```ts\n").expect("ts fence")..];
     assert!(!fenced.contains("run_code"), "{fenced}");
 }
 
@@ -152,32 +162,35 @@ fn b36_declares_core_types() {
         "interface ToolArgsMap {\n",
         "interface ToolOutputMap {\n",
         "type ToolName = keyof ToolArgsMap;\n",
-        "declare class ToolCallError extends Error {\n",
-        "  readonly toolName: string;\n",
+        "declare class ToolCallError extends Error { readonly toolName: string }\n",
         "declare const tools: { [K in ToolName]: (args: ToolArgsMap[K]) => Promise<ToolOutputMap[K]> };\n",
     ] {
         assert!(sdk.contains(needle), "missing {needle:?} in:\n{sdk}");
     }
     // Each tool's argument and output types, in their maps.
     for entry in [
-        "  add: { a: number; b: number };\n",
-        "  counter: Record<string, JsonValue>;\n",
-        "  echo: {\n    /** Text to return. */\n    text: string;\n  } & Record<string, JsonValue>;\n",
-        "  fail: { message: string };\n",
-        "  sleep: { ms: number };\n",
+        "\nadd: { a: number; b: number };\n",
+        "\ncounter: Record<string, JsonValue>;\n",
+        "\necho: {\n  text: string; // Text to return.\n} & Record<string, JsonValue>;\n",
+        "\nfail: { message: string };\n",
+        "\nsleep: { ms: number };\n",
     ] {
         assert!(sdk.contains(entry), "missing {entry:?} in:\n{sdk}");
     }
     let outputs = &sdk[sdk.find("interface ToolOutputMap {").unwrap()..];
     for entry in [
-        "  add: number;\n",
-        "  counter: number;\n",
-        "  echo: string;\n",
-        "  fail: null;\n",
-        "  sleep: { slept: number };\n",
+        "\nadd: number;\n",
+        "\ncounter: number;\n",
+        "\necho: string;\n",
+        "\nfail: null;\n",
+        "\nsleep: { slept: number };\n",
     ] {
         assert!(outputs.contains(entry), "missing {entry:?} in:\n{outputs}");
     }
+    // The call syntax for names that are not identifiers is said only when one exists.
+    assert!(!sdk.contains("tools[\"my-tool\"]"), "{sdk}");
+    let dashed = [simple("my-tool", "d")];
+    assert!(declarations(&decls(&dashed)).contains("`tools[\"my-tool\"](args)`"));
 
     // No tools: the same declarations with empty maps (ToolName = never).
     let empty = declarations(&[]);
@@ -188,7 +201,61 @@ fn b36_declares_core_types() {
 }
 
 #[test]
-fn b37_descriptions_one_line_and_escaped() {
+fn closed_tools_drop_the_open_record_from_their_arguments_only() {
+    let nested = json!({"type": "object", "properties": {
+        "text": {"type": "string", "description": "Text to return."},
+        "opts": {"type": "object", "properties": {"loud": {"type": "boolean"}}},
+        "tags": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": true}
+    }, "required": ["text"]});
+    let explicit_open = json!({"type": "object", "properties": {"q": {"type": "string"}},
+        "additionalProperties": true});
+    let tools = [
+        Tool::new(
+            "echo",
+            "Echo.",
+            nested.clone(),
+            json!({"type": "object", "properties": {"t": {"type": "string"}}}),
+        )
+        .closed(),
+        Tool::new("open", "Open.", nested, json!({"type": "null"})),
+        Tool::new(
+            "mcp",
+            "Extra keys allowed.",
+            explicit_open,
+            json!({"type": "null"}),
+        )
+        .closed(),
+        Tool::new(
+            "none",
+            "No arguments.",
+            json!({"type": "object", "properties": {}}),
+            json!({"type": "null"}),
+        )
+        .closed(),
+    ];
+    let sdk = declarations(&decls(&tools));
+    assert!(
+        sdk.contains(
+            "\necho: {\n  text: string; // Text to return.\n  opts?: { loud?: boolean } & Record<string, JsonValue>; \
+             tags?: { a?: string } & Record<string, JsonValue>;\n};\n"
+        ),
+        "nested objects keep their own openness:\n{sdk}"
+    );
+    assert!(sdk.contains("\n} & Record<string, JsonValue>;\n"), "{sdk}");
+    assert!(
+        sdk.contains("\nmcp: { q?: string } & Record<string, JsonValue>;\n"),
+        "{sdk}"
+    );
+    assert!(sdk.contains("\nnone: Record<string, never>;\n"), "{sdk}");
+    // Outputs are never closed by the flag.
+    assert!(
+        sdk.contains("\necho: { t?: string } & Record<string, JsonValue>;\n"),
+        "{sdk}"
+    );
+}
+
+#[test]
+fn b37_descriptions_one_line_and_literal() {
     let hostile =
         "First line */ injected();\r\nSecond\tline /* nested\u{2028}third\u{0}\u{7f}\u{202e} end*/";
     let mut with_props = params(
@@ -201,42 +268,43 @@ fn b37_descriptions_one_line_and_escaped() {
         Tool::new("props", "**/", with_props, json!({"type": "null"})),
         simple("blank", " \n\t "),
         simple("plain", "Just text."),
+        simple(
+            "glob",
+            r#"Glob pattern (e.g. "**/*.ts", "src/**/*.test.js"), \d+ kept."#,
+        ),
     ];
     let sdk = declarations(&decls(&tools));
 
-    assert!(sdk.contains(
-        "  /** First line *\\/ injected(); Second line /\\* nested third end*\\/ */\n  hostile: "
-    ), "{sdk}");
-    assert!(sdk.contains("  /** **\\/ */\n  props: {\n"), "{sdk}");
+    // The text stays literal: `*/`, `/*` and backslashes are not escaped.
     assert!(
-        sdk.contains("    /** prop *\\/ desc with newline */\n    p: string;\n"),
+        sdk.contains("\n// First line */ injected(); Second line /* nested third end*/\nhostile: "),
         "{sdk}"
     );
-    assert!(sdk.contains("  /** Just text. */\n  plain: "), "{sdk}");
+    assert!(sdk.contains("\n// **/\nprops: {\n"), "{sdk}");
+    assert!(
+        sdk.contains("\n  p: string; // prop */ desc with newline\n"),
+        "{sdk}"
+    );
+    assert!(sdk.contains("\n// Just text.\nplain: "), "{sdk}");
+    assert!(
+        sdk.contains(r#"// Glob pattern (e.g. "**/*.ts", "src/**/*.test.js"), \d+ kept."#),
+        "{sdk}"
+    );
+    assert!(!sdk.contains("*\\/"), "no escapes: {sdk}");
     // A blank description gives no comment at all.
-    assert!(sdk.contains("interface ToolArgsMap {\n  blank: "), "{sdk}");
-    assert!(sdk.contains("    p: string;\n    q?: number;\n"), "{sdk}");
+    assert!(sdk.contains("interface ToolArgsMap {\nblank: "), "{sdk}");
+    assert!(sdk.contains("\n  q?: number;\n"), "{sdk}");
 
-    // Whatever the input, every comment opens and closes on its own line and
-    // nothing else in the output looks like a comment delimiter.
+    // Whatever the input, every comment is a `//` comment that ends its line, the code
+    // before it holds no comment delimiter, and no line terminator hides inside a line.
     let catalog = stress_catalog();
     for sdk in [sdk, declarations(&decls(&catalog))] {
         for line in sdk.lines() {
-            let code = strip_string_literals(line);
-            let opens = code.matches("/*").count();
-            let closes = code.matches("*/").count();
-            if opens > 0 {
-                let trimmed = code.trim_start();
-                assert!(
-                    trimmed.starts_with("/** ")
-                        && trimmed.ends_with(" */")
-                        && opens == 1
-                        && closes == 1,
-                    "bad comment line: {line:?}"
-                );
-            } else {
-                assert_eq!(closes, 0, "stray comment end: {line:?}");
-            }
+            let code = code_part(line);
+            assert!(
+                !code.contains("/*") && !code.contains("*/"),
+                "comment delimiter outside a line comment: {line:?}"
+            );
             assert!(
                 !line.contains(['\r', '\u{2028}', '\u{2029}', '\u{0}']),
                 "{line:?}"
@@ -245,16 +313,14 @@ fn b37_descriptions_one_line_and_escaped() {
     }
 }
 
-/// `line` with the contents of `"..."` literals blanked, so a quoted key such
-/// as `"*/ evil /*"` does not count as a comment delimiter.
-fn strip_string_literals(line: &str) -> String {
-    if line.trim_start().starts_with("/**") {
-        return line.to_owned();
-    }
+/// `line` up to its `//` comment, with the contents of `"..."` literals blanked, so a
+/// quoted key such as `"*/ evil /*"` does not count as a comment delimiter.
+fn code_part(line: &str) -> String {
     let mut out = String::new();
     let mut in_str = false;
     let mut escaped = false;
-    for c in line.chars() {
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
         if in_str {
             if escaped {
                 escaped = false;
@@ -265,6 +331,9 @@ fn strip_string_literals(line: &str) -> String {
                 out.push('"');
             }
         } else {
+            if c == '/' && chars.peek() == Some(&'/') {
+                break;
+            }
             if c == '"' {
                 in_str = true;
             }
@@ -332,7 +401,7 @@ fn b37_non_identifier_names_are_quoted() {
     ] {
         // Quoted in both maps; the JSON encoding round-trips to the name.
         assert_eq!(
-            sdk.matches(&format!("\n  {key}: ")).count(),
+            sdk.matches(&format!("\n{key}: ")).count(),
             2,
             "{key} in:\n{sdk}"
         );
@@ -342,7 +411,7 @@ fn b37_non_identifier_names_are_quoted() {
     // Prototype-ish names and reserved words stay ordinary, bare members.
     for key in ["then", "constructor", "__proto__", "default", "plain"] {
         assert_eq!(
-            sdk.matches(&format!("\n  {key}: ")).count(),
+            sdk.matches(&format!("\n{key}: ")).count(),
             2,
             "{key} in:\n{sdk}"
         );
@@ -362,68 +431,115 @@ fn b37_non_identifier_names_are_quoted() {
     )];
     let sdk = declarations(&decls(&tools));
     assert!(
-        sdk.contains(r#"  t: { "my-key": string; then: string };"#),
+        sdk.contains(
+            r#"
+t: { "my-key": string; then: string };"#
+        ),
         "{sdk}"
     );
 }
 
+/// What both modes' guidance says: the runtime contract, with the limits in force.
+const CONTRACT: [&str; 22] = [
+    "`run_code`",
+    "async function body",
+    "top-level `await`, `return`",
+    "`async () => {…}`",
+    "`export default`",
+    "`await tools.name(args)`",
+    "Erasable types only (no `enum`)",
+    "no value `import`/`require`",
+    "`console.log` output",
+    "then the returned value (a string as is, else JSON",
+    "the last expression's",
+    "`ToolCallError` (`toolName`, `message`)",
+    "unknown argument key",
+    "uncaught, it fails the run, naming the line",
+    "`URL`",
+    "`structuredClone`",
+    "no `fetch`, `process`, `Buffer`, files, network",
+    "120 s, 256 MiB heap, 10 calls at once",
+    "past 50,000 characters",
+    "Promise.all([tools.x(",
+    "try {",
+    "return { a, b, c };",
+];
+
 #[test]
-fn b55_code_only_guidance_explains_run_code() {
-    let text = code_only_guidance();
-    for needle in [
-        "`run_code`",
-        "body of an async function",
-        "`await tools.name(args)`",
-        "tools[\"my-tool\"](args)",
-        "`ToolCallError`",
-        "`toolName`",
-        "try/catch",
-        "`console.log`",
-        "`Promise.all`",
-        "erasable syntax only",
-        "`enum`",
-        "`description`",
-        "5-10 words",
-        "calling those tools directly fails",
-    ] {
+fn b55_code_only_guidance_states_the_runtime_contract() {
+    let text = code_only_guidance(&limits());
+    assert!(
+        text.starts_with("## Calling tools\nYour only tool is `run_code`"),
+        "{text}"
+    );
+    for needle in CONTRACT {
         assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
     }
+    // Five example lines in one fence.
+    let example = &text[text.find("```ts\n").unwrap() + 6..text.rfind("```").unwrap()];
+    assert_eq!(example.lines().count(), 5, "{example}");
     assert!(
         !text.contains("interface ToolArgsMap"),
-        "the SDK is added by the caller"
+        "the declarations follow in code_section"
     );
     assert!(
-        text.len() < 2_000,
+        text.len() < 1_200,
         "guidance should stay short: {} bytes",
         text.len()
     );
+
+    let catalog = realistic_catalog();
+    let d = decls(&catalog);
+    assert_eq!(
+        code_section(&d, &limits()),
+        format!("{text}```ts\n{}```\n", declarations(&d))
+    );
+}
+
+#[test]
+fn guidance_states_the_limits_in_force() {
+    let tight = RuntimeLimits {
+        wall_clock_ms: 1_500,
+        max_heap_bytes: 64 * 1024 * 1024,
+        max_parallel: 3,
+        max_result_chars: 1_234_567,
+    };
+    for text in [code_only_guidance(&tight), sdk_section(&[], &tight)] {
+        assert!(
+            text.contains("- Limits: 1.5 s, 64 MiB heap, 3 calls at once, results cut to head and tail past 1,234,567 characters."),
+            "{text}"
+        );
+    }
+    let odd = RuntimeLimits {
+        wall_clock_ms: 250,
+        max_heap_bytes: 1_000_000,
+        max_parallel: 1,
+        max_result_chars: 999,
+    };
+    assert!(code_only_guidance(&odd)
+        .contains("- Limits: 250 ms, 1,000,000 bytes heap, 1 calls at once, results cut to head and tail past 999 characters."));
 }
 
 #[test]
 fn b56_sdk_section_is_guidance_plus_declarations() {
     let catalog = realistic_catalog();
     let d: Vec<ToolDecl<'_>> = decls(&catalog);
-    let section = sdk_section(&d);
+    let section = sdk_section(&d, &limits());
     let sdk = declarations(&d);
     assert!(
         section.ends_with(&format!("```ts\n{sdk}```\n")),
         "{section}"
     );
-    let prose = &section[..section.find("```ts").unwrap()];
-    for needle in [
-        "`run_code`",
-        "`await tools.name(args)`",
-        "`ToolCallError`",
-        "`toolName`",
-        "`console.log`",
-        "`Promise.all`",
-        "erasable syntax only",
-        "`enum`",
-    ] {
+    let prose = &section[..section.rfind("```ts").unwrap()];
+    assert!(
+        prose.starts_with("## Calling tools from code\nBesides calling tools directly"),
+        "{prose}"
+    );
+    for needle in CONTRACT {
         assert!(prose.contains(needle), "missing {needle:?} in:\n{prose}");
     }
     assert!(
-        prose.len() < 2_000,
+        prose.len() < 1_300,
         "preamble should stay short: {} bytes",
         prose.len()
     );

@@ -55,9 +55,21 @@ impl CodeExecutor {
         registry.mode_for(scope).unwrap_or(self.config.default_mode)
     }
 
-    /// The TypeScript declarations of `tools` (never `run_code`).
+    /// The TypeScript declarations of `tools` (never `run_code`), for a registry that
+    /// rejects unknown argument keys (the default).
     pub fn declarations(tools: &[Arc<ToolDefinition>]) -> String {
-        ptc_sdk_gen::declarations(&decls(tools))
+        ptc_sdk_gen::declarations(&decls(tools, |t| t.closes_arguments()))
+    }
+
+    /// The limits the guidance states: the ones programs run under.
+    pub fn runtime_limits(&self) -> ptc_sdk_gen::RuntimeLimits {
+        let c = &self.config;
+        ptc_sdk_gen::RuntimeLimits {
+            wall_clock_ms: u64::try_from(c.limits.wall_clock.as_millis()).unwrap_or(u64::MAX),
+            max_heap_bytes: c.limits.max_heap_bytes as u64,
+            max_parallel: c.sub_calls.max_parallel as u64,
+            max_result_chars: MAX_RESULT_CHARS,
+        }
     }
 
     fn prepare(
@@ -83,20 +95,29 @@ impl CodeExecutor {
     }
 }
 
+/// The result cap the guidance states, in characters.
+// TODO(lead): the engine's result cap (`max_result_chars`) once `CodeConfig` has it.
+const MAX_RESULT_CHARS: u64 = 50_000;
+
 /// Declared in place of parameters that are passed through unvalidated: renders `unknown`.
 static UNCHECKED: serde_json::Value = serde_json::Value::Null;
 
-fn decls(tools: &[Arc<ToolDefinition>]) -> Vec<ToolDecl<'_>> {
+/// The SDK's view of `tools`; `closed` says whether a tool refuses undeclared keys.
+fn decls(
+    tools: &[Arc<ToolDefinition>],
+    closed: impl Fn(&ToolDefinition) -> bool,
+) -> Vec<ToolDecl<'_>> {
     tools
         .iter()
         .map(|t| ToolDecl {
             name: t.name(),
-            description: t.description(),
+            description: t.code_description(),
             parameters: match t.validates_args() {
                 true => t.parameters(),
                 false => &UNCHECKED,
             },
             output: t.output().schema(),
+            closed: closed(t),
         })
         .collect()
 }
@@ -125,20 +146,17 @@ impl ToolExecutor for CodeExecutor {
         scope: Option<&ScopeKey>,
         tools: &[Arc<ToolDefinition>],
     ) -> Vec<ToolPromptSection> {
-        let decls = decls(tools);
+        let decls = decls(tools, |t| registry.rejects_unknown_arguments(t));
+        let limits = self.runtime_limits();
         match self.mode(registry, scope) {
             ToolMode::Native => Vec::new(),
             ToolMode::Code => vec![ToolPromptSection {
                 id: "ptc/code-mode".into(),
-                text: format!(
-                    "{}\n```ts\n{}```\n",
-                    ptc_sdk_gen::code_only_guidance(),
-                    ptc_sdk_gen::declarations(&decls)
-                ),
+                text: ptc_sdk_gen::code_section(&decls, &limits),
             }],
             ToolMode::Both => vec![ToolPromptSection {
                 id: "ptc/sdk".into(),
-                text: ptc_sdk_gen::sdk_section(&decls),
+                text: ptc_sdk_gen::sdk_section(&decls, &limits),
             }],
         }
     }

@@ -19,9 +19,8 @@ use serde_json::json;
 /// The file name error positions point into.
 const FILENAME: &str = "run_code.ts";
 
-const DESCRIPTION: &str = "Execute a TypeScript program against the available tools. Write the BODY of an async \
-function (erasable syntax only; top-level `await` and `return` work) and call tools as `await tools.name(args)` \
-per the SDK declarations that come with this tool. Only what you print or return comes back — curate it.";
+/// Self-contained: hosts that put the SDK section in the system prompt show it alone.
+const DESCRIPTION: &str = "Run a TypeScript program that calls tools as `await tools.name(args)`.";
 
 #[derive(serde::Deserialize)]
 struct Args {
@@ -39,13 +38,12 @@ pub(crate) fn definition(config: Arc<CodeConfig>) -> ToolDefinition {
             ParameterSpec::new()
                 .required(
                     "code",
-                    ValueSpec::string()
-                        .describe("The program: the body of an async TypeScript function."),
+                    ValueSpec::string().describe("The TypeScript program."),
                 )
                 .required(
                     "description",
                     ValueSpec::string()
-                        .describe("What the program does, in 5-10 words (shown in UIs)."),
+                        .describe("5-10 words on what the program does (shown in UIs)."),
                 ),
         )
         .output(ValueSpec::string())

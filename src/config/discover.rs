@@ -4,7 +4,7 @@
 //! |---|---|
 //! | given with `--config` and outside the workspace root | all of it (the operator's own) |
 //! | inside the root, its content trusted (`ptc trust`) | all of it |
-//! | inside the root, never trusted | only what narrows: `mode`; `deny` and `ask` policies; `[limits]` that lower a limit; `[sandbox]` that is stricter. Ignored, with a notice: `tools`, `[[mcp]]`, `allow` policies, wider limits and sandbox settings, `[serve]` |
+//! | inside the root, never trusted | only what narrows: `mode`; `deny` and `ask` policies; `[limits]` that lower a limit; `[sandbox]` that is stricter. Ignored, with a notice: `tools`, `[[mcp]]`, `allow` policies, `unknown_arguments = "allow"`, wider limits and sandbox settings, `[serve]` |
 //! | inside the root, trusted but changed since | error: ptc refuses to start |
 //! | trusted but gone | error: ptc refuses to start |
 //!
@@ -130,6 +130,10 @@ impl Config {
         let mut ignored = Vec::new();
         if let Some(tools) = self.tools.take() {
             ignored.push(format!("tools = {tools:?}"));
+        }
+        if self.unknown_arguments == crate::UnknownArguments::Allow {
+            self.unknown_arguments = crate::UnknownArguments::Reject;
+            ignored.push("unknown_arguments = \"allow\"".to_string());
         }
         #[cfg(feature = "mcp")]
         for server in std::mem::take(&mut self.mcp) {

@@ -3,6 +3,7 @@
 //! ```toml
 //! mode = "code"                      # native | code | both
 //! tools = ["testkit", "builtin"]     # tool packs
+//! unknown_arguments = "reject"       # reject | allow: calls with undeclared argument keys
 //!
 //! [limits]                           # code-mode limits (all optional)
 //! timeout_ms = 120000
@@ -80,6 +81,8 @@ pub struct Config {
     pub mode: Option<ToolMode>,
     /// Tool packs to load, if set.
     pub tools: Option<Vec<String>>,
+    /// What calls carrying undeclared argument keys get (default: rejected).
+    pub unknown_arguments: crate::UnknownArguments,
     /// Code-mode limits.
     pub limits: LimitsConfig,
     /// Policy rules, in file order.
@@ -147,6 +150,7 @@ impl Default for Config {
         Config {
             mode: None,
             tools: None,
+            unknown_arguments: Default::default(),
             limits: LimitsConfig::default(),
             policies: PolicySet::default(),
             sandbox: SandboxSection::default(),
@@ -230,6 +234,8 @@ struct RawConfig {
     mode: Option<toml::Spanned<String>>,
     tools: Option<Vec<String>>,
     #[serde(default)]
+    unknown_arguments: crate::UnknownArguments,
+    #[serde(default)]
     limits: LimitsConfig,
     #[serde(default)]
     policy: Vec<policy::RawRule>,
@@ -281,6 +287,7 @@ impl Config {
         Ok(Config {
             mode,
             tools: raw.tools,
+            unknown_arguments: raw.unknown_arguments,
             limits: raw.limits,
             policies,
             sandbox: raw.sandbox,

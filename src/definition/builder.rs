@@ -36,6 +36,7 @@ use crate::RUN_CODE;
 pub struct ToolBuilder {
     name: String,
     description: String,
+    code_description: Option<String>,
     parameters: Result<Value, String>,
     validate_args: bool,
     output: Option<Result<Value, String>>,
@@ -56,6 +57,7 @@ impl ToolBuilder {
         ToolBuilder {
             name,
             description: String::new(),
+            code_description: None,
             parameters: Ok(serde_json::json!({"type": "object", "properties": {}})),
             validate_args: true,
             output: None,
@@ -75,6 +77,15 @@ impl ToolBuilder {
     /// The model-facing description.
     pub fn description(mut self, text: impl Into<String>) -> Self {
         self.description = text.into();
+        self
+    }
+
+    /// The description the code-mode SDK shows instead of [`ToolBuilder::description`],
+    /// for a tool whose native description speaks of its rendered text ("returns
+    /// line-numbered content", "`[exit code: N]`") while a program gets its typed value.
+    /// Native schemas keep the native description.
+    pub fn code_description(mut self, text: impl Into<String>) -> Self {
+        self.code_description = Some(text.into());
         self
     }
 
@@ -287,6 +298,7 @@ impl ToolBuilder {
         Ok(ToolDefinition {
             name,
             description: self.description,
+            code_description: self.code_description,
             parameters,
             args_schema,
             output: ToolOutput {

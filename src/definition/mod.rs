@@ -91,6 +91,7 @@ pub fn pretty_json(value: &impl Serialize) -> String {
 pub struct ToolDefinition {
     pub(crate) name: String,
     pub(crate) description: String,
+    pub(crate) code_description: Option<String>,
     pub(crate) parameters: Value,
     /// The checked parameter schema; `None` for pass-through tools.
     pub(crate) args_schema: Option<SupportedSchema>,
@@ -121,6 +122,15 @@ impl ToolDefinition {
         &self.description
     }
 
+    /// The description a code-mode SDK shows beside the tool's typed result: the
+    /// [code-mode description](ToolBuilder::code_description) if the tool has one, else
+    /// [`ToolDefinition::description`].
+    pub fn code_description(&self) -> &str {
+        self.code_description
+            .as_deref()
+            .unwrap_or(&self.description)
+    }
+
     /// The raw parameter schema (an object schema).
     pub fn parameters(&self) -> &Value {
         &self.parameters
@@ -130,6 +140,15 @@ impl ToolDefinition {
     /// (false only for pass-through tools whose schema is outside the subset).
     pub fn validates_args(&self) -> bool {
         self.args_schema.is_some()
+    }
+
+    /// Whether the pipeline refuses argument keys the parameters do not declare (unless
+    /// the registry allows unknown arguments): true for every validated tool whose
+    /// parameters do not say `additionalProperties: true` explicitly. See
+    /// [`crate::pipeline::UnknownArguments`].
+    pub fn closes_arguments(&self) -> bool {
+        self.args_schema.is_some()
+            && self.parameters.get("additionalProperties") != Some(&Value::Bool(true))
     }
 
     /// The output contract.

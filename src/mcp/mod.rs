@@ -26,7 +26,7 @@ pub use http::{
 };
 pub use limits::ServeLimits;
 pub use pack::{register_server, register_server_until, McpPack, SEPARATOR};
-pub use server::{serve_lines, serve_stdio, PtcServer, RUN_GRACE};
+pub use server::{mcp_tool, serve_lines, serve_stdio, PtcServer, RUN_GRACE};
 pub use spec::McpServerSpec;
 pub use stdio::{INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR};
 

@@ -29,10 +29,9 @@ use super::stdio::LineTransport;
 use super::{McpError, ServeLimits};
 use crate::content::ContentBlock;
 use crate::executor::{LogStep, ToolBatchExecutionError, ToolBatchInput, ToolCallBlock};
-use crate::registry::ToolRegistry;
+use crate::registry::{ListedTool, ToolRegistry};
 use crate::result::ToolExecutionResult;
 use crate::scope::Agent;
-use crate::RUN_CODE;
 
 /// An MCP server over a registry. Cheap to clone: clones share the registry, the agent,
 /// the call counter, the run gate and the shutdown signal (the HTTP transport makes one
@@ -78,34 +77,13 @@ impl PtcServer {
         self.shutdown.clone()
     }
 
-    /// The tools as an MCP client sees them.
+    /// The tools as an MCP client sees them: [`ToolRegistry::listed_tools`] (`run_code`'s
+    /// description carries the guidance and the SDK).
     pub fn tools(&self) -> Result<Vec<Tool>, ToolBatchExecutionError> {
-        let scope = Some(self.agent.scope());
-        let (input, sections) = self.registry.model_input(scope, None)?;
-        let sdk: String = sections.iter().map(|s| s.text.as_str()).collect();
-        let tools = input
-            .schemas
+        let listed = self.registry.listed_tools(Some(self.agent.scope()), None)?;
+        let tools = listed
             .into_iter()
-            .map(|schema| {
-                let mut description = schema.description;
-                if schema.name == RUN_CODE && !sdk.is_empty() {
-                    description = format!("{description}\n\n{sdk}");
-                }
-                let output = self
-                    .registry
-                    .get(&schema.name, scope, None)
-                    .map(|d| d.output().schema().clone())
-                    .filter(is_object_schema);
-                let mut tool = serde_json::json!({
-                    "name": schema.name,
-                    "description": description,
-                    "inputSchema": schema.parameters,
-                });
-                if let Some(output) = output {
-                    tool["outputSchema"] = output;
-                }
-                serde_json::from_value::<Tool>(tool)
-            })
+            .map(|tool| serde_json::from_value::<Tool>(mcp_tool(&tool)))
             .filter_map(|tool| match tool {
                 Ok(tool) => Some(tool),
                 Err(e) => {
@@ -193,6 +171,20 @@ impl PtcServer {
             .is_some_and(|d| is_object_schema(d.output().schema()));
         Ok(to_mcp(&result, structured))
     }
+}
+
+/// `tool` as MCP's `tools/list` entry: `name`, `description`, `inputSchema` and, for an
+/// object output, `outputSchema`.
+pub fn mcp_tool(tool: &ListedTool) -> Value {
+    let mut json = serde_json::json!({
+        "name": tool.schema.name,
+        "description": tool.schema.description,
+        "inputSchema": tool.schema.parameters,
+    });
+    if let Some(output) = &tool.output_schema {
+        json["outputSchema"] = output.clone();
+    }
+    json
 }
 
 fn is_object_schema(schema: &Value) -> bool {

@@ -26,10 +26,9 @@ pub(crate) async fn invoke_guarded(
     let Some(def) = exec.definition.clone() else {
         return ToolExecutionResult::failure(ToolFailure::unknown_tool(&exec.name));
     };
-    if let Some(schema) = &def.args_schema {
-        if let Err(e) = schema.validate(&exec.arguments) {
-            return ToolExecutionResult::failure(ToolFailure::invalid_args(&exec.name, e));
-        }
+    let reject_unknown = registry.rejects_unknown_arguments(&def);
+    if let Err(e) = super::arguments::check(&def, &exec.arguments, reject_unknown) {
+        return ToolExecutionResult::failure(ToolFailure::invalid_args(&exec.name, e));
     }
     let caller = exec.signal.clone();
     let signal = match &replacement {

@@ -4,7 +4,7 @@
 //! prepare: resolve definition, materialise + freeze args, assign token
 //!   -> cancelled? -> tools/pre-execute (allow | deny | cancel | ask -> approval)
 //!   -> cancelled? -> guards (deny only)
-//!   -> tools/execute wrappers -> [validate args -> body -> validate output -> render]
+//!   -> tools/execute wrappers -> [validate args (schema + no unknown keys) -> body -> validate output -> render]
 //!   -> project_content -> tools/post-execute (accept | replace | block)
 //!   -> cancelled? -> finalize_content (exactly once, every outcome) -> freeze -> tools/result
 //! ```
@@ -12,8 +12,11 @@
 //! Denials and blocks are ordinary results, never `Err`. A panic anywhere in a body,
 //! hook or callback is contained and becomes an error result with its message.
 
+mod arguments;
 pub(crate) mod dispatch;
 mod policy;
+
+pub use arguments::UnknownArguments;
 
 pub(crate) use policy::check_guards;
 

@@ -5,6 +5,7 @@
 //! Scope-bound operations go through [`ToolRegistry::scoped`].
 
 mod activation;
+mod listing;
 mod scoped;
 mod setting;
 mod state;
@@ -12,6 +13,7 @@ mod state;
 pub use activation::{
     ActivationContext, ModelSelection, RegistrationOptions, ResolvedToolSet, When,
 };
+pub use listing::ListedTool;
 pub use scoped::Scoped;
 pub use state::ToolRestriction;
 
@@ -58,6 +60,7 @@ pub(crate) struct Inner {
     pub(crate) approval: RwLock<Option<Arc<dyn ApprovalService>>>,
     executors: ScopedSetting<Arc<dyn ToolExecutor>>,
     modes: ScopedSetting<ToolMode>,
+    pub(crate) allow_unknown_arguments: std::sync::atomic::AtomicBool,
 }
 
 /// The tool registry and guarded pipeline. Cheap to clone (a shared handle).
@@ -113,6 +116,7 @@ impl ToolRegistry {
                 approval: RwLock::new(None),
                 executors: ScopedSetting::default(),
                 modes: ScopedSetting::default(),
+                allow_unknown_arguments: Default::default(),
             }),
         }
     }

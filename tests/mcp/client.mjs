@@ -8,7 +8,7 @@
 //                  | { "call": "run_code", "args": {...}, "abortAfterMs": 200 }
 //                  | { "parallel": [ <call step>, ... ] } ] }
 // Prints one JSON array with a result per step: a list step gives [{name, description,
-// inputSchema}], a call step {isError, text, structured} or {error} when it threw.
+// inputSchema, outputSchema?}], a call step {isError, text, structured} or {error} when it threw.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -41,7 +41,8 @@ async function call(step) {
 async function run(step) {
   if (step.list) {
     const { tools } = await client.listTools();
-    return tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+    return tools.map(({ name, description, inputSchema, outputSchema }) =>
+      outputSchema ? { name, description, inputSchema, outputSchema } : { name, description, inputSchema });
   }
   if (step.parallel) return Promise.all(step.parallel.map(call));
   if (step.sleepMs) return new Promise((resolve) => setTimeout(() => resolve(null), step.sleepMs));

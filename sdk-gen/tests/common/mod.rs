@@ -11,6 +11,8 @@ pub struct Tool {
     pub description: String,
     pub parameters: Value,
     pub output: Value,
+    /// Declared as refusing unknown argument keys ([`ToolDecl::closed`]).
+    pub closed: bool,
 }
 
 impl Tool {
@@ -20,7 +22,14 @@ impl Tool {
             description: description.to_owned(),
             parameters,
             output,
+            closed: false,
         }
+    }
+
+    /// The same tool, refusing unknown argument keys.
+    pub fn closed(mut self) -> Self {
+        self.closed = true;
+        self
     }
 
     pub fn decl(&self) -> ToolDecl<'_> {
@@ -29,6 +38,7 @@ impl Tool {
             description: &self.description,
             parameters: &self.parameters,
             output: &self.output,
+            closed: self.closed,
         }
     }
 }

@@ -175,6 +175,7 @@ pub async fn registry_until(
         std::mem::forget(disposer);
     }
     registry.set_approval(std::sync::Arc::new(TerminalApproval));
+    registry.set_unknown_arguments(config.unknown_arguments);
     let mut code = CodeConfig::quickjs();
     if config.trusted {
         config.limits.apply(&mut code);
@@ -258,18 +259,19 @@ pub async fn tools(args: ToolsArgs) -> Result<ExitCode, String> {
     setup
         .registry
         .set_mode(args.mode.or(setup.config.mode).unwrap_or(ToolMode::Both));
-    let (input, _) = setup
+    // What `ptc serve` lists: run_code's description carries the guidance and the SDK.
+    let listed = setup
         .registry
-        .model_input(None, None)
+        .listed_tools(None, None)
         .map_err(|e| e.to_string())?;
     // A wire format other than ptc's own implies JSON output.
     if args.json || args.format != "ptc" {
-        let wire = crate::format::schemas(&input.schemas, &args.format);
+        let wire = crate::format::schemas(&listed, &args.format);
         let json = serde_json::to_string_pretty(&wire).map_err(|e| e.to_string())?;
         crate::output::stdout_line(&json);
     } else {
-        for name in input.known_names {
-            crate::output::stdout_line(&name);
+        for tool in listed {
+            crate::output::stdout_line(&tool.schema.name);
         }
     }
     setup.shutdown().await;

@@ -89,6 +89,21 @@ fn sandbox_sentence(mode: SandboxMode, network: bool) -> String {
     }
 }
 
+/// [`sandbox_sentence`], tersely, for the code-mode description.
+fn sandbox_clause(mode: SandboxMode, network: bool) -> String {
+    let net = if network { "" } else { "; no network" };
+    match mode {
+        SandboxMode::WorkspaceWrite => format!(
+            " Sandboxed (workspace-write): reads all but credentials, writes only the workspace \
+             and $TMPDIR{net}."
+        ),
+        SandboxMode::ReadOnly => {
+            format!(" Sandboxed (read-only): reads all but credentials, writes only $TMPDIR{net}.")
+        }
+        SandboxMode::DangerFullAccess => String::new(),
+    }
+}
+
 /// The `bash` tool.
 pub(crate) fn tool(ws: Arc<Workspace>, sandbox: Arc<Sandbox>) -> ToolDefinition {
     ToolDefinition::builder("bash")
@@ -101,6 +116,12 @@ pub(crate) fn tool(ws: Arc<Workspace>, sandbox: Arc<Sandbox>) -> ToolDefinition 
              its tail. Background processes the command starts are killed when it exits; there \
              is no background mode.{}",
             sandbox_sentence(sandbox.mode(), sandbox.network())
+        ))
+        .code_description(format!(
+            "Run `bash -c COMMAND` in a fresh shell: no state (cwd, variables, functions) \
+             persists, so pass `workdir` (inside the workspace) instead of `cd`. A non-zero exit \
+             is a result, not an error. Processes it starts die with it; no background mode.{}",
+            sandbox_clause(sandbox.mode(), sandbox.network())
         ))
         .parameters(
             ParameterSpec::new()
@@ -136,37 +157,19 @@ pub(crate) fn tool(ws: Arc<Workspace>, sandbox: Arc<Sandbox>) -> ToolDefinition 
             ValueSpec::object(false)
                 .property(
                     "exit_code",
-                    ValueSpec::integer()
-                        .describe("The shell's exit code; absent when a signal ended it."),
+                    ValueSpec::integer().describe("Absent if a signal ended it."),
                 )
-                .property(
-                    "signal",
-                    ValueSpec::string().describe("The signal that ended the shell, e.g. SIGSEGV."),
-                )
-                .required_property(
-                    "stdout",
-                    ValueSpec::string().describe("Standard output (its last 1 MiB)."),
-                )
-                .required_property(
-                    "stderr",
-                    ValueSpec::string().describe("Standard error (its last 1 MiB)."),
-                )
+                .property("signal", ValueSpec::string())
+                .required_property("stdout", ValueSpec::string().describe("Its last 1 MiB."))
+                .required_property("stderr", ValueSpec::string().describe("Its last 1 MiB."))
                 .required_property(
                     "output",
-                    ValueSpec::string().describe(
-                        "Both streams interleaved as they arrived (the last 30,000 bytes).",
-                    ),
+                    ValueSpec::string().describe("Both interleaved, the last 30,000 bytes."),
                 )
-                .required_property(
-                    "truncated",
-                    ValueSpec::boolean().describe("Whether any of the output was cut to its tail."),
-                )
+                .required_property("truncated", ValueSpec::boolean())
                 .property(
                     "sandbox",
-                    ValueSpec::string().describe(
-                        "Present when the command failed on what looks like a refusal of the \
-                         sandbox, e.g. `file access denied under workspace-write mode`.",
-                    ),
+                    ValueSpec::string().describe("Set on a likely sandbox refusal."),
                 ),
         )
         .concurrency_safe(false)

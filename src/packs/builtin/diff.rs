@@ -36,21 +36,11 @@ impl Hunk {
 pub(crate) fn hunks_spec() -> ValueSpec {
     ValueSpec::array(
         ValueSpec::object(false)
-            .required_property(
-                "line",
-                ValueSpec::integer()
-                    .describe("1-based line of the new file where the region starts."),
-            )
-            .required_property(
-                "old_text",
-                ValueSpec::string().describe("The region before."),
-            )
-            .required_property(
-                "new_text",
-                ValueSpec::string().describe("The region after."),
-            ),
+            .required_property("line", ValueSpec::integer())
+            .required_property("old_text", ValueSpec::string())
+            .required_property("new_text", ValueSpec::string()),
     )
-    .describe("The changed regions with 3 lines of context (at most 50).")
+    .describe("Changed regions, 3 lines of context, at most 50; `line` is 1-based (new file).")
 }
 
 /// Context lines kept around each change.

@@ -67,14 +67,8 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
         )
         .output(
             ValueSpec::object(false)
-                .required_property(
-                    "path",
-                    ValueSpec::string().describe("The file, relative to the workspace root."),
-                )
-                .required_property(
-                    "replacements",
-                    ValueSpec::integer().describe("How many occurrences were replaced."),
-                )
+                .required_property("path", ValueSpec::string())
+                .required_property("replacements", ValueSpec::integer())
                 .required_property("hunks", diff::hunks_spec()),
         )
         .concurrency_safe(false)

@@ -55,6 +55,10 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
              are excluded). Returns the first 100 paths inline; a capped result reports the true \
              total, so narrow the pattern or path to see the rest.",
         )
+        .code_description(
+            "Find files whose paths match a glob pattern, hidden and ignored ones included (not \
+             VCS metadata); if `truncated`, narrow the pattern or path.",
+        )
         .parameters(
             ParameterSpec::new()
                 .required(
@@ -77,17 +81,11 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 .required_property(
                     "paths",
                     ValueSpec::array(ValueSpec::string()).describe(
-                        "Matching files relative to the workspace root, newest first (at most 100).",
+                        "At most 100, newest first, relative to the root.",
                     ),
                 )
-                .required_property(
-                    "total",
-                    ValueSpec::integer().describe("How many files matched in all."),
-                )
-                .required_property(
-                    "truncated",
-                    ValueSpec::boolean().describe("Whether `paths` was capped below `total`."),
-                )
+                .required_property("total", ValueSpec::integer())
+                .required_property("truncated", ValueSpec::boolean())
                 .property("hidden", shared::hidden_spec()),
         )
         .concurrency_safe(true)

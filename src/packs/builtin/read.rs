@@ -55,6 +55,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
     ToolDefinition::builder("read")
         .path_arguments(ws.path_arguments(&[("file_path", None)]))
         .description("Read a UTF-8 text file and return line-numbered content.")
+        .code_description("Read a UTF-8 text file: a window of its lines.")
         .parameters(
             ParameterSpec::new()
                 .required(
@@ -119,41 +120,20 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
 
 fn output_spec() -> ValueSpec {
     ValueSpec::object(false)
-        .required_property(
-            "path",
-            ValueSpec::string().describe("The file, relative to the workspace root."),
-        )
-        .required_property(
-            "offset",
-            ValueSpec::integer().describe("1-based first line requested."),
-        )
+        .required_property("path", ValueSpec::string())
+        .required_property("offset", ValueSpec::integer())
         .required_property(
             "lines",
             ValueSpec::array(
                 ValueSpec::object(false)
-                    .required_property(
-                        "number",
-                        ValueSpec::integer().describe("1-based line number."),
-                    )
-                    .required_property(
-                        "text",
-                        ValueSpec::string().describe("Line text without its line ending."),
-                    ),
+                    .required_property("number", ValueSpec::integer())
+                    .required_property("text", ValueSpec::string()),
             )
-            .describe("The window's lines."),
+            .describe("`text` without its line ending."),
         )
-        .required_property(
-            "total_lines",
-            ValueSpec::integer().describe("Lines in the whole file."),
-        )
-        .required_property(
-            "truncated",
-            ValueSpec::boolean().describe("Whether lines after the window were left out."),
-        )
-        .property(
-            "next_offset",
-            ValueSpec::integer().describe("The offset that continues the read, when truncated."),
-        )
+        .required_property("total_lines", ValueSpec::integer())
+        .required_property("truncated", ValueSpec::boolean())
+        .property("next_offset", ValueSpec::integer())
 }
 
 fn read(ws: &Workspace, args: Args, signal: &CancellationToken) -> Result<Output, ToolError> {

@@ -65,7 +65,7 @@ pub(crate) fn is_zero(n: &u64) -> bool {
 
 /// The optional `hidden` count of a search's output schema.
 pub(crate) fn hidden_spec() -> ptc_schema::ValueSpec {
-    ptc_schema::ValueSpec::integer().describe("Files not shown because a policy denies them.")
+    ptc_schema::ValueSpec::integer().describe("Files a policy hid.")
 }
 
 /// How many leading bytes decide whether a file is binary (a NUL byte among them).

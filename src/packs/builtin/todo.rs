@@ -137,10 +137,12 @@ struct Output {
     completed: u64,
 }
 
+fn status_spec() -> ValueSpec {
+    ValueSpec::string().enum_values([json!("pending"), json!("in_progress"), json!("completed")])
+}
+
 fn todo_spec() -> ValueSpec {
-    ValueSpec::string()
-        .describe("pending (not started) | in_progress (now) | completed (done).")
-        .enum_values([json!("pending"), json!("in_progress"), json!("completed")])
+    status_spec().describe("pending (not started) | in_progress (now) | completed (done).")
 }
 
 /// The `todo_write` tool, writing to `store`.
@@ -156,6 +158,14 @@ pub(crate) fn tool(store: TodoStore) -> ToolDefinition {
              `in_progress` item only once all work is complete. Skip the list for trivial \
              single-step tasks. Statuses: `pending` (not started), `in_progress` (being worked \
              on now), `completed` (finished).",
+        )
+        // The same rules, tersely; the statuses are spelled out on the `status` argument.
+        .code_description(
+            "Record your task list. Send the ENTIRE list every call: it REPLACES the previous \
+             one (no partial updates). Plan multi-step work with one todo per concrete step \
+             before you start; skip it for trivial single-step tasks. While work remains keep \
+             exactly one todo `in_progress` (never more); mark each `completed` the moment it \
+             is done, not in batches.",
         )
         .parameters(
             ParameterSpec::new().required(
@@ -179,22 +189,12 @@ pub(crate) fn tool(store: TodoStore) -> ToolDefinition {
                     ValueSpec::array(
                         ValueSpec::object(false)
                             .required_property("content", ValueSpec::string())
-                            .required_property("status", todo_spec()),
-                    )
-                    .describe("The list now recorded."),
+                            .required_property("status", status_spec()),
+                    ),
                 )
-                .required_property(
-                    "pending",
-                    ValueSpec::integer().describe("Todos not started."),
-                )
-                .required_property(
-                    "in_progress",
-                    ValueSpec::integer().describe("Todos being worked on."),
-                )
-                .required_property(
-                    "completed",
-                    ValueSpec::integer().describe("Todos finished."),
-                ),
+                .required_property("pending", ValueSpec::integer())
+                .required_property("in_progress", ValueSpec::integer())
+                .required_property("completed", ValueSpec::integer()),
         )
         .concurrency_safe(false)
         .execute(move |args: Args, ctx| {

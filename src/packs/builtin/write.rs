@@ -55,21 +55,14 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
         )
         .output(
             ValueSpec::object(false)
-                .required_property(
-                    "path",
-                    ValueSpec::string().describe("The file, relative to the workspace root."),
-                )
-                .required_property(
-                    "created",
-                    ValueSpec::boolean().describe("True when the file did not exist before."),
-                )
-                .required_property("bytes", ValueSpec::integer().describe("Bytes written."))
-                .required_property("lines", ValueSpec::integer().describe("Lines written."))
+                .required_property("path", ValueSpec::string())
+                .required_property("created", ValueSpec::boolean())
+                .required_property("bytes", ValueSpec::integer())
+                .required_property("lines", ValueSpec::integer())
                 .required_property(
                     "hunks",
                     diff::hunks_spec().describe(
-                        "For a replaced file, the changed region with 3 lines of context \
-                         (empty for a new or unchanged file).",
+                        "A replaced file's changed region, as in `edit`.",
                     ),
                 ),
         )

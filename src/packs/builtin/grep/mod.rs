@@ -78,6 +78,10 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
              reports the true total, so narrow the pattern, path or include to see the rest. Use \
              read on a matched file for surrounding context.",
         )
+        .code_description(
+            "Search file contents with a ripgrep regular expression; if `truncated`, narrow the \
+             pattern, path or include. Use read on a match for surrounding context.",
+        )
         .parameters(
             ParameterSpec::new()
                 .required(
@@ -106,39 +110,18 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                     "matches",
                     ValueSpec::array(
                         ValueSpec::object(false)
-                            .required_property(
-                                "path",
-                                ValueSpec::string()
-                                    .describe("The file, relative to the workspace root."),
-                            )
-                            .required_property(
-                                "line",
-                                ValueSpec::integer().describe("1-based line number."),
-                            )
-                            .required_property(
-                                "text",
-                                ValueSpec::string()
-                                    .describe("The matching line (cut at 500 characters)."),
-                            ),
+                            .required_property("path", ValueSpec::string())
+                            .required_property("line", ValueSpec::integer())
+                            .required_property("text", ValueSpec::string()),
                     )
-                    .describe("The first 250 matching lines, ordered by path then line."),
+                    .describe("First 250 by path and line; `text` cut at 500 characters."),
                 )
-                .required_property(
-                    "total",
-                    ValueSpec::integer().describe("How many lines matched in all."),
-                )
-                .required_property(
-                    "files",
-                    ValueSpec::integer().describe("How many files had a match."),
-                )
-                .required_property(
-                    "truncated",
-                    ValueSpec::boolean().describe("Whether `matches` was capped below `total`."),
-                )
+                .required_property("total", ValueSpec::integer())
+                .required_property("files", ValueSpec::integer())
+                .required_property("truncated", ValueSpec::boolean())
                 .property(
                     "skipped",
-                    ValueSpec::integer()
-                        .describe("Files not searched because a line is longer than 8 MiB."),
+                    ValueSpec::integer().describe("Files with a line over 8 MiB, not searched."),
                 )
                 .property("hidden", shared::hidden_spec()),
         )
