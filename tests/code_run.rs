@@ -409,3 +409,39 @@ async fn b53_hostile_names_reach_their_own_tools() {
     assert_eq!(names, ["__proto__", "constructor", "then"]);
     assert!(r.dispatches().iter().all(|d| !d.is_error));
 }
+
+// ---- the result cap ------------------------------------------------------------------------------
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_result_over_max_result_chars_is_cut_to_head_and_tail_and_kept_whole_in_meta() {
+    let registry = code_registry_with(config(|c| c.max_result_chars = 1_000));
+    let code = "return 'h'.repeat(700) + 'm'.repeat(5000) + 't'.repeat(500);";
+    let r = run(&registry, code).await;
+    let text = r.text();
+    assert!(text.starts_with(&"h".repeat(600)), "{text}");
+    assert!(text.ends_with(&"t".repeat(400)), "{text}");
+    assert!(
+        text.contains("5200 of 6200 characters cut here: return or print less"),
+        "{text}"
+    );
+    assert!(text.chars().count() < 1_200, "{}", text.chars().count());
+    // The value and the log keep all of it.
+    let full = r.result.meta.as_ref().expect("meta carries the full text")["fullText"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(full.len(), 6_200);
+    assert_eq!(r.result.value().unwrap().as_str().unwrap(), full);
+    // Under the cap: as is, and no meta.
+    let r = run(&registry, "return 'x'.repeat(1000)").await;
+    assert_eq!(r.text(), "x".repeat(1000));
+    assert!(r.result.meta.is_none());
+    // The guidance states the cap in force.
+    registry.set_mode(ptc::ToolMode::Code);
+    let (_, sections) = registry.model_input(None, None).unwrap();
+    assert!(
+        sections[0].text.contains("past 1,000 characters"),
+        "{}",
+        sections[0].text
+    );
+}

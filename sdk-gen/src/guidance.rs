@@ -95,7 +95,9 @@ pub(crate) fn code_section(tools: &[ToolDecl<'_>], limits: &RuntimeLimits) -> St
 fn duration(ms: u64) -> String {
     match ms {
         ms if ms >= 1000 && ms.is_multiple_of(1000) => format!("{} s", thousands(ms / 1000)),
-        ms if ms >= 1000 && ms.is_multiple_of(100) => format!("{}.{} s", ms / 1000, ms % 1000 / 100),
+        ms if ms >= 1000 && ms.is_multiple_of(100) => {
+            format!("{}.{} s", ms / 1000, ms % 1000 / 100)
+        }
         ms => format!("{} ms", thousands(ms)),
     }
 }

@@ -68,7 +68,7 @@ impl CodeExecutor {
             wall_clock_ms: u64::try_from(c.limits.wall_clock.as_millis()).unwrap_or(u64::MAX),
             max_heap_bytes: c.limits.max_heap_bytes as u64,
             max_parallel: c.sub_calls.max_parallel as u64,
-            max_result_chars: MAX_RESULT_CHARS,
+            max_result_chars: c.max_result_chars as u64,
         }
     }
 
@@ -94,10 +94,6 @@ impl CodeExecutor {
         call
     }
 }
-
-/// The result cap the guidance states, in characters.
-// TODO(lead): the engine's result cap (`max_result_chars`) once `CodeConfig` has it.
-const MAX_RESULT_CHARS: u64 = 50_000;
 
 /// Declared in place of parameters that are passed through unvalidated: renders `unknown`.
 static UNCHECKED: serde_json::Value = serde_json::Value::Null;
