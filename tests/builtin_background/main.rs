@@ -1,10 +1,12 @@
 //! Background work of the `builtin` pack: background `bash` tasks and `task_*` (`tasks`),
-//! terminals and `terminal_*` (`terminals`).
+//! terminals and `terminal_*` (`terminals`), and owners: isolation, ends, caps, `ptc run`
+//! and `ptc serve` leaving nothing behind (`owners`).
 //!
 //! Processes are found by a marker in their argv (`/proc/*/cmdline`): commands run in PID
 //! namespaces, so the pids they see are not the host's. Readiness is a marker in the
 //! output or a process appearing, never a fixed sleep.
 
+mod owners;
 mod tasks;
 mod terminals;
 

@@ -1,4 +1,8 @@
 //! `ptc run`: one program as one `run_code` call through the full pipeline.
+//!
+//! The process is the [`Owner`] of the background work its programs start (tasks,
+//! terminals; shared by the runs of `--repeat`): when the runs are over, or SIGINT or
+//! SIGTERM stops them, the owner is closed and ptc waits until those processes are gone.
 
 use std::io::Read;
 use std::process::ExitCode;
@@ -9,10 +13,12 @@ use std::time::Instant;
 use clap::Args;
 use ptc::config::LimitsConfig;
 use ptc::{
-    Agent, JsonlLog, LogStep, ScopeKey, ToolBatchInput, ToolCallBlock, ToolExecution,
+    Agent, JsonlLog, LogStep, Owner, ScopeKey, ToolBatchInput, ToolCallBlock, ToolExecution,
     ToolExecutionResult, ToolMode, ToolRegistry,
 };
 use serde_json::json;
+use tokio::signal::unix::{signal, SignalKind};
+use tokio_util::sync::CancellationToken;
 
 use crate::setup::{registry, PackArgs};
 
@@ -91,15 +97,60 @@ pub async fn main(args: RunArgs) -> Result<ExitCode, String> {
     if args.trace {
         crate::trace::install(registry);
     }
-    let mut agent = Agent::new(ScopeKey::root("cli"));
+    let owner = Owner::new("ptc run");
+    let mut agent = Agent::new(ScopeKey::root("cli")).with_owner(owner.clone());
     if let Some(path) = &args.log {
         let log = JsonlLog::open(path)
             .map_err(|e| format!("cannot open the log {}: {e}", path.display()))?;
         agent = agent.with_session(Arc::new(log));
     }
-    let outcome = run(registry, agent, &code, &args).await;
+    let stop = stop_on_signals()?;
+    let outcome = run(registry, agent, &code, &args, &stop).await;
+    // Nothing the programs started outlives the process.
+    let _ = tokio::time::timeout(OWNER_GRACE, owner.close()).await;
     setup.shutdown().await;
-    outcome
+    match stop.signalled() {
+        Some(code) => Ok(ExitCode::from(code)),
+        None => outcome,
+    }
+}
+
+/// How long ptc waits for the processes of its background work to be gone.
+const OWNER_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Fires on the first SIGINT or SIGTERM, remembering the exit code it calls for.
+struct Stop {
+    token: CancellationToken,
+    code: Arc<std::sync::OnceLock<u8>>,
+}
+
+impl Stop {
+    fn signalled(&self) -> Option<u8> {
+        self.code.get().copied()
+    }
+}
+
+fn stop_on_signals() -> Result<Stop, String> {
+    let install = |kind| signal(kind).map_err(|e| format!("cannot handle signals: {e}"));
+    let (mut term, mut int) = (
+        install(SignalKind::terminate())?,
+        install(SignalKind::interrupt())?,
+    );
+    let stop = Stop {
+        token: CancellationToken::new(),
+        code: Arc::default(),
+    };
+    let (token, code) = (stop.token.clone(), stop.code.clone());
+    tokio::spawn(async move {
+        let (name, exit) = tokio::select! {
+            _ = term.recv() => ("SIGTERM", 143),
+            _ = int.recv() => ("SIGINT", 130),
+        };
+        eprintln!("ptc: {name}: stopping");
+        let _ = code.set(exit);
+        token.cancel();
+    });
+    Ok(stop)
 }
 
 async fn run(
@@ -107,6 +158,7 @@ async fn run(
     agent: Agent,
     code: &str,
     args: &RunArgs,
+    stop: &Stop,
 ) -> Result<ExitCode, String> {
     let sub_calls = Arc::new(AtomicU64::new(0));
     let counter = sub_calls.clone();
@@ -121,6 +173,9 @@ async fn run(
     let mut last = None;
     let repeat = args.repeat.unwrap_or(1);
     for i in 1..=repeat {
+        if i > 1 && stop.token.is_cancelled() {
+            break;
+        }
         sub_calls.store(0, Ordering::Relaxed);
         let mut batch = ToolBatchInput::new(vec![ToolCallBlock::new(
             format!("run-{i}"),
@@ -129,6 +184,7 @@ async fn run(
         )]);
         batch.agent = Some(agent.clone());
         batch.log = Some(LogStep { turn: i, step: 1 });
+        batch.signal = stop.token.child_token();
         let mut result = match registry.execute(batch).await {
             Ok(result) => result,
             Err(ptc::ToolBatchExecutionError::Log { error, result }) => {
