@@ -341,6 +341,40 @@ async fn builtin_command_program_parses_wc_output() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn builtin_background_program_polls_its_task_until_it_ends() {
+    let f = Fixture::new();
+    let registry = code_registry(&f.root);
+    let (failed, text) = run_code(&registry, &example("background.ts")).await;
+    assert!(!failed, "{text}");
+    assert!(text.starts_with("started task-"), "{text}");
+    assert!(
+        text.contains("\"step 1\",\n    \"step 2\",\n    \"step 3\",\n    \"done\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("\"status\": \"exited with code 0\""),
+        "{text}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn builtin_terminal_program_drives_a_python_repl() {
+    let f = Fixture::new();
+    let registry = code_registry(&f.root);
+    let (failed, text) = run_code(&registry, &example("terminal.ts")).await;
+    assert!(!failed, "{text}");
+    assert!(text.contains("\"round(area, 2)\": \"28.27\""), "{text}");
+    assert!(
+        text.contains("\"[n * n for n in range(5)]\": \"[0, 1, 4, 9, 16]\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("\"closed\": \"closed: closed by terminal_close\""),
+        "{text}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn builtin_tool_errors_reach_programs_as_tool_call_errors() {
     let f = Fixture::new();
     let registry = code_registry(&f.root);
@@ -361,7 +395,13 @@ fn builtin_example_programs_typecheck_against_the_builtin_sdk() {
     let defs: Vec<Arc<ptc::ToolDefinition>> = f.registry.executable_definitions(None, None);
     let sdk = CodeExecutor::declarations(&defs);
     let mut project = TsProject::new(&sdk);
-    for name in ["todos.ts", "rename.ts", "command.ts"] {
+    for name in [
+        "todos.ts",
+        "rename.ts",
+        "command.ts",
+        "background.ts",
+        "terminal.ts",
+    ] {
         project.add_program(name, &example(name));
     }
     let (ok, diagnostics) = project.check();
