@@ -157,9 +157,9 @@ async fn task_kill_sends_sigterm_then_sigkill_and_records_the_reason() {
     let end = bg
         .call("task_output", json!({"task_id": polite, "wait": true}))
         .await;
-    // bash reports its SIGTERM'd `sleep` ("Terminated") before the trap runs.
+    // bash may also report its SIGTERM'd `sleep` ("Terminated"), on stderr.
     assert!(
-        end.value()["output"].as_str().unwrap().ends_with("bye\n"),
+        end.value()["output"].as_str().unwrap().contains("bye\n"),
         "{}",
         end.text()
     );

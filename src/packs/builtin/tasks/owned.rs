@@ -81,13 +81,22 @@ impl<T: Resource> Owned<T> {
     /// Make room for one more of `owner`'s (at most `max`): forget its oldest finished one
     /// when full; an error when all `max` are still running, or the owner has ended.
     pub(crate) fn admit(&self, owner: &OwnerHandle, max: usize) -> Result<(), String> {
+        let mut map = self.lock();
+        self.make_room(&mut map, owner, max)
+    }
+
+    fn make_room(
+        &self,
+        map: &mut HashMap<u64, Vec<Arc<T>>>,
+        owner: &OwnerHandle,
+        max: usize,
+    ) -> Result<(), String> {
         if owner.is_ended() {
             return Err(format!(
                 "the session that would own these {} has ended",
                 self.what.1
             ));
         }
-        let mut map = self.lock();
         let Some(items) = map.get_mut(&owner.id()) else {
             return Ok(());
         };
@@ -115,8 +124,8 @@ impl<T: Resource> Owned<T> {
         item: Arc<T>,
         max: usize,
     ) -> Result<(), String> {
-        self.admit(owner, max)?;
         let mut map = self.lock();
+        self.make_room(&mut map, owner, max)?;
         let fresh = !map.contains_key(&owner.id());
         map.entry(owner.id()).or_default().push(item);
         drop(map);

@@ -96,12 +96,13 @@ pub(crate) fn send_tool(bg: Background) -> ToolDefinition {
                     )));
                 }
                 let mut bytes = args.text.clone().into_bytes();
-                if args.submit != Some(false) {
+                let submit = args.submit != Some(false);
+                if submit {
                     bytes.push(b'\r');
                 }
                 let since = term.end();
                 if args.run_in_background == Some(true) {
-                    let task = background(&bg, &owner, &term, &args.text)?;
+                    let task = background(&bg, &owner, &term, &args.text, submit)?;
                     term.write(&bytes, &signal).await?;
                     return Ok(Answer {
                         until: "background",
@@ -115,6 +116,7 @@ pub(crate) fn send_tool(bg: Background) -> ToolDefinition {
                     timeout: Some(bg.tasks.limits().max_wait),
                     silence: Some(SILENCE),
                     any_output: false,
+                    after_newline: submit,
                 };
                 let until = settle(&term, &wait, &signal)
                     .await
@@ -134,6 +136,7 @@ fn background(
     owner: &OwnerHandle,
     term: &Arc<Terminal>,
     text: &str,
+    submit: bool,
 ) -> Result<Arc<Task>, ToolError> {
     let store = bg.tasks.owned();
     let limits = bg.tasks.limits();
@@ -166,6 +169,7 @@ fn background(
             timeout: None,
             silence: None,
             any_output: false,
+            after_newline: submit,
         };
         let why = match settle(&term, &wait, &watched.force).await {
             Some(Until::Exit) => format!("the terminal ended ({})", term.status_line()),
@@ -276,6 +280,7 @@ pub(crate) fn read_tool(bg: Background) -> ToolDefinition {
                         timeout: Some(Duration::from_millis(asked).min(max)),
                         silence: None,
                         any_output: true,
+                        after_newline: false,
                     };
                     until = settle(&term, &wait, &signal)
                         .await

@@ -201,6 +201,12 @@ impl Terminal {
         text::clean(&state.ring.read(from, u64::MAX).bytes)
     }
 
+    /// Whether a newline was written after position `from`.
+    fn has_newline(&self, from: u64) -> bool {
+        let state = self.lock();
+        state.ring.read(from, u64::MAX).bytes.contains(&b'\n')
+    }
+
     /// Make `task` receive every byte written from now on, while it runs.
     fn listen(&self, task: &Arc<Task>) {
         self.lock().listeners.push(Arc::downgrade(task));

@@ -146,6 +146,7 @@ pub(crate) fn open_tool(bg: Background) -> ToolDefinition {
                     timeout: Some(bg.tasks.limits().max_wait),
                     silence: Some(SILENCE),
                     any_output: false,
+                    after_newline: false,
                 };
                 let until = settle(&term, &wait, &signal)
                     .await

@@ -5,7 +5,8 @@
 //! terminal read, `select`, `poll` or `epoll` wait. A prompt is the last line of new output,
 //! unterminated, ending in `$`, `#`, `%` or `>` (a space may follow), or in `:`, `?`, `)`,
 //! `]` or `...` followed by a space. Either counts only once new output arrived and then
-//! stayed quiet for [`SETTLE`].
+//! stayed quiet for [`SETTLE`], and, after a submitted line, only once the line's echo ended
+//! (a newline arrived): a line editor redrawing a long line is not a prompt.
 
 use std::time::{Duration, Instant};
 
@@ -14,7 +15,7 @@ use tokio_util::sync::CancellationToken;
 use super::Terminal;
 
 /// Quiet needed after new output before a prompt or an input wait counts.
-pub(super) const SETTLE: Duration = Duration::from_millis(30);
+pub(super) const SETTLE: Duration = Duration::from_millis(15);
 /// Silence after which `terminal_send` returns anyway.
 pub(super) const SILENCE: Duration = Duration::from_secs(2);
 /// How often an input wait is looked for while nothing is written.
@@ -54,6 +55,8 @@ pub(super) struct Wait {
     pub(super) silence: Option<Duration>,
     /// Return once any new output arrived and settled (no prompt or input wait needed).
     pub(super) any_output: bool,
+    /// A prompt or an input wait counts only after a newline (a line was submitted).
+    pub(super) after_newline: bool,
 }
 
 /// Wait as `wait` says; `None` when `signal` fired first.
@@ -64,6 +67,7 @@ pub(super) async fn settle(
 ) -> Option<Until> {
     let start = Instant::now();
     let deadline = wait.timeout.map(|t| start + t);
+    let (mut scanned, mut newline) = (wait.since, !wait.after_newline);
     loop {
         let mut changed = term.changed.subscribe();
         let (end, last_output, running) = {
@@ -79,9 +83,15 @@ pub(super) async fn settle(
         }
         let now = Instant::now();
         let mut wake = deadline.unwrap_or(now + Duration::from_secs(3600));
+        if !newline {
+            newline = term.has_newline(scanned);
+            scanned = end;
+        }
         if end > wait.since {
             let quiet = now.saturating_duration_since(last_output);
-            if quiet >= SETTLE {
+            if quiet >= SETTLE && !newline {
+                wake = wake.min(now + POLL);
+            } else if quiet >= SETTLE {
                 if wait.any_output {
                     return Some(Until::Output);
                 }
