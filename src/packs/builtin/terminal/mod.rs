@@ -3,10 +3,10 @@
 //! `terminal_signal`, `terminal_close`).
 //!
 //! A terminal is a PTY whose slave side is the controlling terminal of the backend's
-//! process (`setsid`, `TIOCSCTTY`), started in the same kernel sandbox as `bash` ([`pty`]).
+//! process (`setsid`, `TIOCSCTTY`), started in the same kernel sandbox as `bash` (`pty.rs`).
 //! Its output goes to a scrollback ring of [`TerminalLimits::scrollback_bytes`]; each
 //! terminal keeps one read cursor, so `terminal_send` and `terminal_read` return only what
-//! was not read yet. It belongs to the calling [`Owner`](crate::Owner), at most
+//! was not read yet. It belongs to the calling [`Owner`], at most
 //! [`TerminalLimits::max_terminals`] each, and is closed (every process in it killed) by
 //! `terminal_close`, after [`TerminalLimits::idle_timeout`] without a terminal call on it,
 //! after [`TerminalLimits::max_lifetime`], when its owner ends, and when ptc exits.
