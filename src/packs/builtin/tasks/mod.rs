@@ -243,8 +243,13 @@ impl Task {
             chunk.bytes.len()
         };
         state.cursor += chunk.dropped + keep as u64;
+        let output = match self.kind {
+            TaskKind::Bash => text(&chunk.bytes[..keep], chunk.dropped > 0),
+            // A terminal's bytes: escape sequences and carriage returns, cleaned as its reads are.
+            TaskKind::Terminal => crate::packs::builtin::terminal::clean_text(&chunk.bytes[..keep]),
+        };
         Read {
-            output: text(&chunk.bytes[..keep], chunk.dropped > 0),
+            output,
             dropped: chunk.dropped,
         }
     }

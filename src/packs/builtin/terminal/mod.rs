@@ -32,8 +32,9 @@ use tokio_util::sync::CancellationToken;
 pub(crate) use io::{read_tool, send_tool};
 pub(crate) use manage::{close_tool, list_tool, signal_tool};
 pub(crate) use open::open_tool;
+pub(crate) use text::clean as clean_text;
 
-use super::tasks::{Owned, Resource, Ring, Task};
+use super::tasks::{complete_len, Owned, Resource, Ring, Task};
 use crate::error::ToolError;
 use crate::owner::Owner;
 
@@ -173,7 +174,7 @@ impl Terminal {
         self.lock().ring.end()
     }
 
-    /// Output not read yet.
+    /// Output not read yet (a character cut at the end included).
     fn unread(&self) -> u64 {
         let state = self.lock();
         state.ring.end() - state.cursor
@@ -184,8 +185,13 @@ impl Terminal {
     fn take_unread(&self) -> (String, u64) {
         let mut state = self.lock();
         let chunk = state.ring.read(state.cursor, u64::MAX);
-        state.cursor = state.ring.end();
-        (text::clean(&chunk.bytes), chunk.dropped)
+        // While it runs, a character cut at the end waits for its rest.
+        let keep = match state.status {
+            TermStatus::Running => complete_len(&chunk.bytes),
+            _ => chunk.bytes.len(),
+        };
+        state.cursor += chunk.dropped + keep as u64;
+        (text::clean(&chunk.bytes[..keep]), chunk.dropped)
     }
 
     /// All the retained output, cleaned.

@@ -3,7 +3,7 @@
 //! control characters dropped; and paging by lines.
 
 /// `bytes` as plain text.
-pub(super) fn clean(bytes: &[u8]) -> String {
+pub(crate) fn clean(bytes: &[u8]) -> String {
     let text = String::from_utf8_lossy(bytes);
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
