@@ -134,6 +134,11 @@ async fn ctrl_c_and_sigint_reach_the_foreground_job() {
         v["output"].as_str().unwrap().contains("KeyboardInterrupt"),
         "{v}"
     );
+    // Cleaned as a terminal read is: no carriage returns, no escape sequences.
+    assert!(
+        !v["output"].as_str().unwrap().contains(['\r', '\u{1b}']),
+        "{v}"
+    );
     assert_eq!(v["state"], "done", "{v}");
 }
 
