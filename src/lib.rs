@@ -55,6 +55,7 @@ pub mod json;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 mod mode;
+pub mod owner;
 pub mod packs;
 pub mod pipeline;
 pub mod policy;
@@ -87,6 +88,7 @@ pub use hooks::observer::ResultObserver;
 pub use hooks::post_execute::{PostExecute, PostNext, PostToolDecision, Replacement};
 pub use hooks::pre_execute::{DisplayReason, PreExecute, PreNext, PreToolDecision};
 pub use mode::ToolMode;
+pub use owner::Owner;
 pub use pipeline::{PreparedCall, UnknownArguments};
 pub use policy::approval::{ApprovalAnswer, ApprovalRequest, ApprovalService};
 pub use policy::timeout::TimeoutPolicy;

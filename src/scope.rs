@@ -5,6 +5,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use crate::owner::Owner;
 use crate::session::SessionLog;
 
 static NEXT_SCOPE: AtomicU64 = AtomicU64::new(1);
@@ -79,11 +80,12 @@ impl fmt::Debug for ScopeKey {
 }
 
 /// The agent on whose behalf calls run: its scope and, optionally, the session its
-/// root calls are logged to.
+/// root calls are logged to and the [`Owner`] of the background work its calls start.
 #[derive(Clone)]
 pub struct Agent {
     scope: ScopeKey,
     session: Option<Arc<dyn SessionLog>>,
+    owner: Option<Owner>,
 }
 
 impl Agent {
@@ -92,6 +94,7 @@ impl Agent {
         Agent {
             scope,
             session: None,
+            owner: None,
         }
     }
 
@@ -99,6 +102,17 @@ impl Agent {
     pub fn with_session(mut self, session: Arc<dyn SessionLog>) -> Self {
         self.session = Some(session);
         self
+    }
+
+    /// Attach the owner of the background work (tasks, terminals) this agent's calls start.
+    pub fn with_owner(mut self, owner: Owner) -> Self {
+        self.owner = Some(owner);
+        self
+    }
+
+    /// The owner of this agent's background work, if the host set one.
+    pub fn owner(&self) -> Option<&Owner> {
+        self.owner.as_ref()
     }
 
     /// The agent's scope.
@@ -117,6 +131,7 @@ impl fmt::Debug for Agent {
         f.debug_struct("Agent")
             .field("scope", &self.scope)
             .field("session", &self.session.is_some())
+            .field("owner", &self.owner)
             .finish()
     }
 }

@@ -161,8 +161,8 @@ async fn bash_rejects_bad_arguments() {
             "Invalid arguments",
         ),
         (
-            json!({"command": "true", "description": "x", "run_in_background": true}),
-            "run_in_background",
+            json!({"command": "true", "description": "x", "run_in_background": "yes"}),
+            "Invalid arguments",
         ),
     ] {
         let out = f.call("bash", args).await;

@@ -18,8 +18,7 @@ use ptc::{
 use serde_json::{json, Value};
 use tsc_support::TsProject;
 
-/// The seed catalog's parameter schemas (`bash` without `run_in_background`, the
-/// catalog's shape when background runs are disabled).
+/// The seed catalog's parameter schemas (plus `terminal_read`'s `wait` and `timeout_ms`).
 fn seed_parameters() -> Vec<(&'static str, Value)> {
     vec![
         (
@@ -67,7 +66,8 @@ fn seed_parameters() -> Vec<(&'static str, Value)> {
                 "command": {"type": "string", "description": "The bash command to execute."},
                 "description": {"type": "string", "description": "Clear, concise description of what this command does in active voice, 5-10 words (shown in the UI). Examples: \"ls\" → \"List files in current directory\"; \"git status\" → \"Show working tree status\"; \"npm install\" → \"Install package dependencies\"."},
                 "timeoutMs": {"type": "number", "description": "Timeout in milliseconds. The executor applies its configured default and cap, and kills the command on expiry."},
-                "workdir": {"type": "string", "description": "Working directory for this command. Defaults to the session workspace; a relative path is resolved against it."}
+                "workdir": {"type": "string", "description": "Working directory for this command. Defaults to the session workspace; a relative path is resolved against it."},
+                "run_in_background": {"type": "boolean", "description": "Run in the background and return a task id immediately (collect with task_output, stop with task_kill). No timeout applies."}
             }, "required": ["command", "description"]}),
         ),
         (
@@ -79,6 +79,63 @@ fn seed_parameters() -> Vec<(&'static str, Value)> {
                         "status": {"type": "string", "description": "pending (not started) | in_progress (now) | completed (done).", "enum": ["pending", "in_progress", "completed"]}
                     }, "required": ["content", "status"]}}
             }, "required": ["todos"]}),
+        ),
+        ("task_list", json!({"type": "object", "properties": {}})),
+        (
+            "task_output",
+            json!({"type": "object", "properties": {
+                "task_id": {"type": "string", "description": "Task id returned by the tool that started the background work."},
+                "wait": {"type": "boolean", "description": "Block until the task reaches a terminal status or the timeout expires. A timed-out wait returns [status: running] and leaves the task alive."},
+                "timeout_ms": {"type": "number", "description": "Max wait in milliseconds (only meaningful with wait: true). Defaults to the configured wait timeout; capped by the configured maximum."}
+            }, "required": ["task_id"]}),
+        ),
+        (
+            "task_kill",
+            json!({"type": "object", "properties": {
+                "task_id": {"type": "string", "description": "Task id returned by the tool that started the background work."},
+                "reason": {"type": "string", "description": "Optional short reason, recorded in the log and forwarded to the task."}
+            }, "required": ["task_id"]}),
+        ),
+        (
+            "terminal_open",
+            json!({"type": "object", "properties": {
+                "type": {"type": "string", "description": "Registered terminal backend type, usually \"shell\"."},
+                "name": {"type": "string", "description": "Optional owner-local display name such as \"main\" or \"gdb\"."},
+                "cwd": {"type": "string", "description": "Initial working directory. Defaults to the deployment workspace root."}
+            }, "required": ["type"]}),
+        ),
+        (
+            "terminal_send",
+            json!({"type": "object", "properties": {
+                "sessionId": {"type": "string", "description": "Terminal session id returned by terminal_open or terminal_list."},
+                "text": {"type": "string", "description": "UTF-8 text to write to the terminal."},
+                "submit": {"type": "boolean", "description": "Submit Enter after text (default true). Set false for control characters or incomplete REPL input."},
+                "run_in_background": {"type": "boolean", "description": "Return a task id immediately; collect with task_output or stop with task_kill."}
+            }, "required": ["sessionId", "text"]}),
+        ),
+        (
+            "terminal_read",
+            json!({"type": "object", "properties": {
+                "sessionId": {"type": "string", "description": "Terminal session id."},
+                "offset": {"type": "number", "description": "Newest-relative line offset (default 0)."},
+                "count": {"type": "number", "description": "Requested line count (default 500; backend caps apply)."},
+                "wait": {"type": "boolean", "description": "With offset 0: when nothing is unread, block until new output settles, the terminal exits, or the timeout expires."},
+                "timeout_ms": {"type": "number", "description": "Max wait in milliseconds (only meaningful with wait: true). Defaults to the configured wait timeout; capped by the configured maximum."}
+            }, "required": ["sessionId"]}),
+        ),
+        ("terminal_list", json!({"type": "object", "properties": {}})),
+        (
+            "terminal_signal",
+            json!({"type": "object", "properties": {
+                "sessionId": {"type": "string", "description": "Terminal session id."},
+                "signal": {"type": "string", "description": "Signal to deliver. Shell-targeted SIGKILL is rejected; use terminal_close.", "enum": ["SIGINT", "SIGTERM", "SIGKILL", "SIGTSTP", "SIGHUP"]}
+            }, "required": ["sessionId", "signal"]}),
+        ),
+        (
+            "terminal_close",
+            json!({"type": "object", "properties": {
+                "sessionId": {"type": "string", "description": "Terminal session id."}
+            }, "required": ["sessionId"]}),
         ),
     ]
 }
@@ -162,6 +219,10 @@ fn builtin_sdk_declares_typed_outputs() {
         "paths: string[];",
         "exit_code?: number;",
         "status: \"pending\" | \"in_progress\" | \"completed\";",
+        "task_id?: string;",
+        "state: \"running\" | \"exited\" | \"killed\" | \"done\";",
+        "dropped_bytes: number;",
+        "until: \"prompt\" | \"input\" | \"output\" | \"silence\" | \"timeout\" | \"exit\"",
     ] {
         assert!(sdk.contains(snippet), "missing `{snippet}` in:\n{sdk}");
     }
@@ -361,6 +422,40 @@ async fn builtin_command_program_parses_wc_output() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn builtin_background_program_polls_its_task_until_it_ends() {
+    let f = Fixture::new();
+    let registry = code_registry(&f.root);
+    let (failed, text) = run_code(&registry, &example("background.ts")).await;
+    assert!(!failed, "{text}");
+    assert!(text.starts_with("started task-"), "{text}");
+    assert!(
+        text.contains("\"step 1\",\n    \"step 2\",\n    \"step 3\",\n    \"done\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("\"status\": \"exited with code 0\""),
+        "{text}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn builtin_terminal_program_drives_a_python_repl() {
+    let f = Fixture::new();
+    let registry = code_registry(&f.root);
+    let (failed, text) = run_code(&registry, &example("terminal.ts")).await;
+    assert!(!failed, "{text}");
+    assert!(text.contains("\"round(area, 2)\": \"28.27\""), "{text}");
+    assert!(
+        text.contains("\"[n * n for n in range(5)]\": \"[0, 1, 4, 9, 16]\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("\"closed\": \"closed: closed by terminal_close\""),
+        "{text}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn builtin_tool_errors_reach_programs_as_tool_call_errors() {
     let f = Fixture::new();
     let registry = code_registry(&f.root);
@@ -381,7 +476,13 @@ fn builtin_example_programs_typecheck_against_the_builtin_sdk() {
     let defs: Vec<Arc<ptc::ToolDefinition>> = f.registry.executable_definitions(None, None);
     let sdk = CodeExecutor::declarations(&defs);
     let mut project = TsProject::new(&sdk);
-    for name in ["todos.ts", "rename.ts", "command.ts"] {
+    for name in [
+        "todos.ts",
+        "rename.ts",
+        "command.ts",
+        "background.ts",
+        "terminal.ts",
+    ] {
         project.add_program(name, &example(name));
     }
     let (ok, diagnostics) = project.check();

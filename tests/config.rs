@@ -363,3 +363,73 @@ fn config_serve_table_sets_limits_rejects_zero_and_resolves_the_token_file() {
         "{e}"
     );
 }
+
+#[test]
+fn config_tasks_and_terminals_set_caps_reject_zero_and_only_narrow_when_untrusted() {
+    let config = Config::parse(
+        "[tasks]\nmax_tasks = 3\nmax_wait_ms = 500\n[terminals]\nmax_terminals = 2\n\
+         idle_timeout_ms = 60000\n",
+        None,
+    )
+    .unwrap();
+    let tasks = config.tasks.limits();
+    assert_eq!(tasks.max_tasks, 3);
+    assert_eq!(tasks.max_wait, Duration::from_millis(500));
+    assert_eq!(
+        tasks.max_output_bytes,
+        ptc::packs::builtin::TaskLimits::default().max_output_bytes,
+        "unset keys keep their defaults"
+    );
+    let terminals = config.terminals.limits();
+    assert_eq!(terminals.max_terminals, 2);
+    assert_eq!(terminals.idle_timeout, Duration::from_secs(60));
+    for (table, key) in [
+        ("tasks", "max_tasks"),
+        ("tasks", "max_output_bytes"),
+        ("tasks", "max_wait_ms"),
+        ("terminals", "max_terminals"),
+        ("terminals", "scrollback_bytes"),
+        ("terminals", "idle_timeout_ms"),
+        ("terminals", "max_lifetime_ms"),
+    ] {
+        let e = parse_err(&format!("mode = \"code\"\n[{table}]\n{key} = 0\n"));
+        assert!(
+            e.starts_with("ptc.toml:3:")
+                && e.contains(&format!("{table}.{key} must be at least 1")),
+            "{e}"
+        );
+    }
+    let e = parse_err("[terminals]\nmax_terminal = 3\n");
+    assert!(e.contains("max_terminal"), "{e}");
+
+    // Inside an untrusted workspace: lower values apply, higher ones are dropped and named.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("ptc.toml"),
+        "[tasks]\nmax_tasks = 1000\nmax_wait_ms = 100\n[terminals]\nmax_lifetime_ms = 1000000000\n\
+         max_terminals = 1\n",
+    )
+    .unwrap();
+    let store = ptc::config::TrustStore::new(std::env::temp_dir().join(format!(
+        "ptc-config-test-{}/trusted.toml",
+        std::process::id()
+    )));
+    let loaded = Config::discover_trusted(None, dir.path(), Some(&store)).unwrap();
+    let (tasks, terminals) = (
+        loaded.config.tasks.limits(),
+        loaded.config.terminals.limits(),
+    );
+    assert_eq!(tasks.max_tasks, 16);
+    assert_eq!(tasks.max_wait, Duration::from_millis(100));
+    assert_eq!(terminals.max_terminals, 1);
+    assert_eq!(
+        terminals.max_lifetime,
+        ptc::packs::builtin::TerminalLimits::default().max_lifetime
+    );
+    let notice = loaded.notices.join("\n");
+    assert!(
+        notice.contains("tasks.max_tasks = 1000 (above the default 16)"),
+        "{notice}"
+    );
+    assert!(notice.contains("terminals.max_lifetime_ms"), "{notice}");
+}

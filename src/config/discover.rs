@@ -4,7 +4,7 @@
 //! |---|---|
 //! | given with `--config` and outside the workspace root | all of it (the operator's own) |
 //! | inside the root, its content trusted (`ptc trust`) | all of it |
-//! | inside the root, never trusted | only what narrows: `mode`; `deny` and `ask` policies; `[limits]` that lower a limit; `[sandbox]` that is stricter. Ignored, with a notice: `tools`, `[[mcp]]`, `allow` policies, `unknown_arguments = "allow"`, wider limits and sandbox settings, `[serve]` |
+//! | inside the root, never trusted | only what narrows: `mode`; `deny` and `ask` policies; `[limits]`, `[tasks]` and `[terminals]` values that lower a limit; `[sandbox]` that is stricter. Ignored, with a notice: `tools`, `[[mcp]]`, `allow` policies, `unknown_arguments = "allow"`, wider limits and sandbox settings, `[serve]` |
 //! | inside the root, trusted but changed since | error: ptc refuses to start |
 //! | trusted but gone | error: ptc refuses to start |
 //!
@@ -154,6 +154,8 @@ impl Config {
             ignored.push(format!("allow policies (lines {allow:?})"));
         }
         ignored.extend(self.sandbox.widening());
+        ignored.extend(self.tasks.narrow());
+        ignored.extend(self.terminals.narrow());
         #[cfg(feature = "mcp")]
         if self.serve != Default::default() {
             // Caps, timeouts and the HTTP token decide who may reach the tools: the operator's.

@@ -43,12 +43,20 @@
 //! max_sessions = 64                  # (see the `serve` module for every key)
 //! max_concurrent_runs = 8
 //! token_file = "ptc-token"
+//!
+//! [tasks]                            # background tasks, per owner (see `TasksConfig`)
+//! max_tasks = 16
+//!
+//! [terminals]                        # terminals, per owner (see `TerminalsConfig`)
+//! max_terminals = 8
+//! idle_timeout_ms = 1800000
 //! ```
 //!
 //! Unknown keys and bad values are errors naming the key and the line. A file inside the
 //! workspace root applies in full only once the operator trusted it ([`trust`],
 //! [`Config::discover_trusted`]).
 
+mod background;
 mod discover;
 mod policy;
 mod sandbox;
@@ -56,6 +64,7 @@ mod sandbox;
 mod serve;
 pub mod trust;
 
+pub use background::{TasksConfig, TerminalsConfig};
 pub use discover::Loaded;
 pub use policy::{PolicyAction, PolicyRule, PolicySet};
 pub use sandbox::SandboxSection;
@@ -95,6 +104,10 @@ pub struct Config {
     /// `ptc serve`'s caps, timeouts and token (`[serve]`).
     #[cfg(feature = "mcp")]
     pub serve: ServeConfig,
+    /// The caps of background tasks (`[tasks]`).
+    pub tasks: TasksConfig,
+    /// The caps of terminals (`[terminals]`).
+    pub terminals: TerminalsConfig,
     /// Where the configuration came from.
     pub path: Option<PathBuf>,
     /// Whether the file may widen authority: false for a workspace file the operator has not
@@ -158,6 +171,8 @@ impl Default for Config {
             mcp: Vec::new(),
             #[cfg(feature = "mcp")]
             serve: ServeConfig::default(),
+            tasks: TasksConfig::default(),
+            terminals: TerminalsConfig::default(),
             path: None,
             trusted: true,
         }
@@ -247,6 +262,10 @@ struct RawConfig {
     #[cfg(feature = "mcp")]
     #[serde(default)]
     serve: serve::RawServe,
+    #[serde(default)]
+    tasks: background::RawTasks,
+    #[serde(default)]
+    terminals: background::RawTerminals,
 }
 
 impl Config {
@@ -284,6 +303,14 @@ impl Config {
             .serve
             .resolve(text, path.and_then(Path::parent))
             .map_err(|(line, message)| error(Some(line), message))?;
+        let tasks = raw
+            .tasks
+            .resolve(text)
+            .map_err(|(line, message)| error(Some(line), message))?;
+        let terminals = raw
+            .terminals
+            .resolve(text)
+            .map_err(|(line, message)| error(Some(line), message))?;
         Ok(Config {
             mode,
             tools: raw.tools,
@@ -295,6 +322,8 @@ impl Config {
             mcp,
             #[cfg(feature = "mcp")]
             serve,
+            tasks,
+            terminals,
             path: path.map(Path::to_path_buf),
             trusted: true,
         })

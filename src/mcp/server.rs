@@ -10,9 +10,15 @@
 //! client overlap, up to `max_concurrent_runs` ([`ServeLimits`]); later calls wait in a
 //! bounded queue, and beyond it get a "busy" tool error. [`PtcServer::shutdown`] cancels
 //! every run and waits for them to wind down (their tools reap their own processes).
+//!
+//! Each MCP session is an [`Owner`] of background work (tasks, terminals): the server's
+//! own for stdio, a fresh one per session over HTTP ([`PtcServer::for_session`]). A
+//! session's owner ends when its last handle is dropped (the session closed or expired),
+//! and [`PtcServer::shutdown`] ends every owner the server made and waits for their
+//! processes to be gone.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock as McpContent,
@@ -29,13 +35,14 @@ use super::stdio::LineTransport;
 use super::{McpError, ServeLimits};
 use crate::content::ContentBlock;
 use crate::executor::{LogStep, ToolBatchExecutionError, ToolBatchInput, ToolCallBlock};
+use crate::owner::{Owner, OwnerHandle};
 use crate::registry::{ListedTool, ToolRegistry};
 use crate::result::ToolExecutionResult;
 use crate::scope::Agent;
 
-/// An MCP server over a registry. Cheap to clone: clones share the registry, the agent,
-/// the call counter, the run gate and the shutdown signal (the HTTP transport makes one
-/// per session).
+/// An MCP server over a registry. Cheap to clone: clones share the registry, the agent
+/// (and its owner), the call counter, the run gate and the shutdown signal (the HTTP
+/// transport makes one per session with [`PtcServer::for_session`]).
 #[derive(Clone)]
 pub struct PtcServer {
     registry: ToolRegistry,
@@ -43,20 +50,50 @@ pub struct PtcServer {
     calls: Arc<AtomicU64>,
     runs: Arc<RunGate>,
     shutdown: CancellationToken,
+    owners: Arc<Mutex<Vec<OwnerHandle>>>,
 }
 
 impl PtcServer {
     /// Serve `registry` as `agent` (its scope picks the executor and mode; its session,
     /// if any, logs every call as a batch `turn = n, step = 1` for the n-th call), with
     /// the default [`ServeLimits`].
+    ///
+    /// Background work of its calls belongs to `agent`'s owner, or to a new one when it has
+    /// none.
     pub fn new(registry: ToolRegistry, agent: Agent) -> Self {
+        let agent = match agent.owner() {
+            Some(_) => agent,
+            None => agent.with_owner(Owner::new("mcp")),
+        };
+        let owners = agent.owner().map(Owner::handle).into_iter().collect();
         PtcServer {
             registry,
             agent,
             calls: Arc::new(AtomicU64::new(0)),
             runs: Arc::new(RunGate::new(&ServeLimits::default())),
             shutdown: CancellationToken::new(),
+            owners: Arc::new(Mutex::new(owners)),
         }
+    }
+
+    /// The server for one more MCP session: the same registry, agent scope, log, gate and
+    /// shutdown, but a new [`Owner`] of background work, which ends when the last clone of
+    /// the returned server is dropped (or at [`PtcServer::shutdown`]).
+    pub fn for_session(&self) -> Self {
+        let owner = Owner::new("mcp-session");
+        let mut owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
+        owners.retain(|o| !o.is_ended());
+        owners.push(owner.handle());
+        drop(owners);
+        PtcServer {
+            agent: self.agent.clone().with_owner(owner),
+            ..self.clone()
+        }
+    }
+
+    /// The owner of this server's (or session's) background work.
+    pub fn owner(&self) -> Option<&Owner> {
+        self.agent.owner()
     }
 
     /// Admit runs by `limits` (`max_concurrent_runs`, `max_queued_runs`).
@@ -66,10 +103,14 @@ impl PtcServer {
     }
 
     /// Cancel every run (running or waiting) and refuse new ones, then wait for the runs
-    /// to wind down, at most `grace`.
+    /// to wind down, at most `grace`; then end every owner this server made and wait (at
+    /// most `grace` again) until their background processes are gone.
     pub async fn shutdown(&self, grace: std::time::Duration) {
         self.shutdown.cancel();
         self.runs.drain(grace).await;
+        let owners = std::mem::take(&mut *self.owners.lock().unwrap_or_else(|e| e.into_inner()));
+        let closing = futures::future::join_all(owners.iter().map(OwnerHandle::close));
+        let _ = tokio::time::timeout(grace, closing).await;
     }
 
     /// Fires when [`PtcServer::shutdown`] is called.

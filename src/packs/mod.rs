@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use crate::error::RegistryError;
 use crate::registry::ToolRegistry;
 use crate::sandbox::SandboxConfig;
+use builtin::{TaskLimits, TerminalLimits};
 
 /// The names of the packs this build ships.
 pub const PACKS: &[&str] = &["builtin", "testkit"];
@@ -17,9 +18,13 @@ pub const PACKS: &[&str] = &["builtin", "testkit"];
 pub struct PackContext {
     /// The workspace root that file and shell tools are confined to.
     pub root: PathBuf,
-    /// The kernel sandbox of the processes tools start (`bash`), and the files no tool may
-    /// change.
+    /// The kernel sandbox of the processes tools start (`bash`, background tasks,
+    /// terminals), and the files no tool may change.
     pub sandbox: SandboxConfig,
+    /// The caps of background tasks (`[tasks]`).
+    pub tasks: TaskLimits,
+    /// The caps of terminals (`[terminals]`).
+    pub terminals: TerminalLimits,
 }
 
 impl PackContext {
@@ -28,6 +33,8 @@ impl PackContext {
         PackContext {
             root: root.into(),
             sandbox: SandboxConfig::default(),
+            tasks: TaskLimits::default(),
+            terminals: TerminalLimits::default(),
         }
     }
 }

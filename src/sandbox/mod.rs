@@ -1,5 +1,5 @@
 //! The kernel sandbox for the processes ptc starts for a program (the `builtin` pack's
-//! `bash`), on Linux.
+//! `bash`, its background tasks and its terminals), on Linux.
 //!
 //! | mode | reads | writes | network |
 //! |---|---|---|---|
@@ -33,6 +33,22 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 pub(crate) use plan::Prepared;
+
+/// Make the process `command` execs a session leader whose controlling terminal is its
+/// standard input (a PTY's slave side). Call after [`Prepared::apply`], so that it runs in the
+/// sandboxed process that execs, not in the sandbox's helpers.
+pub(crate) fn controlling_terminal(command: &mut std::process::Command) {
+    sys::controlling_terminal(command);
+}
+
+/// Set the window size of the terminal open as `fd`.
+pub(crate) fn set_window_size(
+    fd: &impl std::os::fd::AsRawFd,
+    rows: u16,
+    cols: u16,
+) -> std::io::Result<()> {
+    sys::set_window_size(fd, rows, cols)
+}
 
 /// Credential locations no sandboxed command may read (`~` is the user's home).
 pub const DEFAULT_DENY_READ: &[&str] = &[

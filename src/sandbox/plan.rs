@@ -27,6 +27,12 @@ impl Prepared {
         command.env("TMPDIR", &self.tmp);
         sys::install(command, self.plan.clone());
     }
+
+    /// Whether the command runs in its own namespaces (its PID 1 dies with the process that
+    /// was spawned, and takes every process of the namespace with it).
+    pub(crate) fn isolated(&self) -> bool {
+        self.plan.namespaces.is_some()
+    }
 }
 
 impl Drop for Prepared {

@@ -1,5 +1,5 @@
-//! The only unsafe code of the crate: Landlock's system calls, and what a sandboxed child
-//! does between `fork` and `exec`.
+//! The only unsafe code of the crate: Landlock's system calls, what a sandboxed child
+//! does between `fork` and `exec` (a terminal's included), and a terminal's window size.
 //!
 //! Everything a child needs is prepared in the parent ([`ChildPlan`]: C strings, the Landlock
 //! ruleset fd, the seccomp program); after `fork` the child (`ptc` is multi-threaded) only
@@ -175,10 +175,13 @@ pub(super) unsafe fn enter(plan: &ChildPlan) -> io::Result<()> {
     }
 }
 
-/// `A`: wait for `B`'s report of the command's status, then end the same way.
+/// `A`: wait for `B`'s report of the command's status, then end the same way. `A` ignores
+/// SIGTERM, so a SIGTERM to the process group (`task_kill`) reaches the command (`B`, the
+/// namespace's init, ignores it too) and `A` ends when the command does.
 unsafe fn monitor(b: libc::pid_t, status_fd: c_int) -> ! {
     // SAFETY: raw system calls on our own fds and child.
     unsafe {
+        libc::signal(libc::SIGTERM, libc::SIG_IGN);
         close_all_but(status_fd);
         let mut status: c_int = 0;
         let mut got = 0usize;
@@ -403,4 +406,38 @@ pub(super) fn install(command: &mut std::process::Command, plan: std::sync::Arc<
     unsafe {
         command.pre_exec(move || enter(&plan));
     }
+}
+
+/// Make the process that execs `command` a session leader whose controlling terminal is its
+/// standard input (`setsid`, `TIOCSCTTY`), between `fork` and `exec`. Installed after the
+/// sandbox's [`install`], it runs in the process that execs (the helpers never return).
+pub(super) fn controlling_terminal(command: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: setsid and ioctl are async-signal-safe system calls on no memory of ours.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::setsid() == -1 {
+                return Err(io::Error::last_os_error());
+            }
+            check(libc::ioctl(0, libc::TIOCSCTTY, 0))
+        });
+    }
+}
+
+/// Set the window size of the terminal open as `fd` (`TIOCSWINSZ`).
+pub(super) fn set_window_size(fd: &impl AsRawFd, rows: u16, cols: u16) -> io::Result<()> {
+    let size = libc::winsize {
+        ws_row: rows,
+        ws_col: cols,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: `size` is a live winsize for the call; the fd is open.
+    check(unsafe {
+        libc::ioctl(
+            fd.as_raw_fd(),
+            libc::TIOCSWINSZ,
+            &size as *const libc::winsize,
+        )
+    })
 }

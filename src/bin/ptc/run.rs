@@ -1,4 +1,8 @@
 //! `ptc run`: one program as one `run_code` call through the full pipeline.
+//!
+//! The process is the [`Owner`] of the background work its programs start (tasks,
+//! terminals; shared by the runs of `--repeat`): when the runs are over, or SIGINT or
+//! SIGTERM stops them, the owner is closed and ptc waits until those processes are gone.
 
 use std::io::Read;
 use std::os::unix::fs::FileTypeExt;
@@ -10,10 +14,12 @@ use std::time::Instant;
 use clap::Args;
 use ptc::config::LimitsConfig;
 use ptc::{
-    Agent, LogStep, ScopeKey, ToolBatchInput, ToolCallBlock, ToolExecution, ToolExecutionResult,
-    ToolMode, ToolRegistry,
+    Agent, LogStep, Owner, ScopeKey, ToolBatchInput, ToolCallBlock, ToolExecution,
+    ToolExecutionResult, ToolMode, ToolRegistry,
 };
 use serde_json::json;
+use tokio::signal::unix::{signal, SignalKind};
+use tokio_util::sync::CancellationToken;
 
 use crate::setup::{registry, PackArgs};
 
@@ -116,7 +122,8 @@ pub async fn main(args: RunArgs) -> Result<ExitCode, String> {
     if args.trace {
         crate::trace::install(registry);
     }
-    let mut agent = Agent::new(ScopeKey::root("cli"));
+    let owner = Owner::new("ptc run");
+    let mut agent = Agent::new(ScopeKey::root("cli")).with_owner(owner.clone());
     let log = match &args.log {
         Some(path) => Some(crate::output::LoudLog::open(path)?),
         None => None,
@@ -124,8 +131,14 @@ pub async fn main(args: RunArgs) -> Result<ExitCode, String> {
     if let Some(log) = &log {
         agent = agent.with_session(log.clone());
     }
-    let outcome = run(registry, agent, &code, &args).await;
+    let stop = stop_on_signals()?;
+    let outcome = run(registry, agent, &code, &args, &stop).await;
+    // Nothing the programs started outlives the process.
+    let _ = tokio::time::timeout(OWNER_GRACE, owner.close()).await;
     setup.shutdown().await;
+    if let Some(code) = stop.signalled() {
+        return Ok(ExitCode::from(code));
+    }
     match log.as_ref().and_then(|log| log.failure()) {
         // Loud already (on stderr when it happened); the exit code says it too.
         Some(_) if outcome.is_ok() => Ok(ExitCode::from(3)),
@@ -133,11 +146,50 @@ pub async fn main(args: RunArgs) -> Result<ExitCode, String> {
     }
 }
 
+/// How long ptc waits for the processes of its background work to be gone.
+const OWNER_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Fires on the first SIGINT or SIGTERM, remembering the exit code it calls for.
+struct Stop {
+    token: CancellationToken,
+    code: Arc<std::sync::OnceLock<u8>>,
+}
+
+impl Stop {
+    fn signalled(&self) -> Option<u8> {
+        self.code.get().copied()
+    }
+}
+
+fn stop_on_signals() -> Result<Stop, String> {
+    let install = |kind| signal(kind).map_err(|e| format!("cannot handle signals: {e}"));
+    let (mut term, mut int) = (
+        install(SignalKind::terminate())?,
+        install(SignalKind::interrupt())?,
+    );
+    let stop = Stop {
+        token: CancellationToken::new(),
+        code: Arc::default(),
+    };
+    let (token, code) = (stop.token.clone(), stop.code.clone());
+    tokio::spawn(async move {
+        let (name, exit) = tokio::select! {
+            _ = term.recv() => ("SIGTERM", 143),
+            _ = int.recv() => ("SIGINT", 130),
+        };
+        eprintln!("ptc: {name}: stopping");
+        let _ = code.set(exit);
+        token.cancel();
+    });
+    Ok(stop)
+}
+
 async fn run(
     registry: &ToolRegistry,
     agent: Agent,
     code: &str,
     args: &RunArgs,
+    stop: &Stop,
 ) -> Result<ExitCode, String> {
     let sub_calls = Arc::new(AtomicU64::new(0));
     let counter = sub_calls.clone();
@@ -152,6 +204,9 @@ async fn run(
     let mut last = None;
     let repeat = args.repeat.unwrap_or(1);
     for i in 1..=repeat {
+        if i > 1 && stop.token.is_cancelled() {
+            break;
+        }
         sub_calls.store(0, Ordering::Relaxed);
         let mut batch = ToolBatchInput::new(vec![ToolCallBlock::new(
             format!("run-{}-{i}", ptc::session::process_tag()),
@@ -160,6 +215,7 @@ async fn run(
         )]);
         batch.agent = Some(agent.clone());
         batch.log = Some(LogStep { turn: i, step: 1 });
+        batch.signal = stop.token.child_token();
         let mut result = match registry.execute(batch).await {
             Ok(result) => result,
             // Said on stderr by the log itself.

@@ -144,7 +144,12 @@ pub async fn registry_until(
         .sandbox
         .resolve(&root, args.sandbox, config.trusted, protected);
     let registry = ToolRegistry::new();
-    let ctx = ptc::packs::PackContext { root, sandbox };
+    let ctx = ptc::packs::PackContext {
+        root,
+        sandbox,
+        tasks: config.tasks.limits(),
+        terminals: config.terminals.limits(),
+    };
     let packs = match (&args.packs, &config.tools) {
         (Some(list), _) => list.clone(),
         (None, Some(tools)) => tools.join(","),

@@ -98,9 +98,10 @@ pub async fn serve_http(
         hosts.push(local.ip().to_string());
         config = config.with_allowed_hosts(hosts);
     }
+    // Each session its own owner of background work.
     let factory = {
         let server = server.clone();
-        move || Ok(server.clone())
+        move || Ok(server.for_session())
     };
     let sessions = Arc::new(sessions::CappedSessions::new(&limits));
     let shared = Arc::new(connection::Shared {

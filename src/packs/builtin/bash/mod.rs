@@ -6,7 +6,10 @@
 //! interleaved (up to [`MAX_CONTENT_BYTES`]). The whole process group is killed with
 //! SIGKILL when the timeout expires, when the caller cancels, when the call's future is
 //! dropped, and when the shell exits (so a command's background children never outlive
-//! the call; this pack has no `run_in_background`).
+//! the call).
+//!
+//! With `run_in_background: true` the same command starts as a background task of the
+//! calling session (see [`super::tasks`]) and the call returns its id at once.
 //!
 //! The working directory is confined to the root, and the command runs in the kernel
 //! sandbox of [`crate::sandbox`] (unless the mode is `danger-full-access`): it reads
@@ -16,26 +19,33 @@
 //! `[sandbox: file access denied under <mode> mode]` (or `network`); the value carries the
 //! note as `sandbox`.
 
+mod tail;
+
 use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 use ptc_schema::{ParameterSpec, ValueSpec};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::Command;
 
+pub(crate) use tail::signal_name;
+use tail::{pump, GroupGuard, Tail};
+
+use super::background::Background;
 use super::shared::{self, arg_str, invalid_args};
+use super::tasks::{spawn, Resource};
 use super::workspace::Workspace;
 use crate::content::ContentBlock;
 use crate::definition::ToolDefinition;
 use crate::error::{codes, ToolError, ToolErrorInfo};
+use crate::owner::OwnerHandle;
 use crate::presentation::{ToolCallView, ToolResultView};
-use crate::sandbox::{Sandbox, SandboxMode};
+use crate::sandbox::{Prepared, Sandbox, SandboxMode};
 
 /// Timeout when `timeoutMs` is absent.
 pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
@@ -51,7 +61,6 @@ const DRAIN_GRACE: Duration = Duration::from_secs(2);
 #[derive(Deserialize)]
 struct Args {
     command: String,
-    #[allow(dead_code)]
     description: String,
     #[serde(rename = "timeoutMs")]
     timeout_ms: Option<f64>,
@@ -71,6 +80,24 @@ struct Output {
     truncated: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     sandbox: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    task_id: Option<String>,
+}
+
+impl Output {
+    /// A background start: only the task id.
+    fn started(task_id: &str) -> Self {
+        Output {
+            exit_code: None,
+            signal: None,
+            stdout: String::new(),
+            stderr: String::new(),
+            output: String::new(),
+            truncated: false,
+            sandbox: None,
+            task_id: Some(task_id.to_string()),
+        }
+    }
 }
 
 /// What the model is told about the sandbox of `mode`.
@@ -105,22 +132,25 @@ fn sandbox_clause(mode: SandboxMode, network: bool) -> String {
 }
 
 /// The `bash` tool.
-pub(crate) fn tool(ws: Arc<Workspace>, sandbox: Arc<Sandbox>) -> ToolDefinition {
+pub(crate) fn tool(bg: Background) -> ToolDefinition {
+    let sandbox = bg.sandbox.clone();
     ToolDefinition::builder("bash")
-        .path_arguments(ws.path_arguments(&[("workdir", Some("."))]))
+        .path_arguments(bg.ws.path_arguments(&[("workdir", Some("."))]))
         .description(format!(
             "Execute a bash command (`bash -c`) and return its stdout/stderr. Each call runs in a \
              fresh shell: no state (cwd, variables, functions) persists between calls — pass \
              `workdir` instead of using `cd`. Non-zero exits are reported as `[exit code: N]`. \
              The working directory must be inside the workspace. Long output is truncated to \
-             its tail. Background processes the command starts are killed when it exits; there \
-             is no background mode.{}",
+             its tail. Processes a command leaves running are killed when it exits. Set \
+             `run_in_background: true` for long-running commands: the call returns a task id \
+             immediately; read its output with `task_output` and stop it with `task_kill`.{}",
             sandbox_sentence(sandbox.mode(), sandbox.network())
         ))
         .code_description(format!(
             "Run `bash -c COMMAND` in a fresh shell: no state (cwd, variables, functions) \
              persists, so pass `workdir` (inside the workspace) instead of `cd`. A non-zero exit \
-             is a result, not an error. Processes it starts die with it; no background mode.{}",
+             is a result, not an error. Processes it starts die with it; `run_in_background: true` \
+             returns a task id (see task_output).{}",
             sandbox_clause(sandbox.mode(), sandbox.network())
         ))
         .parameters(
@@ -151,6 +181,13 @@ pub(crate) fn tool(ws: Arc<Workspace>, sandbox: Arc<Sandbox>) -> ToolDefinition 
                         "Working directory for this command. Defaults to the session workspace; \
                          a relative path is resolved against it.",
                     ),
+                )
+                .optional(
+                    "run_in_background",
+                    ValueSpec::boolean().describe(
+                        "Run in the background and return a task id immediately (collect with \
+                         task_output, stop with task_kill). No timeout applies.",
+                    ),
                 ),
         )
         .output(
@@ -170,16 +207,27 @@ pub(crate) fn tool(ws: Arc<Workspace>, sandbox: Arc<Sandbox>) -> ToolDefinition 
                 .property(
                     "sandbox",
                     ValueSpec::string().describe("Set on a likely sandbox refusal."),
+                )
+                .property(
+                    "task_id",
+                    ValueSpec::string()
+                        .describe("With run_in_background: read its output with task_output."),
                 ),
         )
         .concurrency_safe(false)
         .execute(move |args: Args, ctx| {
-            let ws = ws.clone();
-            let sandbox = sandbox.clone();
+            let bg = bg.clone();
+            let owner = bg.owner(&ctx);
             let signal = ctx.signal().clone();
-            async move { run(&ws, &sandbox, args, signal).await }
+            async move { run(&bg, owner, args, signal).await }
         })
         .render(|_, value| {
+            if let Some(id) = value["task_id"].as_str() {
+                return vec![ContentBlock::text(format!(
+                    "Started background task {id}. Read its output with task_output, stop it \
+                     with task_kill."
+                ))];
+            }
             let mut text = String::new();
             if value["truncated"] == true {
                 text.push_str("[output truncated to its tail]\n");
@@ -224,114 +272,28 @@ pub(crate) fn tool(ws: Arc<Workspace>, sandbox: Arc<Sandbox>) -> ToolDefinition 
         .expect("the bash definition is valid")
 }
 
-/// The tail of one stream, or of both interleaved.
-struct Tail {
-    buf: Vec<u8>,
-    cap: usize,
-    cut: bool,
-}
-
-impl Tail {
-    fn new(cap: usize) -> Self {
-        Tail {
-            buf: Vec::new(),
-            cap,
-            cut: false,
-        }
-    }
-
-    fn push(&mut self, bytes: &[u8]) {
-        self.buf.extend_from_slice(bytes);
-        if self.buf.len() > 2 * self.cap {
-            self.trim();
-        }
-    }
-
-    fn trim(&mut self) {
-        if self.buf.len() > self.cap {
-            self.buf.drain(..self.buf.len() - self.cap);
-            self.cut = true;
-        }
-    }
-
-    fn text(mut self) -> (String, bool) {
-        self.trim();
-        let text = String::from_utf8_lossy(&self.buf).into_owned();
-        // Cutting may have split a character at the front: drop the replacement it left.
-        let text = if self.cut {
-            shared::tail_str(&text, self.cap)
-                .trim_start_matches('\u{FFFD}')
-                .to_string()
-        } else {
-            text
-        };
-        (text, self.cut)
-    }
-}
-
-/// Kills the process group when dropped, unless disarmed.
-struct GroupGuard {
-    pgid: Option<Pid>,
-}
-
-impl GroupGuard {
-    fn kill(&self) {
-        if let Some(pgid) = self.pgid {
-            // ESRCH (the group is already gone) is fine.
-            let _ = killpg(pgid, Signal::SIGKILL);
-        }
-    }
-}
-
-impl Drop for GroupGuard {
-    fn drop(&mut self) {
-        self.kill();
-    }
-}
-
-async fn pump(mut stream: impl AsyncRead + Unpin, own: Arc<Mutex<Tail>>, both: Arc<Mutex<Tail>>) {
-    let mut chunk = vec![0u8; 16 * 1024];
-    while let Ok(n) = stream.read(&mut chunk).await {
-        if n == 0 {
-            break;
-        }
-        own.lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(&chunk[..n]);
-        both.lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(&chunk[..n]);
-    }
-}
-
 enum End {
     Exited(ExitStatus),
     TimedOut(u64),
     Cancelled,
 }
 
-async fn run(
+/// The working directory of a command, checked: inside the root, an existing directory, and
+/// the sandbox can run commands here.
+pub(super) fn workdir(
     ws: &Workspace,
     sandbox: &Sandbox,
-    args: Args,
-    signal: tokio_util::sync::CancellationToken,
-) -> Result<Output, ToolError> {
-    if args.run_in_background == Some(true) {
-        return Err(invalid_args(
-            "`run_in_background` is not available here: commands run in the foreground and \
-             their background processes are killed when they exit",
-        ));
-    }
-    if args.command.trim().is_empty() {
+    command: &str,
+    workdir: Option<&str>,
+) -> Result<PathBuf, ToolError> {
+    if command.trim().is_empty() {
         return Err(invalid_args("`command` is empty"));
     }
-    let timeout = shared::whole_number(args.timeout_ms, "timeoutMs", DEFAULT_TIMEOUT_MS, 1)?
-        .min(MAX_TIMEOUT_MS);
-    let dir = ws.resolve(args.workdir.as_deref().unwrap_or("."), "workdir")?;
+    let dir = ws.resolve(workdir.unwrap_or("."), "workdir")?;
     if !dir.exists || !dir.path.is_dir() {
         return Err(ToolError::new(format!(
             "`workdir` `{}` is not an existing directory in the workspace.",
-            args.workdir.as_deref().unwrap_or(".")
+            workdir.unwrap_or(".")
         )));
     }
     if let Some(why) = sandbox.unavailable() {
@@ -340,22 +302,49 @@ async fn run(
             codes::TOOL_DENIED,
         )));
     }
-    // Kept until the call ends: dropping it removes the command's private temp dir.
-    let confinement = sandbox
-        .prepare()
-        .map_err(|e| ToolError::new(format!("cannot set up the sandbox for bash: {e}")))?;
-    let mut command = std::process::Command::new("bash");
-    command
-        .arg("-c")
-        .arg(&args.command)
-        .current_dir(&dir.path)
+    Ok(dir.path)
+}
+
+/// `bash -c COMMAND` in `dir`, in a process group of its own, standard input closed, the
+/// streams piped, confined when `confinement` says so.
+pub(super) fn command(
+    dir: &Path,
+    command: &str,
+    confinement: Option<&Prepared>,
+) -> std::process::Command {
+    let mut out = std::process::Command::new("bash");
+    out.arg("-c")
+        .arg(command)
+        .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
-    if let Some(confinement) = &confinement {
-        confinement.apply(&mut command);
+    if let Some(confinement) = confinement {
+        confinement.apply(&mut out);
     }
+    out
+}
+
+async fn run(
+    bg: &Background,
+    owner: OwnerHandle,
+    args: Args,
+    signal: tokio_util::sync::CancellationToken,
+) -> Result<Output, ToolError> {
+    let (ws, sandbox) = (&bg.ws, &bg.sandbox);
+    let dir = workdir(ws, sandbox, &args.command, args.workdir.as_deref())?;
+    if args.run_in_background == Some(true) {
+        let task = spawn::start(bg, &owner, dir, args.command, args.description).await?;
+        return Ok(Output::started(task.id()));
+    }
+    let timeout = shared::whole_number(args.timeout_ms, "timeoutMs", DEFAULT_TIMEOUT_MS, 1)?
+        .min(MAX_TIMEOUT_MS);
+    // Kept until the call ends: dropping it removes the command's private temp dir.
+    let confinement = sandbox
+        .prepare()
+        .map_err(|e| ToolError::new(format!("cannot set up the sandbox for bash: {e}")))?;
+    let command = command(&dir, &args.command, confinement.as_ref());
     let mut child = Command::from(command)
         .kill_on_drop(true)
         .spawn()
@@ -421,6 +410,7 @@ async fn run(
             stderr,
             output,
             truncated: cut_out || cut_err || cut_both,
+            task_id: None,
         }),
         End::TimedOut(ms) => Err(ToolError::new(format!(
             "Command timed out after {ms} ms; its process group was killed. Output so far:\n{}",
@@ -435,10 +425,4 @@ async fn run(
             "Command cancelled; its process group was killed.",
         )),
     }
-}
-
-fn signal_name(number: i32) -> String {
-    Signal::try_from(number)
-        .map(|s| s.as_str().to_string())
-        .unwrap_or_else(|_| format!("signal {number}"))
 }

@@ -1,0 +1,101 @@
+//! The streams of one `bash` call: their tails, the reader that fills them, and the guard
+//! that kills the process group.
+
+use std::sync::{Arc, Mutex};
+
+use nix::sys::signal::{killpg, Signal};
+use nix::unistd::Pid;
+use tokio::io::{AsyncRead, AsyncReadExt};
+
+use super::super::shared;
+
+/// The tail of one stream, or of both interleaved.
+pub(super) struct Tail {
+    buf: Vec<u8>,
+    cap: usize,
+    cut: bool,
+}
+
+impl Tail {
+    pub(super) fn new(cap: usize) -> Self {
+        Tail {
+            buf: Vec::new(),
+            cap,
+            cut: false,
+        }
+    }
+
+    fn push(&mut self, bytes: &[u8]) {
+        self.buf.extend_from_slice(bytes);
+        if self.buf.len() > 2 * self.cap {
+            self.trim();
+        }
+    }
+
+    fn trim(&mut self) {
+        if self.buf.len() > self.cap {
+            self.buf.drain(..self.buf.len() - self.cap);
+            self.cut = true;
+        }
+    }
+
+    pub(super) fn text(mut self) -> (String, bool) {
+        self.trim();
+        let text = String::from_utf8_lossy(&self.buf).into_owned();
+        // Cutting may have split a character at the front: drop the replacement it left.
+        let text = if self.cut {
+            shared::tail_str(&text, self.cap)
+                .trim_start_matches('\u{FFFD}')
+                .to_string()
+        } else {
+            text
+        };
+        (text, self.cut)
+    }
+}
+
+/// Kills the process group when dropped, unless disarmed.
+pub(super) struct GroupGuard {
+    pub(super) pgid: Option<Pid>,
+}
+
+impl GroupGuard {
+    pub(super) fn kill(&self) {
+        if let Some(pgid) = self.pgid {
+            // ESRCH (the group is already gone) is fine.
+            let _ = killpg(pgid, Signal::SIGKILL);
+        }
+    }
+}
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+pub(super) async fn pump(
+    mut stream: impl AsyncRead + Unpin,
+    own: Arc<Mutex<Tail>>,
+    both: Arc<Mutex<Tail>>,
+) {
+    let mut chunk = vec![0u8; 16 * 1024];
+    while let Ok(n) = stream.read(&mut chunk).await {
+        if n == 0 {
+            break;
+        }
+        own.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(&chunk[..n]);
+        both.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(&chunk[..n]);
+    }
+}
+
+/// The name of signal `number`, e.g. `SIGTERM`.
+pub(crate) fn signal_name(number: i32) -> String {
+    Signal::try_from(number)
+        .map(|s| s.as_str().to_string())
+        .unwrap_or_else(|_| format!("signal {number}"))
+}
