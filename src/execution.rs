@@ -150,6 +150,8 @@ pub struct ToolExecution {
     pub(crate) signal: CancellationToken,
     pub(crate) definition: Option<Arc<ToolDefinition>>,
     pub(crate) started_at: std::time::Instant,
+    /// The call's span while it runs (see [`crate::telemetry`]).
+    pub(crate) span: crate::telemetry::span::CallSpan,
 }
 
 impl ToolExecution {

@@ -63,6 +63,7 @@ pub mod result;
 pub mod sandbox;
 pub mod scope;
 pub mod session;
+pub mod telemetry;
 
 pub use ptc_schema as schema;
 

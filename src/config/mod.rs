@@ -41,6 +41,10 @@
 //! max_sessions = 64                  # (see the `serve` module for every key)
 //! max_concurrent_runs = 8
 //! token_file = "ptc-token"
+//!
+//! [telemetry]                        # export call spans over OTLP (see the `telemetry` module)
+//! endpoint = "http://127.0.0.1:6006/v1/traces"
+//! max_attribute_chars = 4096
 //! ```
 //!
 //! Unknown keys and bad values are errors naming the key and the line. A file inside the
@@ -52,6 +56,7 @@ mod policy;
 mod sandbox;
 #[cfg(feature = "mcp")]
 mod serve;
+mod telemetry;
 pub mod trust;
 
 pub use discover::Loaded;
@@ -59,6 +64,7 @@ pub use policy::{PolicyAction, PolicyRule, PolicySet};
 pub use sandbox::SandboxSection;
 #[cfg(feature = "mcp")]
 pub use serve::ServeConfig;
+pub use telemetry::TelemetryConfig;
 pub use trust::TrustStore;
 
 use std::path::{Path, PathBuf};
@@ -91,6 +97,8 @@ pub struct Config {
     /// `ptc serve`'s caps, timeouts and token (`[serve]`).
     #[cfg(feature = "mcp")]
     pub serve: ServeConfig,
+    /// Span export (`[telemetry]`).
+    pub telemetry: TelemetryConfig,
     /// Where the configuration came from.
     pub path: Option<PathBuf>,
     /// Whether the file may widen authority: false for a workspace file the operator has not
@@ -128,6 +136,7 @@ impl Default for Config {
             mcp: Vec::new(),
             #[cfg(feature = "mcp")]
             serve: ServeConfig::default(),
+            telemetry: TelemetryConfig::default(),
             path: None,
             trusted: true,
         }
@@ -211,6 +220,8 @@ struct RawConfig {
     #[cfg(feature = "mcp")]
     #[serde(default)]
     serve: serve::RawServe,
+    #[serde(default)]
+    telemetry: telemetry::RawTelemetry,
 }
 
 impl Config {
@@ -242,6 +253,10 @@ impl Config {
             .serve
             .resolve(text, path.and_then(Path::parent))
             .map_err(|(line, message)| error(Some(line), message))?;
+        let telemetry = raw
+            .telemetry
+            .resolve(text)
+            .map_err(|(line, message)| error(Some(line), message))?;
         Ok(Config {
             mode,
             tools: raw.tools,
@@ -252,6 +267,7 @@ impl Config {
             mcp,
             #[cfg(feature = "mcp")]
             serve,
+            telemetry,
             path: path.map(Path::to_path_buf),
             trusted: true,
         })

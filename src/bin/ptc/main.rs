@@ -3,6 +3,7 @@
 //! Exit codes: 0 success, 1 the result is an error, 2 a usage or setup error.
 
 mod format;
+mod observe;
 mod run;
 mod serve;
 mod setup;

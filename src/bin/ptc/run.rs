@@ -21,6 +21,8 @@ use crate::setup::{registry, PackArgs};
 pub struct RunArgs {
     #[command(flatten)]
     packs: PackArgs,
+    #[command(flatten)]
+    telemetry: crate::observe::TelemetryArgs,
     /// Wall-clock limit for the program, in milliseconds (default 120000).
     #[arg(long, value_name = "N")]
     timeout_ms: Option<u64>,
@@ -86,6 +88,13 @@ pub async fn main(args: RunArgs) -> Result<ExitCode, String> {
         }
     })
     .await?;
+    let telemetry = match crate::observe::start(&args.telemetry, &setup.config.telemetry) {
+        Ok(telemetry) => telemetry,
+        Err(e) => {
+            setup.shutdown().await;
+            return Err(e);
+        }
+    };
     let registry = &setup.registry;
     registry.set_mode(ToolMode::Both);
     if args.trace {
@@ -99,6 +108,7 @@ pub async fn main(args: RunArgs) -> Result<ExitCode, String> {
     }
     let outcome = run(registry, agent, &code, &args).await;
     setup.shutdown().await;
+    telemetry.shutdown().await;
     outcome
 }
 
