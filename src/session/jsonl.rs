@@ -60,3 +60,43 @@ pub fn read_jsonl(path: impl AsRef<Path>) -> Result<Vec<SessionEvent>, SessionEr
     }
     Ok(events)
 }
+
+/// A line of a session file that is not an event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadLine {
+    /// 1-based line number.
+    pub line: usize,
+    /// Why it was skipped.
+    pub error: String,
+}
+
+/// Read a JSON-lines session file, skipping lines that are not events (a damaged or
+/// truncated log, say) and reporting each. Only an unreadable file is an error.
+pub fn read_jsonl_lossy(
+    path: impl AsRef<Path>,
+) -> Result<(Vec<SessionEvent>, Vec<BadLine>), SessionError> {
+    let path = path.as_ref();
+    let file = File::open(path).map_err(|e| SessionError(format!("{}: {e}", path.display())))?;
+    let mut events = Vec::new();
+    let mut bad = Vec::new();
+    for (i, line) in BufReader::new(file).split(b'\n').enumerate() {
+        let line = line.map_err(|e| SessionError(format!("{}:{}: {e}", path.display(), i + 1)))?;
+        let parsed = std::str::from_utf8(&line)
+            .map_err(|e| format!("not UTF-8: {e}"))
+            .and_then(|text| {
+                if text.trim().is_empty() {
+                    return Ok(None);
+                }
+                crate::json::parse_unbounded(text)
+                    .and_then(serde_json::from_value)
+                    .map(Some)
+                    .map_err(|e| e.to_string())
+            });
+        match parsed {
+            Ok(Some(event)) => events.push(event),
+            Ok(None) => {}
+            Err(error) => bad.push(BadLine { line: i + 1, error }),
+        }
+    }
+    Ok((events, bad))
+}

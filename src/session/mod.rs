@@ -3,10 +3,11 @@
 //! [`MemoryLog`] keeps events in memory; [`JsonlLog`] appends one JSON object per line
 //! to a file and [`read_jsonl`] replays such a file into the same events.
 
+pub mod html;
 mod jsonl;
 mod tree;
 
-pub use jsonl::{read_jsonl, JsonlLog};
+pub use jsonl::{read_jsonl, read_jsonl_lossy, BadLine, JsonlLog};
 pub use tree::{build_tree, render_tree, CallNode, Settled};
 
 use std::sync::Mutex;

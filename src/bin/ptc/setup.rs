@@ -88,6 +88,10 @@ pub struct ToolsArgs {
 pub struct ReplayArgs {
     #[command(flatten)]
     packs: PackArgs,
+    /// Print one self-contained HTML page with each run as a waterfall (damaged lines are
+    /// skipped and counted) instead of the text tree.
+    #[arg(long)]
+    html: bool,
     /// The session log (JSON lines).
     #[arg(value_name = "FILE")]
     file: std::path::PathBuf,
@@ -262,6 +266,9 @@ pub async fn tools(args: ToolsArgs) -> Result<ExitCode, String> {
 
 /// `ptc replay`.
 pub async fn replay(args: ReplayArgs) -> Result<ExitCode, String> {
+    if args.html {
+        return replay_html(args).await;
+    }
     let events = ptc::session::read_jsonl(&args.file).map_err(|e| e.to_string())?;
     let setup = registry(&args.packs, |_| {}).await?;
     let tree = ptc::session::build_tree(&events);
@@ -269,6 +276,29 @@ pub async fn replay(args: ReplayArgs) -> Result<ExitCode, String> {
         "{}",
         ptc::session::render_tree(&tree, Some(&setup.registry))
     );
+    setup.shutdown().await;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `ptc replay --html`.
+async fn replay_html(args: ReplayArgs) -> Result<ExitCode, String> {
+    let (events, bad) = ptc::session::read_jsonl_lossy(&args.file).map_err(|e| e.to_string())?;
+    if !bad.is_empty() {
+        eprintln!(
+            "ptc: {}: skipped {} damaged line(s)",
+            args.file.display(),
+            bad.len()
+        );
+    }
+    let setup = registry(&args.packs, |_| {}).await?;
+    let title = args.file.file_name().unwrap_or(args.file.as_os_str());
+    let page = ptc::session::html::render_html(
+        &title.to_string_lossy(),
+        &events,
+        &bad,
+        Some(&setup.registry),
+    );
+    print!("{page}");
     setup.shutdown().await;
     Ok(ExitCode::SUCCESS)
 }
