@@ -172,8 +172,7 @@ impl ToolRegistry {
                         panic_message(&*p)
                     )),
                 };
-                let answered = answer.describe();
-                telemetry::decision(exec, "approval", &answered, None);
+                telemetry::decision(exec, "approval", &answer.describe(), None);
                 match answer {
                     ApprovalAnswer::AllowedOnce => None,
                     other => Some(fail(ToolFailure::denied(format!(

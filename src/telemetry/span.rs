@@ -1,6 +1,7 @@
 //! The span of one call: opened at admission, given policy events, closed at finalization.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use serde_json::Value;
@@ -12,17 +13,32 @@ use crate::execution::{ExecutionToken, ToolExecution};
 use crate::result::{Outcome, ToolExecutionResult};
 
 /// The span slot a [`ToolExecution`] carries: empty until admission opens it (and when
-/// nothing listens), emptied again when the call is finalized, which ends the span.
+/// nothing listens), emptied again when the call is finalized, which ends the span. The
+/// flag spares calls without a span the lock.
 #[derive(Default)]
-pub(crate) struct CallSpan(Mutex<Option<Span>>);
+pub(crate) struct CallSpan {
+    opened: AtomicBool,
+    span: Mutex<Option<Span>>,
+}
 
 impl CallSpan {
+    fn set(&self, span: Span) {
+        *self.span.lock().unwrap_or_else(|e| e.into_inner()) = Some(span);
+        self.opened.store(true, Ordering::Release);
+    }
+
     fn take(&self) -> Option<Span> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
+        if !self.opened.load(Ordering::Acquire) {
+            return None;
+        }
+        self.span.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
 
     fn get(&self) -> Option<Span> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        if !self.opened.load(Ordering::Acquire) {
+            return None;
+        }
+        self.span.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 }
 
@@ -113,7 +129,7 @@ pub(crate) fn open(exec: &ToolExecution) {
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .insert(exec.token(), span.clone());
-    *exec.span.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(span);
+    exec.span.set(span);
 }
 
 /// Record a policy decision on `exec`'s span: `stage` (`pre-execute`, `approval`,
