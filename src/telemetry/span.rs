@@ -18,27 +18,49 @@ use crate::result::{Outcome, ToolExecutionResult};
 #[derive(Default)]
 pub(crate) struct CallSpan {
     opened: AtomicBool,
-    span: Mutex<Option<Span>>,
+    span: Mutex<Option<(ExecutionToken, Span)>>,
 }
 
 impl CallSpan {
-    fn set(&self, span: Span) {
-        *self.span.lock().unwrap_or_else(|e| e.into_inner()) = Some(span);
+    fn set(&self, token: ExecutionToken, span: Span) {
+        *self.span.lock().unwrap_or_else(|e| e.into_inner()) = Some((token, span));
         self.opened.store(true, Ordering::Release);
     }
 
+    /// Empty the slot, and forget the span as a parent.
     fn take(&self) -> Option<Span> {
         if !self.opened.load(Ordering::Acquire) {
             return None;
         }
-        self.span.lock().unwrap_or_else(|e| e.into_inner()).take()
+        let (token, span) = self.span.lock().unwrap_or_else(|e| e.into_inner()).take()?;
+        open_spans()
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&token);
+        Some(span)
     }
 
     fn get(&self) -> Option<Span> {
         if !self.opened.load(Ordering::Acquire) {
             return None;
         }
-        self.span.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        let slot = self.span.lock().unwrap_or_else(|e| e.into_inner());
+        slot.as_ref().map(|(_, span)| span.clone())
+    }
+}
+
+impl Drop for CallSpan {
+    /// A call dropped before it was finalized (its future was dropped): end its span as
+    /// cancelled rather than leave it open.
+    fn drop(&mut self) {
+        if let Some(span) = self.take() {
+            span.record("ptc.outcome", CallOutcome::Cancelled.as_str());
+            span.record("otel.status_code", "ERROR");
+            span.record(
+                "otel.status_description",
+                "the call was dropped before it settled",
+            );
+        }
     }
 }
 
@@ -129,7 +151,7 @@ pub(crate) fn open(exec: &ToolExecution) {
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .insert(exec.token(), span.clone());
-    exec.span.set(span);
+    exec.span.set(exec.token(), span);
 }
 
 /// Record a policy decision on `exec`'s span: `stage` (`pre-execute`, `approval`,
@@ -158,10 +180,6 @@ pub(crate) fn close(exec: &ToolExecution, result: &ToolExecutionResult) {
     let Some(span) = exec.span.take() else {
         return;
     };
-    open_spans()
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .remove(&exec.token());
     let max = max_attribute_chars();
     let failure = result.error();
     let outcome = CallOutcome::of(failure);

@@ -321,3 +321,27 @@ async fn a_root_call_is_a_child_of_the_hosts_current_span_and_values_are_cut() {
         assert!(value.ends_with('…'), "{key} says it was cut");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_whose_future_is_dropped_ends_its_span_as_cancelled() {
+    collector();
+    let registry = code_registry();
+    let started = Arc::new(tokio::sync::Notify::new());
+    let notify = started.clone();
+    registry.on_execute(move |d: ptc::DispatchExecution, next: ptc::ExecuteNext| {
+        notify.notify_one();
+        next.run(d)
+    });
+    let slow = call(&registry, "dropped-1", "sleep", json!({"ms": 600_000}));
+    tokio::select! {
+        _ = slow => panic!("the sleep ended"),
+        _ = started.notified() => {}
+    }
+    let spans = spans_of("dropped-1");
+    let span = by_call(&spans, "dropped-1");
+    assert_eq!(attr(span, "ptc.outcome").as_deref(), Some("cancelled"));
+    assert_eq!(
+        span.status,
+        Status::error("the call was dropped before it settled")
+    );
+}
