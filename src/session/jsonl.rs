@@ -71,7 +71,8 @@ pub struct BadLine {
 }
 
 /// Read a JSON-lines session file, skipping lines that are not events (a damaged or
-/// truncated log, say) and reporting each. Only an unreadable file is an error.
+/// truncated log, say, or values nested deeper than [`ptc_schema::value::MAX_DEPTH`]) and
+/// reporting each. Only an unreadable file is an error.
 pub fn read_jsonl_lossy(
     path: impl AsRef<Path>,
 ) -> Result<(Vec<SessionEvent>, Vec<BadLine>), SessionError> {
@@ -87,8 +88,13 @@ pub fn read_jsonl_lossy(
                 if text.trim().is_empty() {
                     return Ok(None);
                 }
-                crate::json::parse_unbounded(text)
-                    .and_then(serde_json::from_value)
+                let value = crate::json::parse_unbounded(text).map_err(|e| e.to_string())?;
+                // Nothing ptc writes nests deeper; what does is not walked recursively.
+                if let Err(deep) = ptc_schema::value::check_depth(&value) {
+                    ptc_schema::value::drop_deep(value);
+                    return Err(deep);
+                }
+                serde_json::from_value(value)
                     .map(Some)
                     .map_err(|e| e.to_string())
             });

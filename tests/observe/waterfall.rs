@@ -192,7 +192,7 @@ fn waterfall_of_a_real_run_shows_its_bars_in_chromium() {
 }
 
 /// One run of 10,000 sub-calls (some overlapping, some failing), 300 native calls, and
-/// three damaged lines.
+/// four damaged lines (one of them nested 100,000 levels deep).
 fn big_log(path: &Path) {
     let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
     let t0: u64 = 1_760_000_000_000;
@@ -251,6 +251,13 @@ fn big_log(path: &Path) {
             "content": [{"type": "text", "text": "native"}]}),
         );
     }
+    // A line nested 100,000 levels deep: skipped, not a stack overflow.
+    let deep = format!(
+        "{{\"type\":\"tool/call\",\"atMs\":1,\"turn\":1,\"step\":1,\"callId\":\"deep\",\"name\":\"echo\",\"arguments\":{}{}}}",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    writeln!(out, "{deep}").unwrap();
     writeln!(out, "{{truncated").unwrap();
 }
 
@@ -263,7 +270,7 @@ fn waterfall_of_ten_thousand_calls_stays_responsive_in_chromium() {
     let log = dir.path().join("big.jsonl");
     big_log(&log);
     let page = support::artifact("waterfall-10k.html");
-    render(&log, &page, dir.path(), 3);
+    render(&log, &page, dir.path(), 4);
     let seen = drive(
         &chromium,
         &page,
@@ -277,7 +284,7 @@ fn waterfall_of_ten_thousand_calls_stays_responsive_in_chromium() {
     let dom = &seen["dom"];
     assert_eq!(
         dom["body"],
-        json!({"runs": "301", "calls": "10301", "skipped": "3"})
+        json!({"runs": "301", "calls": "10301", "skipped": "4"})
     );
     let sections = dom["sections"].as_array().unwrap();
     assert_eq!(sections[0]["callId"], "big-1");
