@@ -186,12 +186,17 @@ impl<S: Subscriber> Layer<S> for Warnings {
 
 struct Fields<'a>(&'a mut String);
 
+/// `key=value` for each field but `name` (the event's name, already printed).
 impl Visit for Fields<'_> {
     fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
-        let _ = write!(self.0, " {}={value:?}", field.name());
+        if field.name() != "name" {
+            let _ = write!(self.0, " {}={value:?}", field.name());
+        }
     }
 
     fn record_str(&mut self, field: &Field, value: &str) {
-        let _ = write!(self.0, " {}={value}", field.name());
+        if field.name() != "name" {
+            let _ = write!(self.0, " {}={value}", field.name());
+        }
     }
 }
