@@ -1,7 +1,6 @@
 //! The span of one call: opened at admission, given policy events, closed at finalization.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use serde_json::Value;
@@ -13,26 +12,27 @@ use crate::execution::{ExecutionToken, ToolExecution};
 use crate::result::{Outcome, ToolExecutionResult};
 
 /// The span slot a [`ToolExecution`] carries: empty until admission opens it (and when
-/// nothing listens), emptied again when the call is finalized, which ends the span. The
-/// flag spares calls without a span the lock.
+/// nothing listens), emptied again when the call is finalized, which ends the span. Boxed
+/// and set once, so a call without a span carries one pointer and pays one atomic load.
 #[derive(Default)]
-pub(crate) struct CallSpan {
-    opened: AtomicBool,
-    span: Mutex<Option<(ExecutionToken, Span)>>,
-}
+pub(crate) struct CallSpan(OnceLock<Box<Slot>>);
+
+/// An open span and the token it is a parent for.
+type Slot = Mutex<Option<(ExecutionToken, Span)>>;
 
 impl CallSpan {
     fn set(&self, token: ExecutionToken, span: Span) {
-        *self.span.lock().unwrap_or_else(|e| e.into_inner()) = Some((token, span));
-        self.opened.store(true, Ordering::Release);
+        let _ = self.0.set(Box::new(Mutex::new(Some((token, span)))));
     }
 
     /// Empty the slot, and forget the span as a parent.
     fn take(&self) -> Option<Span> {
-        if !self.opened.load(Ordering::Acquire) {
-            return None;
-        }
-        let (token, span) = self.span.lock().unwrap_or_else(|e| e.into_inner()).take()?;
+        let (token, span) = self
+            .0
+            .get()?
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()?;
         open_spans()
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -41,10 +41,7 @@ impl CallSpan {
     }
 
     fn get(&self) -> Option<Span> {
-        if !self.opened.load(Ordering::Acquire) {
-            return None;
-        }
-        let slot = self.span.lock().unwrap_or_else(|e| e.into_inner());
+        let slot = self.0.get()?.lock().unwrap_or_else(|e| e.into_inner());
         slot.as_ref().map(|(_, span)| span.clone())
     }
 }
