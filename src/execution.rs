@@ -150,6 +150,8 @@ pub struct ToolExecution {
     pub(crate) signal: CancellationToken,
     pub(crate) definition: Option<Arc<ToolDefinition>>,
     pub(crate) started_at: std::time::Instant,
+    /// The call's span while it runs (see [`crate::telemetry`]).
+    pub(crate) span: crate::telemetry::span::CallSpan,
 }
 
 impl ToolExecution {
@@ -311,6 +313,8 @@ impl CallGuards {
             signal: own.signal.clone(),
             definition: own.definition.clone(),
             started_at: own.started_at,
+            // The question is hypothetical: it opens no span of its own.
+            span: Default::default(),
         };
         crate::pipeline::check_guards(&self.hooks, &exec)
     }

@@ -66,6 +66,7 @@ pub mod sandbox;
 pub mod scope;
 pub mod session;
 mod suggest;
+pub mod telemetry;
 
 pub use ptc_schema as schema;
 

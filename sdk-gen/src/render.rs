@@ -91,18 +91,38 @@ impl Ts {
 /// assert_eq!(schema_to_ts(&json!({"$ref": "#/x"})), "unknown");
 /// ```
 pub fn schema_to_ts(schema: &Value) -> String {
-    render_at(schema, 0, false)
+    render_at(schema, 0, false, &mut Said::default())
+}
+
+/// The property comments already written: a property of the same name and description
+/// is commented once per SDK (the model has read it), wherever it recurs.
+#[derive(Default)]
+pub(crate) struct Said(HashSet<(String, String)>);
+
+impl Said {
+    /// `doc`, unless `name` was already said with the same text.
+    fn first(&mut self, name: &str, text: &str, doc: String) -> Option<String> {
+        self.0
+            .insert((name.to_owned(), text.to_owned()))
+            .then_some(doc)
+    }
 }
 
 /// Renders `schema` for a position whose line is indented `indent` levels
 /// (two spaces each); multi-line object bodies are indented relative to it.
 /// `close_root`: a root object that does not state `additionalProperties`
-/// renders closed (no `& Record<string, JsonValue>`).
-pub(crate) fn render_at(schema: &Value, indent: usize, close_root: bool) -> String {
-    render(schema, 0, indent, close_root).text
+/// renders closed (no `& Record<string, JsonValue>`). Property comments in `said`
+/// are left out; those written here are added to it.
+pub(crate) fn render_at(
+    schema: &Value,
+    indent: usize,
+    close_root: bool,
+    said: &mut Said,
+) -> String {
+    render(schema, 0, indent, close_root, said).text
 }
 
-fn render(node: &Value, depth: usize, indent: usize, close: bool) -> Ts {
+fn render(node: &Value, depth: usize, indent: usize, close: bool, said: &mut Said) -> Ts {
     if depth > MAX_DEPTH {
         return Ts::unknown();
     }
@@ -112,7 +132,7 @@ fn render(node: &Value, depth: usize, indent: usize, close: bool) -> Ts {
     if !ptc_schema::node_is_supported(node) {
         return Ts::unknown();
     }
-    render_supported(obj, depth, indent, close).unwrap_or_else(Ts::unknown)
+    render_supported(obj, depth, indent, close, said).unwrap_or_else(Ts::unknown)
 }
 
 /// `None` means "unexpected shape": the caller renders `unknown`.
@@ -121,6 +141,7 @@ fn render_supported(
     depth: usize,
     indent: usize,
     close: bool,
+    said: &mut Said,
 ) -> Option<Ts> {
     if let Some(values) = obj.get("enum") {
         return literal_union(values.as_array()?);
@@ -133,12 +154,14 @@ fn render_supported(
     if let Some(branches) = obj.get("oneOf") {
         let branches = branches.as_array()?;
         return Some(union(
-            branches.iter().map(|b| render(b, depth + 1, indent, false)),
+            branches
+                .iter()
+                .map(|b| render(b, depth + 1, indent, false, said)),
         ));
     }
     match obj.get("type") {
         None => Some(Ts::primary(JSON_VALUE)),
-        Some(Value::String(t)) => render_type(t, obj, depth, indent, close),
+        Some(Value::String(t)) => render_type(t, obj, depth, indent, close, said),
         Some(_) => None,
     }
 }
@@ -149,6 +172,7 @@ fn render_type(
     depth: usize,
     indent: usize,
     close: bool,
+    said: &mut Said,
 ) -> Option<Ts> {
     Some(match t {
         "string" => Ts::primary("string"),
@@ -158,16 +182,22 @@ fn render_type(
         "array" => {
             let item = match obj.get("items") {
                 None => Ts::primary(JSON_VALUE),
-                Some(items) => render(items, depth + 1, indent, false),
+                Some(items) => render(items, depth + 1, indent, false, said),
             };
             Ts::primary(format!("{}[]", item.at_least(Prec::Primary)))
         }
-        "object" => render_object(obj, depth, indent, close)?,
+        "object" => render_object(obj, depth, indent, close, said)?,
         _ => return None,
     })
 }
 
-fn render_object(obj: &Map<String, Value>, depth: usize, indent: usize, close: bool) -> Option<Ts> {
+fn render_object(
+    obj: &Map<String, Value>,
+    depth: usize,
+    indent: usize,
+    close: bool,
+    said: &mut Said,
+) -> Option<Ts> {
     let empty = Map::new();
     let properties = match obj.get("properties") {
         None => &empty,
@@ -203,13 +233,13 @@ fn render_object(obj: &Map<String, Value>, depth: usize, indent: usize, close: b
             let doc = schema
                 .get("description")
                 .and_then(Value::as_str)
-                .and_then(line_comment);
+                .and_then(|text| said.first(name, text, line_comment(text)?));
             let optional = if required.contains(&name.as_str()) {
                 ""
             } else {
                 "?"
             };
-            let ty = render(schema, depth + 1, indent + 1, false);
+            let ty = render(schema, depth + 1, indent + 1, false, said);
             Member {
                 doc,
                 decl: format!("{}{optional}: {}", property_key(name), ty.text),

@@ -3,14 +3,13 @@
 
 use crate::comment::line_comment;
 use crate::names::{is_identifier, property_key};
-use crate::render::render_at;
+use crate::render::{render_at, Said};
 use crate::ToolDecl;
 
 /// The reserved transport tool; programs never get a binding for it.
 pub(crate) const RUN_CODE: &str = "run_code";
 
 /// One tool, rendered.
-#[derive(PartialEq, Eq, PartialOrd, Ord)]
 struct Entry {
     name: String,
     doc: Option<String>,
@@ -20,21 +19,43 @@ struct Entry {
 
 /// See [`crate::declarations`].
 pub(crate) fn declarations(tools: &[ToolDecl<'_>]) -> String {
-    let mut entries: Vec<Entry> = tools
+    // Byte order of the name first; the rest of the key only breaks ties between
+    // duplicate names, so the kept duplicate does not depend on the input order.
+    let mut tools: Vec<(&ToolDecl<'_>, String)> = tools
         .iter()
         .filter(|t| t.name != RUN_CODE)
-        .map(|t| Entry {
-            name: t.name.to_owned(),
-            doc: line_comment(t.description),
-            args: render_at(t.parameters, 0, t.closed),
-            output: render_at(t.output, 0, false),
+        .map(|t| {
+            // Rendered (bounded in depth), not serialized: a hostile schema is deep.
+            let fresh = |schema| render_at(schema, 0, false, &mut Said::default());
+            let key = format!(
+                "{}\0{}\0{}\0{}",
+                t.description,
+                fresh(t.parameters),
+                fresh(t.output),
+                t.closed
+            );
+            (t, key)
         })
         .collect();
-    // Byte order of the name first; the rest of the tuple only breaks ties
-    // between duplicate names, so the kept duplicate does not depend on the
-    // input order.
-    entries.sort_unstable();
-    entries.dedup_by(|later, earlier| later.name == earlier.name);
+    tools.sort_unstable_by(|(a, ka), (b, kb)| (a.name, ka).cmp(&(b.name, kb)));
+    tools.dedup_by(|(later, _), (earlier, _)| later.name == earlier.name);
+    // Rendered in reading order (every argument type, then every output type), so a
+    // recurring property's comment is the first one the model reads.
+    let mut said = Said::default();
+    let args: Vec<String> = tools
+        .iter()
+        .map(|(t, _)| render_at(t.parameters, 0, t.closed, &mut said))
+        .collect();
+    let entries: Vec<Entry> = tools
+        .iter()
+        .zip(args)
+        .map(|((t, _), args)| Entry {
+            name: t.name.to_owned(),
+            doc: line_comment(t.description),
+            args,
+            output: render_at(t.output, 0, false, &mut said),
+        })
+        .collect();
 
     let mut out = String::new();
     out.push_str(

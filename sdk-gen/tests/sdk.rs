@@ -241,7 +241,8 @@ fn closed_tools_drop_the_open_record_from_their_arguments_only() {
         ),
         "nested objects keep their own openness:\n{sdk}"
     );
-    assert!(sdk.contains("\n} & Record<string, JsonValue>;\n"), "{sdk}");
+    let open = sdk.lines().find(|l| l.starts_with("open: ")).unwrap();
+    assert!(open.ends_with("} & Record<string, JsonValue>;"), "{sdk}");
     assert!(
         sdk.contains("\nmcp: { q?: string } & Record<string, JsonValue>;\n"),
         "{sdk}"
@@ -311,6 +312,57 @@ fn b37_descriptions_one_line_and_literal() {
             );
         }
     }
+}
+
+#[test]
+fn b37_a_recurring_property_is_commented_where_the_model_first_reads_it() {
+    let id = json!({"type": "string", "description": "The session id."});
+    let args = params(
+        json!({"id": id, "n": {"type": "number", "description": "How many."}}),
+        true,
+    );
+    let status = json!({
+        "type": "object",
+        "properties": {
+            "id": id,
+            "state": {"type": "string", "description": "running or done."},
+            "n": {"type": "number", "description": "Lines shown."}
+        },
+        "required": ["id", "state"]
+    });
+    let tools = [
+        Tool::new("b_read", "Read.", args.clone(), status.clone()),
+        Tool::new("a_open", "Open.", args, status),
+    ];
+    let sdk = declarations(&decls(&tools));
+    // Read in order: a_open's arguments first, so they keep the comments.
+    assert!(
+        sdk.contains(
+            "\na_open: {\n  id: string; // The session id.\n  n: number; // How many.\n};"
+        ),
+        "{sdk}"
+    );
+    // Said once: the same name with the same text is bare later, arguments or output.
+    assert!(
+        sdk.contains("\nb_read: { id: string; n: number };\n"),
+        "{sdk}"
+    );
+    // The same name with other text (`n`) is commented again.
+    let open = "} & Record<string, JsonValue>;";
+    assert!(
+        sdk.contains(&format!(
+            "\na_open: {{\n  id: string;\n  state: string; // running or done.\n  n?: number; // Lines shown.\n{open}"
+        )),
+        "{sdk}"
+    );
+    assert!(
+        sdk.contains(
+            "\nb_read: { id: string; state: string; n?: number } & Record<string, JsonValue>;\n"
+        ),
+        "{sdk}"
+    );
+    assert_eq!(sdk.matches("// The session id.").count(), 1, "{sdk}");
+    assert_eq!(sdk.matches("// Lines shown.").count(), 1, "{sdk}");
 }
 
 /// `line` up to its `//` comment, with the contents of `"..."` literals blanked, so a

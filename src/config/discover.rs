@@ -4,7 +4,7 @@
 //! |---|---|
 //! | given with `--config` and outside the workspace root | all of it (the operator's own) |
 //! | inside the root, its content trusted (`ptc trust`) | all of it |
-//! | inside the root, never trusted | only what narrows: `mode`; `deny` and `ask` policies; `[limits]`, `[tasks]` and `[terminals]` values that lower a limit; `[sandbox]` that is stricter. Ignored, with a notice: `tools`, `[[mcp]]`, `allow` policies, `unknown_arguments = "allow"`, wider limits and sandbox settings, `[serve]` |
+//! | inside the root, never trusted | only what narrows: `mode`; `deny` and `ask` policies; `[limits]`, `[tasks]` and `[terminals]` values that lower a limit; `[sandbox]` that is stricter; `[telemetry] max_attribute_chars`. Ignored, with a notice: `tools`, `[[mcp]]`, `allow` policies, `unknown_arguments = "allow"`, wider limits and sandbox settings, `[serve]`, `[telemetry]`'s endpoint and protocol |
 //! | inside the root, trusted but changed since | error: ptc refuses to start |
 //! | trusted but gone | error: ptc refuses to start |
 //!
@@ -162,6 +162,8 @@ impl Config {
             self.serve = Default::default();
             ignored.push("[serve]".to_string());
         }
+        // An endpoint would send every tool's arguments and results elsewhere.
+        ignored.extend(self.telemetry.restrict_untrusted());
         ignored
     }
 }

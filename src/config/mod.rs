@@ -50,6 +50,9 @@
 //! [terminals]                        # terminals, per owner (see `TerminalsConfig`)
 //! max_terminals = 8
 //! idle_timeout_ms = 1800000
+//! [telemetry]                        # export call spans over OTLP (see the `telemetry` module)
+//! endpoint = "http://127.0.0.1:6006/v1/traces"
+//! max_attribute_chars = 4096
 //! ```
 //!
 //! Unknown keys and bad values are errors naming the key and the line. A file inside the
@@ -62,6 +65,7 @@ mod policy;
 mod sandbox;
 #[cfg(feature = "mcp")]
 mod serve;
+mod telemetry;
 pub mod trust;
 
 pub use background::{TasksConfig, TerminalsConfig};
@@ -70,6 +74,7 @@ pub use policy::{PolicyAction, PolicyRule, PolicySet};
 pub use sandbox::SandboxSection;
 #[cfg(feature = "mcp")]
 pub use serve::ServeConfig;
+pub use telemetry::TelemetryConfig;
 pub use trust::TrustStore;
 
 use std::path::{Path, PathBuf};
@@ -108,6 +113,8 @@ pub struct Config {
     pub tasks: TasksConfig,
     /// The caps of terminals (`[terminals]`).
     pub terminals: TerminalsConfig,
+    /// Span export (`[telemetry]`).
+    pub telemetry: TelemetryConfig,
     /// Where the configuration came from.
     pub path: Option<PathBuf>,
     /// Whether the file may widen authority: false for a workspace file the operator has not
@@ -173,6 +180,7 @@ impl Default for Config {
             serve: ServeConfig::default(),
             tasks: TasksConfig::default(),
             terminals: TerminalsConfig::default(),
+            telemetry: TelemetryConfig::default(),
             path: None,
             trusted: true,
         }
@@ -266,6 +274,8 @@ struct RawConfig {
     tasks: background::RawTasks,
     #[serde(default)]
     terminals: background::RawTerminals,
+    #[serde(default)]
+    telemetry: telemetry::RawTelemetry,
 }
 
 impl Config {
@@ -311,6 +321,10 @@ impl Config {
             .terminals
             .resolve(text)
             .map_err(|(line, message)| error(Some(line), message))?;
+        let telemetry = raw
+            .telemetry
+            .resolve(text)
+            .map_err(|(line, message)| error(Some(line), message))?;
         Ok(Config {
             mode,
             tools: raw.tools,
@@ -324,6 +338,7 @@ impl Config {
             serve,
             tasks,
             terminals,
+            telemetry,
             path: path.map(Path::to_path_buf),
             trusted: true,
         })

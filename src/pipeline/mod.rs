@@ -103,6 +103,7 @@ impl ToolRegistry {
             signal: input.signal,
             definition,
             started_at: std::time::Instant::now(),
+            span: Default::default(),
         });
         PreparedCall { exec, early }
     }

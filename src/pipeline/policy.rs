@@ -18,6 +18,7 @@ use crate::hooks::HookSet;
 use crate::policy::approval::{ApprovalAnswer, ApprovalRequest};
 use crate::registry::ToolRegistry;
 use crate::result::{Outcome, ToolExecutionResult};
+use crate::telemetry::span as telemetry;
 
 fn fail(failure: ToolFailure) -> ToolExecutionResult {
     ToolExecutionResult::failure(failure)
@@ -27,6 +28,7 @@ impl ToolRegistry {
     /// The admission stage: cancellation, `tools/pre-execute` (with approval), guards.
     pub(crate) async fn admit(&self, hooks: &Arc<HookSet>, call: &PreparedCall) -> Admission {
         let exec = &call.exec;
+        telemetry::open(exec);
         if let Some(failure) = &call.early {
             return Admission::Refused(Box::new(fail(failure.clone())));
         }
@@ -40,6 +42,7 @@ impl ToolRegistry {
             return Admission::Refused(Box::new(fail(ToolFailure::aborted_before_dispatch())));
         }
         if let Some(reason) = check_guards(hooks, exec) {
+            telemetry::decision(exec, "guard", "deny", Some(&reason));
             return Admission::Refused(Box::new(fail(ToolFailure::denied(reason))));
         }
         Admission::Admitted(Arc::new(RunEffects::default()))
@@ -117,8 +120,12 @@ impl ToolRegistry {
             )),
         };
         match decision {
-            PreToolDecision::Allow => None,
+            PreToolDecision::Allow => {
+                telemetry::decision(exec, "pre-execute", "allow", None);
+                None
+            }
             PreToolDecision::Deny { reason, info } => {
+                telemetry::decision(exec, "pre-execute", "deny", Some(&reason));
                 Some(fail(ToolFailure {
                     message: reason,
                     info: Some(info.unwrap_or_else(|| {
@@ -126,11 +133,15 @@ impl ToolRegistry {
                     })),
                 }))
             }
-            PreToolDecision::Cancel => Some(fail(ToolFailure::aborted_before_dispatch())),
+            PreToolDecision::Cancel => {
+                telemetry::decision(exec, "pre-execute", "cancel", None);
+                Some(fail(ToolFailure::aborted_before_dispatch()))
+            }
             PreToolDecision::Ask {
                 reason,
                 display_reason,
             } => {
+                telemetry::decision(exec, "pre-execute", "ask", reason.as_deref());
                 let service = self
                     .inner
                     .approval
@@ -141,6 +152,7 @@ impl ToolRegistry {
                     .clone()
                     .unwrap_or_else(|| format!("{} requires approval", exec.name));
                 let Some(service) = service.filter(|_| exec.agent.is_some()) else {
+                    telemetry::decision(exec, "approval", "unavailable", None);
                     return Some(fail(ToolFailure::denied(format!(
                         "{what} (no approval is available)"
                     ))));
@@ -160,6 +172,7 @@ impl ToolRegistry {
                         panic_message(&*p)
                     )),
                 };
+                telemetry::decision(exec, "approval", &answer.describe(), None);
                 match answer {
                     ApprovalAnswer::AllowedOnce => None,
                     other => Some(fail(ToolFailure::denied(format!(
@@ -244,16 +257,24 @@ impl ToolRegistry {
             Ok(PostToolDecision::Block {
                 feedback,
                 additional_contexts,
-            }) => ToolExecutionResult {
-                outcome: Outcome::Failure(ToolFailure::new(
-                    content_text(&feedback),
-                    "ToolBlockedError",
-                    codes::TOOL_BLOCKED,
-                )),
-                content: feedback,
-                meta: None,
-                additional_contexts,
-            },
+            }) => {
+                telemetry::decision(
+                    exec,
+                    "post-execute",
+                    "block",
+                    Some(&content_text(&feedback)),
+                );
+                ToolExecutionResult {
+                    outcome: Outcome::Failure(ToolFailure::new(
+                        content_text(&feedback),
+                        "ToolBlockedError",
+                        codes::TOOL_BLOCKED,
+                    )),
+                    content: feedback,
+                    meta: None,
+                    additional_contexts,
+                }
+            }
         }
     }
 
@@ -275,6 +296,7 @@ impl ToolRegistry {
                 result.content = content;
             }
         }
+        telemetry::close(exec, &result);
         let observers = &hooks.result;
         if !observers.iter().any(|o| o.applies_to(exec.scope_id())) {
             return result;

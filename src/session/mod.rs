@@ -3,6 +3,7 @@
 //! [`MemoryLog`] keeps events in memory; [`JsonlLog`] appends one JSON object per line
 //! to a file and [`read_jsonl`] replays such a file into the same events.
 
+pub mod html;
 mod jsonl;
 pub mod spill;
 mod tree;

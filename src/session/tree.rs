@@ -152,6 +152,27 @@ pub fn render_tree(roots: &[CallNode], registry: Option<&ToolRegistry>) -> Strin
 }
 
 fn line(out: &mut String, prefix: &str, call: &CallNode, registry: Option<&ToolRegistry>) {
+    let (title, summary) = describe(call, registry);
+    let _ = write!(out, "{prefix}{} {title}", call.call_id);
+    match (&call.settled, summary) {
+        (Some(s), Some(summary)) => {
+            let took = s.at_ms.saturating_sub(call.started_ms);
+            let outcome = if s.is_error { "error" } else { "ok" };
+            let _ = writeln!(out, "  {took} ms {outcome}: {summary}");
+        }
+        _ => {
+            let _ = writeln!(out, "  (never settled)");
+        }
+    }
+}
+
+/// A call's title and, once it settled, a one-line summary of its result. With a
+/// registry they come from the tool's presentation cards; otherwise the tool name and
+/// the first content line.
+pub(crate) fn describe(
+    call: &CallNode,
+    registry: Option<&ToolRegistry>,
+) -> (String, Option<String>) {
     let def = registry.and_then(|r| r.get(&call.name, None, None));
     let title = def
         .as_ref()
@@ -162,29 +183,20 @@ fn line(out: &mut String, prefix: &str, call: &CallNode, registry: Option<&ToolR
             | ToolCallView::Diff { title, .. } => title,
         })
         .unwrap_or_else(|| call.name.clone());
-    let _ = write!(out, "{prefix}{} {title}", call.call_id);
-    match &call.settled {
-        None => {
-            let _ = writeln!(out, "  (never settled)");
-        }
-        Some(s) => {
-            let took = s.at_ms.saturating_sub(call.started_ms);
-            let summary = def
-                .as_ref()
-                .and_then(|d| {
-                    let result = ToolResult {
-                        is_error: s.is_error,
-                        content: s.content.clone(),
-                        meta: s.meta.clone(),
-                    };
-                    d.present_result(&call.arguments, &result)
-                })
-                .and_then(|view| card_summary(&view))
-                .unwrap_or_else(|| first_line(&content_text(&s.content)));
-            let outcome = if s.is_error { "error" } else { "ok" };
-            let _ = writeln!(out, "  {took} ms {outcome}: {summary}");
-        }
-    }
+    let summary = call.settled.as_ref().map(|s| {
+        def.as_ref()
+            .and_then(|d| {
+                let result = ToolResult {
+                    is_error: s.is_error,
+                    content: s.content.clone(),
+                    meta: s.meta.clone(),
+                };
+                d.present_result(&call.arguments, &result)
+            })
+            .and_then(|view| card_summary(&view))
+            .unwrap_or_else(|| first_line(&content_text(&s.content)))
+    });
+    (title, summary)
 }
 
 fn card_summary(view: &ToolResultView) -> Option<String> {
@@ -218,8 +230,20 @@ fn card_summary(view: &ToolResultView) -> Option<String> {
     })
 }
 
+/// The first line of `text`, cut to 80 characters; JSON (a tool's pretty-printed object,
+/// say) is compacted first, so the line shows more than its opening brace.
 fn first_line(text: &str) -> String {
-    let line = text.lines().next().unwrap_or("");
+    let json = text.len() <= 1 << 20 && text.trim_start().starts_with(['{', '[']);
+    let compact = json
+        .then(|| serde_json::from_str::<Value>(text).ok())
+        .flatten()
+        .and_then(|v| serde_json::to_string(&v).ok());
+    let line = compact
+        .as_deref()
+        .unwrap_or(text)
+        .lines()
+        .next()
+        .unwrap_or("");
     if line.chars().count() > 80 {
         format!("{}…", line.chars().take(79).collect::<String>())
     } else {

@@ -4,6 +4,7 @@
 //! finished but its session log could not be written (events were lost).
 
 mod format;
+mod observe;
 mod output;
 mod run;
 mod serve;
@@ -38,9 +39,10 @@ enum Command {
         after_help = "Examples:\n  ptc tools --tools testkit --mode native\n  ptc tools --tools testkit --mode code --json"
     )]
     Tools(setup::ToolsArgs),
-    /// Render a session log (written with `ptc run --log`) as a tree of calls and sub-calls.
+    /// Render a session log (written with `ptc run --log`) as a tree of calls and sub-calls,
+    /// or with --html as a self-contained waterfall page.
     #[command(
-        after_help = "Example:\n  ptc run --tools testkit --log session.jsonl examples/programs/fanout.ts\n  ptc replay --tools testkit session.jsonl"
+        after_help = "Example:\n  ptc run --tools testkit --log session.jsonl examples/programs/fanout.ts\n  ptc replay --tools testkit session.jsonl\n  ptc replay --tools testkit --html session.jsonl > run.html"
     )]
     Replay(setup::ReplayArgs),
     /// Serve the tools to MCP clients over stdio (default) or streamable HTTP.

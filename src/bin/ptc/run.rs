@@ -28,6 +28,8 @@ use crate::setup::{registry, PackArgs};
 pub struct RunArgs {
     #[command(flatten)]
     packs: PackArgs,
+    #[command(flatten)]
+    telemetry: crate::observe::TelemetryArgs,
     /// Wall-clock limit for the program, in milliseconds (default 120000).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     timeout_ms: Option<u64>,
@@ -117,6 +119,13 @@ pub async fn main(args: RunArgs) -> Result<ExitCode, String> {
         }
     })
     .await?;
+    let telemetry = match crate::observe::start(&args.telemetry, &setup.config.telemetry) {
+        Ok(telemetry) => telemetry,
+        Err(e) => {
+            setup.shutdown().await;
+            return Err(e);
+        }
+    };
     let registry = &setup.registry;
     registry.set_mode(ToolMode::Both);
     if args.trace {
@@ -136,6 +145,7 @@ pub async fn main(args: RunArgs) -> Result<ExitCode, String> {
     // Nothing the programs started outlives the process.
     let _ = tokio::time::timeout(OWNER_GRACE, owner.close()).await;
     setup.shutdown().await;
+    telemetry.shutdown().await;
     if let Some(code) = stop.signalled() {
         return Ok(ExitCode::from(code));
     }

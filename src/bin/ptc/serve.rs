@@ -22,6 +22,8 @@ use crate::setup::{registry_until, PackArgs, Setup};
 pub struct ServeArgs {
     #[command(flatten)]
     packs: PackArgs,
+    #[command(flatten)]
+    telemetry: crate::observe::TelemetryArgs,
     /// How tools are offered: `code` lists only run_code (its description carries the
     /// SDK), `native` the tools, `both` all (default: the mode in ptc.toml, else both).
     #[arg(long, value_name = "MODE", value_parser = parse_mode)]
@@ -78,8 +80,17 @@ pub async fn main(args: ServeArgs) -> Result<ExitCode, String> {
         }
         Err(e) => return Err(e),
     };
+    let telemetry = match crate::observe::start(&args.telemetry, &setup.config.telemetry) {
+        Ok(telemetry) => telemetry,
+        Err(e) => {
+            setup.shutdown().await;
+            return Err(e);
+        }
+    };
     let served = serve(&args, &setup, stop).await;
     setup.shutdown().await;
+    // Spans of the last calls are still buffered: export them before exiting.
+    telemetry.shutdown().await;
     served
 }
 

@@ -88,6 +88,10 @@ pub struct ToolsArgs {
 pub struct ReplayArgs {
     #[command(flatten)]
     packs: PackArgs,
+    /// Print one self-contained HTML page with each run as a waterfall (damaged lines are
+    /// skipped and counted) instead of the text tree.
+    #[arg(long)]
+    html: bool,
     /// The session log (JSON lines).
     #[arg(value_name = "FILE")]
     file: std::path::PathBuf,
@@ -283,7 +287,7 @@ pub async fn tools(args: ToolsArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `ptc replay`.
+/// `ptc replay`: the call tree as text, or with `--html` as a waterfall page.
 pub async fn replay(args: ReplayArgs) -> Result<ExitCode, String> {
     let replayed = ptc::session::read_jsonl_lossy(&args.file).map_err(|e| e.to_string())?;
     for (line, reason) in replayed.skipped.iter().take(20) {
@@ -300,8 +304,19 @@ pub async fn replay(args: ReplayArgs) -> Result<ExitCode, String> {
         );
     }
     let setup = registry(&args.packs, |_| {}).await?;
-    let tree = ptc::session::build_tree(&replayed.events);
-    crate::output::stdout(&ptc::session::render_tree(&tree, Some(&setup.registry)));
+    let page = if args.html {
+        let title = args.file.file_name().unwrap_or(args.file.as_os_str());
+        ptc::session::html::render_html(
+            &title.to_string_lossy(),
+            &replayed.events,
+            &replayed.skipped,
+            Some(&setup.registry),
+        )
+    } else {
+        let tree = ptc::session::build_tree(&replayed.events);
+        ptc::session::render_tree(&tree, Some(&setup.registry))
+    };
+    crate::output::stdout(&page);
     setup.shutdown().await;
     Ok(ExitCode::SUCCESS)
 }

@@ -60,41 +60,37 @@ fn summary(task: &Task) -> Summary {
 
 /// `spec` with the [`Summary`] properties.
 fn summary_spec(spec: ValueSpec) -> ValueSpec {
-    spec.required_property(
-        "task_id",
-        ValueSpec::string().describe("The task's id."),
-    )
-    .required_property(
-        "kind",
-        ValueSpec::string()
-            .describe("What started it: a background bash command or terminal_send.")
-            .enum_values([json!("bash"), json!("terminal")]),
-    )
-    .required_property(
-        "state",
-        ValueSpec::string()
-            .describe(
-                "running; exited (by itself); killed (by a signal, or after task_kill); done (a \
-                 terminal send that settled).",
-            )
-            .enum_values([json!("running"), json!("exited"), json!("killed"), json!("done")]),
-    )
-    .required_property(
-        "status",
-        ValueSpec::string().describe("What `[status: …]` says, e.g. `exited with code 0`."),
-    )
-    .property(
-        "exit_code",
-        ValueSpec::integer().describe("The command's exit code, once it exited."),
-    )
-    .property(
-        "signal",
-        ValueSpec::string().describe("The signal that ended it, e.g. SIGTERM."),
-    )
-    .required_property(
-        "runtime_ms",
-        ValueSpec::integer().describe("Milliseconds since it started (until it ended)."),
-    )
+    spec.required_property("task_id", ValueSpec::string())
+        .required_property(
+            "kind",
+            ValueSpec::string()
+                .describe("A background bash command, or terminal_send.")
+                .enum_values([json!("bash"), json!("terminal")]),
+        )
+        .required_property(
+            "state",
+            ValueSpec::string()
+                .describe("killed: by a signal or task_kill; done: a terminal send settled.")
+                .enum_values([
+                    json!("running"),
+                    json!("exited"),
+                    json!("killed"),
+                    json!("done"),
+                ]),
+        )
+        .required_property(
+            "status",
+            ValueSpec::string().describe("As `[status: …]` says, e.g. `exited with code 0`."),
+        )
+        .property("exit_code", ValueSpec::integer())
+        .property(
+            "signal",
+            ValueSpec::string().describe("The signal that ended it."),
+        )
+        .required_property(
+            "runtime_ms",
+            ValueSpec::integer().describe("Since it started, until it ended."),
+        )
 }
 
 fn task_id_spec() -> ValueSpec {
@@ -141,14 +137,8 @@ pub(crate) fn list_tool(bg: Background) -> ToolDefinition {
                 "tasks",
                 ValueSpec::array(
                     summary_spec(ValueSpec::object(false))
-                        .required_property(
-                            "description",
-                            ValueSpec::string().describe("What the task does."),
-                        )
-                        .required_property(
-                            "unread_bytes",
-                            ValueSpec::integer().describe("Output not yet read with task_output."),
-                        ),
+                        .required_property("description", ValueSpec::string())
+                        .required_property("unread_bytes", ValueSpec::integer()),
                 )
                 .describe("Oldest first."),
             ),
@@ -230,6 +220,11 @@ pub(crate) fn output_tool(bg: Background) -> ToolDefinition {
              and at most, and each task keeps its newest {} bytes of output.",
             bg.tasks.limits().max_output_bytes
         ))
+        .code_description(format!(
+            "A background task's output since the previous read; `wait: true` waits for it to \
+             end (at most {cap} ms). Each task keeps its newest {} bytes.",
+            bg.tasks.limits().max_output_bytes
+        ))
         .parameters(
             ParameterSpec::new()
                 .required("task_id", task_id_spec())
@@ -252,29 +247,21 @@ pub(crate) fn output_tool(bg: Background) -> ToolDefinition {
             summary_spec(ValueSpec::object(false))
                 .required_property(
                     "output",
-                    ValueSpec::string().describe(
-                        "Output since the previous read (stdout and stderr interleaved).",
-                    ),
+                    ValueSpec::string()
+                        .describe("Since the previous read, stdout and stderr interleaved."),
                 )
                 .required_property(
                     "dropped_bytes",
-                    ValueSpec::integer().describe(
-                        "Output lost before this read: the task keeps only its newest bytes.",
-                    ),
+                    ValueSpec::integer().describe("Lost: only the newest output is kept."),
                 )
-                .property(
-                    "waited_ms",
-                    ValueSpec::integer().describe("How long this call waited (with wait: true)."),
-                )
+                .property("waited_ms", ValueSpec::integer())
                 .property(
                     "wait_capped_ms",
-                    ValueSpec::integer()
-                        .describe("Present when timeout_ms was above the cap: the cap applied."),
+                    ValueSpec::integer().describe("Set when timeout_ms was over this cap."),
                 )
                 .property(
                     "sandbox",
-                    ValueSpec::string()
-                        .describe("Present when the command failed on a refusal of the sandbox."),
+                    ValueSpec::string().describe("Set on a likely sandbox refusal."),
                 ),
         )
         .concurrency_safe(true)
@@ -383,6 +370,11 @@ pub(crate) fn kill_tool(bg: Background) -> ToolDefinition {
              terminal_send interrupts the terminal's foreground job (SIGINT).",
             super::KILL_GRACE.as_millis()
         ))
+        .code_description(format!(
+            "Stop a background task: a command gets SIGTERM, then SIGKILL after {} ms; a \
+             terminal_send task interrupts the terminal's job (SIGINT). Returns at once.",
+            super::KILL_GRACE.as_millis()
+        ))
         .parameters(
             ParameterSpec::new()
                 .required("task_id", task_id_spec())
@@ -393,13 +385,10 @@ pub(crate) fn kill_tool(bg: Background) -> ToolDefinition {
                     ),
                 ),
         )
-        .output(
-            summary_spec(ValueSpec::object(false)).required_property(
-                "killed",
-                ValueSpec::boolean()
-                    .describe("Whether a kill was sent (false: the task had already ended)."),
-            ),
-        )
+        .output(summary_spec(ValueSpec::object(false)).required_property(
+            "killed",
+            ValueSpec::boolean().describe("false: it had already ended."),
+        ))
         .concurrency_safe(true)
         .execute(move |args: KillArgs, ctx| {
             let owner = bg.owner(&ctx);

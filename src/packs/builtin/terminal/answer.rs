@@ -57,62 +57,57 @@ pub(super) fn status_of(term: &Terminal) -> Answer {
     }
 }
 
+/// A terminal session id, as arguments and answers carry it.
+pub(super) fn session_spec() -> ValueSpec {
+    ValueSpec::string().describe("Terminal session id.")
+}
+
+/// A terminal's initial directory, as answers carry it.
+pub(super) fn cwd_spec() -> ValueSpec {
+    ValueSpec::string().describe("Relative to the root.")
+}
+
 /// `spec` with the [`Answer`] properties.
 pub(super) fn answer_spec(spec: ValueSpec) -> ValueSpec {
-    spec.required_property(
-        "sessionId",
-        ValueSpec::string().describe("Terminal session id."),
-    )
-    .required_property(
-        "output",
-        ValueSpec::string()
-            .describe("Output not read before, as text (escape sequences removed, \\r\\n as \\n)."),
-    )
-    .required_property(
-        "dropped_bytes",
-        ValueSpec::integer()
-            .describe("Unread output the scrollback dropped (it keeps the newest bytes)."),
-    )
-    .required_property(
-        "until",
-        ValueSpec::string()
-            .describe(
-                "Why the wait ended: prompt, input (the foreground process waits for \
-                     input), output, silence, timeout, exit; background or none when there \
-                     was no wait.",
-            )
-            .enum_values(
-                [
-                    "prompt",
-                    "input",
-                    "output",
-                    "silence",
-                    "timeout",
-                    "exit",
-                    "background",
-                    "none",
-                ]
-                .map(|s| json!(s)),
-            ),
-    )
-    .required_property(
-        "state",
-        ValueSpec::string()
-            .describe("running, exited, killed (by a signal) or closed (by ptc).")
-            .enum_values(["running", "exited", "killed", "closed"].map(|s| json!(s))),
-    )
-    .required_property(
-        "status",
-        ValueSpec::string().describe("What `[status: …]` says, e.g. `running`."),
-    )
-    .property(
-        "exit_code",
-        ValueSpec::integer().describe("The backend's exit code, once it exited."),
-    )
-    .property(
-        "task_id",
-        ValueSpec::string().describe("With run_in_background: the task collecting the output."),
-    )
+    spec.required_property("sessionId", session_spec())
+        .required_property(
+            "output",
+            ValueSpec::string().describe("Unread output as text (escape sequences removed)."),
+        )
+        .required_property(
+            "dropped_bytes",
+            ValueSpec::integer().describe("Unread output the scrollback dropped."),
+        )
+        .required_property(
+            "until",
+            ValueSpec::string()
+                .describe("Why the wait ended (input: a process reads input; none: no wait).")
+                .enum_values(
+                    [
+                        "prompt",
+                        "input",
+                        "output",
+                        "silence",
+                        "timeout",
+                        "exit",
+                        "background",
+                        "none",
+                    ]
+                    .map(|s| json!(s)),
+                ),
+        )
+        .required_property(
+            "state",
+            ValueSpec::string()
+                .describe("killed: by a signal; closed: by ptc.")
+                .enum_values(["running", "exited", "killed", "closed"].map(|s| json!(s))),
+        )
+        .required_property("status", ValueSpec::string())
+        .property("exit_code", ValueSpec::integer())
+        .property(
+            "task_id",
+            ValueSpec::string().describe("With run_in_background: the task collecting it."),
+        )
 }
 
 /// The model's view of an answer: notes, the output's tail, `[status: …]`.

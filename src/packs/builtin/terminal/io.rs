@@ -6,7 +6,7 @@ use std::time::Duration;
 use ptc_schema::{ParameterSpec, ValueSpec};
 use serde::{Deserialize, Serialize};
 
-use super::answer::{answer, answer_spec, render_answer, status_of, Answer};
+use super::answer::{answer, answer_spec, render_answer, session_spec, status_of, Answer};
 use super::settle::{settle, Until, Wait, SILENCE};
 use super::{text, InUse, Terminal};
 use crate::definition::ToolDefinition;
@@ -18,10 +18,6 @@ use crate::packs::builtin::tasks::{spawn_on_host, Control, Resource, Status, Tas
 
 /// The most lines one `terminal_read` returns.
 const MAX_LINES: u64 = 2_000;
-
-fn session_spec() -> ValueSpec {
-    ValueSpec::string().describe("Terminal session id.")
-}
 
 /// `owner`'s terminal `id`, in use until the guard is dropped.
 pub(super) fn find(bg: &Background, owner: &OwnerHandle, id: &str) -> Result<InUse, ToolError> {
@@ -51,6 +47,12 @@ pub(crate) fn send_tool(bg: Background) -> ToolDefinition {
              Background mode returns a task id for task_output/task_kill. Here silence is {} \
              ms, the timeout {cap} ms; the answer is the output not read yet. Send control \
              characters as text with submit: false, e.g. \"\\u0003\" for Ctrl-C.",
+            SILENCE.as_millis()
+        ))
+        .code_description(format!(
+            "Send text to a terminal (Enter too, unless `submit: false`) and wait for a prompt, \
+             an input read, {} ms of silence or {cap} ms; answers the output not read yet. \
+             Ctrl-C: `text: \"\\u0003\", submit: false`.",
             SILENCE.as_millis()
         ))
         .parameters(
@@ -213,6 +215,10 @@ pub(crate) fn read_tool(bg: Background) -> ToolDefinition {
              for new output (at most {cap} ms). A positive offset re-reads older retained \
              output instead."
         ))
+        .code_description(format!(
+            "A terminal's output not read yet, its newest `count` lines; `wait: true` first \
+             waits for new output (at most {cap} ms). A positive offset re-reads older lines."
+        ))
         .parameters(
             ParameterSpec::new()
                 .required("sessionId", session_spec())
@@ -245,12 +251,11 @@ pub(crate) fn read_tool(bg: Background) -> ToolDefinition {
                 .required_property("lines", ValueSpec::integer().describe("Lines in `output`."))
                 .required_property(
                     "skipped_lines",
-                    ValueSpec::integer().describe("Older lines of the page's range not shown."),
+                    ValueSpec::integer().describe("Older lines of the page not shown."),
                 )
                 .property(
                     "wait_capped_ms",
-                    ValueSpec::integer()
-                        .describe("Present when timeout_ms was above the cap: the cap applied."),
+                    ValueSpec::integer().describe("Set when timeout_ms was over this cap."),
                 ),
         ))
         .concurrency_safe(true)

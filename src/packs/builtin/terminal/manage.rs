@@ -7,6 +7,7 @@ use ptc_schema::{ParameterSpec, ValueSpec};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use super::answer::{cwd_spec, session_spec};
 use super::io::find;
 use super::Terminal;
 use crate::content::ContentBlock;
@@ -18,13 +19,9 @@ use crate::packs::builtin::shared::invalid_args;
 /// How long `terminal_close` waits for the processes to be gone.
 const CLOSE_GRACE: Duration = Duration::from_secs(5);
 
-fn session_spec() -> ValueSpec {
-    ValueSpec::string().describe("Terminal session id.")
-}
-
 fn state_spec() -> ValueSpec {
     ValueSpec::string()
-        .describe("running, exited, killed (by a signal) or closed (by ptc).")
+        .describe("killed: by a signal; closed: by ptc.")
         .enum_values(["running", "exited", "killed", "closed"].map(|s| json!(s)))
 }
 
@@ -78,31 +75,17 @@ pub(crate) fn list_tool(bg: Background) -> ToolDefinition {
                 ValueSpec::array(
                     ValueSpec::object(false)
                         .required_property("sessionId", session_spec())
-                        .required_property("type", ValueSpec::string().describe("The backend."))
-                        .property("name", ValueSpec::string().describe("The display name."))
-                        .required_property(
-                            "cwd",
-                            ValueSpec::string()
-                                .describe("The initial directory, relative to the root."),
-                        )
+                        .required_property("type", ValueSpec::string())
+                        .property("name", ValueSpec::string())
+                        .required_property("cwd", cwd_spec())
                         .required_property("state", state_spec())
-                        .required_property(
-                            "status",
-                            ValueSpec::string().describe("What `[status: …]` says."),
-                        )
-                        .required_property(
-                            "age_ms",
-                            ValueSpec::integer().describe("Milliseconds since it was opened."),
-                        )
+                        .required_property("status", ValueSpec::string())
+                        .required_property("age_ms", ValueSpec::integer())
                         .required_property(
                             "idle_ms",
-                            ValueSpec::integer()
-                                .describe("Milliseconds since a terminal call last used it."),
+                            ValueSpec::integer().describe("Since a terminal call last used it."),
                         )
-                        .required_property(
-                            "unread_bytes",
-                            ValueSpec::integer().describe("Output not read yet."),
-                        ),
+                        .required_property("unread_bytes", ValueSpec::integer()),
                 )
                 .describe("Oldest first."),
             ),
@@ -192,16 +175,14 @@ pub(crate) fn signal_tool(bg: Background) -> ToolDefinition {
         .output(
             ValueSpec::object(false)
                 .required_property("sessionId", session_spec())
-                .required_property("signal", ValueSpec::string().describe("The signal sent."))
+                .required_property("signal", ValueSpec::string())
                 .required_property(
                     "process_group",
-                    ValueSpec::integer().describe("The foreground process group it went to."),
+                    ValueSpec::integer().describe("The foreground group signalled."),
                 )
                 .required_property(
                     "shell",
-                    ValueSpec::boolean().describe(
-                        "Whether that group is the terminal's own backend (no job was running).",
-                    ),
+                    ValueSpec::boolean().describe("It was the backend itself (no job ran)."),
                 ),
         )
         .concurrency_safe(false)
@@ -287,18 +268,12 @@ pub(crate) fn close_tool(bg: Background) -> ToolDefinition {
         .output(
             ValueSpec::object(false)
                 .required_property("sessionId", session_spec())
-                .required_property(
-                    "status",
-                    ValueSpec::string().describe("Its final status, e.g. `closed: …`."),
-                )
+                .required_property("status", ValueSpec::string())
                 .required_property(
                     "gone",
-                    ValueSpec::boolean().describe("Whether every process of it is gone."),
+                    ValueSpec::boolean().describe("Every process of it has ended."),
                 )
-                .required_property(
-                    "waited_ms",
-                    ValueSpec::integer().describe("How long closing took."),
-                ),
+                .required_property("waited_ms", ValueSpec::integer()),
         )
         .concurrency_safe(false)
         .execute(move |args: CloseArgs, ctx| {

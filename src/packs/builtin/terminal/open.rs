@@ -6,7 +6,7 @@ use ptc_schema::{ParameterSpec, ValueSpec};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::answer::{answer, answer_spec, render_answer, Answer};
+use super::answer::{answer, answer_spec, cwd_spec, render_answer, Answer};
 use super::pty::{self, Launch};
 use super::settle::{settle, Wait, SILENCE};
 use crate::definition::ToolDefinition;
@@ -80,6 +80,14 @@ pub(crate) fn open_tool(bg: Background) -> ToolDefinition {
             limits.idle_timeout.as_millis(),
             limits.max_terminals,
         ))
+        .code_description(format!(
+            "Open a terminal whose shell or REPL state lasts across calls and runs, sandboxed \
+             like bash; answers once it waits for input. Backends: {}. Closed after {} ms \
+             unused; at most {} open.",
+            backends.join(", "),
+            limits.idle_timeout.as_millis(),
+            limits.max_terminals,
+        ))
         .parameters(
             ParameterSpec::new()
                 .required(
@@ -103,15 +111,10 @@ pub(crate) fn open_tool(bg: Background) -> ToolDefinition {
             ValueSpec::object(false)
                 .required_property(
                     "type",
-                    ValueSpec::string()
-                        .describe("The backend.")
-                        .enum_values(BACKENDS.iter().map(|(name, ..)| json!(name))),
+                    ValueSpec::string().enum_values(BACKENDS.iter().map(|(name, ..)| json!(name))),
                 )
-                .property("name", ValueSpec::string().describe("The display name."))
-                .required_property(
-                    "cwd",
-                    ValueSpec::string().describe("The initial directory, relative to the root."),
-                ),
+                .property("name", ValueSpec::string())
+                .required_property("cwd", cwd_spec()),
         ))
         .concurrency_safe(false)
         .execute(move |args: Args, ctx| {
