@@ -199,14 +199,3 @@ pub enum RegistryError {
     #[error("tool activation failed: {0}")]
     Activation(String),
 }
-
-/// Extract a readable message from a panic payload.
-pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_string()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "panicked with a non-string payload".to_string()
-    }
-}

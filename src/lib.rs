@@ -43,6 +43,7 @@
 
 pub mod code;
 pub mod config;
+mod contain;
 pub mod content;
 pub mod definition;
 mod digest;

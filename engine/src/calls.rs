@@ -2,10 +2,11 @@
 //! minus the engine: accepting a tool call, containing a panicking host, and recording a console
 //! line against the output limit. A backend only converts values and throws the returned message.
 
-use std::{future::Future, panic::AssertUnwindSafe};
+use std::future::Future;
 
 use futures::FutureExt;
 
+use crate::contain::{contain, contain_async};
 use crate::{json, output::Output, stop::Stop, Host, HostCall, LogLevel};
 
 /// The failure message of a host call whose future panicked (or whose `call_tool` did).
@@ -35,7 +36,7 @@ pub(crate) fn accept(
     args: serde_json::Value,
 ) -> Result<HostCall, String> {
     still_running(stop)?;
-    match std::panic::catch_unwind(AssertUnwindSafe(|| host.call_tool(name, args))) {
+    match contain(|| host.call_tool(name, args)) {
         Err(_) => Err(PANICKED.to_string()),
         Ok(Ok(call)) => Ok(call),
         Ok(Err(failure)) => {
@@ -58,9 +59,7 @@ fn still_running(stop: &Stop) -> Result<(), String> {
 pub(crate) fn contained(
     call: HostCall,
 ) -> impl Future<Output = Result<serde_json::Value, String>> + Send {
-    AssertUnwindSafe(call)
-        .catch_unwind()
-        .map(|result| result.unwrap_or_else(|_| Err(PANICKED.to_string())))
+    contain_async(call).map(|result| result.unwrap_or_else(|_| Err(PANICKED.to_string())))
 }
 
 /// Record one console line at the glue's `level` name and show it to the host as it happens

@@ -88,6 +88,7 @@ use std::{future::Future, pin::Pin, sync::Arc};
 use tokio_util::sync::CancellationToken;
 
 mod calls;
+mod contain;
 #[cfg(any(feature = "v8", feature = "deno-quickjs"))]
 mod deno;
 mod diagnostic;

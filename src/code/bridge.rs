@@ -28,7 +28,6 @@
 
 use std::collections::{BTreeMap, VecDeque};
 use std::future::Future;
-use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll, Waker};
@@ -41,6 +40,7 @@ use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
 use super::{ConsoleFn, SubCallLimits};
+use crate::contain::contain_async;
 use crate::error::ToolFailure;
 use crate::execution::{
     RunEffects, ToolArguments, ToolExecution, ToolExecutionInput, ToolRunContext,
@@ -571,8 +571,7 @@ async fn logged_content(
         is_error: result.is_error(),
         content: result.content.clone(),
     });
-    AssertUnwindSafe(PtcDispatchLogNext::start(hooks.clone(), dispatch).run())
-        .catch_unwind()
+    contain_async(PtcDispatchLogNext::start(hooks.clone(), dispatch).run())
         .await
         .unwrap_or_else(|_| result.content.clone())
 }

@@ -17,6 +17,7 @@ use ptc_schema::SupportedSchema;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::contain::contain;
 use crate::content::ContentBlock;
 use crate::error::ToolError;
 use crate::execution::{ToolExecution, ToolRunContext};
@@ -165,26 +166,20 @@ impl ToolDefinition {
     pub fn is_concurrency_safe(&self, args: &Value) -> bool {
         match &self.is_concurrency_safe {
             None => false,
-            Some(f) => {
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(args))).unwrap_or(false)
-            }
+            Some(f) => contain(|| f(args)).unwrap_or(false),
         }
     }
 
     /// The pending-call view, if the tool presents one (a panicking presenter yields `None`).
     pub fn present_call(&self, args: &Value) -> Option<ToolCallView> {
         let f = self.present_call.as_ref()?;
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(args)))
-            .ok()
-            .flatten()
+        contain(|| f(args)).ok().flatten()
     }
 
     /// The completed-call view, if the tool presents one (a panicking presenter yields `None`).
     pub fn present_result(&self, args: &Value, result: &ToolResult) -> Option<ToolResultView> {
         let f = self.present_result.as_ref()?;
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(args, result)))
-            .ok()
-            .flatten()
+        contain(|| f(args, result)).ok().flatten()
     }
 
     /// The arguments that name workspace paths, if the tool declares them.

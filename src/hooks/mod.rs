@@ -88,14 +88,15 @@ pub(crate) fn next_applicable<T: ?Sized>(
 }
 
 /// Start a listener's future, turning a panic during the synchronous call into a future
-/// that re-raises it when polled, so the pipeline's `catch_unwind` contains both kinds.
+/// that panics with its message when polled, so the pipeline's containment of the
+/// waterfall's future covers both kinds.
 pub(crate) fn start_hook<T: 'static>(
     start: impl FnOnce() -> futures::future::BoxFuture<'static, T>,
 ) -> futures::future::BoxFuture<'static, T> {
     use futures::FutureExt;
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(start)) {
+    match crate::contain::contain(start) {
         Ok(fut) => fut,
-        Err(payload) => async move { std::panic::resume_unwind(payload) }.boxed(),
+        Err(message) => async move { panic!("{message}") }.boxed(),
     }
 }
 

@@ -1,14 +1,13 @@
 //! The innermost stage: argument validation, the tool body, output validation and rendering.
 
-use std::panic::AssertUnwindSafe;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use futures::FutureExt;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::error::{codes, panic_message, ToolError, ToolFailure};
+use crate::contain::{contain, contain_started};
+use crate::error::{codes, ToolError, ToolFailure};
 use crate::execution::{RunEffects, ToolExecution, ToolRunContext};
 use crate::registry::ToolRegistry;
 use crate::result::{Outcome, ToolExecutionResult};
@@ -42,25 +41,18 @@ pub(crate) async fn invoke_guarded(
         effects: effects.clone(),
     };
     effects.invoked.store(true, Ordering::Release);
-    let started = std::panic::catch_unwind(AssertUnwindSafe(|| {
-        (def.execute)(exec.arguments.clone(), ctx)
-    }));
-    let outcome: Result<Value, ToolError> = match started {
-        Err(p) => Err(ToolError::new(panic_message(&*p))),
-        Ok(body) => {
-            let mut body = AssertUnwindSafe(body).catch_unwind();
-            let settled = if replacement.is_some() {
-                tokio::select! {
-                    biased;
-                    r = &mut body => r,
-                    _ = caller.cancelled() => { signal.cancel(); body.await }
-                }
-            } else {
-                body.await
-            };
-            settled.unwrap_or_else(|p| Err(ToolError::new(panic_message(&*p))))
+    let body = contain_started(|| (def.execute)(exec.arguments.clone(), ctx));
+    let settled = if replacement.is_some() {
+        tokio::pin!(body);
+        tokio::select! {
+            biased;
+            r = &mut body => r,
+            _ = caller.cancelled() => { signal.cancel(); body.await }
         }
+    } else {
+        body.await
     };
+    let outcome: Result<Value, ToolError> = settled.unwrap_or_else(|p| Err(ToolError::new(p)));
     let contexts = effects.take_contexts();
     let mut result = match outcome {
         Err(e) if caller.is_cancelled() && e.info.is_none() => {
@@ -88,12 +80,12 @@ pub(crate) fn apply_value(
         return ToolExecutionResult::failure(ToolFailure::invalid_output(&exec.name, e));
     }
     let args = &exec.arguments;
-    let rendered = std::panic::catch_unwind(AssertUnwindSafe(|| {
+    let rendered = contain(|| {
         (
             output.render(args, &value),
             output.presentation_meta(args, &value),
         )
-    }));
+    });
     match rendered {
         Ok((content, meta)) => ToolExecutionResult {
             outcome: Outcome::Success {
@@ -105,11 +97,7 @@ pub(crate) fn apply_value(
             additional_contexts: Vec::new(),
         },
         Err(p) => ToolExecutionResult::failure(ToolFailure::new(
-            format!(
-                "rendering the output of {} failed: {}",
-                exec.name,
-                panic_message(&*p)
-            ),
+            format!("rendering the output of {} failed: {p}", exec.name),
             "ToolOutputError",
             codes::INVALID_TOOL_OUTPUT,
         )),

@@ -1,15 +1,13 @@
 //! The policy stages of the pipeline: pre-execute, approval, guards, post-execute,
 //! finalization and observers.
 
-use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
-
-use futures::FutureExt;
 
 use super::dispatch::{apply_value, invoke_guarded};
 use super::{Admission, PreparedCall};
+use crate::contain::{contain, contain_async, contain_started};
 use crate::content::content_text;
-use crate::error::{codes, panic_message, ToolErrorInfo, ToolFailure};
+use crate::error::{codes, ToolErrorInfo, ToolFailure};
 use crate::execution::{RunEffects, ToolExecution};
 use crate::hooks::execute::{DispatchExecution, ExecuteNext};
 use crate::hooks::post_execute::{PostNext, PostToolDecision, Replacement};
@@ -59,13 +57,10 @@ impl ToolRegistry {
             invoke_guarded(self.clone(), exec.clone(), None, effects.clone()).await
         } else {
             let next = ExecuteNext::start(self.clone(), hooks.clone(), effects.clone());
-            match AssertUnwindSafe(next.run(DispatchExecution::new(exec.clone())))
-                .catch_unwind()
-                .await
-            {
+            match contain_async(next.run(DispatchExecution::new(exec.clone()))).await {
                 Ok(result) => result,
                 Err(p) => fail(ToolFailure::new(
-                    format!("tools/execute wrapper panicked: {}", panic_message(&*p)),
+                    format!("tools/execute wrapper panicked: {p}"),
                     "Error",
                     codes::TOOL_ERROR,
                 )),
@@ -109,15 +104,10 @@ impl ToolRegistry {
         if hooks.pre_execute.is_empty() {
             return None;
         }
-        let decision = match AssertUnwindSafe(PreNext::start(hooks.clone(), exec.clone()).run())
-            .catch_unwind()
-            .await
+        let decision = match contain_async(PreNext::start(hooks.clone(), exec.clone()).run()).await
         {
             Ok(d) => d,
-            Err(p) => PreToolDecision::deny(format!(
-                "tools/pre-execute policy failed: {}",
-                panic_message(&*p)
-            )),
+            Err(p) => PreToolDecision::deny(format!("tools/pre-execute policy failed: {p}")),
         };
         match decision {
             PreToolDecision::Allow => {
@@ -162,15 +152,9 @@ impl ToolRegistry {
                     reason,
                     display_reason,
                 };
-                let answer = match AssertUnwindSafe(service.request(request))
-                    .catch_unwind()
-                    .await
-                {
+                let answer = match contain_started(|| service.request(request)).await {
                     Ok(answer) => answer,
-                    Err(p) => ApprovalAnswer::Other(format!(
-                        "approval service panicked: {}",
-                        panic_message(&*p)
-                    )),
+                    Err(p) => ApprovalAnswer::Other(format!("approval service panicked: {p}")),
                 };
                 telemetry::decision(exec, "approval", &answer.describe(), None);
                 match answer {
@@ -195,12 +179,12 @@ impl ToolRegistry {
             .as_ref()
             .and_then(|d| d.project_content.as_ref())
         {
-            match std::panic::catch_unwind(AssertUnwindSafe(|| project(exec, &result))) {
+            match contain(|| project(exec, &result)) {
                 Ok(Some(content)) => result.content = content,
                 Ok(None) => {}
                 Err(p) => {
                     result = fail(ToolFailure::new(
-                        format!("project_content failed: {}", panic_message(&*p)),
+                        format!("project_content failed: {p}"),
                         "ToolOutputError",
                         codes::INVALID_TOOL_OUTPUT,
                     ))
@@ -226,13 +210,11 @@ impl ToolRegistry {
         }
         let shared = Arc::new(result);
         let decision =
-            AssertUnwindSafe(PostNext::start(hooks.clone(), exec.clone(), shared.clone()).run())
-                .catch_unwind()
-                .await;
+            contain_async(PostNext::start(hooks.clone(), exec.clone(), shared.clone()).run()).await;
         let mut result = Arc::try_unwrap(shared).unwrap_or_else(|a| (*a).clone());
         match decision {
             Err(p) => fail(ToolFailure::new(
-                format!("tools/post-execute policy failed: {}", panic_message(&*p)),
+                format!("tools/post-execute policy failed: {p}"),
                 "Error",
                 codes::TOOL_ERROR,
             )),
@@ -290,9 +272,7 @@ impl ToolRegistry {
             .as_ref()
             .and_then(|d| d.finalize_content.as_ref())
         {
-            if let Ok(Some(content)) =
-                std::panic::catch_unwind(AssertUnwindSafe(|| finalize(exec, &result)))
-            {
+            if let Ok(Some(content)) = contain(|| finalize(exec, &result)) {
                 result.content = content;
             }
         }
@@ -303,9 +283,7 @@ impl ToolRegistry {
         }
         let frozen = Arc::new(result);
         for observer in observers.iter().filter(|o| o.applies_to(exec.scope_id())) {
-            let _ = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                observer.hook.on_result(exec, &frozen)
-            }));
+            let _ = contain(|| observer.hook.on_result(exec, &frozen));
         }
         Arc::try_unwrap(frozen).unwrap_or_else(|a| (*a).clone())
     }
@@ -324,10 +302,8 @@ pub(crate) fn check_guards(hooks: &HookSet, exec: &ToolExecution) -> Option<Stri
                 .as_ref()
                 .is_some_and(|a| a.scope().chain().any(|s| s.id() == id)),
         })
-        .find_map(
-            |g| match std::panic::catch_unwind(AssertUnwindSafe(|| g.hook.check(exec))) {
-                Ok(reason) => reason,
-                Err(p) => Some(format!("guard failed: {}", panic_message(&*p))),
-            },
-        )
+        .find_map(|g| match contain(|| g.hook.check(exec)) {
+            Ok(reason) => reason,
+            Err(p) => Some(format!("guard failed: {p}")),
+        })
 }

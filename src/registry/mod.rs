@@ -21,11 +21,10 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
-use futures::future::FutureExt;
-
+use crate::contain::{contain, contain_async};
 use crate::definition::{IntoDefinition, ToolDefinition, ToolSchema};
 use crate::disposer::Disposer;
-use crate::error::{panic_message, RegistryError};
+use crate::error::RegistryError;
 use crate::executor::{
     NativeExecutor, ToolBatchExecutionError, ToolBatchInput, ToolBatchResult, ToolExecutor,
     ToolModelInput, ToolPromptSection,
@@ -142,7 +141,7 @@ impl ToolRegistry {
     fn emit_change(&self) {
         for listener in self.inner.change.snapshot().iter() {
             let hook = listener.hook.clone();
-            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| hook()));
+            let _ = contain(|| hook());
         }
     }
 
@@ -334,18 +333,17 @@ impl ToolRegistry {
                 .collect()
         };
         let checks = conditional.into_iter().map(|(id, when)| {
-            let started = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| when(&ctx)));
+            let started = contain(|| when(&ctx));
             async move {
                 let settled = match started {
-                    Ok(fut) => std::panic::AssertUnwindSafe(fut).catch_unwind().await,
+                    Ok(fut) => contain_async(fut).await,
                     Err(p) => Err(p),
                 };
                 match settled {
                     Ok(Ok(admit)) => Ok((id, admit)),
                     Ok(Err(e)) => Err(RegistryError::Activation(e)),
                     Err(p) => Err(RegistryError::Activation(format!(
-                        "condition panicked: {}",
-                        panic_message(&*p)
+                        "condition panicked: {p}"
                     ))),
                 }
             }

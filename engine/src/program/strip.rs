@@ -24,7 +24,7 @@ const SUFFIX: &str = "\n});";
 
 /// Strip on this thread (the caller has bounded the nesting); a panic in swc is a syntax failure.
 pub(super) fn strip_now(ts: &str) -> Result<String, RunFailure> {
-    std::panic::catch_unwind(|| strip_unguarded(ts)).unwrap_or_else(|_| {
+    crate::contain::contain(|| strip_unguarded(ts)).unwrap_or_else(|_| {
         Err(RunFailure::new(
             FailureKind::Syntax,
             "1:1 the TypeScript stripper failed on this program",

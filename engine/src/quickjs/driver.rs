@@ -3,7 +3,6 @@
 use std::{
     collections::{HashMap, VecDeque},
     future::Future,
-    panic::AssertUnwindSafe,
     pin::Pin,
     sync::{
         atomic::{AtomicBool, Ordering},
@@ -99,7 +98,7 @@ impl<'js> Calls<'js> {
             self.timers += 1;
         }
         // A panicking host future must not unwind through the engine.
-        let first = std::panic::catch_unwind(AssertUnwindSafe(|| call.as_mut().poll(cx)))
+        let first = crate::contain::contain(|| call.as_mut().poll(cx))
             .unwrap_or_else(|_| Poll::Ready(Err(PANICKED.to_string())));
         if let Poll::Ready(result) = first {
             self.settled(&kind);
