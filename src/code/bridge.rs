@@ -45,7 +45,7 @@ use crate::error::ToolFailure;
 use crate::execution::{
     RunEffects, ToolArguments, ToolExecution, ToolExecutionInput, ToolRunContext,
 };
-use crate::hooks::dispatch_log::{PtcDispatchLog, PtcDispatchLogNext};
+use crate::hooks::dispatch_log::{PtcDispatchLog, PtcDispatchLogStage};
 use crate::hooks::HookSet;
 use crate::pipeline::{Admission, PreparedCall};
 use crate::registry::ToolRegistry;
@@ -571,7 +571,7 @@ async fn logged_content(
         is_error: result.is_error(),
         content: result.content.clone(),
     });
-    contain_async(PtcDispatchLogNext::start(hooks.clone(), dispatch).run())
+    contain_async(crate::hooks::chain(hooks.clone(), PtcDispatchLogStage::new(dispatch)).run())
         .await
         .unwrap_or_else(|_| result.content.clone())
 }

@@ -8,7 +8,8 @@ use std::sync::Arc;
 
 use futures::future::{BoxFuture, FutureExt};
 
-use super::{next_applicable, HookSet};
+use super::waterfall::{step, Next, Stage};
+use super::{HookSet, Listener};
 use crate::content::ContentBlock;
 use crate::execution::ToolExecution;
 
@@ -53,43 +54,48 @@ where
 }
 
 /// The rest of the chain; its end keeps the content unchanged.
-pub struct PtcDispatchLogNext {
-    hooks: Arc<HookSet>,
-    index: usize,
+pub type PtcDispatchLogNext = Next<PtcDispatchLogStage>;
+
+/// The dispatch-log stage of one sub-call (see [`Next`]).
+pub struct PtcDispatchLogStage {
     dispatch: Arc<PtcDispatchLog>,
 }
 
-impl PtcDispatchLogNext {
-    pub(crate) fn start(hooks: Arc<HookSet>, dispatch: Arc<PtcDispatchLog>) -> Self {
-        PtcDispatchLogNext {
-            hooks,
-            index: 0,
-            dispatch,
-        }
+impl PtcDispatchLogStage {
+    pub(crate) fn new(dispatch: Arc<PtcDispatchLog>) -> Self {
+        PtcDispatchLogStage { dispatch }
+    }
+}
+
+impl Stage for PtcDispatchLogStage {
+    type Hook = dyn PtcDispatchLogHook;
+    type Input = ();
+    type Output = Vec<ContentBlock>;
+
+    fn listeners(hooks: &HookSet) -> &[Listener<Self::Hook>] {
+        &hooks.ptc_dispatch_log
     }
 
+    fn scope(&self, _: &()) -> Option<u64> {
+        self.dispatch.exec.scope_id()
+    }
+
+    fn call(
+        hook: &dyn PtcDispatchLogHook,
+        _: (),
+        next: PtcDispatchLogNext,
+    ) -> BoxFuture<'static, Vec<ContentBlock>> {
+        hook.ptc_dispatch_log(next.stage.dispatch.clone(), next)
+    }
+
+    fn end(self, _: ()) -> BoxFuture<'static, Vec<ContentBlock>> {
+        futures::future::ready(self.dispatch.content.clone()).boxed()
+    }
+}
+
+impl PtcDispatchLogNext {
     /// Run the remaining listeners.
     pub fn run(self) -> BoxFuture<'static, Vec<ContentBlock>> {
-        match next_applicable(
-            &self.hooks.ptc_dispatch_log,
-            self.index,
-            self.dispatch.exec.scope_id(),
-        ) {
-            None => futures::future::ready(self.dispatch.content.clone()).boxed(),
-            Some(i) => {
-                let hook = self.hooks.ptc_dispatch_log[i].hook.clone();
-                let dispatch = self.dispatch.clone();
-                super::start_hook(move || {
-                    hook.ptc_dispatch_log(
-                        dispatch,
-                        PtcDispatchLogNext {
-                            hooks: self.hooks,
-                            index: i + 1,
-                            dispatch: self.dispatch,
-                        },
-                    )
-                })
-            }
-        }
+        step(self, ())
     }
 }

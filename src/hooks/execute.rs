@@ -10,9 +10,9 @@ use std::sync::Arc;
 use futures::future::{BoxFuture, FutureExt};
 use tokio_util::sync::CancellationToken;
 
-use super::{next_applicable, HookSet};
-use crate::execution::{RunEffects, ToolExecution};
-use crate::registry::ToolRegistry;
+use super::waterfall::{step, Next, Stage};
+use super::{HookSet, Listener};
+use crate::execution::ToolExecution;
 use crate::result::ToolExecutionResult;
 
 /// The around-dispatch view of a call: immutable identity plus a replaceable signal.
@@ -45,6 +45,11 @@ impl DispatchExecution {
         self.replacement = Some(signal);
         self
     }
+
+    /// The execution and the replaced signal, if any.
+    pub(crate) fn into_parts(self) -> (Arc<ToolExecution>, Option<CancellationToken>) {
+        (self.exec, self.replacement)
+    }
 }
 
 /// A `tools/execute` wrapper. Closures `Fn(DispatchExecution, ExecuteNext) -> impl Future`
@@ -74,52 +79,54 @@ where
 
 /// The rest of the execute chain ending at the tool body. Cloneable so a retry
 /// wrapper can dispatch again.
+pub type ExecuteNext = Next<ExecuteStage>;
+
+/// What ends the execute chain: the pipeline's dispatch of the tool body.
+pub(crate) type Body =
+    Arc<dyn Fn(DispatchExecution) -> BoxFuture<'static, ToolExecutionResult> + Send + Sync>;
+
+/// The execute stage of one call (see [`Next`]): its end is the body the pipeline
+/// supplies, so wrappers never reach into the pipeline.
 #[derive(Clone)]
-pub struct ExecuteNext {
-    registry: ToolRegistry,
-    hooks: Arc<HookSet>,
-    index: usize,
-    effects: Arc<RunEffects>,
+pub struct ExecuteStage {
+    body: Body,
+}
+
+impl ExecuteStage {
+    pub(crate) fn new(body: Body) -> Self {
+        ExecuteStage { body }
+    }
+}
+
+impl Stage for ExecuteStage {
+    type Hook = dyn ExecuteHook;
+    type Input = DispatchExecution;
+    type Output = ToolExecutionResult;
+
+    fn listeners(hooks: &HookSet) -> &[Listener<Self::Hook>] {
+        &hooks.execute
+    }
+
+    fn scope(&self, dispatch: &DispatchExecution) -> Option<u64> {
+        dispatch.exec.scope_id()
+    }
+
+    fn call(
+        hook: &dyn ExecuteHook,
+        dispatch: DispatchExecution,
+        next: ExecuteNext,
+    ) -> BoxFuture<'static, ToolExecutionResult> {
+        hook.execute(dispatch, next)
+    }
+
+    fn end(self, dispatch: DispatchExecution) -> BoxFuture<'static, ToolExecutionResult> {
+        (self.body)(dispatch)
+    }
 }
 
 impl ExecuteNext {
-    pub(crate) fn start(
-        registry: ToolRegistry,
-        hooks: Arc<HookSet>,
-        effects: Arc<RunEffects>,
-    ) -> Self {
-        ExecuteNext {
-            registry,
-            hooks,
-            index: 0,
-            effects,
-        }
-    }
-
     /// Run the remaining wrappers, then the body.
     pub fn run(self, dispatch: DispatchExecution) -> BoxFuture<'static, ToolExecutionResult> {
-        match next_applicable(&self.hooks.execute, self.index, dispatch.exec.scope_id()) {
-            None => crate::pipeline::dispatch::invoke_guarded(
-                self.registry,
-                dispatch.exec,
-                dispatch.replacement,
-                self.effects,
-            )
-            .boxed(),
-            Some(i) => {
-                let hook = self.hooks.execute[i].hook.clone();
-                super::start_hook(move || {
-                    hook.execute(
-                        dispatch,
-                        ExecuteNext {
-                            registry: self.registry,
-                            hooks: self.hooks,
-                            index: i + 1,
-                            effects: self.effects,
-                        },
-                    )
-                })
-            }
-        }
+        step(self, dispatch)
     }
 }

@@ -14,6 +14,10 @@ pub mod guard;
 pub mod observer;
 pub mod post_execute;
 pub mod pre_execute;
+mod waterfall;
+
+pub(crate) use waterfall::chain;
+pub use waterfall::Next;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
@@ -85,19 +89,6 @@ pub(crate) fn next_applicable<T: ?Sized>(
     scope: Option<u64>,
 ) -> Option<usize> {
     (from..list.len()).find(|&i| list[i].applies_to(scope))
-}
-
-/// Start a listener's future, turning a panic during the synchronous call into a future
-/// that panics with its message when polled, so the pipeline's containment of the
-/// waterfall's future covers both kinds.
-pub(crate) fn start_hook<T: 'static>(
-    start: impl FnOnce() -> futures::future::BoxFuture<'static, T>,
-) -> futures::future::BoxFuture<'static, T> {
-    use futures::FutureExt;
-    match crate::contain::contain(start) {
-        Ok(fut) => fut,
-        Err(message) => async move { panic!("{message}") }.boxed(),
-    }
 }
 
 /// Every per-call listener of one registry, snapshotted once per call.

@@ -6,7 +6,8 @@ use std::sync::Arc;
 use futures::future::{BoxFuture, FutureExt};
 use serde_json::Value;
 
-use super::{next_applicable, HookSet};
+use super::waterfall::{step, Next, Stage};
+use super::{HookSet, Listener};
 use crate::content::{ContentBlock, UserMessage};
 use crate::execution::ToolExecution;
 use crate::result::ToolExecutionResult;
@@ -85,47 +86,46 @@ where
 }
 
 /// The rest of the post-execute chain; its end accepts unchanged.
-pub struct PostNext {
-    hooks: Arc<HookSet>,
-    index: usize,
+pub type PostNext = Next<PostExecuteStage>;
+
+/// The post-execute stage of one call (see [`Next`]).
+pub struct PostExecuteStage {
     exec: Arc<ToolExecution>,
     result: Arc<ToolExecutionResult>,
 }
 
-impl PostNext {
-    pub(crate) fn start(
-        hooks: Arc<HookSet>,
-        exec: Arc<ToolExecution>,
-        result: Arc<ToolExecutionResult>,
-    ) -> Self {
-        PostNext {
-            hooks,
-            index: 0,
-            exec,
-            result,
-        }
+impl PostExecuteStage {
+    pub(crate) fn new(exec: Arc<ToolExecution>, result: Arc<ToolExecutionResult>) -> Self {
+        PostExecuteStage { exec, result }
+    }
+}
+
+impl Stage for PostExecuteStage {
+    type Hook = dyn PostExecute;
+    type Input = ();
+    type Output = PostToolDecision;
+
+    fn listeners(hooks: &HookSet) -> &[Listener<Self::Hook>] {
+        &hooks.post_execute
     }
 
+    fn scope(&self, _: &()) -> Option<u64> {
+        self.exec.scope_id()
+    }
+
+    fn call(hook: &dyn PostExecute, _: (), next: PostNext) -> BoxFuture<'static, PostToolDecision> {
+        let (exec, result) = (next.stage.exec.clone(), next.stage.result.clone());
+        hook.post_execute(exec, result, next)
+    }
+
+    fn end(self, _: ()) -> BoxFuture<'static, PostToolDecision> {
+        futures::future::ready(PostToolDecision::accept()).boxed()
+    }
+}
+
+impl PostNext {
     /// Run the remaining listeners.
     pub fn run(self) -> BoxFuture<'static, PostToolDecision> {
-        match next_applicable(&self.hooks.post_execute, self.index, self.exec.scope_id()) {
-            None => futures::future::ready(PostToolDecision::accept()).boxed(),
-            Some(i) => {
-                let hook = self.hooks.post_execute[i].hook.clone();
-                let (exec, result) = (self.exec.clone(), self.result.clone());
-                super::start_hook(move || {
-                    hook.post_execute(
-                        exec,
-                        result,
-                        PostNext {
-                            hooks: self.hooks,
-                            index: i + 1,
-                            exec: self.exec,
-                            result: self.result,
-                        },
-                    )
-                })
-            }
-        }
+        step(self, ())
     }
 }

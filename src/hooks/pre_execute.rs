@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use futures::future::{BoxFuture, FutureExt};
 
-use super::{next_applicable, HookSet};
+use super::waterfall::{step, Next, Stage};
+use super::{HookSet, Listener};
 use crate::error::ToolErrorInfo;
 use crate::execution::ToolExecution;
 
@@ -85,39 +86,44 @@ where
 }
 
 /// The rest of the pre-execute chain. Consumed by [`PreNext::run`], so it runs at most once.
-pub struct PreNext {
-    hooks: Arc<HookSet>,
-    index: usize,
+pub type PreNext = Next<PreExecuteStage>;
+
+/// The pre-execute stage of one call (see [`Next`]).
+pub struct PreExecuteStage {
     exec: Arc<ToolExecution>,
 }
 
-impl PreNext {
-    pub(crate) fn start(hooks: Arc<HookSet>, exec: Arc<ToolExecution>) -> Self {
-        PreNext {
-            hooks,
-            index: 0,
-            exec,
-        }
+impl PreExecuteStage {
+    pub(crate) fn new(exec: Arc<ToolExecution>) -> Self {
+        PreExecuteStage { exec }
+    }
+}
+
+impl Stage for PreExecuteStage {
+    type Hook = dyn PreExecute;
+    type Input = ();
+    type Output = PreToolDecision;
+
+    fn listeners(hooks: &HookSet) -> &[Listener<Self::Hook>] {
+        &hooks.pre_execute
     }
 
+    fn scope(&self, _: &()) -> Option<u64> {
+        self.exec.scope_id()
+    }
+
+    fn call(hook: &dyn PreExecute, _: (), next: PreNext) -> BoxFuture<'static, PreToolDecision> {
+        hook.pre_execute(next.stage.exec.clone(), next)
+    }
+
+    fn end(self, _: ()) -> BoxFuture<'static, PreToolDecision> {
+        futures::future::ready(PreToolDecision::Allow).boxed()
+    }
+}
+
+impl PreNext {
     /// Run the remaining listeners; the end of the chain allows.
     pub fn run(self) -> BoxFuture<'static, PreToolDecision> {
-        match next_applicable(&self.hooks.pre_execute, self.index, self.exec.scope_id()) {
-            None => futures::future::ready(PreToolDecision::Allow).boxed(),
-            Some(i) => {
-                let hook = self.hooks.pre_execute[i].hook.clone();
-                let exec = self.exec.clone();
-                super::start_hook(move || {
-                    hook.pre_execute(
-                        exec,
-                        PreNext {
-                            hooks: self.hooks,
-                            index: i + 1,
-                            exec: self.exec,
-                        },
-                    )
-                })
-            }
-        }
+        step(self, ())
     }
 }

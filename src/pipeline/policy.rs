@@ -5,13 +5,15 @@ use std::sync::Arc;
 
 use super::dispatch::{apply_value, invoke_guarded};
 use super::{Admission, PreparedCall};
+use futures::FutureExt;
+
 use crate::contain::{contain, contain_async, contain_started};
 use crate::content::content_text;
 use crate::error::{codes, ToolErrorInfo, ToolFailure};
 use crate::execution::{RunEffects, ToolExecution};
-use crate::hooks::execute::{DispatchExecution, ExecuteNext};
-use crate::hooks::post_execute::{PostNext, PostToolDecision, Replacement};
-use crate::hooks::pre_execute::{PreNext, PreToolDecision};
+use crate::hooks::execute::{Body, DispatchExecution, ExecuteStage};
+use crate::hooks::post_execute::{PostExecuteStage, PostToolDecision, Replacement};
+use crate::hooks::pre_execute::{PreExecuteStage, PreToolDecision};
 use crate::hooks::HookSet;
 use crate::policy::approval::{ApprovalAnswer, ApprovalRequest};
 use crate::registry::ToolRegistry;
@@ -56,7 +58,12 @@ impl ToolRegistry {
         let result = if hooks.execute.is_empty() {
             invoke_guarded(self.clone(), exec.clone(), None, effects.clone()).await
         } else {
-            let next = ExecuteNext::start(self.clone(), hooks.clone(), effects.clone());
+            let (registry, effects) = (self.clone(), effects.clone());
+            let body: Body = Arc::new(move |dispatch: DispatchExecution| {
+                let (exec, replacement) = dispatch.into_parts();
+                invoke_guarded(registry.clone(), exec, replacement, effects.clone()).boxed()
+            });
+            let next = crate::hooks::chain(hooks.clone(), ExecuteStage::new(body));
             match contain_async(next.run(DispatchExecution::new(exec.clone()))).await {
                 Ok(result) => result,
                 Err(p) => fail(ToolFailure::new(
@@ -104,7 +111,10 @@ impl ToolRegistry {
         if hooks.pre_execute.is_empty() {
             return None;
         }
-        let decision = match contain_async(PreNext::start(hooks.clone(), exec.clone()).run()).await
+        let decision = match contain_async(
+            crate::hooks::chain(hooks.clone(), PreExecuteStage::new(exec.clone())).run(),
+        )
+        .await
         {
             Ok(d) => d,
             Err(p) => PreToolDecision::deny(format!("tools/pre-execute policy failed: {p}")),
@@ -209,8 +219,14 @@ impl ToolRegistry {
             return result;
         }
         let shared = Arc::new(result);
-        let decision =
-            contain_async(PostNext::start(hooks.clone(), exec.clone(), shared.clone()).run()).await;
+        let decision = contain_async(
+            crate::hooks::chain(
+                hooks.clone(),
+                PostExecuteStage::new(exec.clone(), shared.clone()),
+            )
+            .run(),
+        )
+        .await;
         let mut result = Arc::try_unwrap(shared).unwrap_or_else(|a| (*a).clone());
         match decision {
             Err(p) => fail(ToolFailure::new(
