@@ -22,6 +22,29 @@ pub(crate) fn closest<'a>(
         .map(|(_, _, candidate)| candidate)
 }
 
+/// Argument names models bring from other tools (ripgrep's `--glob`, a shell's `cwd`),
+/// with the name ptc's tools use for the same thing.
+const ALIASES: &[(&str, &str)] = &[
+    ("glob", "include"),
+    ("cwd", "workdir"),
+    ("dir", "path"),
+    ("directory", "path"),
+    ("file", "file_path"),
+    ("filename", "file_path"),
+];
+
+/// [`closest`], or else the candidate `name` is a known alias of.
+pub(crate) fn closest_or_alias<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str> + Clone,
+) -> Option<&'a str> {
+    closest(name, candidates.clone()).or_else(|| {
+        let lower = name.to_lowercase();
+        let target = ALIASES.iter().find(|(alias, _)| *alias == lower)?.1;
+        candidates.into_iter().find(|c| *c == target)
+    })
+}
+
 /// Edit distance over characters, an adjacent swap counting as one edit (optimal string
 /// alignment).
 fn edit_distance(a: &str, b: &str) -> usize {
@@ -51,7 +74,15 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::closest;
+    use super::{closest, closest_or_alias};
+
+    #[test]
+    fn aliases_from_other_tools_find_their_name() {
+        let grep = ["pattern", "path", "include"];
+        assert_eq!(closest_or_alias("glob", grep), Some("include"));
+        assert_eq!(closest_or_alias("directory", grep), Some("path"));
+        assert_eq!(closest_or_alias("cwd", grep), None, "only a declared name");
+    }
 
     #[test]
     fn typos_find_their_name_and_strangers_find_none() {

@@ -96,7 +96,10 @@ pub(crate) fn exception(described: &Described, source: &Source<'_>) -> String {
     let head = match name {
         Some(name) if described.message.is_empty() => name.to_string(),
         Some(name) => format!("{name}: {}", described.message),
-        None => format!("Uncaught {}", described.message),
+        None => format!(
+            "Uncaught {} (a thrown value that is not an Error has no line: throw new Error(…))",
+            described.message
+        ),
     };
     if let (Some(tool), Some(site)) = (&described.tool, described.site.as_deref()) {
         if let Some((line, col)) = crate::left::parse_site(site) {
@@ -113,8 +116,8 @@ pub(crate) fn exception(described: &Described, source: &Source<'_>) -> String {
     };
     let (at, line, col) = source.at(line, col);
     let hint = match name {
-        Some("TypeError") => missing_await_hint(source.line(line).unwrap_or("")),
-        _ => "",
+        Some("TypeError") => missing_await_hint(source, line),
+        _ => String::new(),
     };
     format!("{at}: {head}{}{hint}", source.snippet(line, col))
 }
@@ -133,8 +136,19 @@ pub(crate) fn syntax(
     } else {
         source.map.original(line, col)
     };
-    let text = source.line(line).unwrap_or("");
-    let hint = await_hint(message, text);
+    let lines = source.text.split('\n').count();
+    let last = source.text.trim_end().split('\n').count().max(1);
+    let (line, col, hint) = if line > last
+        || (line == lines && source.line(line).is_none_or(|t| t.trim().is_empty()))
+    {
+        // Past the program's last line: something opened was never closed.
+        let end = source.line(last).map_or(1, |t| t.chars().count() + 1);
+        let hint = "\n(the program ended early: a `{`, `(`, `[`, string or comment is not closed)";
+        (last, end, hint)
+    } else {
+        let text = source.line(line).unwrap_or("");
+        (line, col, await_hint(message, text, col))
+    };
     format!(
         "{}:{line}:{col}: {message}{}{hint}",
         source.filename,
@@ -154,11 +168,13 @@ pub(crate) fn syntax_message(message: &str, source: &Source<'_>) -> String {
     }
 }
 
-/// For a parse error on a line that awaits: `await` only works in an async function.
-fn await_hint(message: &str, line: &str) -> &'static str {
+/// For a parse error right after an `await` (or about one): `await` only works in an async
+/// function.
+fn await_hint(message: &str, line: &str, col: usize) -> &'static str {
+    let before: String = line.chars().take(col.saturating_sub(1)).collect();
+    let after_await = before.trim_end().ends_with("await");
     let about_await = message.contains("await")
-        || (line.contains("await")
-            && (message.contains("Expected") || message.contains("Unexpected")));
+        || (after_await && (message.contains("Expected") || message.contains("Unexpected")));
     if about_await {
         "\n(`await` only works directly in the program or inside an `async` function: use \
          for…of, or Promise.all over map(async …))"
@@ -167,13 +183,32 @@ fn await_hint(message: &str, line: &str) -> &'static str {
     }
 }
 
-/// For a TypeError on a line that calls a tool without `await`.
-fn missing_await_hint(line: &str) -> &'static str {
-    match line.find("tools.").or_else(|| line.find("tools[")) {
-        Some(at) if !line[..at].contains("await") && !line.contains(".then(") => {
-            "\n(tool calls return Promises: did you forget `await`?)"
+/// For a TypeError: the failing line, or else the first line of the program, that calls a
+/// tool without `await`.
+fn missing_await_hint(source: &Source<'_>, line: usize) -> String {
+    let unawaited = |text: &str| match text.find("tools.").or_else(|| text.find("tools[")) {
+        Some(at) => {
+            let before = &text[..at];
+            !before.contains("await")
+                && !before.contains("return")
+                && !before.contains("Promise.")
+                && !text.contains(".then(")
         }
-        _ => "",
+        None => false,
+    };
+    if source.line(line).is_some_and(unawaited) {
+        return "\n(tool calls return Promises: did you forget `await`?)".into();
+    }
+    let assigned = source
+        .text
+        .split('\n')
+        .position(|text| text.contains('=') && unawaited(text));
+    match assigned {
+        Some(i) => format!(
+            "\n(line {} keeps a tool call's Promise, not its result: did you forget `await`?)",
+            i + 1
+        ),
+        None => String::new(),
     }
 }
 
@@ -235,13 +270,26 @@ mod tests {
             ..Default::default()
         };
         assert!(exception(&described, &source(text, &map)).contains("did you forget `await`?"));
+        // swc points at the token after the `await`.
         let shown = syntax(
             1,
-            20,
+            25,
             "Expected ';', got 'tools'",
             &source("xs.forEach(x => { await tools.a(x) })", &map),
             true,
         );
         assert!(shown.contains("use for…of"), "{shown}");
+        // Elsewhere on a line that awaits, a parse error is not about `await`.
+        let text = "const r = await tools.grep({ pattern: \"TODO\" };";
+        let shown = syntax(1, 47, "Expected ',', got ';'", &source(text, &map), true);
+        assert!(!shown.contains("`await` only works"), "{shown}");
+        // Past the last line: something opened was never closed.
+        let text = "for (const m of ms) {\n  f(m);\n";
+        let shown = syntax(4, 1, "Expression expected", &source(text, &map), true);
+        assert!(
+            shown.starts_with("run_code.ts:2:8: Expression expected"),
+            "{shown}"
+        );
+        assert!(shown.contains("the program ended early"), "{shown}");
     }
 }

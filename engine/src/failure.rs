@@ -85,7 +85,10 @@ impl RunFailure {
     pub(crate) fn heap_exceeded(limit: usize) -> Self {
         RunFailure::new(
             FailureKind::Memory,
-            format!("the program exceeded its heap limit of {limit} bytes"),
+            format!(
+                "the program exceeded its heap limit of {}",
+                crate::limits::bytes(limit)
+            ),
         )
     }
 

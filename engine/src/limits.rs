@@ -24,8 +24,9 @@ impl Limits {
             crate::RunFailure::new(
                 crate::FailureKind::Memory,
                 format!(
-                    "the heap limit of {} bytes is below the minimum of {} bytes",
-                    self.max_heap_bytes, minimum
+                    "the heap limit of {} is below the minimum of {}",
+                    bytes(self.max_heap_bytes),
+                    bytes(minimum)
                 ),
             )
         })
@@ -39,5 +40,15 @@ impl Default for Limits {
             max_heap_bytes: 256 * 1024 * 1024,
             max_output_bytes: 8 * 1024 * 1024,
         }
+    }
+}
+
+/// `n` bytes as the guidance states limits: whole MiB as `N MiB`, else `N bytes`.
+pub(crate) fn bytes(n: usize) -> String {
+    const MIB: usize = 1024 * 1024;
+    if n >= MIB && n.is_multiple_of(MIB) {
+        format!("{} MiB", n / MIB)
+    } else {
+        format!("{n} bytes")
     }
 }

@@ -52,9 +52,10 @@ fn left_behind(calls: &[LeftBehind]) -> String {
             None => String::new(),
         };
         let what = match &call.left {
-            Left::Pending => {
-                "was still running and was cancelled (await it, or Promise.all the calls)".into()
-            }
+            Left::Pending => "was still running when the program ended and was cancelled; it may \
+                 already have taken effect, so check before retrying (await it, or Promise.all \
+                 the calls)"
+                .into(),
             Left::Failed(message) => format!("failed and nothing awaited it: {message}"),
         };
         note.push_str(&format!("\n- {site}{}: {what}", call.tool));

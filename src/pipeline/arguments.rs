@@ -28,7 +28,7 @@ use serde_json::Value;
 
 use crate::definition::ToolDefinition;
 use crate::registry::ToolRegistry;
-use crate::suggest::closest;
+use crate::suggest::closest_or_alias;
 
 /// Longest unknown key looked up for a suggestion (and shown whole).
 const MAX_SUGGESTED_KEY: usize = 64;
@@ -110,7 +110,7 @@ pub(crate) fn check(
                 .copied()
                 .filter(|d| !given.is_some_and(|m| m.contains_key(*d)));
             let suggestion = match key.len() <= MAX_SUGGESTED_KEY {
-                true => closest(key, free),
+                true => closest_or_alias(key, free),
                 false => None,
             };
             let message = match suggestion {

@@ -93,7 +93,10 @@ pub(crate) fn shape(source: &str) -> Result<Shaped, RunFailure> {
     Ok(Shaped { text, map })
 }
 
-/// Blank one markdown fence around the whole program (its opening and closing lines).
+/// Blank one markdown fence around the whole program (its opening and closing lines), or
+/// else, when the program is prose around exactly one fenced block (```` ```ts ```` alone on
+/// a line … ```` ``` ```` alone on a line), everything but the block's code. Blanking keeps
+/// every position.
 fn unfence(source: &str) -> String {
     let lines: Vec<&str> = source.split('\n').collect();
     let first = lines.iter().position(|l| !l.trim().is_empty());
@@ -102,13 +105,25 @@ fn unfence(source: &str) -> String {
         return source.to_string();
     };
     let opens = lines[first].trim_start().starts_with("```");
-    if first == last || !opens || lines[last].trim() != "```" {
-        return source.to_string();
-    }
+    let (open, close) = if first != last && opens && lines[last].trim() == "```" {
+        (first, last)
+    } else {
+        let fences: Vec<usize> = (0..lines.len())
+            .filter(|&i| lines[i].trim_start().starts_with("```"))
+            .collect();
+        let opening = |l: &str| {
+            let info = l.trim().trim_start_matches("```");
+            info.chars().all(|c| c.is_ascii_alphanumeric())
+        };
+        match fences[..] {
+            [open, close] if opening(lines[open]) && lines[close].trim() == "```" => (open, close),
+            _ => return source.to_string(),
+        }
+    };
     lines
         .iter()
         .enumerate()
-        .map(|(i, line)| match i == first || i == last {
+        .map(|(i, line)| match i <= open || i >= close {
             true => " ".repeat(line.len()),
             false => line.to_string(),
         })
@@ -374,6 +389,16 @@ mod tests {
             "                           \nreturn 1"
         );
         assert_eq!(shaped("```ts\nreturn 1\n```"), "     \nreturn 1\n   ");
+        assert_eq!(
+            shaped("Here:\n```ts\nreturn 1\n```\nDone."),
+            "     \n     \nreturn 1\n   \n     "
+        );
+        // Two fenced blocks, or backticks inside the code, are left alone.
+        let two = "```ts\nreturn 1\n```\nor\n```ts\nreturn 2\n```\nok";
+        assert!(
+            shaped(two).starts_with("```ts\nreturn 1\n```\nor\n```ts"),
+            "{two}"
+        );
         assert!(shape("import fs from 'fs'").is_err());
         assert_eq!(
             shaped("async function main() { return 'main ran' }"),

@@ -149,8 +149,9 @@ pub(crate) fn tool(bg: Background) -> ToolDefinition {
         .code_description(format!(
             "Run `bash -c COMMAND` in a fresh shell: no state (cwd, variables, functions) \
              persists, so pass `workdir` (inside the workspace) instead of `cd`. A non-zero exit \
-             is a result, not an error. Processes it starts die with it; `run_in_background: true` \
-             returns a task id (see task_output).{}",
+             is a result, not an error; a timeout rejects (the output so far in its message). \
+             Processes it starts die with it; `run_in_background: true` returns a task id (see \
+             task_output).{}",
             sandbox_clause(sandbox.mode(), sandbox.network())
         ))
         .parameters(

@@ -1,0 +1,2 @@
+const r = await tools.bash({ command: ["ls", "-la", "src"], description: "List src" });
+return r.stdout;

@@ -1,0 +1,2 @@
+const r = await tools.Read({ file_path: "README.md" });
+return r.total_lines;

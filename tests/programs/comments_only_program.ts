@@ -1,0 +1,2 @@
+// TODO: figure out what to do here
+/* nothing yet */

@@ -1,0 +1,10 @@
+const r = await tools.grep({ pattern: "TODO", path: "src" });
+const files = new Set(r.matches.map((m) => m.path));
+const counts = new Map([...files].map((f) => [f, r.matches.filter((m) => m.path === f).length]));
+console.log("files:", files);
+console.log("counts:", counts);
+console.log("first:", r.matches[0]);
+console.log(undefined, null, 42, "text", [1, [2, [3, [4]]]]);
+console.warn("warn goes here too");
+console.error("and errors");
+return [...counts.values()].reduce((a, b) => a + b, 0);

@@ -1,0 +1,2 @@
+const list = await tools.task_list({ all: true });
+return list.tasks;

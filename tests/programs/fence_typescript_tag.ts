@@ -1,0 +1,4 @@
+```typescript
+const r = await tools.glob({ pattern: "tests/**/*.test.ts" });
+return r.paths;
+```

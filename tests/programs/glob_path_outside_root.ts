@@ -1,0 +1,2 @@
+const r = await tools.glob({ pattern: "*.json", path: "../" });
+return r.paths;

@@ -1,0 +1,6 @@
+async function main() {
+  const r = await tools.glob({ pattern: "tests/*.ts" });
+  return r.paths.length;
+}
+
+main();

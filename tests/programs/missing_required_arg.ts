@@ -1,0 +1,2 @@
+const r = await tools.bash({ command: "ls src" });
+return r.stdout;

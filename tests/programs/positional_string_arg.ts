@@ -1,0 +1,2 @@
+const readme = await tools.read("README.md");
+return readme.total_lines;

@@ -1,0 +1,3 @@
+const home = process.env.HOME;
+const r = await tools.bash({ command: "pwd", description: "Print working directory" });
+return { home, cwd: r.stdout.trim() };

@@ -1,0 +1,2 @@
+const r = await tools.read({ file_path: "src/util" });
+return r.lines;

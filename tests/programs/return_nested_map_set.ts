@@ -1,0 +1,1 @@
+return { counts: new Map([["a", 1]]), tags: new Set(["x"]) };

@@ -1,0 +1,2 @@
+const r = await tools.grep({ pattern: "TODO });
+return r.total;

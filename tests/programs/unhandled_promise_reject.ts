@@ -1,0 +1,2 @@
+Promise.reject(new Error("background failure"));
+return "done";
