@@ -35,9 +35,20 @@ const unhandled = new Map();
 globalThis.Deno.core.setUnhandledPromiseRejectionHandler((promise, reason) => {
   if (reason !== null && typeof reason === 'object' && reason.name === 'ToolCallError') {
     unhandled.set(promise, { tool: StringCtor(reason.toolName), site: StringCtor(reason.callSite ?? ''), failed: messageOf(reason) });
+  } else {
+    unhandled.set(promise, { rejected: nameOf(reason) + messageOf(reason) });
   }
   return true;
 });
+/** `Name: ` of a rejection reason that is an error, else nothing. */
+function nameOf(reason) {
+  try {
+    if (reason !== null && typeof reason === 'object' && typeof reason.name === 'string') {
+      return reason.name + ': ';
+    }
+  } catch {}
+  return '';
+}
 globalThis.Deno.core.setHandledPromiseRejectionHandler((promise) => {
   unhandled.delete(promise);
 });

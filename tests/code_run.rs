@@ -445,3 +445,53 @@ async fn a_result_over_max_result_chars_is_cut_to_head_and_tail_and_kept_whole_i
         sections[0].text
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn b44_rejections_nothing_handled_are_reported_after_the_output() {
+    let registry = code_registry();
+    let program = r#"
+async function check() {
+  await tools.echo({ text: "x" });
+  throw new Error("no tests found");
+}
+check();
+tools.fail({ message: "boom" });
+tools.fail({ message: "chained" }).then((r) => r);
+Promise.reject(42);
+const caught = tools.fail({ message: "caught later" });
+await tools.sleep({ ms: 20 });
+await caught.catch(() => {});
+return "done";
+"#;
+    let text = run_ok(&registry, program).await;
+    let (head, note) = text
+        .split_once("\n[left behind when the program ended]\n")
+        .unwrap();
+    assert_eq!(head, "done");
+    let mut lines: Vec<&str> = note.lines().collect();
+    lines.sort();
+    assert_eq!(lines.len(), 4, "{note}");
+    assert_eq!(
+        lines[0],
+        "- a promise rejected and nothing handled it (an un-awaited async function?): 42"
+    );
+    assert_eq!(
+        lines[1],
+        "- a promise rejected and nothing handled it (an un-awaited async function?): \
+         Error: no tests found"
+    );
+    assert!(
+        lines[2].starts_with("- run_code.ts:7:7 fail: failed and nothing awaited it: "),
+        "{note}"
+    );
+    assert!(lines[2].ends_with("boom"), "{note}");
+    assert!(
+        lines[3].starts_with("- run_code.ts:8:7 fail: failed and nothing awaited it: "),
+        "{note}"
+    );
+    assert!(lines[3].ends_with("chained"), "{note}");
+    assert!(
+        !note.contains("caught later"),
+        "a rejection handled later is not reported: {note}"
+    );
+}

@@ -57,6 +57,13 @@ fn left_behind(calls: &[LeftBehind]) -> String {
                  the calls)"
                 .into(),
             Left::Failed(message) => format!("failed and nothing awaited it: {message}"),
+            Left::Rejected(reason) => {
+                note.push_str(&format!(
+                    "\n- a promise rejected and nothing handled it (an un-awaited async \
+                     function?): {reason}"
+                ));
+                continue;
+            }
         };
         note.push_str(&format!("\n- {site}{}: {what}", call.tool));
     }

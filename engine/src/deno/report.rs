@@ -83,9 +83,12 @@ pub(super) fn syntax_failure<'s>(
 pub(super) fn left_behind<'s>(tc: &mut v8::PinScope<'s, '_>, helpers: &Helpers) -> Vec<LeftBehind> {
     #[derive(serde::Deserialize)]
     struct Kept {
+        #[serde(default)]
         tool: String,
+        #[serde(default)]
         site: String,
         failed: Option<String>,
+        rejected: Option<String>,
     }
     let left = v8::Local::new(tc, &helpers.left_behind);
     let recv = v8::undefined(tc).into();
@@ -94,10 +97,13 @@ pub(super) fn left_behind<'s>(tc: &mut v8::PinScope<'s, '_>, helpers: &Helpers) 
     };
     let kept: Vec<Kept> = serde_json::from_str(&json).unwrap_or_default();
     kept.into_iter()
-        .map(|k| LeftBehind {
-            tool: k.tool,
-            site: parse_site(&k.site),
-            left: k.failed.map_or(Left::Pending, Left::Failed),
+        .map(|k| match k.rejected {
+            Some(reason) => LeftBehind::rejection(reason),
+            None => LeftBehind {
+                tool: k.tool,
+                site: parse_site(&k.site),
+                left: k.failed.map_or(Left::Pending, Left::Failed),
+            },
         })
         .collect()
 }

@@ -17,7 +17,7 @@ use super::{
     host_fns::{self, Submit},
     interrupt::Interrupts,
     plain_json::{self, Bounds, PlainJson, Unread},
-    unhandled::Unhandled,
+    unhandled::{describe_rejection, Unhandled},
 };
 use crate::{
     diagnostic::{self, Described, Source},
@@ -89,10 +89,10 @@ pub(super) fn run(
     rt.set_max_stack_size(MAX_STACK_BYTES);
     let unhandled = Unhandled::default();
     let tracker = unhandled.clone();
-    rt.set_host_promise_rejection_tracker(Some(Box::new(move |_ctx, promise, _, handled| {
+    rt.set_host_promise_rejection_tracker(Some(Box::new(move |_ctx, promise, reason, handled| {
         // SAFETY: a live promise of this runtime; only its address is read, as an identity.
         let id = unsafe { qjs::JS_VALUE_GET_PTR(promise.as_raw()) } as usize;
-        tracker.track(id, handled);
+        tracker.track(id, handled, || describe_rejection(&reason));
     })));
     let waker = ThreadWaker::current();
     rt.set_interrupt_handler(Some(

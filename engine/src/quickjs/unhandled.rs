@@ -1,8 +1,11 @@
-//! QuickJS's rejection tracker: which failed tool calls the program never handled.
+//! QuickJS's rejection tracker: which failed tool calls, and which other promises, the
+//! program never handled.
 
 use std::sync::{Arc, Mutex};
 
-use crate::left::LeftBehind;
+use rquickjs::{convert::Coerced, Object, Value};
+
+use crate::left::{parse_site, Left, LeftBehind};
 
 /// Failed tool calls whose promises nobody has handled yet, keyed by promise identity.
 ///
@@ -30,14 +33,19 @@ impl Unhandled {
     }
 
     /// The engine's tracker: promise `id` was rejected without a handler (`handled` false), or
-    /// a handler was added to it later (`handled` true).
-    pub(crate) fn track(&self, id: usize, handled: bool) {
+    /// a handler was added to it later (`handled` true). `reason` describes a rejection that
+    /// is not a tool call's (`Name: message`).
+    pub(crate) fn track(&self, id: usize, handled: bool, reason: impl FnOnce() -> LeftBehind) {
         let mut state = self.state();
         if handled {
             state.unhandled.retain(|(p, _)| *p != id);
         } else if state.expecting.as_ref().is_some_and(|(p, _)| *p == id) {
             let expected = state.expecting.take().expect("just checked");
             state.unhandled.push(expected);
+        } else if state.expecting.is_none() {
+            drop(state);
+            let call = reason();
+            self.state().unhandled.push((id, call));
         }
     }
 
@@ -52,5 +60,28 @@ impl Unhandled {
             .into_iter()
             .map(|(_, call)| call)
             .collect()
+    }
+}
+
+/// What an unhandled rejection with `reason` left behind: a failed tool call, for a
+/// `ToolCallError` (one a `.then` passed on, say), else the rejection as `Name: message`.
+/// Reading the reason may run the program's getters: the run's interrupts still apply, and
+/// a getter that throws reads as absent.
+pub(crate) fn describe_rejection(reason: &Value<'_>) -> LeftBehind {
+    let Some(error) = reason.as_object() else {
+        // A primitive: its string form (ToString runs no program code on primitives).
+        let text = reason.get::<Coerced<String>>().map(|c| c.0);
+        return LeftBehind::rejection(text.unwrap_or_else(|_| reason.type_name().to_string()));
+    };
+    let read = |key: &str| -> Option<String> { Object::get::<_, Option<String>>(error, key).ok()? };
+    let message = read("message").unwrap_or_default();
+    match read("name").as_deref() {
+        Some("ToolCallError") => LeftBehind {
+            tool: read("toolName").unwrap_or_default(),
+            site: read("callSite").as_deref().and_then(parse_site),
+            left: Left::Failed(message),
+        },
+        Some(name) => LeftBehind::rejection(format!("{name}: {message}")),
+        None => LeftBehind::rejection(message),
     }
 }
