@@ -277,7 +277,10 @@ fn builtin_descriptions_are_true_in_code_mode_and_the_code_list_is_lean() {
             "read",
             "// Read a UTF-8 text file: a window of its lines.\nread: {",
         ),
-        ("bash", "A non-zero exit is a result, not an error; a timeout rejects"),
+        (
+            "bash",
+            "A non-zero exit is a result, not an error; a timeout rejects",
+        ),
         (
             "grep",
             "if `truncated`, narrow the pattern, path or include",
