@@ -1,2 +1,3 @@
-tools.edit({ file_path: "CHANGELOG.md", old_string: "# Changelog\n", new_string: "# Changelog\n\n## 0.5.0\n- Unreleased\n" });
+// The model forgets `await` on a slow command that edits a file, then returns at once.
+tools.bash({ command: "sleep 2 && sed -i 's/# Changelog/# Changelog (draft)/' CHANGELOG.md", description: "Mark the changelog as a draft" });
 return "edited";
