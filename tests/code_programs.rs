@@ -145,7 +145,11 @@ async fn corpus_of_model_written_programs_gets_the_expected_answers() {
         let error = run.result.is_error();
         let path = corpus().join(format!("{name}.expected"));
         let own = corpus().join(format!("{name}.deno.expected"));
-        let path = if deno() && own.exists() { own.clone() } else { path };
+        let path = if deno() && own.exists() {
+            own.clone()
+        } else {
+            path
+        };
         if bless && !path.exists() {
             fs::write(&path, render_expected(error, &text)).unwrap();
             continue;

@@ -74,7 +74,9 @@ async fn b45_exclusive_subcalls_run_alone() {
     registry
         .register(tracked_sleeper("excl", false, tracker.clone()))
         .unwrap();
-    let code = "const p = (label) => tools.par({ ms: 30, label });\n\
+    // The safe calls sleep long enough that a, b and c are all admitted before the first
+    // ends, even on a loaded machine (admission is one call at a time).
+    let code = "const p = (label) => tools.par({ ms: 300, label });\n\
                 const x = (label) => tools.excl({ ms: 30, label });\n\
                 const r = await Promise.all([p('a'), p('b'), p('c'), x('X'), p('d'), p('e'), x('Y'), x('Z'), p('f')]);\n\
                 return r.join('');";

@@ -1,45 +1,14 @@
-//! The bridge between a running program and the pipeline.
-//!
-//! [`BridgeHost`] is the engine's [`Host`]: each `tools.x(args)` becomes a numbered
-//! submission queued on the run's [`Driver`], which turns submissions into sub-dispatches
-//! `<callId>:ptc:<n>` through the full pipeline:
-//!
-//! - **admit** (pre-execute, approval, guards) — one sub-call at a time, in submission order;
-//! - **dispatch** — the native rules: concurrency-safe calls overlap up to
-//!   `max_parallel`, any other call waits for in-flight work and runs alone;
-//! - **commit** (post-execute, finalization, `tools/ptc-dispatch-log`, the
-//!   `tool/ptc-dispatch` event, the reply to the program) — strictly in submission order.
-//!
-//! The driver is a poll-driven state machine behind a mutex. Both the engine's thread
-//! (through [`Host::poll_progress`], so a call that can settle at once never leaves that
-//! thread) and the `run_code` call's own task advance it; whoever polls last is woken.
-//! A new submission wakes the `run_code` task only when the engine does not poll while
-//! the program computes ([`Engine::polls_host_while_computing`]): otherwise the engine's
-//! own next poll starts it, and the cross-thread wake per call is saved.
-//!
-//! [`Engine::polls_host_while_computing`]: ptc_engine::Engine::polls_host_while_computing
-//!
-//! When the program ends, [`Bridge::wind_down`] cancels the run signal (in-flight
-//! sub-calls abort), abandons queued ones, and drains, so every event lands inside the
-//! outer call. A started sub-call that ignores the cancellation for [`WIND_DOWN_GRACE`]
-//! is abandoned: its future is dropped (which kills what can be killed, e.g. bash's
-//! process group) and a `tool/ptc-dispatch` event records it as `ABORTED`, so the run
-//! ends on time whatever its tools do.
+//! The sub-call state machine of one run: admission one at a time, dispatch by the native
+//! rules, commit in submission order (see the module above).
 
 use std::collections::{BTreeMap, VecDeque};
-use std::future::Future;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
-use futures::future::{poll_fn, BoxFuture, FutureExt};
+use futures::future::{BoxFuture, FutureExt};
 use futures::stream::{FuturesUnordered, StreamExt};
-use ptc_engine::{FailureKind, Host, HostCall, LogLevel, RunFailure, RunReport};
-use serde_json::Value;
-use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
-use super::{ConsoleFn, SubCallLimits};
 use crate::contain::contain_async;
 use crate::error::ToolFailure;
 use crate::execution::{
@@ -52,214 +21,16 @@ use crate::registry::ToolRegistry;
 use crate::result::{Outcome, ToolExecutionResult};
 use crate::session::{now_ms, SessionEvent};
 
-type Reply = oneshot::Sender<Result<Value, String>>;
-
-/// How long [`Bridge::wind_down`] waits for cancelled sub-calls to finish before it
-/// abandons them: the most a run can end after its deadline.
-pub(crate) const WIND_DOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
-
-/// One `tools.x(args)` call from the program.
-struct Submission {
-    n: u64,
-    name: String,
-    args: Value,
-    reply: Reply,
-}
-
-/// Open a bridge for one run: the host the engine calls, and the handle the `run_code`
-/// body uses to drive and wind it down.
-pub(crate) fn open(
-    ctx: ToolRunContext,
-    signal: CancellationToken,
-    limits: &SubCallLimits,
-    console: Option<ConsoleFn>,
-    engine_polls_while_computing: bool,
-) -> (BridgeHost, Bridge) {
-    let outer = ctx.execution().clone();
-    let driver = Arc::new(Mutex::new(Driver {
-        registry: ctx.registry().clone(),
-        ctx,
-        signal,
-        max_parallel: limits.max_parallel.max(1),
-        pending: 0,
-        closed: false,
-        outer_waker: None,
-        queue: VecDeque::new(),
-        admitting: None,
-        running: FuturesUnordered::new(),
-        exclusive_running: false,
-        settled: BTreeMap::new(),
-        next_commit: 1,
-        committing: None,
-        started: BTreeMap::new(),
-    }));
-    let host = BridgeHost {
-        outer,
-        console,
-        driver: driver.clone(),
-        submitted: AtomicU64::new(0),
-        max_calls: limits.max_calls,
-        max_pending: limits.max_pending,
-        wake_on_submit: !engine_polls_while_computing,
-    };
-    (host, Bridge { driver })
-}
-
-fn lock(driver: &Mutex<Driver>) -> MutexGuard<'_, Driver> {
-    driver.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// The engine-facing side: numbers calls, enforces the sub-call caps, queues them.
-pub(crate) struct BridgeHost {
-    outer: Arc<ToolExecution>,
-    console: Option<ConsoleFn>,
-    driver: Arc<Mutex<Driver>>,
-    submitted: AtomicU64,
-    max_calls: u64,
-    max_pending: usize,
-    /// Wake the `run_code` task on each submission (the engine may not poll for a while).
-    wake_on_submit: bool,
-}
-
-fn over(reason: &str) -> String {
-    format!("run_code run is over ({reason})")
-}
-
-impl Host for BridgeHost {
-    fn call_tool(&self, name: &str, args: Value) -> Result<HostCall, RunFailure> {
-        let n = self.submitted.fetch_add(1, Ordering::Relaxed) + 1;
-        if n > self.max_calls {
-            return Err(RunFailure {
-                kind: FailureKind::CallLimit,
-                message: format!("the program made more than {} tool calls", self.max_calls),
-            });
-        }
-        let (reply, settled) = oneshot::channel();
-        let outer_waker = {
-            let mut driver = lock(&self.driver);
-            if driver.closed {
-                return Ok(Box::pin(async { Err(over("closed")) }));
-            }
-            if driver.pending >= self.max_pending {
-                return Err(RunFailure {
-                    kind: FailureKind::CallLimit,
-                    message: format!(
-                        "the program had more than {} tool calls pending at once",
-                        self.max_pending
-                    ),
-                });
-            }
-            driver.pending += 1;
-            driver.queue.push_back(Queued {
-                submission: Submission {
-                    n,
-                    name: name.to_string(),
-                    args,
-                    reply,
-                },
-                prepared: None,
-            });
-            if self.wake_on_submit {
-                driver.outer_waker.clone()
-            } else {
-                None
-            }
-        };
-        // Wake the run_code task outside the lock, so it can start the call even while the
-        // program keeps the engine busy; the engine's own poll usually gets there first.
-        if let Some(waker) = outer_waker {
-            waker.wake();
-        }
-        Ok(Box::pin(async move {
-            settled.await.unwrap_or_else(|_| Err(over("dropped")))
-        }))
-    }
-
-    fn console(&self, level: LogLevel, line: &str) {
-        if let Some(console) = &self.console {
-            console(&self.outer, level, line);
-        }
-    }
-
-    fn poll_progress(&self, cx: &mut Context<'_>) {
-        // Never block the engine: if the run_code task holds the driver, it is advancing it.
-        if let Ok(mut driver) = self.driver.try_lock() {
-            driver.progress(cx);
-        }
-    }
-}
-
-/// The `run_code` body's handle on the driver.
-pub(crate) struct Bridge {
-    driver: Arc<Mutex<Driver>>,
-}
-
-impl Bridge {
-    /// Advance sub-calls from this task until the engine's run finishes; returns its report.
-    pub(crate) async fn drive(&self, engine_run: impl Future<Output = RunReport>) -> RunReport {
-        let mut engine_run = std::pin::pin!(engine_run);
-        poll_fn(|cx| {
-            if let Poll::Ready(report) = engine_run.as_mut().poll(cx) {
-                return Poll::Ready(report);
-            }
-            match self.driver.try_lock() {
-                Ok(mut driver) => {
-                    driver.outer_waker = Some(cx.waker().clone());
-                    driver.progress(cx);
-                }
-                // The engine's thread is advancing the driver right now; look again after it,
-                // so a wake-up that arrived meanwhile is not lost.
-                Err(_) => cx.waker().wake_by_ref(),
-            }
-            Poll::Pending
-        })
-        .await
-    }
-
-    /// End the run: abort in-flight sub-calls, abandon queued ones with
-    /// `run_code run is over (<reason>)`, and wait until every started call has committed.
-    pub(crate) async fn wind_down(&self, reason: &str) {
-        {
-            let mut driver = lock(&self.driver);
-            driver.closed = true;
-            driver.outer_waker = None;
-            driver.signal.cancel();
-            let queued: Vec<Queued> = driver.queue.drain(..).collect();
-            for Queued { submission: s, .. } in queued {
-                let _ = s.reply.send(Err(over(reason)));
-                driver.pending -= 1;
-                driver.settled.insert(
-                    s.n,
-                    Staged {
-                        n: s.n,
-                        stage: Stage::Abandoned,
-                        exclusive: false,
-                        call: None,
-                    },
-                );
-            }
-        }
-        let drained = poll_fn(|cx| match lock(&self.driver).progress(cx) {
-            true => Poll::Ready(()),
-            false => Poll::Pending,
-        });
-        if tokio::time::timeout(WIND_DOWN_GRACE, drained)
-            .await
-            .is_err()
-        {
-            lock(&self.driver).abandon();
-        }
-    }
-}
+use super::{Reply, Submission, WIND_DOWN_GRACE};
 
 /// A submission waiting for its turn; prepared when it first reaches the queue head.
-struct Queued {
-    submission: Submission,
-    prepared: Option<PreparedCall>,
+pub(super) struct Queued {
+    pub(super) submission: Submission,
+    pub(super) prepared: Option<PreparedCall>,
 }
 
 /// Where a started sub-call stands after admission or dispatch.
-enum Stage {
+pub(super) enum Stage {
     /// Queued but never started: no events, nothing to commit.
     Abandoned,
     /// Refused before dispatch (unknown tool, invalid args, denial, cancellation).
@@ -271,47 +42,47 @@ enum Stage {
 }
 
 /// A started sub-call between stages.
-struct Staged {
-    n: u64,
-    stage: Stage,
-    exclusive: bool,
-    call: Option<StartedCall>,
+pub(super) struct Staged {
+    pub(super) n: u64,
+    pub(super) stage: Stage,
+    pub(super) exclusive: bool,
+    pub(super) call: Option<StartedCall>,
 }
 
 /// What the commit stage needs of a started call.
-struct StartedCall {
-    exec: Arc<ToolExecution>,
-    hooks: Arc<HookSet>,
-    reply: Reply,
+pub(super) struct StartedCall {
+    pub(super) exec: Arc<ToolExecution>,
+    pub(super) hooks: Arc<HookSet>,
+    pub(super) reply: Reply,
 }
 
 /// The sub-call state machine of one run.
-pub(crate) struct Driver {
-    registry: ToolRegistry,
-    ctx: ToolRunContext,
-    signal: CancellationToken,
-    max_parallel: usize,
+pub(super) struct Driver {
+    pub(super) registry: ToolRegistry,
+    pub(super) ctx: ToolRunContext,
+    pub(super) signal: CancellationToken,
+    pub(super) max_parallel: usize,
     /// Submitted and not yet committed or abandoned.
-    pending: usize,
-    closed: bool,
+    pub(super) pending: usize,
+    pub(super) closed: bool,
     /// The run_code task, woken on new submissions when the engine does not poll while
     /// the program computes.
-    outer_waker: Option<Waker>,
-    queue: VecDeque<Queued>,
-    admitting: Option<BoxFuture<'static, Staged>>,
-    running: FuturesUnordered<BoxFuture<'static, Staged>>,
-    exclusive_running: bool,
-    settled: BTreeMap<u64, Staged>,
-    next_commit: u64,
-    committing: Option<(u64, BoxFuture<'static, ()>)>,
+    pub(super) outer_waker: Option<Waker>,
+    pub(super) queue: VecDeque<Queued>,
+    pub(super) admitting: Option<BoxFuture<'static, Staged>>,
+    pub(super) running: FuturesUnordered<BoxFuture<'static, Staged>>,
+    pub(super) exclusive_running: bool,
+    pub(super) settled: BTreeMap<u64, Staged>,
+    pub(super) next_commit: u64,
+    pub(super) committing: Option<(u64, BoxFuture<'static, ()>)>,
     /// Sub-calls started (admission begun) and not yet committed.
-    started: BTreeMap<u64, Arc<ToolExecution>>,
+    pub(super) started: BTreeMap<u64, Arc<ToolExecution>>,
 }
 
 impl Driver {
     /// Make every step possible now; `true` when nothing is queued, running or committing.
     /// Stages that must wait register `cx`'s waker.
-    fn progress(&mut self, cx: &mut Context<'_>) -> bool {
+    pub(super) fn progress(&mut self, cx: &mut Context<'_>) -> bool {
         loop {
             self.start_work();
             let mut moved = false;
@@ -345,7 +116,7 @@ impl Driver {
     }
 
     /// Start the next admission and the next commit when their turn has come.
-    fn start_work(&mut self) {
+    pub(super) fn start_work(&mut self) {
         if self.admitting.is_none() {
             self.start_admission();
         }
@@ -360,7 +131,7 @@ impl Driver {
         }
     }
 
-    fn start_admission(&mut self) {
+    pub(super) fn start_admission(&mut self) {
         let Some(head) = self.queue.front_mut() else {
             return;
         };
@@ -425,7 +196,7 @@ impl Driver {
         );
     }
 
-    fn on_admitted(&mut self, staged: Staged) {
+    pub(super) fn on_admitted(&mut self, staged: Staged) {
         match staged.stage {
             Stage::Admitted(effects) => {
                 let call = staged.call.expect("started calls carry their identity");
@@ -455,7 +226,7 @@ impl Driver {
         }
     }
 
-    fn on_dispatched(&mut self, staged: Staged) {
+    pub(super) fn on_dispatched(&mut self, staged: Staged) {
         if staged.exclusive {
             self.exclusive_running = false;
         }
@@ -463,7 +234,7 @@ impl Driver {
     }
 
     /// The commit stage of one started sub-call.
-    fn commit(&self, stage: Stage, call: StartedCall) -> BoxFuture<'static, ()> {
+    pub(super) fn commit(&self, stage: Stage, call: StartedCall) -> BoxFuture<'static, ()> {
         let registry = self.registry.clone();
         let ctx = self.ctx.clone();
         async move {
@@ -500,13 +271,13 @@ impl Driver {
         .boxed()
     }
 
-    fn log(&self, event: impl FnOnce(&str) -> SessionEvent) {
+    pub(super) fn log(&self, event: impl FnOnce(&str) -> SessionEvent) {
         log_to(&self.ctx, event);
     }
 
     /// Give up on every started sub-call that has not committed (after
     /// [`WIND_DOWN_GRACE`]): drop their futures and log each as aborted.
-    fn abandon(&mut self) {
+    pub(super) fn abandon(&mut self) {
         self.admitting = None;
         self.running = FuturesUnordered::new();
         self.committing = None;
@@ -537,7 +308,7 @@ impl Driver {
 }
 
 /// Append a code-mode event to the outer call's session, if it has one.
-fn log_to(ctx: &ToolRunContext, event: impl FnOnce(&str) -> SessionEvent) {
+pub(super) fn log_to(ctx: &ToolRunContext, event: impl FnOnce(&str) -> SessionEvent) {
     let outer = ctx.execution();
     if let Some(session) = outer.agent().and_then(|a| a.session()) {
         if let Err(e) = session.append(&event(outer.call_id())) {
@@ -551,7 +322,7 @@ fn log_to(ctx: &ToolRunContext, event: impl FnOnce(&str) -> SessionEvent) {
 
 /// The durable content copy: the `tools/ptc-dispatch-log` waterfall's answer, or the
 /// settled content when there is no listener or a listener panics.
-async fn logged_content(
+pub(super) async fn logged_content(
     hooks: &Arc<HookSet>,
     outer: &Arc<ToolExecution>,
     sub: &ToolExecution,
