@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use crate::owner::Owner;
+use crate::progress::ProgressSink;
 use crate::session::SessionLog;
 
 static NEXT_SCOPE: AtomicU64 = AtomicU64::new(1);
@@ -86,6 +87,7 @@ pub struct Agent {
     scope: ScopeKey,
     session: Option<Arc<dyn SessionLog>>,
     owner: Option<Owner>,
+    progress: Option<Arc<dyn ProgressSink>>,
 }
 
 impl Agent {
@@ -95,6 +97,7 @@ impl Agent {
             scope,
             session: None,
             owner: None,
+            progress: None,
         }
     }
 
@@ -108,6 +111,17 @@ impl Agent {
     pub fn with_owner(mut self, owner: Owner) -> Self {
         self.owner = Some(owner);
         self
+    }
+
+    /// Attach where the progress of this agent's calls goes (see [`crate::progress`]).
+    pub fn with_progress(mut self, sink: Arc<dyn ProgressSink>) -> Self {
+        self.progress = Some(sink);
+        self
+    }
+
+    /// Where the progress of this agent's calls goes, if anywhere.
+    pub fn progress(&self) -> Option<&Arc<dyn ProgressSink>> {
+        self.progress.as_ref()
     }
 
     /// The owner of this agent's background work, if the host set one.
@@ -132,6 +146,7 @@ impl fmt::Debug for Agent {
             .field("scope", &self.scope)
             .field("session", &self.session.is_some())
             .field("owner", &self.owner)
+            .field("progress", &self.progress.is_some())
             .finish()
     }
 }

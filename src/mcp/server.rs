@@ -11,6 +11,10 @@
 //! bounded queue, and beyond it get a "busy" tool error. [`PtcServer::shutdown`] cancels
 //! every run and waits for them to wind down (their tools reap their own processes).
 //!
+//! A client that sends a `progressToken` with `tools/call` gets the progress of that call
+//! and its sub-calls ([`notify::Relay`]); every session is told
+//! `notifications/tools/list_changed` when the tools it would list change.
+//!
 //! Each MCP session is an [`Owner`] of background work (tasks, terminals): the server's
 //! own for stdio, a fresh one per session over HTTP ([`PtcServer::for_session`]). A
 //! session's owner ends when its last handle is dropped (the session closed or expired),
@@ -25,17 +29,20 @@ use rmcp::model::{
     Implementation, JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
     ServerConfig, Tool,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::Value;
+use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use super::limits::{Refused, RunGate};
+use super::notify;
 use super::stdio::LineTransport;
 use super::{McpError, ServeLimits};
 use crate::content::ContentBlock;
 use crate::executor::{LogStep, ToolBatchExecutionError, ToolBatchInput, ToolCallBlock};
 use crate::owner::{Owner, OwnerHandle};
+use crate::progress::ProgressSink;
 use crate::registry::{ListedTool, ToolRegistry};
 use crate::result::ToolExecutionResult;
 use crate::scope::Agent;
@@ -51,6 +58,8 @@ pub struct PtcServer {
     runs: Arc<RunGate>,
     shutdown: CancellationToken,
     owners: Arc<Mutex<Vec<OwnerHandle>>>,
+    /// Counts registry changes (see [`notify::changes`]).
+    changes: Arc<watch::Sender<u64>>,
 }
 
 impl PtcServer {
@@ -67,6 +76,7 @@ impl PtcServer {
         };
         let owners = agent.owner().map(Owner::handle).into_iter().collect();
         PtcServer {
+            changes: notify::changes(&registry),
             registry,
             agent,
             calls: Arc::new(AtomicU64::new(0)),
@@ -122,18 +132,7 @@ impl PtcServer {
     /// description carries the guidance and the SDK).
     pub fn tools(&self) -> Result<Vec<Tool>, ToolBatchExecutionError> {
         let listed = self.registry.listed_tools(Some(self.agent.scope()), None)?;
-        let tools = listed
-            .into_iter()
-            .map(|tool| serde_json::from_value::<Tool>(mcp_tool(&tool)))
-            .filter_map(|tool| match tool {
-                Ok(tool) => Some(tool),
-                Err(e) => {
-                    tracing::warn!("a tool cannot be listed over MCP: {e}");
-                    None
-                }
-            })
-            .collect();
-        Ok(tools)
+        Ok(notify::mcp_tools(listed))
     }
 
     /// Run one call through the registry as its own batch, once the run gate admits it.
@@ -143,6 +142,17 @@ impl PtcServer {
         name: &str,
         arguments: Option<JsonObject>,
         caller: CancellationToken,
+    ) -> Result<CallToolResult, ToolBatchExecutionError> {
+        self.call_reporting(name, arguments, caller, None).await
+    }
+
+    /// [`PtcServer::call`], its progress (and its sub-calls') going to `progress`.
+    pub async fn call_reporting(
+        &self,
+        name: &str,
+        arguments: Option<JsonObject>,
+        caller: CancellationToken,
+        progress: Option<Arc<dyn ProgressSink>>,
     ) -> Result<CallToolResult, ToolBatchExecutionError> {
         let signal = self.shutdown.child_token();
         let admitted = {
@@ -168,7 +178,7 @@ impl PtcServer {
                 )]))
             }
         };
-        self.run(name, arguments, caller, signal).await
+        self.run(name, arguments, caller, signal, progress).await
     }
 
     /// One admitted call; `caller` firing cancels `signal`, the batch's.
@@ -178,6 +188,7 @@ impl PtcServer {
         arguments: Option<JsonObject>,
         caller: CancellationToken,
         signal: CancellationToken,
+        progress: Option<Arc<dyn ProgressSink>>,
     ) -> Result<CallToolResult, ToolBatchExecutionError> {
         let n = self.calls.fetch_add(1, Ordering::Relaxed) + 1;
         let arguments = Value::Object(arguments.unwrap_or_default());
@@ -187,7 +198,11 @@ impl PtcServer {
             arguments,
         )]);
         batch.signal = signal.clone();
-        batch.agent = Some(self.agent.clone());
+        let agent = self.agent.clone();
+        batch.agent = Some(match progress {
+            Some(sink) => agent.with_progress(sink),
+            None => agent,
+        });
         batch.log = Some(LogStep { turn: n, step: 1 });
         let execute = self.registry.execute(batch);
         tokio::pin!(execute);
@@ -255,8 +270,27 @@ fn to_mcp(result: &ToolExecutionResult, structured: bool) -> CallToolResult {
 
 impl ServerHandler for PtcServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .build();
+        ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("ptc", env!("CARGO_PKG_VERSION")))
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let ended = match self.agent.owner() {
+            Some(owner) => owner.handle().ended(),
+            None => CancellationToken::new(),
+        };
+        let follow = notify::ListFollower {
+            registry: self.registry.clone(),
+            scope: self.agent.scope().clone(),
+            changes: self.changes.subscribe(),
+            ended,
+            shutdown: self.shutdown.clone(),
+        };
+        tokio::spawn(notify::follow_tool_list(follow, context.peer));
     }
 
     async fn list_tools(
@@ -275,10 +309,19 @@ impl ServerHandler for PtcServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.call(&request.name, request.arguments, context.ct.clone())
-            .await
-            .map(CallToolResponse::from)
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))
+        let progress = context
+            .meta
+            .get_progress_token()
+            .map(|token| notify::Relay::new(context.peer.clone(), token) as Arc<dyn ProgressSink>);
+        self.call_reporting(
+            &request.name,
+            request.arguments,
+            context.ct.clone(),
+            progress,
+        )
+        .await
+        .map(CallToolResponse::from)
+        .map_err(|e| ErrorData::internal_error(e.to_string(), None))
     }
 }
 
