@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use crate::owner::Owner;
+use crate::policy::approval::ApprovalService;
 use crate::progress::ProgressSink;
 use crate::session::SessionLog;
 
@@ -88,6 +89,7 @@ pub struct Agent {
     session: Option<Arc<dyn SessionLog>>,
     owner: Option<Owner>,
     progress: Option<Arc<dyn ProgressSink>>,
+    approval: Option<Arc<dyn ApprovalService>>,
 }
 
 impl Agent {
@@ -98,6 +100,7 @@ impl Agent {
             session: None,
             owner: None,
             progress: None,
+            approval: None,
         }
     }
 
@@ -111,6 +114,18 @@ impl Agent {
     pub fn with_owner(mut self, owner: Owner) -> Self {
         self.owner = Some(owner);
         self
+    }
+
+    /// Attach the approval service that answers this agent's `ask` decisions, before the
+    /// registry's (e.g. one MCP session's client).
+    pub fn with_approval(mut self, service: Arc<dyn ApprovalService>) -> Self {
+        self.approval = Some(service);
+        self
+    }
+
+    /// This agent's own approval service, if any.
+    pub fn approval(&self) -> Option<&Arc<dyn ApprovalService>> {
+        self.approval.as_ref()
     }
 
     /// Attach where the progress of this agent's calls goes (see [`crate::progress`]).
@@ -147,6 +162,7 @@ impl fmt::Debug for Agent {
             .field("session", &self.session.is_some())
             .field("owner", &self.owner)
             .field("progress", &self.progress.is_some())
+            .field("approval", &self.approval.is_some())
             .finish()
     }
 }

@@ -52,7 +52,10 @@ fn run_code(code: &str) -> Value {
 fn a_native_call_relays_upstream_progress_to_a_client_that_asked_for_it() {
     let dir = tempfile::tempdir().unwrap();
     let steps = json!([
-        { "call": "live__steps", "args": { "count": 3 }, "progress": true },
+        {
+            "call": "live__steps", "args": { "count": 3, "hold": true }, "progress": true,
+            "releaseAt": 3, "release": { "call": "live__release" },
+        },
         { "call": "live__steps", "args": { "count": 3 } },
     ]);
     let out = serve(dir.path(), &["--mode", "native"], steps);
@@ -76,9 +79,12 @@ fn a_native_call_relays_upstream_progress_to_a_client_that_asked_for_it() {
 fn run_code_relays_the_progress_of_its_sub_calls_counted_and_named() {
     let dir = tempfile::tempdir().unwrap();
     let mut step = run_code(
-        "await tools.live__steps({ count: 2 }); return await tools.live__steps({ count: 1 });",
+        "await tools.live__steps({ count: 2 }); \
+         return await tools.live__steps({ count: 1, hold: true });",
     );
     step["progress"] = json!(true);
+    step["releaseAt"] = json!(3);
+    step["release"] = run_code("return await tools.live__release({})");
     let out = serve(dir.path(), &["--mode", "code"], json!([step]));
     assert_eq!(out[0]["isError"], false, "{}", out[0]);
     assert_eq!(
@@ -143,7 +149,10 @@ fn over_http_progress_and_list_changes_reach_the_session() {
     let flag = live_flag();
     let server = HttpServer::start(dir.path(), &["--mode", "both", "--mcp", &flag], &[]);
     let steps = json!([
-        { "call": "live__steps", "args": { "count": 2 }, "progress": true },
+        {
+            "call": "live__steps", "args": { "count": 2, "hold": true }, "progress": true,
+            "releaseAt": 2, "release": { "call": "live__release" },
+        },
         { "call": "live__reshape", "args": { "add": "fresh" } },
         { "awaitTools": { "has": ["live__fresh"] } },
     ]);
@@ -187,6 +196,14 @@ async fn a_pack_follows_its_servers_tool_list() {
     }
     let mut now = pack.current_tools();
     now.sort();
-    assert_eq!(now, ["live__fresh", "live__reshape", "live__steps"]);
+    assert_eq!(
+        now,
+        [
+            "live__fresh",
+            "live__release",
+            "live__reshape",
+            "live__steps"
+        ]
+    );
     pack.client.shutdown().await;
 }

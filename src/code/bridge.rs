@@ -26,6 +26,7 @@
 //! process group) and a `tool/ptc-dispatch` event records it as `ABORTED`, so the run
 //! ends on time whatever its tools do.
 
+use crate::policy::waiting::{self, PersonClock};
 use std::collections::{BTreeMap, VecDeque};
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
@@ -76,6 +77,7 @@ pub(crate) fn open(
     engine_polls_while_computing: bool,
 ) -> (BridgeHost, Bridge) {
     let outer = ctx.execution().clone();
+    let person = Arc::new(PersonClock::default());
     let driver = Arc::new(Mutex::new(Driver {
         registry: ctx.registry().clone(),
         ctx,
@@ -92,6 +94,7 @@ pub(crate) fn open(
         next_commit: 1,
         committing: None,
         started: BTreeMap::new(),
+        person: person.clone(),
     }));
     let host = BridgeHost {
         outer,
@@ -101,6 +104,7 @@ pub(crate) fn open(
         max_calls: limits.max_calls,
         max_pending: limits.max_pending,
         wake_on_submit: !engine_polls_while_computing,
+        person,
     };
     (host, Bridge { driver })
 }
@@ -119,6 +123,7 @@ pub(crate) struct BridgeHost {
     max_pending: usize,
     /// Wake the `run_code` task on each submission (the engine may not poll for a while).
     wake_on_submit: bool,
+    person: Arc<PersonClock>,
 }
 
 fn over(reason: &str) -> String {
@@ -179,6 +184,10 @@ impl Host for BridgeHost {
         if let Some(console) = &self.console {
             console(&self.outer, level, line);
         }
+    }
+
+    fn paused(&self) -> std::time::Duration {
+        self.person.waited()
     }
 
     fn poll_progress(&self, cx: &mut Context<'_>) {
@@ -306,6 +315,8 @@ pub(crate) struct Driver {
     committing: Option<(u64, BoxFuture<'static, ()>)>,
     /// Sub-calls started (admission begun) and not yet committed.
     started: BTreeMap<u64, Arc<ToolExecution>>,
+    /// Time the run waited for a person (approvals, questions): not counted as run time.
+    person: Arc<PersonClock>,
 }
 
 impl Driver {
@@ -404,8 +415,9 @@ impl Driver {
         let hooks = registry.inner.hooks.snapshot();
         let n = submission.n;
         self.started.insert(n, exec.clone());
+        let person = self.person.clone();
         self.admitting = Some(
-            async move {
+            waiting::scope(person, async move {
                 let stage = match registry.admit(&hooks, &prepared).await {
                     Admission::Admitted(effects) => Stage::Admitted(effects),
                     Admission::Refused(result) => Stage::Refused(*result),
@@ -420,7 +432,7 @@ impl Driver {
                         reply: submission.reply,
                     }),
                 }
-            }
+            })
             .boxed(),
         );
     }
@@ -434,8 +446,9 @@ impl Driver {
                 }
                 let registry = self.registry.clone();
                 let (n, exclusive) = (staged.n, staged.exclusive);
+                let person = self.person.clone();
                 self.running.push(
-                    async move {
+                    waiting::scope(person, async move {
                         let result = registry
                             .dispatch_admitted(&call.hooks, &call.exec, &effects)
                             .await;
@@ -445,7 +458,7 @@ impl Driver {
                             exclusive,
                             call: Some(call),
                         }
-                    }
+                    })
                     .boxed(),
                 );
             }

@@ -12,6 +12,7 @@
 //!   offered to any MCP client, presented by the registry's mode: in `code` the single
 //!   tool `run_code`, whose description carries the generated SDK.
 
+mod approve;
 mod client;
 mod http;
 mod limits;

@@ -35,6 +35,7 @@ use serde_json::Value;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
+use super::approve::{ClientSlot, ElicitationApproval};
 use super::limits::{Refused, RunGate};
 use super::notify;
 use super::stdio::LineTransport;
@@ -60,6 +61,11 @@ pub struct PtcServer {
     owners: Arc<Mutex<Vec<OwnerHandle>>>,
     /// Counts registry changes (see [`notify::changes`]).
     changes: Arc<watch::Sender<u64>>,
+    /// This session's client, for approvals asked through it (when `elicit`).
+    client: ClientSlot,
+    /// Whether `ask` approvals go to the client (the host gave the agent no service).
+    elicit: bool,
+    approval_timeout: std::time::Duration,
 }
 
 impl PtcServer {
@@ -75,7 +81,8 @@ impl PtcServer {
             None => agent.with_owner(Owner::new("mcp")),
         };
         let owners = agent.owner().map(Owner::handle).into_iter().collect();
-        PtcServer {
+        let elicit = agent.approval().is_none();
+        let server = PtcServer {
             changes: notify::changes(&registry),
             registry,
             agent,
@@ -83,7 +90,22 @@ impl PtcServer {
             runs: Arc::new(RunGate::new(&ServeLimits::default())),
             shutdown: CancellationToken::new(),
             owners: Arc::new(Mutex::new(owners)),
+            client: ClientSlot::default(),
+            elicit,
+            approval_timeout: ServeLimits::default().approval_timeout,
+        };
+        server.with_client()
+    }
+
+    /// This server with a client slot of its own and, unless the host chose an approval
+    /// service, approvals asked through that client (with an empty session memory).
+    fn with_client(mut self) -> Self {
+        self.client = ClientSlot::default();
+        if self.elicit {
+            let service = ElicitationApproval::new(self.client.clone(), self.approval_timeout);
+            self.agent = self.agent.clone().with_approval(service);
         }
+        self
     }
 
     /// The server for one more MCP session: the same registry, agent scope, log, gate and
@@ -99,6 +121,7 @@ impl PtcServer {
             agent: self.agent.clone().with_owner(owner),
             ..self.clone()
         }
+        .with_client()
     }
 
     /// The owner of this server's (or session's) background work.
@@ -106,10 +129,11 @@ impl PtcServer {
         self.agent.owner()
     }
 
-    /// Admit runs by `limits` (`max_concurrent_runs`, `max_queued_runs`).
+    /// Admit runs by `limits` (`max_concurrent_runs`, `max_queued_runs`), and ask approvals with its `approval_timeout`.
     pub fn with_limits(mut self, limits: &ServeLimits) -> Self {
         self.runs = Arc::new(RunGate::new(limits));
-        self
+        self.approval_timeout = limits.approval_timeout;
+        self.with_client()
     }
 
     /// Cancel every run (running or waiting) and refuse new ones, then wait for the runs
@@ -279,6 +303,7 @@ impl ServerHandler for PtcServer {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let _ = self.client.set(context.peer.clone());
         let ended = match self.agent.owner() {
             Some(owner) => owner.handle().ended(),
             None => CancellationToken::new(),
@@ -309,6 +334,7 @@ impl ServerHandler for PtcServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        let _ = self.client.set(context.peer.clone());
         let progress = context
             .meta
             .get_progress_token()

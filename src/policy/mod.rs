@@ -3,3 +3,4 @@
 pub mod approval;
 pub mod terminal;
 pub mod timeout;
+pub mod waiting;

@@ -8,8 +8,14 @@
 //                  | { "call": "run_code", "args": {...}, "abortAfterMs": 200 }
 //                  | { "parallel": [ <call step>, ... ] }
 //                  | { "awaitTools": { "has": [names], "lacks": [names], "mentions": "text" } } ] }
+// "elicit" (optional): declare the elicitation capability and answer each
+// elicitation/create with the next of its answers (a string or a list; the last one
+// repeats): "allow_once" | "allow_session" | "deny" (accepted with that decision),
+// "decline", "cancel", "never" (no answer), or {"after_ms": N, "answer": A}. The step
+// { "elicitations": true } gives the requests received so far [{message, requestedSchema}].
 // A call step with "progress": true asks for progress (a progressToken) and adds the
-// notifications it received as `progress` [{progress, total?, message?}]. An awaitTools
+// notifications it received as `progress` [{progress, total?, message?}]; with
+// "releaseAt": N and "release": <call step>, that call is made once N reports arrived. An awaitTools
 // step waits for notifications/tools/list_changed, lists, and repeats until the list has
 // and lacks the named tools (and a description mentions the text); it gives {notified,
 // names} (or {error} after 60 s).
@@ -18,13 +24,30 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const plan = JSON.parse(process.argv[2]);
 const transport = plan.stdio
   ? new StdioClientTransport({ ...plan.stdio, stderr: "inherit" })
   : new StreamableHTTPClientTransport(new URL(plan.http), { requestInit: { headers: plan.headers ?? {} } });
-const client = new Client({ name: "ptc-test-client", version: "1.0.0" });
+const capabilities = plan.elicit === undefined ? {} : { elicitation: {} };
+const client = new Client({ name: "ptc-test-client", version: "1.0.0" }, { capabilities });
+const elicitations = [];
+if (plan.elicit !== undefined) {
+  const answers = [plan.elicit].flat();
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    const { message, requestedSchema } = request.params;
+    elicitations.push({ message, requestedSchema });
+    let answer = answers[Math.min(elicitations.length, answers.length) - 1];
+    if (typeof answer === "object") {
+      await new Promise((resolve) => setTimeout(resolve, answer.after_ms));
+      answer = answer.answer;
+    }
+    if (answer === "never") return new Promise(() => {});
+    if (answer === "decline" || answer === "cancel") return { action: answer };
+    return { action: "accept", content: { decision: answer } };
+  });
+}
 let listChanged = 0;
 let onListChanged = () => {};
 client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
@@ -62,7 +85,13 @@ async function call(step) {
   const controller = new AbortController();
   if (step.abortAfterMs !== undefined) setTimeout(() => controller.abort(), step.abortAfterMs);
   const progress = [];
-  const onprogress = step.progress ? (p) => progress.push(p) : undefined;
+  const released = [];
+  const onprogress = step.progress
+    ? (p) => {
+        progress.push(p);
+        if (progress.length === step.releaseAt) released.push(call(step.release));
+      }
+    : undefined;
   try {
     const result = await client.callTool({ name: step.call, arguments: step.args ?? {} }, undefined, {
       signal: controller.signal,
@@ -74,6 +103,7 @@ async function call(step) {
       .map((block) => block.text)
       .join("\n");
     const out = { isError: result.isError === true, text, structured: result.structuredContent ?? null };
+    await Promise.all(released);
     return step.progress ? { ...out, progress } : out;
   } catch (error) {
     return { error: String(error?.message ?? error) };
@@ -88,6 +118,7 @@ async function run(step) {
   }
   if (step.parallel) return Promise.all(step.parallel.map(call));
   if (step.awaitTools) return awaitTools(step.awaitTools);
+  if (step.elicitations) return elicitations;
   if (step.sleepMs) return new Promise((resolve) => setTimeout(() => resolve(null), step.sleepMs));
   return call(step);
 }

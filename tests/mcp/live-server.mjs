@@ -3,7 +3,10 @@
 //
 // - `steps {count}`: sends `count` progress notifications (progress i of total count,
 //   message "step i") when the call carries a progressToken, then returns the `_meta`
-//   keys it received, comma-separated.
+//   keys it received, comma-separated. With `hold: true` it returns only once `release`
+//   is called (so a client can see every report before the result: the official client
+//   drops a report that reaches it in the same read as the result).
+// - `release {}`: lets held `steps` calls return.
 // - `reshape {add?, remove?}`: adds a tool named `add` (returning "<add> ran") and/or
 //   removes the tool named `remove`, then sends notifications/tools/list_changed.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -23,8 +26,9 @@ const tools = [
   {
     name: "steps",
     description: "Report `count` progress steps, then say whether a progress token came.",
-    inputSchema: object({ count: { type: "integer" } }),
+    inputSchema: object({ count: { type: "integer" }, hold: { type: "boolean" } }, ["count"]),
   },
+  { name: "release", description: "Let held `steps` calls return.", inputSchema: object({}) },
   {
     name: "reshape",
     description: "Add and/or remove a tool, then announce the change.",
@@ -37,6 +41,9 @@ const server = new Server(
   { name: "ptc-live", version: "1.0.0" },
   { capabilities: { tools: { listChanged: true } } },
 );
+let release;
+let released = new Promise((resolve) => (release = resolve));
+
 server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
 server.setRequestHandler(CallToolRequestSchema, async (request, ctx) => {
   const { name, arguments: args = {} } = request.params;
@@ -49,7 +56,12 @@ server.setRequestHandler(CallToolRequestSchema, async (request, ctx) => {
           params: { progressToken: token, progress: i, total: args.count, message: `step ${i}` },
         });
       }
+      if (args.hold) await released;
       return text(Object.keys(request.params._meta ?? {}).sort().join(","));
+    case "release":
+      release();
+      released = new Promise((resolve) => (release = resolve));
+      return text("released");
     case "reshape": {
       if (args.remove) {
         const at = tools.findIndex((t) => t.name === args.remove);
