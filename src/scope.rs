@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use crate::owner::Owner;
 use crate::policy::approval::ApprovalService;
+use crate::policy::question::QuestionService;
 use crate::progress::ProgressSink;
 use crate::session::SessionLog;
 
@@ -90,6 +91,7 @@ pub struct Agent {
     owner: Option<Owner>,
     progress: Option<Arc<dyn ProgressSink>>,
     approval: Option<Arc<dyn ApprovalService>>,
+    questions: Option<Arc<dyn QuestionService>>,
 }
 
 impl Agent {
@@ -101,6 +103,7 @@ impl Agent {
             owner: None,
             progress: None,
             approval: None,
+            questions: None,
         }
     }
 
@@ -126,6 +129,17 @@ impl Agent {
     /// This agent's own approval service, if any.
     pub fn approval(&self) -> Option<&Arc<dyn ApprovalService>> {
         self.approval.as_ref()
+    }
+
+    /// Attach who answers this agent's `ask_user_question` calls.
+    pub fn with_questions(mut self, service: Arc<dyn QuestionService>) -> Self {
+        self.questions = Some(service);
+        self
+    }
+
+    /// Who answers this agent's questions, if the host said.
+    pub fn questions(&self) -> Option<&Arc<dyn QuestionService>> {
+        self.questions.as_ref()
     }
 
     /// Attach where the progress of this agent's calls goes (see [`crate::progress`]).
@@ -163,6 +177,7 @@ impl fmt::Debug for Agent {
             .field("owner", &self.owner)
             .field("progress", &self.progress.is_some())
             .field("approval", &self.approval.is_some())
+            .field("questions", &self.questions.is_some())
             .finish()
     }
 }

@@ -2,7 +2,8 @@
 //! person with `elicitation/create` (the official TypeScript SDK client, whose handler
 //! allows once, allows for the session, denies, declines, cancels or never answers, and a
 //! client without the capability), for native calls and `run_code` sub-calls alike; the
-//! session log records each decision.
+//! session log records each decision. And `ask_user_question` over the same client, and
+//! in `ptc run` with no user attached.
 #![cfg(feature = "mcp")]
 
 mod mcp_support;
@@ -24,7 +25,7 @@ impl Setup {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("workspace")).unwrap();
         let config = format!(
-            "tools = [\"testkit\"]\n\n[[policy]]\ntool = \"echo\"\naction = \"ask\"\nreason = \"echo needs a person\"\n\n{extra}"
+            "tools = [\"testkit\", \"builtin\"]\n\n[[policy]]\ntool = \"echo\"\naction = \"ask\"\nreason = \"echo needs a person\"\n\n{extra}"
         );
         std::fs::write(dir.path().join("ptc.toml"), config).unwrap();
         Setup { dir }
@@ -214,4 +215,110 @@ fn waiting_for_a_person_does_not_count_against_the_run_wall_clock() {
     );
     assert_eq!(out[0]["isError"], false, "{}", out[0]);
     assert_eq!(text(&out[0]), "late but fine", "{}", out[0]);
+}
+
+fn questions() -> Value {
+    json!([
+        {
+            "id": "mode", "question": "Which mode?", "header": "Mode",
+            "options": [
+                { "label": "Fast (Recommended)", "description": "Skips the slow checks." },
+                { "label": "Safe" },
+            ],
+        },
+        { "id": "name", "question": "Your name?" },
+        {
+            "id": "langs", "question": "Which languages?", "multi_select": true,
+            "options": [{ "label": "Rust" }, { "label": "TS" }],
+        },
+    ])
+}
+
+#[test]
+fn ask_user_question_asks_through_the_client_and_echoes_answers_by_id() {
+    let setup = Setup::new("");
+    let content = json!({ "content": { "mode": "Safe", "name": "Ada", "langs": ["Rust", "TS"] } });
+    let ask = json!({ "call": "ask_user_question", "args": { "questions": questions() } });
+    let program = format!(
+        "const r = await tools.ask_user_question({{ questions: {} }}); \
+         return r.answers.map((a) => a.id + '=' + a.answer.join('+')).join(' ');",
+        questions()
+    );
+    let out = setup.run(
+        Some(json!([content.clone(), content])),
+        json!([ask, run_code(&program), { "elicitations": true }]),
+    );
+    assert_eq!(out[0]["isError"], false, "{}", out[0]);
+    assert_eq!(
+        out[0]["structured"],
+        json!({ "answers": [
+            { "id": "mode", "answer": ["Safe"] },
+            { "id": "name", "answer": ["Ada"] },
+            { "id": "langs", "answer": ["Rust", "TS"] },
+        ] }),
+        "{}",
+        out[0]
+    );
+    assert_eq!(
+        text(&out[1]),
+        "mode=Safe name=Ada langs=Rust+TS",
+        "{}",
+        out[1]
+    );
+    let form = &out[2][0]["requestedSchema"];
+    assert_eq!(form["required"], json!(["mode", "name", "langs"]), "{form}");
+    assert_eq!(form["properties"]["mode"]["title"], "Mode", "{form}");
+    assert_eq!(
+        form["properties"]["mode"]["oneOf"][0]["const"],
+        "Fast (Recommended)"
+    );
+    assert_eq!(form["properties"]["name"]["type"], "string", "{form}");
+    assert_eq!(form["properties"]["langs"]["type"], "array", "{form}");
+    assert_eq!(
+        form["properties"]["langs"]["items"]["anyOf"][1]["const"],
+        "TS"
+    );
+}
+
+#[test]
+fn ask_user_question_fails_clearly_when_declined_or_nobody_can_be_asked() {
+    let ask = json!({ "call": "ask_user_question", "args": { "questions": questions() } });
+    let setup = Setup::new("");
+    let out = setup.run(Some(json!("decline")), json!([ask.clone()]));
+    assert_eq!(out[0]["isError"], true, "{}", out[0]);
+    assert!(text(&out[0]).contains("declined to answer"), "{}", out[0]);
+    let out = setup.run(None, json!([ask]));
+    assert_eq!(out[0]["isError"], true, "{}", out[0]);
+    assert!(text(&out[0]).contains("no user is attached"), "{}", out[0]);
+}
+
+#[test]
+fn ask_user_question_in_ptc_run_without_a_terminal_is_a_tool_error() {
+    use std::io::Write;
+    let setup = Setup::new("");
+    let program =
+        "return await tools.ask_user_question({ questions: [{ id: \"q\", question: \"Go?\" }] })";
+    let mut child = std::process::Command::new(ptc_bin())
+        .args(["run", "--tools", "builtin", "--root"])
+        .arg(setup.path("workspace"))
+        .arg("-")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(program.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    assert!(all.contains("no user is attached"), "{all}");
 }

@@ -13,6 +13,7 @@
 //!   tool `run_code`, whose description carries the generated SDK.
 
 mod approve;
+mod ask;
 mod client;
 mod http;
 mod limits;

@@ -36,6 +36,7 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use super::approve::{ClientSlot, ElicitationApproval};
+use super::ask::ElicitationQuestions;
 use super::limits::{Refused, RunGate};
 use super::notify;
 use super::stdio::LineTransport;
@@ -65,6 +66,8 @@ pub struct PtcServer {
     client: ClientSlot,
     /// Whether `ask` approvals go to the client (the host gave the agent no service).
     elicit: bool,
+    /// Whether `ask_user_question` goes to the client (the host gave the agent no service).
+    ask: bool,
     approval_timeout: std::time::Duration,
 }
 
@@ -82,6 +85,7 @@ impl PtcServer {
         };
         let owners = agent.owner().map(Owner::handle).into_iter().collect();
         let elicit = agent.approval().is_none();
+        let ask = agent.questions().is_none();
         let server = PtcServer {
             changes: notify::changes(&registry),
             registry,
@@ -92,18 +96,27 @@ impl PtcServer {
             owners: Arc::new(Mutex::new(owners)),
             client: ClientSlot::default(),
             elicit,
+            ask,
             approval_timeout: ServeLimits::default().approval_timeout,
         };
         server.with_client()
     }
 
-    /// This server with a client slot of its own and, unless the host chose an approval
-    /// service, approvals asked through that client (with an empty session memory).
+    /// This server with a client slot of its own and, unless the host chose its own
+    /// services, approvals (with an empty session memory) and `ask_user_question` asked
+    /// through that client.
     fn with_client(mut self) -> Self {
         self.client = ClientSlot::default();
         if self.elicit {
             let service = ElicitationApproval::new(self.client.clone(), self.approval_timeout);
             self.agent = self.agent.clone().with_approval(service);
+        }
+        if self.ask {
+            let service = Arc::new(ElicitationQuestions {
+                client: self.client.clone(),
+                timeout: self.approval_timeout,
+            });
+            self.agent = self.agent.clone().with_questions(service);
         }
         self
     }

@@ -11,7 +11,8 @@
 // "elicit" (optional): declare the elicitation capability and answer each
 // elicitation/create with the next of its answers (a string or a list; the last one
 // repeats): "allow_once" | "allow_session" | "deny" (accepted with that decision),
-// "decline", "cancel", "never" (no answer), or {"after_ms": N, "answer": A}. The step
+// "decline", "cancel", "never" (no answer), {"after_ms": N, "answer": A}, or
+// {"content": {...}} (accepted with that content). The step
 // { "elicitations": true } gives the requests received so far [{message, requestedSchema}].
 // A call step with "progress": true asks for progress (a progressToken) and adds the
 // notifications it received as `progress` [{progress, total?, message?}]; with
@@ -39,6 +40,9 @@ if (plan.elicit !== undefined) {
     const { message, requestedSchema } = request.params;
     elicitations.push({ message, requestedSchema });
     let answer = answers[Math.min(elicitations.length, answers.length) - 1];
+    if (typeof answer === "object" && answer.content !== undefined) {
+      return { action: "accept", content: answer.content };
+    }
     if (typeof answer === "object") {
       await new Promise((resolve) => setTimeout(resolve, answer.after_ms));
       answer = answer.answer;
