@@ -322,3 +322,22 @@ fn ask_user_question_in_ptc_run_without_a_terminal_is_a_tool_error() {
     assert_eq!(out.status.code(), Some(1), "{all}");
     assert!(all.contains("no user is attached"), "{all}");
 }
+
+#[test]
+fn over_http_approvals_reach_the_session_for_native_calls_and_sub_calls() {
+    let setup = Setup::new("");
+    let config = setup.path("ptc.toml");
+    let server = mcp_support::serve::HttpServer::start(
+        setup.dir.path(),
+        &["--mode", "both", "--config", config.to_str().unwrap()],
+        &[],
+    );
+    let out = run_client(&json!({
+        "http": server.url,
+        "elicit": ["allow_once", "deny"],
+        "steps": [echo("one"), run_code("return await tools.echo({ text: \"two\" })")],
+    }));
+    assert_eq!(text(&out[0]), "one", "{}", out[0]);
+    assert_eq!(out[1]["isError"], true, "{}", out[1]);
+    assert!(text(&out[1]).contains("approval denied"), "{}", out[1]);
+}
