@@ -12,7 +12,7 @@ mod mcp_support;
 
 use std::path::Path;
 
-use mcp_support::serve::HttpServer;
+use mcp_support::serve::{HttpServer, StdioPeer};
 use mcp_support::{node_module, ptc_bin, root, run_client};
 use ptc::mcp::{register_server, McpServerSpec};
 use ptc::ToolRegistry;
@@ -73,6 +73,34 @@ fn a_native_call_relays_upstream_progress_to_a_client_that_asked_for_it() {
     );
     // A client that did not ask gets none (rmcp sends a token upstream regardless).
     assert_eq!(out[1]["isError"], false, "{}", out[1]);
+}
+
+#[test]
+fn every_upstream_report_is_on_the_wire_before_the_result() {
+    // Raw stdio: ptc's own order, without a client's reading in between.
+    let dir = tempfile::tempdir().unwrap();
+    let flag = live_flag();
+    let mut peer = StdioPeer::start(dir.path(), &["--mode", "native", "--mcp", &flag]);
+    let request = json!({
+        "jsonrpc": "2.0", "id": 7, "method": "tools/call",
+        "params": {
+            "name": "live__steps", "arguments": { "count": 5 },
+            "_meta": { "progressToken": "tok" },
+        },
+    });
+    peer.send_line(request.to_string().as_bytes());
+    let mut reports = Vec::new();
+    let result = loop {
+        let message = peer.reply();
+        if message["id"] == 7 {
+            break message;
+        }
+        assert_eq!(message["method"], "notifications/progress", "{message}");
+        assert_eq!(message["params"]["progressToken"], "tok", "{message}");
+        reports.push(message["params"]["progress"].as_f64().unwrap());
+    };
+    assert_eq!(result["result"]["isError"], false, "{result}");
+    assert_eq!(reports, [1.0, 2.0, 3.0, 4.0, 5.0]);
 }
 
 #[test]
