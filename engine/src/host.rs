@@ -42,8 +42,8 @@ pub trait Host: Send + Sync + 'static {
     }
 
     /// How long the run has waited for a person so far (an approval, a question), a wait
-    /// in progress included. The QuickJS backend moves the run's wall-clock deadline by
-    /// it: waiting for a person does not count against the limit. The default is zero.
+    /// in progress included. Engines move the run's wall-clock deadline by it: waiting for
+    /// a person does not count against the limit. The default is zero.
     fn paused(&self) -> Duration {
         Duration::ZERO
     }
