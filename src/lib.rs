@@ -61,6 +61,7 @@ pub mod packs;
 pub mod pipeline;
 pub mod policy;
 pub mod presentation;
+pub mod progress;
 pub mod registry;
 pub mod result;
 pub mod sandbox;

@@ -6,6 +6,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use crate::owner::Owner;
+use crate::policy::approval::ApprovalService;
+use crate::policy::question::QuestionService;
+use crate::progress::ProgressSink;
 use crate::session::SessionLog;
 
 static NEXT_SCOPE: AtomicU64 = AtomicU64::new(1);
@@ -86,6 +89,9 @@ pub struct Agent {
     scope: ScopeKey,
     session: Option<Arc<dyn SessionLog>>,
     owner: Option<Owner>,
+    progress: Option<Arc<dyn ProgressSink>>,
+    approval: Option<Arc<dyn ApprovalService>>,
+    questions: Option<Arc<dyn QuestionService>>,
 }
 
 impl Agent {
@@ -95,6 +101,9 @@ impl Agent {
             scope,
             session: None,
             owner: None,
+            progress: None,
+            approval: None,
+            questions: None,
         }
     }
 
@@ -108,6 +117,40 @@ impl Agent {
     pub fn with_owner(mut self, owner: Owner) -> Self {
         self.owner = Some(owner);
         self
+    }
+
+    /// Attach the approval service that answers this agent's `ask` decisions, before the
+    /// registry's (e.g. one MCP session's client).
+    pub fn with_approval(mut self, service: Arc<dyn ApprovalService>) -> Self {
+        self.approval = Some(service);
+        self
+    }
+
+    /// This agent's own approval service, if any.
+    pub fn approval(&self) -> Option<&Arc<dyn ApprovalService>> {
+        self.approval.as_ref()
+    }
+
+    /// Attach who answers this agent's `ask_user_question` calls.
+    pub fn with_questions(mut self, service: Arc<dyn QuestionService>) -> Self {
+        self.questions = Some(service);
+        self
+    }
+
+    /// Who answers this agent's questions, if the host said.
+    pub fn questions(&self) -> Option<&Arc<dyn QuestionService>> {
+        self.questions.as_ref()
+    }
+
+    /// Attach where the progress of this agent's calls goes (see [`crate::progress`]).
+    pub fn with_progress(mut self, sink: Arc<dyn ProgressSink>) -> Self {
+        self.progress = Some(sink);
+        self
+    }
+
+    /// Where the progress of this agent's calls goes, if anywhere.
+    pub fn progress(&self) -> Option<&Arc<dyn ProgressSink>> {
+        self.progress.as_ref()
     }
 
     /// The owner of this agent's background work, if the host set one.
@@ -132,6 +175,9 @@ impl fmt::Debug for Agent {
             .field("scope", &self.scope)
             .field("session", &self.session.is_some())
             .field("owner", &self.owner)
+            .field("progress", &self.progress.is_some())
+            .field("approval", &self.approval.is_some())
+            .field("questions", &self.questions.is_some())
             .finish()
     }
 }

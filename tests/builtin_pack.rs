@@ -137,6 +137,23 @@ fn seed_parameters() -> Vec<(&'static str, Value)> {
                 "sessionId": {"type": "string", "description": "Terminal session id."}
             }, "required": ["sessionId"]}),
         ),
+        (
+            "ask_user_question",
+            json!({"type": "object", "properties": {
+                "questions": {"type": "array", "description": "Questions to ask the user before continuing.", "items": {
+                    "type": "object", "additionalProperties": true, "properties": {
+                        "id": {"type": "string", "description": "Stable id for this question; echoed in the answer."},
+                        "question": {"type": "string", "description": "The specific question to ask the user."},
+                        "header": {"type": "string", "description": "Optional short heading for the question, such as \"Confirm\" or \"Choose Mode\"."},
+                        "options": {"type": "array", "description": "Optional choices to show the user. If you recommend one, put it first and append \"(Recommended)\" to that label.", "items": {
+                            "type": "object", "additionalProperties": true, "properties": {
+                                "label": {"type": "string", "description": "Short user-facing option label."},
+                                "description": {"type": "string", "description": "One sentence explaining the tradeoff or impact."}
+                            }, "required": ["label"]}},
+                        "multi_select": {"type": "boolean", "description": "Whether the user may select more than one option. Defaults to false."}
+                    }, "required": ["id", "question"]}}
+            }, "required": ["questions"]}),
+        ),
     ]
 }
 
@@ -222,6 +239,7 @@ fn builtin_sdk_declares_typed_outputs() {
         "task_id?: string;",
         "state: \"running\" | \"exited\" | \"killed\" | \"done\";",
         "dropped_bytes: number;",
+        "answers: { id: string; answer: string[] }[]",
         "until: \"prompt\" | \"input\" | \"output\" | \"silence\" | \"timeout\" | \"exit\"",
     ] {
         assert!(sdk.contains(snippet), "missing `{snippet}` in:\n{sdk}");

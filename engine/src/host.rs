@@ -1,6 +1,6 @@
 //! The host side of a run: how a program's `tools.x(args)` reaches ptc's bridge.
 
-use std::{future::Future, pin::Pin, task::Context};
+use std::{future::Future, pin::Pin, task::Context, time::Duration};
 
 use crate::{LogLevel, RunFailure};
 
@@ -39,5 +39,12 @@ pub trait Host: Send + Sync + 'static {
     /// that show output live. The line is also in the run's report. The default ignores it.
     fn console(&self, level: LogLevel, line: &str) {
         let _ = (level, line);
+    }
+
+    /// How long the run has waited for a person so far (an approval, a question), a wait
+    /// in progress included. Engines move the run's wall-clock deadline by it: waiting for
+    /// a person does not count against the limit. The default is zero.
+    fn paused(&self) -> Duration {
+        Duration::ZERO
     }
 }

@@ -377,3 +377,48 @@ engine_test! {
         assert_eq!(value("return 'fine'").await, Some(json!("fine")));
     }
 }
+
+/// A host whose every tool (here `sleep`) waits `ms` for a "person" and reports that wait as paused.
+struct PersonHost {
+    waited: std::sync::Arc<std::sync::Mutex<(Duration, Option<Instant>)>>,
+}
+
+impl ptc_engine::Host for PersonHost {
+    fn call_tool(
+        &self,
+        _name: &str,
+        args: serde_json::Value,
+    ) -> Result<ptc_engine::HostCall, ptc_engine::RunFailure> {
+        let waited = self.waited.clone();
+        let ms = args["ms"].as_u64().unwrap_or(0);
+        Ok(Box::pin(async move {
+            waited.lock().unwrap().1 = Some(Instant::now());
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+            let mut w = waited.lock().unwrap();
+            if let Some(since) = w.1.take() {
+                w.0 += since.elapsed();
+            }
+            Ok(json!("answered"))
+        }))
+    }
+
+    fn paused(&self) -> Duration {
+        let w = self.waited.lock().unwrap();
+        w.0 + w.1.map_or(Duration::ZERO, |s| s.elapsed())
+    }
+}
+
+engine_test! {
+    async fn time_waiting_for_a_person_does_not_count_against_the_wall_clock() {
+        let host = std::sync::Arc::new(PersonHost { waited: Default::default() });
+        let report = common::engine()
+            .run(
+                common::program("return await tools.sleep({ ms: 400 })"),
+                host,
+                wall_clock(150),
+                CancellationToken::new(),
+            )
+            .await;
+        assert_eq!(report.outcome, Ok(Some(json!("answered"))), "{:?}", report.logs);
+    }
+}

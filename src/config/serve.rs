@@ -10,6 +10,7 @@
 //! header_timeout_ms = 10000      # to receive a request's headers, and again its body
 //! idle_timeout_ms = 120000       # an HTTP connection with no byte moving is closed
 //! max_request_bytes = 4194304    # an HTTP body or a stdio line
+//! approval_timeout_ms = 120000   # how long an approval asked through the client may take
 //! token_file = "secrets/ptc-token"   # bearer token for --http (relative to this file)
 //! ```
 //!
@@ -43,6 +44,8 @@ pub struct ServeConfig {
     pub idle_timeout_ms: Option<u64>,
     /// See [`ServeLimits::max_request_bytes`].
     pub max_request_bytes: Option<usize>,
+    /// See [`ServeLimits::approval_timeout`], in milliseconds.
+    pub approval_timeout_ms: Option<u64>,
     /// The bearer token file for `--http`, resolved against the configuration's folder.
     pub token_file: Option<PathBuf>,
 }
@@ -62,6 +65,10 @@ impl ServeConfig {
         set(&mut limits.header_timeout, self.header_timeout_ms.map(ms));
         set(&mut limits.idle_timeout, self.idle_timeout_ms.map(ms));
         set(&mut limits.max_request_bytes, self.max_request_bytes);
+        set(
+            &mut limits.approval_timeout,
+            self.approval_timeout_ms.map(ms),
+        );
     }
 }
 
@@ -83,6 +90,7 @@ pub(super) struct RawServe {
     header_timeout_ms: Option<Spanned<u64>>,
     idle_timeout_ms: Option<Spanned<u64>>,
     max_request_bytes: Option<Spanned<usize>>,
+    approval_timeout_ms: Option<Spanned<u64>>,
     token_file: Option<Spanned<PathBuf>>,
 }
 
@@ -137,6 +145,7 @@ impl RawServe {
             header_timeout_ms: positive(self.header_timeout_ms, "header_timeout_ms", text)?,
             idle_timeout_ms: positive(self.idle_timeout_ms, "idle_timeout_ms", text)?,
             max_request_bytes: positive(self.max_request_bytes, "max_request_bytes", text)?,
+            approval_timeout_ms: positive(self.approval_timeout_ms, "approval_timeout_ms", text)?,
             token_file,
         })
     }

@@ -8,16 +8,21 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotification,
-    CancelledNotificationParam, ClientRequest, JsonObject, RequestId, ServerResult, Tool,
+    CancelledNotificationParam, ClientRequest, JsonObject, ProgressNotificationParam, RequestId,
+    ServerResult, Tool,
 };
 use rmcp::service::{Peer, PeerRequestOptions, RunningService, ServiceError};
+use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::{RoleClient, ServiceExt};
 use tokio::sync::Mutex;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use super::process::ServerProcess;
+use super::upstream::{Tap, Upstream};
 use super::{McpError, McpServerSpec};
+use crate::execution::ToolExecution;
+use crate::progress::{Progress, ProgressSink};
 
 /// A handle on one MCP server. Cheap to clone; all clones share the connection.
 ///
@@ -37,6 +42,10 @@ struct Inner {
     tools: Vec<Tool>,
     /// Cancels a start in progress (ptc is shutting down).
     stop: CancellationToken,
+    /// Progress routes and the list-change signal, across restarts.
+    upstream: Arc<Upstream>,
+    /// Fired by [`McpClient::shutdown`].
+    retired: CancellationToken,
 }
 
 struct Connection {
@@ -92,7 +101,8 @@ impl McpClient {
         stop: &CancellationToken,
     ) -> Result<Self, McpError> {
         spec.validate()?;
-        let started = start(&spec, stop, true).await?;
+        let upstream = Arc::new(Upstream::default());
+        let started = start(&spec, stop, true, &upstream).await?;
         let conn = Arc::new(Connection {
             generation: 1,
             service: started.service,
@@ -105,13 +115,26 @@ impl McpClient {
                 starts: AtomicU64::new(1),
                 tools: started.tools,
                 stop: stop.clone(),
+                upstream,
+                retired: CancellationToken::new(),
             }),
         })
     }
 
-    /// The tools the server listed when it started.
+    /// The tools the server listed when it started (see [`McpClient::list_tools`] for now).
     pub fn tools(&self) -> &[Tool] {
         &self.inner.tools
+    }
+
+    /// Completes once [`McpClient::shutdown`] has been called.
+    pub async fn retired(&self) {
+        self.inner.retired.cancelled().await
+    }
+
+    /// Completes when the server has said (`notifications/tools/list_changed`) that its
+    /// tool list changed since the last time this completed.
+    pub async fn tools_changed(&self) {
+        self.inner.upstream.tools_changed.notified().await
     }
 
     /// The process id of the running server, if one is running.
@@ -154,11 +177,15 @@ impl McpClient {
     /// Call `tool` with `arguments`. When `signal` fires first, `notifications/cancelled`
     /// is sent upstream (awaited, so it is on the wire before the call ends) and the call
     /// ends as cancelled. Dropping the future mid-call sends it too, from a spawned task.
+    /// With `progress`, the call carries a `progressToken` and every report the server
+    /// sends for it before its response is handed to the sink, in order, before this
+    /// returns.
     pub(crate) async fn call(
         &self,
         tool: &str,
         arguments: JsonObject,
         signal: &CancellationToken,
+        progress: Option<(&Arc<dyn ProgressSink>, &ToolExecution)>,
     ) -> Result<CallToolResult, CallError> {
         let server = self.inner.spec.name.clone();
         let conn = tokio::select! {
@@ -169,9 +196,12 @@ impl McpClient {
         let params = CallToolRequestParams::new(tool.to_string()).with_arguments(arguments);
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
         let peer = conn.service.peer().clone();
-        let sent = peer
-            .send_cancellable_request(request, PeerRequestOptions::no_options())
-            .await;
+        let mut route = progress.map(|_| self.inner.upstream.route());
+        let mut options = PeerRequestOptions::no_options();
+        if let Some(route) = &route {
+            options.meta = Some(route.meta());
+        }
+        let sent = peer.send_cancellable_request(request, options).await;
         let mut handle = match sent {
             Ok(handle) => handle,
             Err(e) => return Err(self.failed(&conn, e).await),
@@ -180,16 +210,35 @@ impl McpClient {
             peer: peer.clone(),
             id: Some(handle.id.clone()),
         };
-        let response = tokio::select! {
-            biased;
-            _ = signal.cancelled() => {
-                guard.id = None;
-                let _ = handle.cancel(Some(CANCEL_REASON.into())).await;
-                return Err(CallError::Cancelled);
+        let response = loop {
+            let report = async {
+                match route.as_mut() {
+                    Some(route) => route.reports.recv().await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                biased;
+                _ = signal.cancelled() => {
+                    guard.id = None;
+                    let _ = handle.cancel(Some(CANCEL_REASON.into())).await;
+                    return Err(CallError::Cancelled);
+                }
+                Some(report) = report => {
+                    if let Some((sink, exec)) = progress {
+                        sink.report(exec, relayed(report)).await;
+                    }
+                }
+                response = &mut handle.rx => break response,
             }
-            response = &mut handle.rx => response,
         };
         guard.id = None;
+        // Reports that arrived before the response.
+        if let (Some(route), Some((sink, exec))) = (route.as_mut(), progress) {
+            while let Ok(report) = route.reports.try_recv() {
+                sink.report(exec, relayed(report)).await;
+            }
+        }
         match response {
             Ok(Ok(ServerResult::CallToolResult(result))) => Ok(result),
             Ok(Ok(other)) => Err(CallError::Protocol {
@@ -223,6 +272,7 @@ impl McpClient {
     /// as cancellations, are read before it goes. Returns once the process is reaped,
     /// also when calls still hold the connection (they fail). A later call starts it again.
     pub async fn shutdown(&self) {
+        self.inner.retired.cancel();
         let conn = self.inner.slot.lock().await.take();
         if let Some(conn) = conn {
             conn.service.cancellation_token().cancel();
@@ -237,7 +287,13 @@ impl McpClient {
             return Ok(conn.clone());
         }
         let generation = self.inner.starts.fetch_add(1, Ordering::Relaxed) + 1;
-        let started = start(&self.inner.spec, &self.inner.stop, false).await?;
+        let started = start(
+            &self.inner.spec,
+            &self.inner.stop,
+            false,
+            &self.inner.upstream,
+        )
+        .await?;
         let conn = Arc::new(Connection {
             generation,
             service: started.service,
@@ -262,6 +318,15 @@ impl McpClient {
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(1);
 
 const CANCEL_REASON: &str = "cancelled by ptc (the run or the call was cancelled)";
+
+/// An upstream report as ptc relays it.
+fn relayed(report: ProgressNotificationParam) -> Progress {
+    Progress {
+        progress: report.progress,
+        total: report.total,
+        message: report.message,
+    }
+}
 
 /// Sends `notifications/cancelled` for a request whose future is dropped mid-call.
 struct CancelOnDrop {
@@ -314,6 +379,7 @@ async fn start(
     spec: &McpServerSpec,
     stop: &CancellationToken,
     list: bool,
+    upstream: &Arc<Upstream>,
 ) -> Result<Started, McpError> {
     let failed = |reason: String| McpError::Start {
         server: spec.name.clone(),
@@ -333,7 +399,11 @@ async fn start(
     let deadline = Instant::now() + spec.startup_timeout();
     let (mut process, stdout, stdin) =
         ServerProcess::spawn(spec).map_err(|e| failed(e.to_string()))?;
-    let service = match within(deadline, stop, ().serve((stdout, stdin))).await {
+    let transport = Tap::new(
+        AsyncRwTransport::new_client(stdout, stdin),
+        upstream.clone(),
+    );
+    let service = match within(deadline, stop, ().serve(transport)).await {
         Ok(Ok(service)) => service,
         Ok(Err(e)) => {
             process.kill().await;

@@ -35,6 +35,9 @@ pub struct ServeLimits {
     /// Largest request: an HTTP body (413 beyond it) or a stdio line (a JSON-RPC
     /// `-32600` error beyond it, the line skipped without being buffered).
     pub max_request_bytes: usize,
+    /// How long an `ask` approval asked through the client (MCP elicitation) may wait for
+    /// its answer; then the call is denied as timed out.
+    pub approval_timeout: Duration,
 }
 
 impl Default for ServeLimits {
@@ -48,6 +51,7 @@ impl Default for ServeLimits {
             header_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(120),
             max_request_bytes: 4 * 1024 * 1024,
+            approval_timeout: Duration::from_secs(120),
         }
     }
 }

@@ -5,19 +5,25 @@
 //!   `<server>__<tool>` (so two servers cannot collide, and the name stays a valid tool
 //!   name for every model API), with its raw JSON Schemas. Calls go through the full
 //!   pipeline like any other tool; cancelling one sends `notifications/cancelled`
-//!   upstream; a server that exits is restarted on next use.
+//!   upstream; a server that exits is restarted on next use. Its progress reports reach
+//!   the caller's [`ProgressSink`](crate::progress::ProgressSink), and when it says its
+//!   tool list changed, ptc lists it again and updates the registry.
 //! - **Server** ([`PtcServer`], [`serve_stdio`], [`serve_http`]): ptc's own registry
 //!   offered to any MCP client, presented by the registry's mode: in `code` the single
 //!   tool `run_code`, whose description carries the generated SDK.
 
+mod approve;
+mod ask;
 mod client;
 mod http;
 mod limits;
+mod notify;
 mod pack;
 mod process;
 mod server;
 mod spec;
 mod stdio;
+mod upstream;
 
 pub use client::McpClient;
 pub use http::{

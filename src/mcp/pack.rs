@@ -10,7 +10,7 @@
 //! | `isError: true` | a tool error carrying the text |
 //! | `annotations.readOnlyHint: true` | concurrency-safe (may overlap with siblings) |
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use rmcp::model::{CallToolResult, ContentBlock as McpContent, JsonObject, ResourceContents, Tool};
 use serde_json::{json, Value};
@@ -28,23 +28,60 @@ pub const SEPARATOR: &str = "__";
 
 /// A registered MCP server: its client, the registry names of its tools, and what
 /// registration warned about.
+///
+/// When the server says its tool list changed (`notifications/tools/list_changed`), ptc
+/// lists it again and updates the registry: new tools are registered, gone ones
+/// unregistered, changed ones replaced (until [`McpPack::dispose`], the client's
+/// [`McpClient::shutdown`], or ptc's stop signal).
 #[derive(Debug)]
 pub struct McpPack {
     /// The server's client (restarts the process on next use after it exits).
     pub client: McpClient,
-    /// Registry names of the tools, in the server's order.
+    /// Registry names of the tools at registration, in the server's order.
     pub tools: Vec<String>,
     /// One line per tool whose schemas lie outside the enforced subset.
     pub warnings: Vec<String>,
-    disposers: Vec<Disposer>,
+    registered: Arc<Registered>,
+    watch: CancellationToken,
+}
+
+/// The tools of one server in the registry now: its MCP tool and its disposer, by name.
+#[derive(Default)]
+struct Registered(Mutex<Vec<(String, Tool, Disposer)>>);
+
+impl std::fmt::Debug for Registered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.names()).finish()
+    }
+}
+
+impl Registered {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(String, Tool, Disposer)>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn names(&self) -> Vec<String> {
+        self.lock().iter().map(|(n, _, _)| n.clone()).collect()
+    }
+
+    fn dispose(&self) {
+        for (_, _, disposer) in std::mem::take(&mut *self.lock()) {
+            disposer.dispose();
+        }
+    }
 }
 
 impl McpPack {
-    /// Unregister the server's tools (the process stops when the last client handle drops).
+    /// Unregister the server's tools and stop following its list changes (the process
+    /// stops when the last client handle drops).
     pub fn dispose(self) {
-        for disposer in self.disposers {
-            disposer.dispose();
-        }
+        self.watch.cancel();
+        self.registered.dispose();
+    }
+
+    /// Registry names of the server's tools now (after any list change).
+    pub fn current_tools(&self) -> Vec<String> {
+        self.registered.names()
     }
 }
 
@@ -65,12 +102,9 @@ pub async fn register_server_until(
 ) -> Result<McpPack, McpError> {
     let client = McpClient::start_until(spec, stop).await?;
     let server = client.spec().name.clone();
-    let mut pack = McpPack {
-        client: client.clone(),
-        tools: Vec::new(),
-        warnings: Vec::new(),
-        disposers: Vec::new(),
-    };
+    let registered = Arc::new(Registered::default());
+    let mut tools = Vec::new();
+    let mut all_warnings = Vec::new();
     for tool in client.tools() {
         let (builder, warnings) = definition(&client, tool);
         let register = builder
@@ -86,7 +120,7 @@ pub async fn register_server_until(
         let (name, disposer) = match register {
             Ok(ok) => ok,
             Err(e) => {
-                pack.dispose();
+                registered.dispose();
                 client.shutdown().await;
                 return Err(e);
             }
@@ -94,11 +128,78 @@ pub async fn register_server_until(
         for warning in &warnings {
             tracing::warn!(server = %server, "{warning}");
         }
-        pack.warnings.extend(warnings);
-        pack.tools.push(name);
-        pack.disposers.push(disposer);
+        all_warnings.extend(warnings);
+        tools.push(name.clone());
+        registered.lock().push((name, tool.clone(), disposer));
     }
-    Ok(pack)
+    let watch = stop.child_token();
+    tokio::spawn(follow(
+        registry.clone(),
+        client.clone(),
+        registered.clone(),
+        watch.clone(),
+    ));
+    Ok(McpPack {
+        client,
+        tools,
+        warnings: all_warnings,
+        registered,
+        watch,
+    })
+}
+
+/// List the server again whenever it says its tools changed, and update the registry.
+async fn follow(
+    registry: ToolRegistry,
+    client: McpClient,
+    registered: Arc<Registered>,
+    watch: CancellationToken,
+) {
+    loop {
+        tokio::select! {
+            biased;
+            _ = watch.cancelled() => return,
+            _ = client.retired() => return,
+            _ = client.tools_changed() => {}
+        }
+        match client.list_tools().await {
+            Ok(tools) => resync(&registry, &client, &registered, &tools),
+            Err(e) => tracing::warn!("{e}; its registered tools are kept as they were"),
+        }
+    }
+}
+
+/// Make the server's registered tools `tools`: unchanged ones stay, changed ones are
+/// replaced, new ones registered, gone ones unregistered.
+fn resync(registry: &ToolRegistry, client: &McpClient, registered: &Registered, tools: &[Tool]) {
+    let server = &client.spec().name;
+    let mut current = registered.lock();
+    let mut old: Vec<(String, Tool, Disposer)> = std::mem::take(&mut *current);
+    for tool in tools {
+        let name = format!("{server}{SEPARATOR}{}", tool.name);
+        let previous = old
+            .iter()
+            .position(|(n, _, _)| *n == name)
+            .map(|i| old.swap_remove(i));
+        if let Some((name, same, disposer)) = previous {
+            if same == *tool {
+                current.push((name, same, disposer));
+                continue;
+            }
+            disposer.dispose();
+        }
+        let (builder, warnings) = definition(client, tool);
+        for warning in &warnings {
+            tracing::warn!(server = %server, "{warning}");
+        }
+        match builder.build().and_then(|def| registry.register(def)) {
+            Ok(disposer) => current.push((name, tool.clone(), disposer)),
+            Err(e) => tracing::warn!(server = %server, "{name} not registered: {e}"),
+        }
+    }
+    for (_, _, disposer) in old {
+        disposer.dispose();
+    }
 }
 
 /// The registry definition of one MCP tool, and the warnings it raises.
@@ -153,7 +254,13 @@ fn definition(client: &McpClient, tool: &Tool) -> (ToolBuilder, Vec<String>) {
             let upstream = upstream.clone();
             async move {
                 let arguments = arguments_object(&args)?;
-                match client.call(&upstream, arguments, ctx.signal()).await {
+                let execution = ctx.execution().clone();
+                let sink = execution.agent().and_then(|a| a.progress()).cloned();
+                let progress = sink.as_ref().map(|s| (s, &*execution));
+                match client
+                    .call(&upstream, arguments, ctx.signal(), progress)
+                    .await
+                {
                     Ok(result) => value_of(result, structured, client.spec(), &upstream),
                     Err(CallError::Cancelled) => Err(ToolError::new(format!(
                         "the call to `{upstream}` was cancelled (sent upstream)"

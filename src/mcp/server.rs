@@ -11,6 +11,10 @@
 //! bounded queue, and beyond it get a "busy" tool error. [`PtcServer::shutdown`] cancels
 //! every run and waits for them to wind down (their tools reap their own processes).
 //!
+//! A client that sends a `progressToken` with `tools/call` gets the progress of that call
+//! and its sub-calls ([`notify::Relay`]); every session is told
+//! `notifications/tools/list_changed` when the tools it would list change.
+//!
 //! Each MCP session is an [`Owner`] of background work (tasks, terminals): the server's
 //! own for stdio, a fresh one per session over HTTP ([`PtcServer::for_session`]). A
 //! session's owner ends when its last handle is dropped (the session closed or expired),
@@ -25,17 +29,22 @@ use rmcp::model::{
     Implementation, JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
     ServerConfig, Tool,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::Value;
+use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
+use super::approve::{ClientSlot, ElicitationApproval};
+use super::ask::ElicitationQuestions;
 use super::limits::{Refused, RunGate};
+use super::notify;
 use super::stdio::LineTransport;
 use super::{McpError, ServeLimits};
 use crate::content::ContentBlock;
 use crate::executor::{LogStep, ToolBatchExecutionError, ToolBatchInput, ToolCallBlock};
 use crate::owner::{Owner, OwnerHandle};
+use crate::progress::ProgressSink;
 use crate::registry::{ListedTool, ToolRegistry};
 use crate::result::ToolExecutionResult;
 use crate::scope::Agent;
@@ -51,6 +60,15 @@ pub struct PtcServer {
     runs: Arc<RunGate>,
     shutdown: CancellationToken,
     owners: Arc<Mutex<Vec<OwnerHandle>>>,
+    /// Counts registry changes (see [`notify::changes`]).
+    changes: Arc<watch::Sender<u64>>,
+    /// This session's client, for approvals asked through it (when `elicit`).
+    client: ClientSlot,
+    /// Whether `ask` approvals go to the client (the host gave the agent no service).
+    elicit: bool,
+    /// Whether `ask_user_question` goes to the client (the host gave the agent no service).
+    ask: bool,
+    approval_timeout: std::time::Duration,
 }
 
 impl PtcServer {
@@ -66,14 +84,41 @@ impl PtcServer {
             None => agent.with_owner(Owner::new("mcp")),
         };
         let owners = agent.owner().map(Owner::handle).into_iter().collect();
-        PtcServer {
+        let elicit = agent.approval().is_none();
+        let ask = agent.questions().is_none();
+        let server = PtcServer {
+            changes: notify::changes(&registry),
             registry,
             agent,
             calls: Arc::new(AtomicU64::new(0)),
             runs: Arc::new(RunGate::new(&ServeLimits::default())),
             shutdown: CancellationToken::new(),
             owners: Arc::new(Mutex::new(owners)),
+            client: ClientSlot::default(),
+            elicit,
+            ask,
+            approval_timeout: ServeLimits::default().approval_timeout,
+        };
+        server.with_client()
+    }
+
+    /// This server with a client slot of its own and, unless the host chose its own
+    /// services, approvals (with an empty session memory) and `ask_user_question` asked
+    /// through that client.
+    fn with_client(mut self) -> Self {
+        self.client = ClientSlot::default();
+        if self.elicit {
+            let service = ElicitationApproval::new(self.client.clone(), self.approval_timeout);
+            self.agent = self.agent.clone().with_approval(service);
         }
+        if self.ask {
+            let service = Arc::new(ElicitationQuestions {
+                client: self.client.clone(),
+                timeout: self.approval_timeout,
+            });
+            self.agent = self.agent.clone().with_questions(service);
+        }
+        self
     }
 
     /// The server for one more MCP session: the same registry, agent scope, log, gate and
@@ -89,6 +134,7 @@ impl PtcServer {
             agent: self.agent.clone().with_owner(owner),
             ..self.clone()
         }
+        .with_client()
     }
 
     /// The owner of this server's (or session's) background work.
@@ -96,10 +142,11 @@ impl PtcServer {
         self.agent.owner()
     }
 
-    /// Admit runs by `limits` (`max_concurrent_runs`, `max_queued_runs`).
+    /// Admit runs by `limits` (`max_concurrent_runs`, `max_queued_runs`), and ask approvals with its `approval_timeout`.
     pub fn with_limits(mut self, limits: &ServeLimits) -> Self {
         self.runs = Arc::new(RunGate::new(limits));
-        self
+        self.approval_timeout = limits.approval_timeout;
+        self.with_client()
     }
 
     /// Cancel every run (running or waiting) and refuse new ones, then wait for the runs
@@ -122,18 +169,7 @@ impl PtcServer {
     /// description carries the guidance and the SDK).
     pub fn tools(&self) -> Result<Vec<Tool>, ToolBatchExecutionError> {
         let listed = self.registry.listed_tools(Some(self.agent.scope()), None)?;
-        let tools = listed
-            .into_iter()
-            .map(|tool| serde_json::from_value::<Tool>(mcp_tool(&tool)))
-            .filter_map(|tool| match tool {
-                Ok(tool) => Some(tool),
-                Err(e) => {
-                    tracing::warn!("a tool cannot be listed over MCP: {e}");
-                    None
-                }
-            })
-            .collect();
-        Ok(tools)
+        Ok(notify::mcp_tools(listed))
     }
 
     /// Run one call through the registry as its own batch, once the run gate admits it.
@@ -143,6 +179,17 @@ impl PtcServer {
         name: &str,
         arguments: Option<JsonObject>,
         caller: CancellationToken,
+    ) -> Result<CallToolResult, ToolBatchExecutionError> {
+        self.call_reporting(name, arguments, caller, None).await
+    }
+
+    /// [`PtcServer::call`], its progress (and its sub-calls') going to `progress`.
+    pub async fn call_reporting(
+        &self,
+        name: &str,
+        arguments: Option<JsonObject>,
+        caller: CancellationToken,
+        progress: Option<Arc<dyn ProgressSink>>,
     ) -> Result<CallToolResult, ToolBatchExecutionError> {
         let signal = self.shutdown.child_token();
         let admitted = {
@@ -168,7 +215,7 @@ impl PtcServer {
                 )]))
             }
         };
-        self.run(name, arguments, caller, signal).await
+        self.run(name, arguments, caller, signal, progress).await
     }
 
     /// One admitted call; `caller` firing cancels `signal`, the batch's.
@@ -178,6 +225,7 @@ impl PtcServer {
         arguments: Option<JsonObject>,
         caller: CancellationToken,
         signal: CancellationToken,
+        progress: Option<Arc<dyn ProgressSink>>,
     ) -> Result<CallToolResult, ToolBatchExecutionError> {
         let n = self.calls.fetch_add(1, Ordering::Relaxed) + 1;
         let arguments = Value::Object(arguments.unwrap_or_default());
@@ -187,7 +235,11 @@ impl PtcServer {
             arguments,
         )]);
         batch.signal = signal.clone();
-        batch.agent = Some(self.agent.clone());
+        let agent = self.agent.clone();
+        batch.agent = Some(match progress {
+            Some(sink) => agent.with_progress(sink),
+            None => agent,
+        });
         batch.log = Some(LogStep { turn: n, step: 1 });
         let execute = self.registry.execute(batch);
         tokio::pin!(execute);
@@ -255,8 +307,28 @@ fn to_mcp(result: &ToolExecutionResult, structured: bool) -> CallToolResult {
 
 impl ServerHandler for PtcServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .build();
+        ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("ptc", env!("CARGO_PKG_VERSION")))
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let _ = self.client.set(context.peer.clone());
+        let ended = match self.agent.owner() {
+            Some(owner) => owner.handle().ended(),
+            None => CancellationToken::new(),
+        };
+        let follow = notify::ListFollower {
+            registry: self.registry.clone(),
+            scope: self.agent.scope().clone(),
+            changes: self.changes.subscribe(),
+            ended,
+            shutdown: self.shutdown.clone(),
+        };
+        tokio::spawn(notify::follow_tool_list(follow, context.peer));
     }
 
     async fn list_tools(
@@ -275,10 +347,20 @@ impl ServerHandler for PtcServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.call(&request.name, request.arguments, context.ct.clone())
-            .await
-            .map(CallToolResponse::from)
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))
+        let _ = self.client.set(context.peer.clone());
+        let progress = context
+            .meta
+            .get_progress_token()
+            .map(|token| notify::Relay::new(context.peer.clone(), token) as Arc<dyn ProgressSink>);
+        self.call_reporting(
+            &request.name,
+            request.arguments,
+            context.ct.clone(),
+            progress,
+        )
+        .await
+        .map(CallToolResponse::from)
+        .map_err(|e| ErrorData::internal_error(e.to_string(), None))
     }
 }
 

@@ -142,17 +142,20 @@ impl ToolRegistry {
                 display_reason,
             } => {
                 telemetry::decision(exec, "pre-execute", "ask", reason.as_deref());
-                let service = self
-                    .inner
-                    .approval
-                    .read()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .clone();
+                let own = exec.agent.as_ref().and_then(|a| a.approval()).cloned();
+                let service = own.or_else(|| {
+                    self.inner
+                        .approval
+                        .read()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .clone()
+                });
                 let what = reason
                     .clone()
                     .unwrap_or_else(|| format!("{} requires approval", exec.name));
                 let Some(service) = service.filter(|_| exec.agent.is_some()) else {
                     telemetry::decision(exec, "approval", "unavailable", None);
+                    log_approval(exec, "unavailable", &what);
                     return Some(fail(ToolFailure::denied(format!(
                         "{what} (no approval is available)"
                     ))));
@@ -162,18 +165,23 @@ impl ToolRegistry {
                     reason,
                     display_reason,
                 };
-                let answer = match contain_started(|| service.request(request)).await {
+                // A person answers: the run's wall clock stops meanwhile.
+                let waiting = crate::policy::waiting::begin();
+                let answered = contain_started(|| service.request(request)).await;
+                drop(waiting);
+                let answer = match answered {
                     Ok(answer) => answer,
                     Err(p) => ApprovalAnswer::Other(format!("approval service panicked: {p}")),
                 };
                 telemetry::decision(exec, "approval", &answer.describe(), None);
-                match answer {
-                    ApprovalAnswer::AllowedOnce => None,
-                    other => Some(fail(ToolFailure::denied(format!(
-                        "{what} (approval {})",
-                        other.describe()
-                    )))),
+                log_approval(exec, &answer.describe(), &what);
+                if answer.allows() {
+                    return None;
                 }
+                Some(fail(ToolFailure::denied(format!(
+                    "{what} (approval {})",
+                    answer.describe()
+                ))))
             }
         }
     }
@@ -322,4 +330,21 @@ pub(crate) fn check_guards(hooks: &HookSet, exec: &ToolExecution) -> Option<Stri
             Ok(reason) => reason,
             Err(p) => Some(format!("guard failed: {p}")),
         })
+}
+
+/// Record an approval decision in the agent's session log, if it has one.
+fn log_approval(exec: &ToolExecution, decision: &str, reason: &str) {
+    let Some(session) = exec.agent.as_ref().and_then(|a| a.session()) else {
+        return;
+    };
+    let event = crate::session::SessionEvent::Approval {
+        at_ms: crate::session::now_ms(),
+        call_id: exec.call_id.clone(),
+        name: exec.name.clone(),
+        decision: decision.to_string(),
+        reason: reason.to_string(),
+    };
+    if let Err(e) = session.append(&event) {
+        tracing::error!("session log: {e}");
+    }
 }

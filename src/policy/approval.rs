@@ -1,7 +1,9 @@
 //! The approval seam: who answers a pre-execute `ask`.
 //!
-//! Only [`ApprovalAnswer::AllowedOnce`] lets the call proceed. No service, no agent on
-//! the call, or any other answer is a denial.
+//! Only [`ApprovalAnswer::AllowedOnce`] and [`ApprovalAnswer::AllowedForSession`] let the
+//! call proceed. No service, no agent on the call, or any other answer is a denial. An
+//! agent's own service ([`Agent::with_approval`](crate::Agent::with_approval)) answers
+//! before the registry's.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -27,6 +29,9 @@ pub struct ApprovalRequest {
 pub enum ApprovalAnswer {
     /// Run this one call.
     AllowedOnce,
+    /// Run it; the service will allow the same tool under the same rule for the rest of
+    /// the session without asking.
+    AllowedForSession,
     /// Refused.
     Denied,
     /// No decision (prompt dismissed, timed out, ...).
@@ -36,9 +41,18 @@ pub enum ApprovalAnswer {
 }
 
 impl ApprovalAnswer {
+    /// Whether the call may run.
+    pub fn allows(&self) -> bool {
+        matches!(
+            self,
+            ApprovalAnswer::AllowedOnce | ApprovalAnswer::AllowedForSession
+        )
+    }
+
     pub(crate) fn describe(&self) -> String {
         match self {
             ApprovalAnswer::AllowedOnce => "allowed once".into(),
+            ApprovalAnswer::AllowedForSession => "allowed for this session".into(),
             ApprovalAnswer::Denied => "denied".into(),
             ApprovalAnswer::Dismissed => "dismissed".into(),
             ApprovalAnswer::Other(s) => s.clone(),

@@ -1,5 +1,7 @@
 //! Built-in policies, one module each.
 
 pub mod approval;
+pub mod question;
 pub mod terminal;
 pub mod timeout;
+pub mod waiting;

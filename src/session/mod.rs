@@ -100,6 +100,21 @@ pub enum SessionEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         meta: Option<Value>,
     },
+    /// An approval service answered an `ask` decision (or none was available).
+    #[serde(rename = "tool/approval")]
+    Approval {
+        /// Milliseconds since the Unix epoch.
+        at_ms: u64,
+        /// The call asked about (a root call id or `<callId>:ptc:<n>`).
+        call_id: String,
+        /// Tool name.
+        name: String,
+        /// The answer: `allowed once`, `allowed for this session`, `denied`, `declined by
+        /// the user`, …
+        decision: String,
+        /// The policy's reason for asking.
+        reason: String,
+    },
 }
 
 impl SessionEvent {
@@ -110,6 +125,7 @@ impl SessionEvent {
             SessionEvent::ToolResult { .. } => "tool/result",
             SessionEvent::PtcDispatchStart { .. } => "tool/ptc-dispatch-start",
             SessionEvent::PtcDispatch { .. } => "tool/ptc-dispatch",
+            SessionEvent::Approval { .. } => "tool/approval",
         }
     }
 }

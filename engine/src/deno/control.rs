@@ -12,7 +12,7 @@ use std::{
 use deno_core::v8;
 use futures::task::AtomicWaker;
 
-use crate::{stop::Stop, RunFailure};
+use crate::{stop::Stop, Host, RunFailure};
 
 /// How one run is stopped: record the failure first (so the run reports `timeout`, `aborted`,
 /// `memory`, ... rather than a bare termination), then terminate the isolate and wake the loop.
@@ -79,12 +79,17 @@ pub(super) struct Watchdog {
     tx: Mutex<mpsc::Sender<Deadline>>,
 }
 
-/// A run to time out at `at`.
+/// A run to time out at `at`, later by the time it waits for a person ([`Host::paused`]).
 struct Deadline {
     at: Instant,
     wall_clock: Duration,
     control: Weak<Control>,
+    host: Weak<dyn Host>,
 }
+
+/// A watched run: its wall clock, its control, its host, and the pause already added to its
+/// deadline.
+type Watched = (Duration, Weak<Control>, Weak<dyn Host>, Duration);
 
 impl Watchdog {
     /// The process-wide watchdog (its thread starts on first use).
@@ -101,7 +106,7 @@ impl Watchdog {
     }
 
     /// Halt `control` with a timeout once `wall_clock` has passed (unless the run is over).
-    pub(super) fn watch(&self, control: &Arc<Control>, wall_clock: Duration) {
+    pub(super) fn watch(&self, control: &Arc<Control>, wall_clock: Duration, host: &Arc<dyn Host>) {
         // A wall clock too long to represent never passes.
         let Some(at) = Instant::now().checked_add(wall_clock) else {
             return;
@@ -110,6 +115,7 @@ impl Watchdog {
             at,
             wall_clock,
             control: Arc::downgrade(control),
+            host: Arc::downgrade(host),
         };
         let tx = self.tx.lock().unwrap_or_else(|e| e.into_inner());
         let _ = tx.send(deadline);
@@ -119,8 +125,7 @@ impl Watchdog {
 /// The watchdog's loop: sleep until the earliest deadline or a new one.
 fn watch(rx: mpsc::Receiver<Deadline>) {
     let mut due: BinaryHeap<Reverse<(Instant, u64)>> = BinaryHeap::new();
-    let mut runs: std::collections::HashMap<u64, (Duration, Weak<Control>)> =
-        std::collections::HashMap::new();
+    let mut runs: std::collections::HashMap<u64, Watched> = std::collections::HashMap::new();
     let mut next_id = 0u64;
     loop {
         let now = Instant::now();
@@ -129,8 +134,13 @@ fn watch(rx: mpsc::Receiver<Deadline>) {
                 break;
             }
             due.pop();
-            if let Some((wall_clock, control)) = runs.remove(&id) {
-                if let Some(control) = control.upgrade() {
+            if let Some((wall_clock, control, host, counted)) = runs.remove(&id) {
+                // Time spent waiting for a person moves the deadline.
+                let paused = host.upgrade().map_or(Duration::ZERO, |h| h.paused());
+                if paused > counted {
+                    due.push(Reverse((at + (paused - counted), id)));
+                    runs.insert(id, (wall_clock, control, host, paused));
+                } else if let Some(control) = control.upgrade() {
                     control.halt(RunFailure::timed_out(wall_clock));
                 }
             }
@@ -144,7 +154,15 @@ fn watch(rx: mpsc::Receiver<Deadline>) {
                 let id = next_id;
                 next_id += 1;
                 due.push(Reverse((deadline.at, id)));
-                runs.insert(id, (deadline.wall_clock, deadline.control));
+                runs.insert(
+                    id,
+                    (
+                        deadline.wall_clock,
+                        deadline.control,
+                        deadline.host,
+                        Duration::ZERO,
+                    ),
+                );
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => return,

@@ -125,6 +125,7 @@ impl Sandbox {
         Watchdog::global().watch(
             &control,
             limits.wall_clock.saturating_sub(started.elapsed()),
+            &host,
         );
         let on_heap_limit = control.clone();
         let max_heap = limits.max_heap_bytes;

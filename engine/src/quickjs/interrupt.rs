@@ -47,7 +47,9 @@ impl Interrupts {
                 return true;
             }
             let now = Instant::now();
-            if now >= self.deadline {
+            // The deadline moves by the time spent waiting for a person (checked only once
+            // the original deadline has passed: the pause can only extend it).
+            if now >= self.deadline && now >= self.deadline + self.host.paused() {
                 self.stop.fail(RunFailure::timed_out(self.wall_clock));
                 return true;
             }

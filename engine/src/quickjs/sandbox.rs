@@ -293,10 +293,11 @@ impl<'js> Run<'_, 'js> {
             if cancelled.as_mut().poll(&mut cx).is_ready() {
                 return Err(RunFailure::aborted());
             }
-            if Instant::now() >= self.deadline {
+            let deadline = self.deadline();
+            if Instant::now() >= deadline {
                 return Err(RunFailure::timed_out(self.limits.wall_clock));
             }
-            waker.park_until(self.deadline);
+            waker.park_until(deadline);
         }
     }
 
@@ -345,12 +346,18 @@ impl<'js> Run<'_, 'js> {
         outcome.map_err(|e| self.js_failure(glue, e))
     }
 
+    /// The run's deadline now: its wall clock from the start plus the time it has waited
+    /// for a person ([`Host::paused`]).
+    fn deadline(&self) -> Instant {
+        self.deadline + self.host.paused()
+    }
+
     /// The limits of a Rust-side read of the program's values, counting `per_value` bytes per
     /// value on top of its text.
     fn bounds(&self, per_value: usize) -> Bounds {
         Bounds {
             per_value,
-            deadline: self.deadline,
+            deadline: self.deadline(),
             wall_clock: self.limits.wall_clock,
             cancel: self.cancel.clone(),
         }

@@ -17,6 +17,7 @@ use crate::execution::{
 use crate::hooks::dispatch_log::{PtcDispatchLog, PtcDispatchLogStage};
 use crate::hooks::HookSet;
 use crate::pipeline::{Admission, PreparedCall};
+use crate::policy::waiting::{self, PersonClock};
 use crate::registry::ToolRegistry;
 use crate::result::{Outcome, ToolExecutionResult};
 use crate::session::{now_ms, SessionEvent};
@@ -77,6 +78,8 @@ pub(super) struct Driver {
     pub(super) committing: Option<(u64, BoxFuture<'static, ()>)>,
     /// Sub-calls started (admission begun) and not yet committed.
     pub(super) started: BTreeMap<u64, Arc<ToolExecution>>,
+    /// Time the run waited for a person (approvals, questions): not counted as run time.
+    pub(super) person: Arc<PersonClock>,
 }
 
 impl Driver {
@@ -175,8 +178,9 @@ impl Driver {
         let hooks = registry.inner.hooks.snapshot();
         let n = submission.n;
         self.started.insert(n, exec.clone());
+        let person = self.person.clone();
         self.admitting = Some(
-            async move {
+            waiting::scope(person, async move {
                 let stage = match registry.admit(&hooks, &prepared).await {
                     Admission::Admitted(effects) => Stage::Admitted(effects),
                     Admission::Refused(result) => Stage::Refused(*result),
@@ -191,7 +195,7 @@ impl Driver {
                         reply: submission.reply,
                     }),
                 }
-            }
+            })
             .boxed(),
         );
     }
@@ -205,8 +209,9 @@ impl Driver {
                 }
                 let registry = self.registry.clone();
                 let (n, exclusive) = (staged.n, staged.exclusive);
+                let person = self.person.clone();
                 self.running.push(
-                    async move {
+                    waiting::scope(person, async move {
                         let result = registry
                             .dispatch_admitted(&call.hooks, &call.exec, &effects)
                             .await;
@@ -216,7 +221,7 @@ impl Driver {
                             exclusive,
                             call: Some(call),
                         }
-                    }
+                    })
                     .boxed(),
                 );
             }

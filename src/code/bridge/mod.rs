@@ -41,6 +41,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{ConsoleFn, SubCallLimits};
 use crate::execution::{ToolExecution, ToolRunContext};
+use crate::policy::waiting::PersonClock;
 
 mod driver;
 
@@ -70,6 +71,7 @@ pub(crate) fn open(
     engine_polls_while_computing: bool,
 ) -> (BridgeHost, Bridge) {
     let outer = ctx.execution().clone();
+    let person = Arc::new(PersonClock::default());
     let driver = Arc::new(Mutex::new(Driver {
         registry: ctx.registry().clone(),
         ctx,
@@ -86,6 +88,7 @@ pub(crate) fn open(
         next_commit: 1,
         committing: None,
         started: BTreeMap::new(),
+        person: person.clone(),
     }));
     let host = BridgeHost {
         outer,
@@ -95,6 +98,7 @@ pub(crate) fn open(
         max_calls: limits.max_calls,
         max_pending: limits.max_pending,
         wake_on_submit: !engine_polls_while_computing,
+        person,
     };
     (host, Bridge { driver })
 }
@@ -113,6 +117,8 @@ pub(crate) struct BridgeHost {
     max_pending: usize,
     /// Wake the `run_code` task on each submission (the engine may not poll for a while).
     wake_on_submit: bool,
+    /// Time the run waited for a person, which the engine does not count as run time.
+    person: Arc<PersonClock>,
 }
 
 pub(super) fn over(reason: &str) -> String {
@@ -173,6 +179,10 @@ impl Host for BridgeHost {
         if let Some(console) = &self.console {
             console(&self.outer, level, line);
         }
+    }
+
+    fn paused(&self) -> std::time::Duration {
+        self.person.waited()
     }
 
     fn poll_progress(&self, cx: &mut Context<'_>) {

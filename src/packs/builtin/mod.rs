@@ -1,5 +1,5 @@
 //! The `builtin` pack: the seed catalog's file, search, shell, background-task, terminal
-//! and todo tools, confined to a workspace root (`ptc run --tools builtin --root DIR`).
+//! todo and question tools, confined to a workspace root (`ptc run --tools builtin --root DIR`).
 //!
 //! | tool | value (typed output) | card | scheduling |
 //! |---|---|---|---|
@@ -19,6 +19,7 @@
 //! | `terminal_list` | `{terminals: {sessionId, type, state, status, …}[]}` | — | concurrency-safe |
 //! | `terminal_signal` | `{sessionId, signal, process_group, shell}` | — | exclusive |
 //! | `terminal_close` | `{sessionId, status, gone, waited_ms}` | — | exclusive |
+//! | `ask_user_question` | `{answers: {id, answer: string[]}[]}` (the agent's `QuestionService`, else the terminal) | — | exclusive |
 //!
 //! Names, parameter names, types, descriptions and required lists are the seed
 //! catalog's, with deliberate differences: the tool descriptions of `glob`, `grep` and
@@ -37,6 +38,7 @@
 //! [`TodoStore`] of [`Builtin::todos`] (or the one [`register`] returns), and each owner's
 //! tasks and terminals through [`Builtin::tasks`] and [`Builtin::terminals`].
 
+mod ask;
 mod background;
 mod bash;
 mod diff;
@@ -83,6 +85,7 @@ pub const TOOLS: &[&str] = &[
     "terminal_list",
     "terminal_signal",
     "terminal_close",
+    "ask_user_question",
 ];
 
 /// The pack for one workspace: its confinement, its todo store, and its stores of
@@ -179,6 +182,7 @@ impl Builtin {
             terminal::list_tool(bg.clone()),
             terminal::signal_tool(bg.clone()),
             terminal::close_tool(bg.clone()),
+            ask::tool(),
         ]
     }
 
