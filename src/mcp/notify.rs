@@ -136,3 +136,22 @@ pub(super) fn mcp_tools(listed: Vec<ListedTool>) -> Vec<Tool> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crate::{Agent, ScopeKey, ToolRegistry};
+
+    #[test]
+    fn a_server_does_not_keep_its_registry_alive() {
+        let registry = ToolRegistry::new();
+        let weak = Arc::downgrade(&registry.inner);
+        let server = super::super::PtcServer::new(registry, Agent::new(ScopeKey::root("t")));
+        drop(server);
+        assert!(
+            weak.upgrade().is_none(),
+            "the change listener's disposer (forgotten) must not hold the registry"
+        );
+    }
+}

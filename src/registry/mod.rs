@@ -138,6 +138,18 @@ impl ToolRegistry {
         self.inner.state.write().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// A disposer that runs `undo` on this registry if it still exists. It holds the
+    /// registry weakly: a disposer kept (or forgotten) by something the registry owns does
+    /// not keep the registry alive.
+    fn disposer(&self, undo: impl FnOnce(&ToolRegistry) + Send + Sync + 'static) -> Disposer {
+        let inner = Arc::downgrade(&self.inner);
+        Disposer::new(move || {
+            if let Some(inner) = inner.upgrade() {
+                undo(&ToolRegistry { inner });
+            }
+        })
+    }
+
     fn emit_change(&self) {
         for listener in self.inner.change.snapshot().iter() {
             let hook = listener.hook.clone();
@@ -187,9 +199,8 @@ impl ToolRegistry {
             );
         }
         self.emit_change();
-        let registry = self.clone();
         let scope = scope.cloned();
-        Ok(Disposer::new(move || {
+        Ok(self.disposer(move |registry| {
             let removed = {
                 let mut state = registry.write();
                 let layer = state.layer_mut(scope.as_ref());
@@ -250,9 +261,8 @@ impl ToolRegistry {
                 .push(Filter::new(id, &filter));
         }
         self.emit_change();
-        let registry = self.clone();
         let scope_id = scope.id();
-        Ok(Disposer::new(move || {
+        Ok(self.disposer(move |registry| {
             {
                 let mut state = registry.write();
                 if let Some(layer) = state.scopes.get_mut(&scope_id) {
@@ -365,8 +375,7 @@ impl ToolRegistry {
     /// Listen to `tools/change` (register, unregister, restriction change).
     pub fn on_change(&self, listener: impl Fn() + Send + Sync + 'static) -> Disposer {
         let id = self.inner.change.add(None, Arc::new(listener));
-        let registry = self.clone();
-        Disposer::new(move || registry.inner.change.remove(id))
+        self.disposer(move |registry| registry.inner.change.remove(id))
     }
 
     /// Add a global `tools/pre-execute` listener.
@@ -406,8 +415,7 @@ impl ToolRegistry {
         hook: Arc<T>,
     ) -> Disposer {
         let id = self.inner.hooks.add(list, scope, hook);
-        let registry = self.clone();
-        Disposer::new(move || registry.inner.hooks.remove(list, id))
+        self.disposer(move |registry| registry.inner.hooks.remove(list, id))
     }
 
     /// Install the approval service that answers `ask` decisions.
@@ -417,8 +425,7 @@ impl ToolRegistry {
             .approval
             .write()
             .unwrap_or_else(|e| e.into_inner()) = Some(service.clone());
-        let registry = self.clone();
-        Disposer::new(move || {
+        self.disposer(move |registry| {
             let mut slot = registry
                 .inner
                 .approval
@@ -442,8 +449,7 @@ impl ToolRegistry {
     ) -> Disposer {
         let id = next_id();
         self.inner.executors.provide(id, scope, executor);
-        let registry = self.clone();
-        Disposer::new(move || registry.inner.executors.withdraw(id))
+        self.disposer(move |registry| registry.inner.executors.withdraw(id))
     }
 
     /// The executor for `scope`: the nearest scope's latest, else the deployment default.
@@ -460,8 +466,7 @@ impl ToolRegistry {
         let id = next_id();
         self.inner.modes.provide(id, scope, mode);
         self.emit_change();
-        let registry = self.clone();
-        Disposer::new(move || {
+        self.disposer(move |registry| {
             registry.inner.modes.withdraw(id);
             registry.emit_change();
         })
