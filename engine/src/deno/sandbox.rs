@@ -101,25 +101,12 @@ impl Sandbox {
             at: started + limits.wall_clock,
             wall_clock: limits.wall_clock,
         };
-        let prepared = match prepare(&program.source, Some(within), &cancel) {
+        let prepared = match prepare(&program, Some(within), &cancel) {
             Ok(mut prepared) => {
                 prepared.map.insert(1, 1, WRAPPER_PREFIX.len());
                 prepared
             }
-            Err(failure) => {
-                let source = Source {
-                    text: &program.source,
-                    map: &Default::default(),
-                    filename: &program.filename,
-                };
-                return RunReport::failed(match failure.kind {
-                    FailureKind::Syntax => RunFailure::new(
-                        FailureKind::Syntax,
-                        crate::diagnostic::syntax_message(&failure.message, &source),
-                    ),
-                    _ => failure,
-                });
-            }
+            Err(failure) => return RunReport::failed(failure),
         };
         control.attach(self.runtime.v8_isolate().thread_safe_handle());
         Watchdog::global().watch(

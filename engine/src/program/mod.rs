@@ -81,14 +81,15 @@ pub fn strip_types(ts: &str) -> Result<String, RunFailure> {
 }
 
 /// Shape and strip a run's program (see the module docs), waiting for a preparing thread at
-/// most until `deadline` (a timeout failure) or until `cancel` fires (an aborted failure).
+/// most until `deadline` (a timeout failure) or until `cancel` fires (an aborted failure). A
+/// syntax failure is a diagnostic on the program as written (its line and a caret).
 pub(crate) fn prepare(
-    source: &str,
+    program: &crate::Program,
     deadline: Option<Deadline>,
     cancel: &CancellationToken,
 ) -> Result<Prepared, RunFailure> {
-    let owned = source.to_owned();
-    bounded(source, deadline, cancel, move || {
+    let owned = program.source.clone();
+    let prepared = bounded(&program.source, deadline, cancel, move || {
         let shaped = shape::shape(&owned)?;
         let js =
             strip::strip_now(&shaped.text).map_err(|failure| at_original(failure, &shaped.map))?;
@@ -96,6 +97,20 @@ pub(crate) fn prepare(
             js,
             map: shaped.map,
         })
+    });
+    prepared.map_err(|failure| match failure.kind {
+        FailureKind::Syntax => {
+            let source = crate::diagnostic::Source {
+                text: &program.source,
+                map: &PositionMap::default(),
+                filename: &program.filename,
+            };
+            RunFailure::new(
+                FailureKind::Syntax,
+                crate::diagnostic::syntax_message(&failure.message, &source),
+            )
+        }
+        _ => failure,
     })
 }
 

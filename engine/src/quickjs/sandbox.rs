@@ -60,22 +60,9 @@ pub(super) fn run(
         at: deadline,
         wall_clock: limits.wall_clock,
     };
-    let prepared = match prepare(&program.source, Some(within), &cancel) {
+    let prepared = match prepare(&program, Some(within), &cancel) {
         Ok(prepared) => prepared,
-        Err(failure) => {
-            let source = Source {
-                text: &program.source,
-                map: &Default::default(),
-                filename: &program.filename,
-            };
-            return RunReport::failed(match failure.kind {
-                FailureKind::Syntax => RunFailure::new(
-                    FailureKind::Syntax,
-                    diagnostic::syntax_message(&failure.message, &source),
-                ),
-                _ => failure,
-            });
-        }
+        Err(failure) => return RunReport::failed(failure),
     };
     let stop = Arc::new(Stop::default());
     let setup_failed = |what: &str, e: rquickjs::Error| {
