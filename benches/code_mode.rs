@@ -19,7 +19,7 @@ fn bench(c: &mut Criterion) {
         .build()
         .unwrap();
     let registry = ToolRegistry::new();
-    ptc::packs::testkit::register(&registry).unwrap();
+    ptc::testkit::register(&registry).unwrap();
     CodeExecutor::new(CodeConfig::quickjs()).install(&registry);
 
     let mut group = c.benchmark_group("code_mode");

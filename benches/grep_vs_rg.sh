@@ -20,7 +20,7 @@ files=${1:-20000}
 runs=${2:-7}
 pattern=${PATTERN:-'needle_[0-9]+'}
 command -v rg >/dev/null || { echo "rg not found: apt-get install -y ripgrep" >&2; exit 1; }
-cargo build --release --quiet --bin ptc
+cargo build --release --quiet -p ptc-cli --bin ptc
 ptc=$PWD/target/release/ptc
 
 work=$(mktemp -d)

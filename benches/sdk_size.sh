@@ -9,9 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 profile=${PROFILE:-release}
 if [ "$profile" = release ]; then
-  cargo build --release --quiet --bin ptc
+  cargo build --release --quiet -p ptc-cli --bin ptc
 else
-  cargo build --quiet --bin ptc
+  cargo build --quiet -p ptc-cli --bin ptc
 fi
 ptc=${CARGO_TARGET_DIR:-target}/$profile/ptc
 root=$(mktemp -d)

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-200}
 baseline=${BASELINE:-../shared/bench/node-baseline.mjs}
-cargo build --release --quiet --bin ptc
+cargo build --release --quiet -p ptc-cli --bin ptc
 ptc=${CARGO_TARGET_DIR:-target}/release/ptc
 
 per_run() { sed -n 's/.*per_run_ms=\([0-9.]*\).*/\1/p'; }

@@ -158,7 +158,7 @@ pub fn arguments(data: &[u8]) {
 /// `ptc.toml` text: parse it; if it parses, check its policies against some tool names.
 pub fn config(data: &[u8]) {
     let text = text(data);
-    if let Ok(config) = ptc::config::Config::parse(&text, None) {
+    if let Ok(config) = ptc_cli::config::Config::parse(&text, None) {
         let _ = config.policies.check_tools(["read", "bash", "run_code"]);
         let mut code = CodeConfig::quickjs();
         config.limits.apply(&mut code);
@@ -170,21 +170,21 @@ pub fn config(data: &[u8]) {
 /// replies, in order.
 pub fn mcp_stdio(data: &[u8]) -> Vec<Value> {
     let registry = ToolRegistry::new();
-    ptc::packs::testkit::register(&registry).expect("testkit registers");
+    ptc::testkit::register(&registry).expect("testkit registers");
     let mut code = CodeConfig::quickjs();
     code.limits = limits();
     code.default_mode = ptc::ToolMode::Code;
     CodeExecutor::new(code).install(&registry);
     let agent = ptc::Agent::new(ptc::ScopeKey::root("fuzz"));
-    let serve_limits = ptc::mcp::ServeLimits {
+    let serve_limits = ptc_mcp::ServeLimits {
         max_request_bytes: 64 * 1024,
         ..Default::default()
     };
-    let server = ptc::mcp::PtcServer::new(registry, agent).with_limits(&serve_limits);
+    let server = ptc_mcp::PtcServer::new(registry, agent).with_limits(&serve_limits);
     let input = data.to_vec();
     let (output, mut reader) = tokio::io::duplex(1 << 20);
     runtime().block_on(async move {
-        let served = ptc::mcp::serve_lines(
+        let served = ptc_mcp::serve_lines(
             server,
             std::io::Cursor::new(input),
             output,

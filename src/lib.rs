@@ -42,7 +42,6 @@
 #![deny(unsafe_code)]
 
 pub mod code;
-pub mod config;
 mod contain;
 pub mod content;
 pub mod definition;
@@ -53,22 +52,19 @@ pub mod execution;
 pub mod executor;
 pub mod hooks;
 pub mod json;
-#[cfg(feature = "mcp")]
-pub mod mcp;
 mod mode;
 pub mod owner;
-pub mod packs;
 pub mod pipeline;
 pub mod policy;
 pub mod presentation;
 pub mod progress;
 pub mod registry;
 pub mod result;
-pub mod sandbox;
 pub mod scope;
 pub mod session;
-mod suggest;
+pub mod suggest;
 pub mod telemetry;
+pub mod testkit;
 
 pub use ptc_schema as schema;
 

@@ -3,10 +3,7 @@
 /// The candidate closest to `name` (case-insensitive edit distance), if it is close enough to
 /// be a likely typo: at most a third of the longer name's length, and never more than 3 edits.
 /// A candidate that contains `name` (or is contained in it) is preferred on ties.
-pub(crate) fn closest<'a>(
-    name: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
+pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let lower = name.to_lowercase();
     candidates
         .into_iter()

@@ -1,7 +1,7 @@
 //! Behaviour 51: each limit ends a run with a clear failure kind — wall clock (hot
 //! loops and long waits), heap, output bytes (logs and value) and sub-call caps.
 
-mod code_support;
+use ptc_testing::code as code_support;
 
 use std::time::{Duration, Instant};
 

@@ -1,7 +1,7 @@
 //! Behaviours 54–57: what the model is offered in `native`, `code` and `both` mode, how
 //! direct calls are treated, and the mode per scope (nearest wins).
 
-mod code_support;
+use ptc_testing::code as code_support;
 
 use code_support::*;
 use ptc::{codes, CodeExecutor, ScopeKey, ToolMode, ToolRegistry, RUN_CODE};

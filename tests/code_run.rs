@@ -1,7 +1,7 @@
 //! Behaviours 40–42, 49, 50 and 53: the `run_code` tool, the program's sandbox, and
 //! what a finished or failed run shows the model.
 
-mod code_support;
+use ptc_testing::code as code_support;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 //! time, commits in submission order) and winding a run down (abort in-flight calls,
 //! abandon queued ones, drain before the outer result), including caller cancellation.
 
-mod code_support;
+use ptc_testing::code as code_support;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};

@@ -2,7 +2,7 @@
 //! pipeline, their failures, their session events, the `tools/ptc-dispatch-log`
 //! waterfall, and nested effects carried onto the outer `run_code` result.
 
-mod code_support;
+use ptc_testing::code as code_support;
 
 use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex};

@@ -1,6 +1,6 @@
 //! `ptc replay`: a session log rendered as a tree of root calls and their sub-calls.
 
-mod code_support;
+use ptc_testing::code as code_support;
 
 use code_support::*;
 use ptc::session::{build_tree, render_tree};

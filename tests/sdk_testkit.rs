@@ -1,7 +1,7 @@
 //! Behaviour 39 on the real catalog: the SDK generated from the `testkit` registry is
 //! valid TypeScript, and the example programs type-check against it with `tsc --strict`.
 
-mod tsc_support;
+use ptc_testing::tsc as tsc_support;
 
 use std::path::Path;
 
@@ -11,7 +11,7 @@ use tsc_support::TsProject;
 #[test]
 fn b39_testkit_sdk_and_example_programs_typecheck() {
     let registry = ToolRegistry::new();
-    ptc::packs::testkit::register(&registry).unwrap();
+    ptc::testkit::register(&registry).unwrap();
     let sdk = CodeExecutor::declarations(&registry.executable_definitions(None, None));
     let mut project = TsProject::new(&sdk);
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/programs");
@@ -22,7 +22,7 @@ fn b39_testkit_sdk_and_example_programs_typecheck() {
             project.add_program(&name, &std::fs::read_to_string(&path).unwrap());
         }
     }
-    assert!(project.len() >= 6, "the example programs are there");
+    assert!(project.file_count() >= 6, "the example programs are there");
     let (ok, diagnostics) = project.check();
     assert!(
         ok,

@@ -103,6 +103,17 @@ impl CodeConfig {
     }
 }
 
+/// The build's engine with default limits: QuickJS when compiled in, else deno_core.
+#[cfg(any(feature = "quickjs", feature = "v8", feature = "deno-quickjs"))]
+impl Default for CodeConfig {
+    fn default() -> Self {
+        #[cfg(feature = "quickjs")]
+        return Self::quickjs();
+        #[cfg(not(feature = "quickjs"))]
+        return Self::deno();
+    }
+}
+
 impl std::fmt::Debug for CodeConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CodeConfig")

@@ -2,6 +2,5 @@
 
 pub mod approval;
 pub mod question;
-pub mod terminal;
 pub mod timeout;
 pub mod waiting;

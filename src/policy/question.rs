@@ -2,14 +2,18 @@
 //!
 //! A host attaches a [`QuestionService`] to the calling [`Agent`](crate::Agent)
 //! ([`Agent::with_questions`](crate::Agent::with_questions)); `ptc serve` attaches one per
-//! MCP session that asks through the client (elicitation). Without one, the terminal is
-//! asked ([`super::terminal::TerminalQuestions`]), and with no terminal either the tool
-//! fails with a clear error.
+//! MCP session that asks through the client (elicitation). Without one, the tool falls back
+//! to its deployment's service (the `ptc` command asks on its terminal), and with none it
+//! fails with [`NO_ONE_TO_ASK`].
 
 use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
 use crate::execution::ToolExecution;
+
+/// The error of a question no one can answer: no service, or no terminal to ask on.
+pub const NO_ONE_TO_ASK: &str =
+    "no user is attached: no terminal to ask on, and no MCP client that can be asked";
 
 /// One question for a person.
 #[derive(Debug, Clone, PartialEq, Deserialize)]

@@ -8,6 +8,9 @@ mod jsonl;
 pub mod spill;
 mod tree;
 
+/// The sha256 of `bytes` as 64 lowercase hex digits: how spilled blobs are named, and how
+/// an operator's trust store pins a file's content.
+pub use crate::digest::sha256_hex;
 pub use jsonl::{read_jsonl, read_jsonl_lossy, JsonlLog, Replayed};
 pub use tree::{build_tree, render_tree, CallNode, Settled};
 

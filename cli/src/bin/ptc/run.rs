@@ -1,0 +1,264 @@
+//! `ptc run`: one program as one `run_code` call through the full pipeline.
+//!
+//! The process is the [`Owner`] of the background work its programs start (tasks,
+//! terminals; shared by the runs of `--repeat`): when the runs are over, or SIGINT or
+//! SIGTERM stops them, the owner is closed and ptc waits until those processes are gone.
+
+use std::io::Read;
+use std::os::unix::fs::FileTypeExt;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use clap::Args;
+use ptc::{
+    Agent, LogStep, Owner, ScopeKey, ToolBatchInput, ToolCallBlock, ToolExecution,
+    ToolExecutionResult, ToolMode, ToolRegistry,
+};
+use ptc_cli::config::LimitsConfig;
+use serde_json::json;
+use tokio::signal::unix::{signal, SignalKind};
+use tokio_util::sync::CancellationToken;
+
+use crate::setup::{registry, PackArgs};
+
+/// `ptc run` options.
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    #[command(flatten)]
+    packs: PackArgs,
+    #[command(flatten)]
+    telemetry: crate::observe::TelemetryArgs,
+    /// Wall-clock limit for the program, in milliseconds (default 120000).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    timeout_ms: Option<u64>,
+    /// Heap limit for the program, in MiB (default 256).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_heap_mb: Option<u64>,
+    /// Characters of the result the model sees; the rest is cut to head and tail (default 50000).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_result_chars: Option<u64>,
+    /// Concurrency-safe tool calls that may overlap (default 10).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_parallel: Option<u64>,
+    /// Print a compact trace of each tool call (name, duration, ok/error) on stderr.
+    #[arg(long)]
+    trace: bool,
+    /// Append the session's events to FILE as JSON lines.
+    #[arg(long, value_name = "FILE")]
+    log: Option<std::path::PathBuf>,
+    /// Print the whole result (isError, content, error) as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Run the program N times in this process (each a fresh run_code call) and print timings on stderr.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    repeat: Option<u64>,
+    /// The run_code description (5-10 words, shown in UIs).
+    #[arg(
+        long,
+        value_name = "TEXT",
+        default_value = "ad-hoc program run from the ptc command line"
+    )]
+    description: String,
+    /// The program file, or `-` for standard input.
+    #[arg(value_name = "FILE|-")]
+    file: String,
+}
+
+/// The program in `file` (or standard input for `-`), at most
+/// [`ptc::code::MAX_PROGRAM_BYTES`]; devices (`/dev/zero`, …) and directories are refused,
+/// pipes are read up to the limit.
+fn read_program(file: &str) -> Result<String, String> {
+    let limit = ptc::code::MAX_PROGRAM_BYTES;
+    let (reader, what): (Box<dyn Read>, String) = if file == "-" {
+        (Box::new(std::io::stdin()), "standard input".into())
+    } else {
+        let meta = std::fs::metadata(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+        let kind = meta.file_type();
+        if !(kind.is_file() || kind.is_fifo() || kind.is_socket()) {
+            return Err(format!(
+                "{file} is not a program file (a directory or a device); pass a file, or `-` to \
+                 read standard input"
+            ));
+        }
+        let opened = std::fs::File::open(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+        (Box::new(opened), file.to_string())
+    };
+    let mut bytes = Vec::new();
+    reader
+        .take(limit as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read the program from {what}: {e}"))?;
+    if bytes.len() > limit {
+        return Err(format!(
+            "the program in {what} is larger than {limit} bytes, the most ptc runs"
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| format!("the program in {what} is not UTF-8: {e}"))
+}
+
+/// Run the command.
+pub async fn main(args: RunArgs) -> Result<ExitCode, String> {
+    let code = read_program(&args.file)?;
+    let limits = LimitsConfig {
+        timeout_ms: args.timeout_ms,
+        max_heap_mb: args.max_heap_mb.map(|n| n as usize),
+        max_parallel: args.max_parallel.map(|n| n as usize),
+        max_result_chars: args.max_result_chars.map(|n| n as usize),
+        ..LimitsConfig::default()
+    };
+    // Console output streams live to stderr (not under --repeat, which measures).
+    let live = args.repeat.is_none();
+    let setup = registry(&args.packs, |config| {
+        limits.apply(config);
+        if live {
+            config.console = Some(Arc::new(|_: &ToolExecution, _, line: &str| {
+                eprintln!("{line}")
+            }));
+        }
+    })
+    .await?;
+    let telemetry = match crate::observe::start(&args.telemetry, &setup.config.telemetry) {
+        Ok(telemetry) => telemetry,
+        Err(e) => {
+            setup.shutdown().await;
+            return Err(e);
+        }
+    };
+    let registry = &setup.registry;
+    registry.set_mode(ToolMode::Both);
+    if args.trace {
+        crate::trace::install(registry);
+    }
+    let owner = Owner::new("ptc run");
+    let mut agent = Agent::new(ScopeKey::root("cli")).with_owner(owner.clone());
+    let log = match &args.log {
+        Some(path) => Some(crate::output::LoudLog::open(path)?),
+        None => None,
+    };
+    if let Some(log) = &log {
+        agent = agent.with_session(log.clone());
+    }
+    let stop = stop_on_signals()?;
+    let outcome = run(registry, agent, &code, &args, &stop).await;
+    // Nothing the programs started outlives the process.
+    let _ = tokio::time::timeout(OWNER_GRACE, owner.close()).await;
+    setup.shutdown().await;
+    telemetry.shutdown().await;
+    if let Some(code) = stop.signalled() {
+        return Ok(ExitCode::from(code));
+    }
+    match log.as_ref().and_then(|log| log.failure()) {
+        // Loud already (on stderr when it happened); the exit code says it too.
+        Some(_) if outcome.is_ok() => Ok(ExitCode::from(3)),
+        _ => outcome,
+    }
+}
+
+/// How long ptc waits for the processes of its background work to be gone.
+const OWNER_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Fires on the first SIGINT or SIGTERM, remembering the exit code it calls for.
+struct Stop {
+    token: CancellationToken,
+    code: Arc<std::sync::OnceLock<u8>>,
+}
+
+impl Stop {
+    fn signalled(&self) -> Option<u8> {
+        self.code.get().copied()
+    }
+}
+
+fn stop_on_signals() -> Result<Stop, String> {
+    let install = |kind| signal(kind).map_err(|e| format!("cannot handle signals: {e}"));
+    let (mut term, mut int) = (
+        install(SignalKind::terminate())?,
+        install(SignalKind::interrupt())?,
+    );
+    let stop = Stop {
+        token: CancellationToken::new(),
+        code: Arc::default(),
+    };
+    let (token, code) = (stop.token.clone(), stop.code.clone());
+    tokio::spawn(async move {
+        let (name, exit) = tokio::select! {
+            _ = term.recv() => ("SIGTERM", 143),
+            _ = int.recv() => ("SIGINT", 130),
+        };
+        eprintln!("ptc: {name}: stopping");
+        let _ = code.set(exit);
+        token.cancel();
+    });
+    Ok(stop)
+}
+
+async fn run(
+    registry: &ToolRegistry,
+    agent: Agent,
+    code: &str,
+    args: &RunArgs,
+    stop: &Stop,
+) -> Result<ExitCode, String> {
+    let sub_calls = Arc::new(AtomicU64::new(0));
+    let counter = sub_calls.clone();
+    registry.on_result(
+        move |exec: &Arc<ToolExecution>, _: &Arc<ToolExecutionResult>| {
+            if exec.parent().is_some() {
+                counter.fetch_add(1, Ordering::Relaxed);
+            }
+        },
+    );
+    let start = Instant::now();
+    let mut last = None;
+    let repeat = args.repeat.unwrap_or(1);
+    for i in 1..=repeat {
+        if i > 1 && stop.token.is_cancelled() {
+            break;
+        }
+        sub_calls.store(0, Ordering::Relaxed);
+        let mut batch = ToolBatchInput::new(vec![ToolCallBlock::new(
+            format!("run-{}-{i}", ptc::session::process_tag()),
+            ptc::RUN_CODE,
+            json!({"code": code, "description": args.description}),
+        )]);
+        batch.agent = Some(agent.clone());
+        batch.log = Some(LogStep { turn: i, step: 1 });
+        batch.signal = stop.token.child_token();
+        let mut result = match registry.execute(batch).await {
+            Ok(result) => result,
+            // Said on stderr by the log itself.
+            Err(ptc::ToolBatchExecutionError::Log { result, .. }) => result,
+            Err(e) => return Err(e.to_string()),
+        };
+        last = Some(result.results.remove(0).result);
+    }
+    let elapsed = start.elapsed();
+    let result = last.expect("at least one run");
+    if args.json {
+        let out = json!({
+            "isError": result.is_error(),
+            "content": result.content,
+            "error": result.error(),
+        });
+        crate::output::stdout_line(&serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?);
+    } else {
+        crate::output::stdout_line(&ptc::content::content_text(&result.content));
+    }
+    if args.repeat.is_some() {
+        let total_ms = elapsed.as_secs_f64() * 1e3;
+        eprintln!(
+            "ptc runs={} total_ms={:.1} per_run_ms={:.3} tool_calls={}",
+            repeat,
+            total_ms,
+            total_ms / repeat as f64,
+            sub_calls.load(Ordering::Relaxed)
+        );
+    }
+    Ok(if result.is_error() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

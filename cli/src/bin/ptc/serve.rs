@@ -1,0 +1,168 @@
+//! `ptc serve`: the registry as an MCP server, over stdio or streamable HTTP.
+//!
+//! SIGTERM and SIGINT (and, on stdio, the end of stdin) stop it gracefully, also while
+//! MCP servers are still starting: stop accepting, cancel the runs and let them wind
+//! down, stop the MCP servers ptc started (close stdin, SIGTERM, SIGKILL) and reap them.
+
+use std::process::ExitCode;
+
+use clap::Args;
+use ptc::{Agent, ScopeKey, ToolMode};
+use ptc_mcp::{
+    check_exposure, serve_http, serve_stdio, BearerToken, HttpBinding, HttpOptions, PtcServer,
+    ServeLimits,
+};
+use tokio::signal::unix::{signal, SignalKind};
+use tokio_util::sync::CancellationToken;
+
+use crate::setup::{registry_until, PackArgs, Setup};
+
+/// `ptc serve` options.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    packs: PackArgs,
+    #[command(flatten)]
+    telemetry: crate::observe::TelemetryArgs,
+    /// How tools are offered: `code` lists only run_code (its description carries the
+    /// SDK), `native` the tools, `both` all (default: the mode in ptc.toml, else both).
+    #[arg(long, value_name = "MODE", value_parser = parse_mode)]
+    mode: Option<ToolMode>,
+    /// Serve MCP's streamable HTTP transport at http://ADDR/mcp instead of stdio;
+    /// ADDR is PORT (on 127.0.0.1) or HOST:PORT. Port 0 picks a free port.
+    #[arg(long, value_name = "ADDR")]
+    http: Option<HttpBinding>,
+    /// Require `Authorization: Bearer <token>` on every HTTP request, the token being the
+    /// content of FILE (default: `token_file` in [serve] of ptc.toml).
+    #[arg(long, value_name = "FILE", requires = "http")]
+    http_token_file: Option<std::path::PathBuf>,
+    /// Serve a non-loopback --http address without a token: anyone who reaches it can
+    /// run every tool. Without a token such an address is refused.
+    #[arg(long, requires = "http")]
+    http_unauthenticated: bool,
+    /// MCP sessions open at once over HTTP (default: [serve] in ptc.toml, else 64).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    max_sessions: Option<u32>,
+    /// Tool calls running at once; later ones wait, then get a busy error
+    /// (default: [serve] in ptc.toml, else 8).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    max_concurrent_runs: Option<u32>,
+    /// Characters of a run's result the model sees; the rest is cut to head and tail
+    /// (default: `[limits] max_result_chars`, else 50000).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_result_chars: Option<u64>,
+    /// Append every call's session events to FILE as JSON lines.
+    #[arg(long, value_name = "FILE")]
+    log: Option<std::path::PathBuf>,
+    /// Print a compact line per tool call (and sub-call) on stderr.
+    #[arg(long)]
+    trace: bool,
+}
+
+fn parse_mode(s: &str) -> Result<ToolMode, String> {
+    s.parse()
+}
+
+/// Serve until the client disconnects (stdio) or a signal stops the process.
+pub async fn main(args: ServeArgs) -> Result<ExitCode, String> {
+    let stop = stop_on_signals()?;
+    let max_result_chars = args.max_result_chars;
+    let adjust = move |config: &mut ptc::CodeConfig| {
+        if let Some(n) = max_result_chars {
+            config.max_result_chars = n as usize;
+        }
+    };
+    let setup = match registry_until(&args.packs, adjust, &stop).await {
+        Ok(setup) => setup,
+        Err(e) if stop.is_cancelled() => {
+            eprintln!("ptc: stopped before serving ({e})");
+            return Ok(ExitCode::SUCCESS);
+        }
+        Err(e) => return Err(e),
+    };
+    let telemetry = match crate::observe::start(&args.telemetry, &setup.config.telemetry) {
+        Ok(telemetry) => telemetry,
+        Err(e) => {
+            setup.shutdown().await;
+            return Err(e);
+        }
+    };
+    let served = serve(&args, &setup, stop).await;
+    setup.shutdown().await;
+    // Spans of the last calls are still buffered: export them before exiting.
+    telemetry.shutdown().await;
+    served
+}
+
+async fn serve(
+    args: &ServeArgs,
+    setup: &Setup,
+    stop: CancellationToken,
+) -> Result<ExitCode, String> {
+    let registry = setup.registry.clone();
+    registry.set_mode(args.mode.or(setup.config.mode).unwrap_or(ToolMode::Both));
+    if args.trace {
+        crate::trace::install(&registry);
+    }
+    let mut agent = Agent::new(ScopeKey::root("mcp"));
+    if let Some(path) = &args.log {
+        agent = agent.with_session(crate::output::LoudLog::open(path)?);
+    }
+    let mut limits = ServeLimits::default();
+    setup.config.serve.apply(&mut limits);
+    if let Some(n) = args.max_sessions {
+        limits.max_sessions = n as usize;
+    }
+    if let Some(n) = args.max_concurrent_runs {
+        limits.max_concurrent_runs = n as usize;
+    }
+    let server = PtcServer::new(registry, agent).with_limits(&limits);
+    let served = match args.http {
+        None => serve_stdio(server, &limits, stop).await,
+        Some(binding) => {
+            let token = match args.http_token_file.as_ref().or(setup
+                .config
+                .serve
+                .token_file
+                .as_ref())
+            {
+                Some(path) => Some(BearerToken::from_file(path)?),
+                None => None,
+            };
+            let exposed = check_exposure(binding.0, token.as_ref(), args.http_unauthenticated)
+                .map_err(|e| e.to_string())?;
+            if let Some(warning) = exposed {
+                eprintln!("ptc: {warning}");
+            }
+            let options = HttpOptions {
+                limits,
+                token,
+                unauthenticated: args.http_unauthenticated,
+            };
+            serve_http(server, binding, options, stop, |addr| {
+                eprintln!("ptc: serving MCP at http://{addr}{}", ptc_mcp::HTTP_PATH)
+            })
+            .await
+        }
+    };
+    served.map_err(|e| e.to_string())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A token cancelled by the first SIGTERM or SIGINT.
+fn stop_on_signals() -> Result<CancellationToken, String> {
+    let install = |kind| signal(kind).map_err(|e| format!("cannot handle signals: {e}"));
+    let mut term = install(SignalKind::terminate())?;
+    let mut int = install(SignalKind::interrupt())?;
+    let stop = CancellationToken::new();
+    let cancel = stop.clone();
+    tokio::spawn(async move {
+        let name = tokio::select! {
+            _ = term.recv() => "SIGTERM",
+            _ = int.recv() => "SIGINT",
+        };
+        eprintln!("ptc: {name}: stopping");
+        cancel.cancel();
+    });
+    Ok(stop)
+}

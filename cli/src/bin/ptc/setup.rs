@@ -1,0 +1,323 @@
+//! Building a registry from command-line options, and the `sdk` and `tools` commands.
+
+use std::process::ExitCode;
+
+use clap::Args;
+use ptc::{CodeConfig, CodeExecutor, ToolMode, ToolRegistry};
+use ptc_cli::config::{Config, TrustStore};
+use ptc_cli::terminal::{TerminalApproval, TerminalQuestions};
+use ptc_mcp::{register_server_until, McpClient, McpServerSpec};
+use ptc_packs::sandbox::{Sandbox, SandboxMode};
+use tokio_util::sync::CancellationToken;
+
+/// Options shared by every command that builds a registry.
+#[derive(Args, Debug, Clone)]
+pub struct PackArgs {
+    /// Tool packs to load, comma-separated (default: `tools` in ptc.toml, else none).
+    #[arg(long = "tools", value_name = "PACKS")]
+    pub packs: Option<String>,
+    /// Workspace root that file and shell tools are confined to (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<std::path::PathBuf>,
+    /// Operator configuration (default: ptc.toml in the workspace root, if present).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<std::path::PathBuf>,
+    /// An MCP server whose tools to add, as `NAME=COMMAND ARGS…` (repeatable); its tools
+    /// are named `NAME__tool`. Replaces a `[[mcp]]` server of the same name.
+    #[arg(long = "mcp", value_name = "NAME=COMMAND ARGS…")]
+    pub mcp: Vec<McpServerSpec>,
+    /// The kernel sandbox of bash: read-only, workspace-write or danger-full-access (no
+    /// sandbox) (default: `[sandbox] mode` in ptc.toml, else workspace-write).
+    #[arg(long, value_name = "MODE", value_parser = parse_sandbox)]
+    pub sandbox: Option<SandboxMode>,
+}
+
+fn parse_sandbox(s: &str) -> Result<SandboxMode, String> {
+    s.parse()
+}
+
+/// A registry built from the command line and `ptc.toml`.
+pub struct Setup {
+    /// The registry, with packs, MCP servers, policies and code mode installed.
+    pub registry: ToolRegistry,
+    /// The configuration that was applied.
+    pub config: Config,
+    /// The MCP servers whose tools are registered.
+    pub mcp: Vec<McpClient>,
+}
+
+impl Setup {
+    /// Stop the MCP servers gracefully (they read what was sent to them, e.g. cancellations).
+    pub async fn shutdown(&self) {
+        for client in &self.mcp {
+            client.shutdown().await;
+        }
+    }
+}
+
+/// `ptc sdk` options.
+#[derive(Args, Debug)]
+pub struct SdkArgs {
+    #[command(flatten)]
+    packs: PackArgs,
+    /// `code` prints the code-only guidance and declarations; `both` the SDK section
+    /// (default: the mode in ptc.toml if it has an SDK, else both).
+    #[arg(long, value_name = "MODE", value_parser = parse_code_mode)]
+    mode: Option<ToolMode>,
+}
+
+/// `ptc tools` options.
+#[derive(Args, Debug)]
+pub struct ToolsArgs {
+    #[command(flatten)]
+    packs: PackArgs,
+    /// How tools are offered to the model (default: the mode in ptc.toml, else both).
+    #[arg(long, value_name = "MODE", value_parser = parse_mode)]
+    mode: Option<ToolMode>,
+    /// Wire format of the JSON schemas: ptc (name, description, parameters), openai, anthropic
+    /// or mcp (any but ptc implies --json).
+    #[arg(long, value_name = "FORMAT", default_value = "ptc", value_parser = ["ptc", "openai", "anthropic", "mcp"])]
+    format: String,
+    /// Print the model-facing schemas as JSON instead of names.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `ptc replay` options.
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    #[command(flatten)]
+    packs: PackArgs,
+    /// Print one self-contained HTML page with each run as a waterfall (damaged lines are
+    /// skipped and counted) instead of the text tree.
+    #[arg(long)]
+    html: bool,
+    /// The session log (JSON lines).
+    #[arg(value_name = "FILE")]
+    file: std::path::PathBuf,
+}
+
+fn parse_mode(s: &str) -> Result<ToolMode, String> {
+    s.parse()
+}
+
+fn parse_code_mode(s: &str) -> Result<ToolMode, String> {
+    match s.parse()? {
+        ToolMode::Native => Err("`sdk` needs a mode that has an SDK: code or both".into()),
+        mode => Ok(mode),
+    }
+}
+
+/// Build the registry: configuration (explicit or discovered), packs (flag or config),
+/// MCP servers (config, then flags), policies, terminal approval for `ask`, and code
+/// mode with `limits` applied last.
+pub async fn registry(
+    args: &PackArgs,
+    adjust: impl FnOnce(&mut CodeConfig),
+) -> Result<Setup, String> {
+    registry_until(args, adjust, &CancellationToken::new()).await
+}
+
+/// [`registry`], abandoned when `stop` fires: MCP servers being started are killed and
+/// reaped, those already started are shut down, and the error says so.
+pub async fn registry_until(
+    args: &PackArgs,
+    adjust: impl FnOnce(&mut CodeConfig),
+    stop: &CancellationToken,
+) -> Result<Setup, String> {
+    let root = match &args.root {
+        Some(root) => root.clone(),
+        None => std::env::current_dir()
+            .map_err(|e| format!("cannot read the current directory: {e}"))?,
+    };
+    let store = TrustStore::default_location();
+    let loaded = Config::discover_trusted(args.config.as_deref(), &root, store.as_ref())
+        .map_err(|e| e.to_string())?;
+    for notice in &loaded.notices {
+        eprintln!("ptc: {notice}");
+    }
+    let config = loaded.config;
+    // The active configuration and the trust store: no tool may change them.
+    let protected = config
+        .path
+        .iter()
+        .cloned()
+        .chain(store.as_ref().map(|s| s.path().to_path_buf()))
+        .collect();
+    let sandbox = config
+        .sandbox
+        .resolve(&root, args.sandbox, config.trusted, protected);
+    let registry = ToolRegistry::new();
+    let ctx = ptc_packs::PackContext {
+        root,
+        sandbox,
+        tasks: config.tasks.limits(),
+        terminals: config.terminals.limits(),
+        questions: Some(std::sync::Arc::new(TerminalQuestions)),
+    };
+    let packs = match (&args.packs, &config.tools) {
+        (Some(list), _) => list.clone(),
+        (None, Some(tools)) => tools.join(","),
+        (None, None) => String::new(),
+    };
+    ptc_packs::register_list(&registry, &packs, &ctx).map_err(|e| e.to_string())?;
+    if packs.split(',').any(|p| p.trim() == "builtin") {
+        sandbox_notice(&ctx)?;
+    }
+    let mcp = connect_mcp(&registry, &config.mcp, &args.mcp, stop).await?;
+    let tools: Vec<String> = registry
+        .definitions(None, None)
+        .iter()
+        .map(|d| d.name().to_string())
+        .chain([ptc::RUN_CODE.to_string()])
+        .collect();
+    config
+        .policies
+        .check_tools(tools.iter().map(String::as_str))
+        .map_err(|(line, message)| {
+            let file = config.path.as_ref().map(|p| p.display().to_string());
+            format!(
+                "{}:{line}: {message}",
+                file.unwrap_or_else(|| "ptc.toml".into())
+            )
+        })?;
+    for disposer in config.policies.install(&registry) {
+        std::mem::forget(disposer);
+    }
+    registry.set_approval(std::sync::Arc::new(TerminalApproval));
+    registry.set_unknown_arguments(config.unknown_arguments);
+    let mut code = CodeConfig::default();
+    if config.trusted {
+        config.limits.apply(&mut code);
+    } else {
+        config.limits.apply_narrowing(&mut code);
+    }
+    adjust(&mut code);
+    CodeExecutor::new(code).install(&registry);
+    Ok(Setup {
+        registry,
+        config,
+        mcp,
+    })
+}
+
+/// Say once what this kernel cannot enforce of the sandbox (or that bash is disabled).
+fn sandbox_notice(ctx: &ptc_packs::PackContext) -> Result<(), String> {
+    let root = std::fs::canonicalize(&ctx.root).map_err(|e| e.to_string())?;
+    if let Some(notice) = Sandbox::new(&ctx.sandbox, &root)?.notice() {
+        eprintln!("ptc: warning: {notice}");
+    }
+    Ok(())
+}
+
+/// Start the MCP servers (`--mcp` replaces a configured server of the same name) and
+/// register their tools; warnings go to stderr. On failure the servers already started
+/// are shut down (and reaped) before the error returns.
+async fn connect_mcp(
+    registry: &ToolRegistry,
+    configured: &[McpServerSpec],
+    flags: &[McpServerSpec],
+    stop: &CancellationToken,
+) -> Result<Vec<McpClient>, String> {
+    let mut specs: Vec<McpServerSpec> = configured
+        .iter()
+        .filter(|c| flags.iter().all(|f| f.name != c.name))
+        .cloned()
+        .collect();
+    specs.extend(flags.iter().cloned());
+    let mut clients: Vec<McpClient> = Vec::with_capacity(specs.len());
+    for spec in specs {
+        let pack = match register_server_until(registry, spec, stop).await {
+            Ok(pack) => pack,
+            Err(e) => {
+                for client in &clients {
+                    client.shutdown().await;
+                }
+                return Err(e.to_string());
+            }
+        };
+        for warning in &pack.warnings {
+            eprintln!("ptc: warning: {warning}");
+        }
+        clients.push(pack.client);
+    }
+    Ok(clients)
+}
+
+/// `ptc sdk`.
+pub async fn sdk(args: SdkArgs) -> Result<ExitCode, String> {
+    let setup = registry(&args.packs, |_| {}).await?;
+    let mode = args
+        .mode
+        .or(setup.config.mode.filter(|m| m.offers_run_code()))
+        .unwrap_or(ToolMode::Both);
+    setup.registry.set_mode(mode);
+    let (_, sections) = setup
+        .registry
+        .model_input(None, None)
+        .map_err(|e| e.to_string())?;
+    for section in sections {
+        crate::output::stdout(&section.text);
+    }
+    setup.shutdown().await;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `ptc tools`.
+pub async fn tools(args: ToolsArgs) -> Result<ExitCode, String> {
+    let setup = registry(&args.packs, |_| {}).await?;
+    setup
+        .registry
+        .set_mode(args.mode.or(setup.config.mode).unwrap_or(ToolMode::Both));
+    // What `ptc serve` lists: run_code's description carries the guidance and the SDK.
+    let listed = setup
+        .registry
+        .listed_tools(None, None)
+        .map_err(|e| e.to_string())?;
+    // A wire format other than ptc's own implies JSON output.
+    if args.json || args.format != "ptc" {
+        let wire = crate::format::schemas(&listed, &args.format);
+        let json = serde_json::to_string_pretty(&wire).map_err(|e| e.to_string())?;
+        crate::output::stdout_line(&json);
+    } else {
+        for tool in listed {
+            crate::output::stdout_line(&tool.schema.name);
+        }
+    }
+    setup.shutdown().await;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `ptc replay`: the call tree as text, or with `--html` as a waterfall page.
+pub async fn replay(args: ReplayArgs) -> Result<ExitCode, String> {
+    let replayed = ptc::session::read_jsonl_lossy(&args.file).map_err(|e| e.to_string())?;
+    for (line, reason) in replayed.skipped.iter().take(20) {
+        eprintln!(
+            "ptc: {}: skipped line {line}: {reason}",
+            args.file.display()
+        );
+    }
+    if replayed.skipped.len() > 20 {
+        eprintln!(
+            "ptc: {}: skipped {} lines in all",
+            args.file.display(),
+            replayed.skipped.len()
+        );
+    }
+    let setup = registry(&args.packs, |_| {}).await?;
+    let page = if args.html {
+        let title = args.file.file_name().unwrap_or(args.file.as_os_str());
+        ptc::session::html::render_html(
+            &title.to_string_lossy(),
+            &replayed.events,
+            &replayed.skipped,
+            Some(&setup.registry),
+        )
+    } else {
+        let tree = ptc::session::build_tree(&replayed.events);
+        ptc::session::render_tree(&tree, Some(&setup.registry))
+    };
+    crate::output::stdout(&page);
+    setup.shutdown().await;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,84 @@
+//! `ptc trust`: record that the operator vouches for a workspace configuration's exact content.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use ptc_cli::config::trust::sha256_hex;
+use ptc_cli::config::{Config, TrustStore, FILE_NAME};
+
+/// `ptc trust` options.
+#[derive(Args, Debug)]
+pub struct TrustArgs {
+    /// The configuration to trust (default: ptc.toml in the workspace root).
+    #[arg(long, value_name = "FILE", conflicts_with = "root")]
+    config: Option<PathBuf>,
+    /// The workspace root whose ptc.toml to trust (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    root: Option<PathBuf>,
+    /// Forget the file instead (it may then be deleted without ptc refusing to start).
+    #[arg(long)]
+    forget: bool,
+}
+
+/// `ptc trust`.
+pub fn main(args: TrustArgs) -> Result<ExitCode, String> {
+    let store = TrustStore::default_location()
+        .ok_or("neither XDG_CONFIG_HOME nor HOME is set: ptc has no trust store")?;
+    let path = match (&args.config, &args.root) {
+        (Some(file), _) => file.clone(),
+        (None, Some(root)) => root.join(FILE_NAME),
+        (None, None) => std::env::current_dir()
+            .map_err(|e| format!("cannot read the current directory: {e}"))?
+            .join(FILE_NAME),
+    };
+    let canonical = if args.forget {
+        let parent = path.parent().unwrap_or(std::path::Path::new("."));
+        let dir =
+            std::fs::canonicalize(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        dir.join(path.file_name().unwrap_or_default())
+    } else {
+        std::fs::canonicalize(&path).map_err(|e| format!("{}: {e}", path.display()))?
+    };
+    let root = match &args.root {
+        Some(root) => {
+            std::fs::canonicalize(root).map_err(|e| format!("{}: {e}", root.display()))?
+        }
+        None => canonical.parent().map(PathBuf::from).unwrap_or_default(),
+    };
+    if store.is_inside(&root) {
+        return Err(format!(
+            "the trust store {} is inside the workspace {}, where a program could forge it; \
+             set XDG_CONFIG_HOME to a directory outside the workspace",
+            store.path().display(),
+            root.display()
+        ));
+    }
+    if args.forget {
+        store.set(&canonical, None)?;
+        eprintln!("ptc: forgot {}", canonical.display());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let bytes = std::fs::read(&canonical).map_err(|e| format!("{}: {e}", canonical.display()))?;
+    let text =
+        String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8", canonical.display()))?;
+    // Refuse to trust what ptc could not load anyway.
+    let config = Config::parse(&text, Some(&canonical)).map_err(|e| e.to_string())?;
+    let hash = sha256_hex(text.as_bytes());
+    store.set(&canonical, Some(&hash))?;
+    eprintln!(
+        "ptc: trusted {} (sha256 {}) in {}",
+        canonical.display(),
+        &hash[..16],
+        store.path().display()
+    );
+    for server in &config.mcp {
+        eprintln!(
+            "ptc:   it starts [[mcp]] `{}`: {} {}",
+            server.name,
+            server.command,
+            server.args.join(" ")
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,167 @@
+//! Finding the configuration and deciding how much of it applies ([`Config::discover_trusted`]).
+//!
+//! | the file | what applies |
+//! |---|---|
+//! | given with `--config` and outside the workspace root | all of it (the operator's own) |
+//! | inside the root, its content trusted (`ptc trust`) | all of it |
+//! | inside the root, never trusted | only what narrows: `mode`; `deny` and `ask` policies; `[limits]`, `[tasks]` and `[terminals]` values that lower a limit; `[sandbox]` that is stricter; `[telemetry] max_attribute_chars`. Ignored, with a notice: `tools`, `[[mcp]]`, `allow` policies, `unknown_arguments = "allow"`, wider limits and sandbox settings, `[serve]`, `[telemetry]`'s endpoint and protocol |
+//! | inside the root, trusted but changed since | error: ptc refuses to start |
+//! | trusted but gone | error: ptc refuses to start |
+//!
+//! A changed or deleted file is an error, not a reason to ignore it: a program that rewrote
+//! `ptc.toml` to drop its deny rules must not gain the power those rules withheld.
+
+use std::path::{Path, PathBuf};
+
+use super::trust::{sha256_hex, TrustStore};
+use super::{Config, ConfigError, PolicyAction, FILE_NAME};
+
+/// A configuration and what the operator should be told about how it was applied.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The configuration, reduced to what narrows when its file is untrusted.
+    pub config: Config,
+    /// One line each: what was ignored and why (print them on stderr).
+    pub notices: Vec<String>,
+}
+
+fn error(path: &Path, message: String) -> ConfigError {
+    ConfigError {
+        path: Some(path.to_path_buf()),
+        line: None,
+        message,
+    }
+}
+
+impl Config {
+    /// The configuration for a run in the workspace `root`: `explicit` if given, else
+    /// `<root>/ptc.toml` if it exists, applied as far as its trust allows (see the module
+    /// docs). `store` is where trust is recorded (`None`: nothing inside the root is trusted).
+    pub fn discover_trusted(
+        explicit: Option<&Path>,
+        root: &Path,
+        store: Option<&TrustStore>,
+    ) -> Result<Loaded, ConfigError> {
+        let root = std::fs::canonicalize(root).map_err(|e| error(root, e.to_string()))?;
+        let mut notices = Vec::new();
+        let store = match store {
+            Some(store) if store.is_inside(&root) => {
+                notices.push(format!(
+                    "the trust store {} is inside the workspace root, where a program could \
+                     forge it: no configuration inside the root is trusted",
+                    store.path().display()
+                ));
+                None
+            }
+            other => other,
+        };
+        let candidate = root.join(FILE_NAME);
+        let path = match explicit {
+            Some(path) => path.to_path_buf(),
+            None if candidate.is_file() => candidate,
+            None => {
+                let recorded = match store {
+                    Some(store) => store.get(&candidate).map_err(|e| error(&candidate, e))?,
+                    None => None,
+                };
+                if recorded.is_some() {
+                    return Err(error(
+                        &candidate,
+                        format!(
+                            "this configuration was trusted but is gone: a program may have \
+                             deleted it (dropping its policies). Restore it, or run `ptc trust \
+                             --forget --root {}`",
+                            root.display()
+                        ),
+                    ));
+                }
+                return Ok(Loaded {
+                    config: Config::default(),
+                    notices,
+                });
+            }
+        };
+        let bytes = std::fs::read(&path).map_err(|e| error(&path, e.to_string()))?;
+        let canonical: PathBuf =
+            std::fs::canonicalize(&path).map_err(|e| error(&path, e.to_string()))?;
+        let text = String::from_utf8(bytes).map_err(|_| error(&path, "not UTF-8".into()))?;
+        let mut config = Config::parse(&text, Some(&path))?;
+        if !canonical.starts_with(&root) {
+            return Ok(Loaded { config, notices });
+        }
+        let hash = sha256_hex(text.as_bytes());
+        let recorded = match store {
+            Some(store) => store.get(&canonical).map_err(|e| error(&path, e))?,
+            None => None,
+        };
+        let trust_hint = match explicit {
+            Some(_) => format!("ptc trust --config {}", canonical.display()),
+            None => format!("ptc trust --root {}", root.display()),
+        };
+        match recorded {
+            Some(trusted) if trusted == hash => Ok(Loaded { config, notices }),
+            Some(_) => Err(error(
+                &path,
+                format!(
+                    "this configuration changed since you trusted it: a program may have \
+                     rewritten it. Review it, then run `{trust_hint}`, or restore the trusted \
+                     content"
+                ),
+            )),
+            None => {
+                let ignored = config.restrict_untrusted();
+                if !ignored.is_empty() {
+                    notices.push(format!(
+                        "{} is inside the workspace and not trusted (a program could have \
+                         written it), so ptc ignored: {}. Review it, then run `{trust_hint}` to \
+                         apply it in full",
+                        canonical.display(),
+                        ignored.join(", ")
+                    ));
+                }
+                Ok(Loaded { config, notices })
+            }
+        }
+    }
+
+    /// Drop what could widen authority; returns what was dropped, for the notice.
+    fn restrict_untrusted(&mut self) -> Vec<String> {
+        self.trusted = false;
+        let mut ignored = Vec::new();
+        if let Some(tools) = self.tools.take() {
+            ignored.push(format!("tools = {tools:?}"));
+        }
+        if self.unknown_arguments == ptc::UnknownArguments::Allow {
+            self.unknown_arguments = ptc::UnknownArguments::Reject;
+            ignored.push("unknown_arguments = \"allow\"".to_string());
+        }
+        for server in std::mem::take(&mut self.mcp) {
+            ignored.push(format!("[[mcp]] `{}` ({})", server.name, server.command));
+        }
+        let before = self.policies.rules.len();
+        let allow: Vec<usize> = self
+            .policies
+            .rules
+            .iter()
+            .filter(|r| r.action == PolicyAction::Allow)
+            .map(|r| r.line)
+            .collect();
+        self.policies
+            .rules
+            .retain(|r| r.action != PolicyAction::Allow);
+        if self.policies.rules.len() != before {
+            ignored.push(format!("allow policies (lines {allow:?})"));
+        }
+        ignored.extend(self.sandbox.widening());
+        ignored.extend(self.tasks.narrow());
+        ignored.extend(self.terminals.narrow());
+        if self.serve != Default::default() {
+            // Caps, timeouts and the HTTP token decide who may reach the tools: the operator's.
+            self.serve = Default::default();
+            ignored.push("[serve]".to_string());
+        }
+        // An endpoint would send every tool's arguments and results elsewhere.
+        ignored.extend(self.telemetry.restrict_untrusted());
+        ignored
+    }
+}

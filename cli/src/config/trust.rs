@@ -1,0 +1,112 @@
+//! Workspace trust: which configuration files the operator vouched for (`ptc trust`).
+//!
+//! A `ptc.toml` inside the workspace root can be written by the very programs ptc runs (a
+//! `write` call, or `bash` under `danger-full-access`). So it decides what ptc executes or
+//! allows only when the operator trusted its exact content: the trust store, outside the
+//! workspace, maps the file's canonical path to the sha256 of the content trusted. See
+//! [`super::Config::discover_trusted`] for what an untrusted or changed file does.
+//!
+//! The store is `$XDG_CONFIG_HOME/ptc/trusted.toml` (else `~/.config/ptc/trusted.toml`):
+//!
+//! ```toml
+//! [trusted]
+//! "/home/me/project/ptc.toml" = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+//! ```
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// The trust store: canonical configuration paths and the sha256 of their trusted content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrustStore {
+    path: PathBuf,
+}
+
+#[derive(Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StoreFile {
+    #[serde(default)]
+    trusted: BTreeMap<String, String>,
+}
+
+pub use ptc::session::sha256_hex;
+
+impl TrustStore {
+    /// The store kept in `path`.
+    pub fn new(path: impl Into<PathBuf>) -> Self {
+        TrustStore { path: path.into() }
+    }
+
+    /// `$XDG_CONFIG_HOME/ptc/trusted.toml`, else `$HOME/.config/ptc/trusted.toml`; `None`
+    /// when neither variable is set.
+    pub fn default_location() -> Option<TrustStore> {
+        let base = std::env::var_os("XDG_CONFIG_HOME")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
+        Some(TrustStore::new(base.join("ptc").join("trusted.toml")))
+    }
+
+    /// The store's file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether the store lies inside `root` (canonical), where a program could forge it.
+    pub fn is_inside(&self, root: &Path) -> bool {
+        let mut probe = self.path.as_path();
+        loop {
+            if let Ok(canonical) = fs::canonicalize(probe) {
+                return canonical.starts_with(root);
+            }
+            match probe.parent() {
+                Some(parent) => probe = parent,
+                None => return false,
+            }
+        }
+    }
+
+    fn read(&self) -> Result<StoreFile, String> {
+        match fs::read_to_string(&self.path) {
+            Ok(text) => toml::from_str(&text)
+                .map_err(|e| format!("the trust store {}: {}", self.path.display(), e.message())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(StoreFile::default()),
+            Err(e) => Err(format!("the trust store {}: {e}", self.path.display())),
+        }
+    }
+
+    /// The sha256 trusted for the canonical path `config`, if any.
+    pub fn get(&self, config: &Path) -> Result<Option<String>, String> {
+        Ok(self
+            .read()?
+            .trusted
+            .get(&config.to_string_lossy().into_owned())
+            .cloned())
+    }
+
+    /// Record `sha256` as the trusted content of the canonical path `config` (`None` forgets
+    /// it). The file is replaced atomically.
+    pub fn set(&self, config: &Path, sha256: Option<&str>) -> Result<(), String> {
+        let mut store = self.read()?;
+        let key = config.to_string_lossy().into_owned();
+        match sha256 {
+            Some(hash) => store.trusted.insert(key, hash.to_string()),
+            None => store.trusted.remove(&key),
+        };
+        let text = format!(
+            "# Configurations trusted with `ptc trust`: canonical path = sha256 of the content.\n{}",
+            toml::to_string(&store).map_err(|e| e.to_string())?
+        );
+        let fail = |e: std::io::Error| format!("cannot write {}: {e}", self.path.display());
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        fs::create_dir_all(dir).map_err(fail)?;
+        let _ = fs::set_permissions(dir, fs::Permissions::from_mode(0o700));
+        let tmp = dir.join(format!(".trusted.toml.{}", std::process::id()));
+        fs::write(&tmp, text).map_err(fail)?;
+        fs::rename(&tmp, &self.path).map_err(fail)
+    }
+}

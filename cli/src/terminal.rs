@@ -1,0 +1,157 @@
+//! Terminal approval and questions: answers `ask` decisions and `ask_user_question` by
+//! prompting on the controlling terminal.
+//!
+//! When no terminal is attached (CI, pipes, servers) every request is denied, so an
+//! `ask` policy never silently allows.
+
+use std::io::{BufRead, BufReader, IsTerminal, Write};
+
+use futures::future::{BoxFuture, FutureExt};
+
+use ptc::execution::ToolExecution;
+use ptc::policy::approval::{ApprovalAnswer, ApprovalRequest, ApprovalService};
+use ptc::policy::question::{Answer, Question, QuestionService, NO_ONE_TO_ASK};
+
+/// Prompts `Allow <tool> <args>? [y/N]` on `/dev/tty`.
+#[derive(Debug, Clone, Default)]
+pub struct TerminalApproval;
+
+impl TerminalApproval {
+    /// Whether a terminal is attached (standard input and error are terminals).
+    pub fn available() -> bool {
+        std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
+    }
+}
+
+/// One prompt at a time: parallel calls asking at once must not interleave.
+static PROMPT: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn prompt(request: &ApprovalRequest) -> ApprovalAnswer {
+    let _turn = PROMPT.lock().unwrap_or_else(|e| e.into_inner());
+    let open = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/tty");
+    let Ok(tty) = open else {
+        return ApprovalAnswer::Other("no terminal to ask on".into());
+    };
+    let exec = &request.execution;
+    let reason = request
+        .display_reason
+        .as_ref()
+        .map(|d| d.en.clone())
+        .or_else(|| request.reason.clone())
+        .unwrap_or_default();
+    let mut writer = &tty;
+    let _ = write!(
+        writer,
+        "\nptc: {reason}\n  {} {}\nAllow this call once? [y/N] ",
+        exec.name(),
+        exec.arguments()
+    );
+    let _ = writer.flush();
+    let mut line = String::new();
+    match BufReader::new(&tty).read_line(&mut line) {
+        Ok(_) if matches!(line.trim(), "y" | "Y" | "yes") => ApprovalAnswer::AllowedOnce,
+        Ok(_) => ApprovalAnswer::Denied,
+        Err(e) => ApprovalAnswer::Other(format!("could not read the answer: {e}")),
+    }
+}
+
+impl ApprovalService for TerminalApproval {
+    fn request(&self, request: ApprovalRequest) -> BoxFuture<'static, ApprovalAnswer> {
+        async move {
+            if !TerminalApproval::available() {
+                return ApprovalAnswer::Other("no terminal is attached".into());
+            }
+            tokio::task::spawn_blocking(move || prompt(&request))
+                .await
+                .unwrap_or_else(|e| ApprovalAnswer::Other(format!("the prompt failed: {e}")))
+        }
+        .boxed()
+    }
+}
+
+/// Asks `ask_user_question` on `/dev/tty`: each question with its numbered options; the
+/// person answers with numbers (comma-separated when several may be chosen) or text.
+#[derive(Debug, Clone, Default)]
+pub struct TerminalQuestions;
+
+fn ask_on_tty(questions: &[Question]) -> Result<Vec<Answer>, String> {
+    let _turn = PROMPT.lock().unwrap_or_else(|e| e.into_inner());
+    let tty = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/tty")
+        .map_err(|e| format!("no user is attached: the terminal cannot be opened ({e})"))?;
+    let mut reader = BufReader::new(&tty);
+    let mut writer = &tty;
+    let mut answers = Vec::with_capacity(questions.len());
+    for q in questions {
+        let heading = q
+            .header
+            .as_deref()
+            .map(|h| format!("[{h}] "))
+            .unwrap_or_default();
+        let _ = writeln!(writer, "\nptc asks: {heading}{}", q.question);
+        for (i, o) in q.options.iter().enumerate() {
+            let note = o
+                .description
+                .as_deref()
+                .map(|d| format!(" — {d}"))
+                .unwrap_or_default();
+            let _ = writeln!(writer, "  {}. {}{note}", i + 1, o.label);
+        }
+        let hint = match (q.options.is_empty(), q.multi_select) {
+            (true, _) => "> ",
+            (false, false) => "number or text> ",
+            (false, true) => "numbers, comma-separated, or text> ",
+        };
+        let _ = write!(writer, "{hint}");
+        let _ = writer.flush();
+        let mut line = String::new();
+        match reader.read_line(&mut line) {
+            Ok(0) => return Err("the user closed the terminal without answering".into()),
+            Ok(_) => {}
+            Err(e) => return Err(format!("could not read the answer: {e}")),
+        }
+        answers.push(Answer {
+            id: q.id.clone(),
+            answer: chosen(q, line.trim()),
+        });
+    }
+    Ok(answers)
+}
+
+/// The labels a typed answer picks (numbers of options), else the text itself.
+fn chosen(q: &Question, typed: &str) -> Vec<String> {
+    let picks: Option<Vec<String>> = typed
+        .split(',')
+        .map(|p| {
+            let n: usize = p.trim().parse().ok()?;
+            q.options.get(n.checked_sub(1)?).map(|o| o.label.clone())
+        })
+        .collect();
+    match picks {
+        Some(labels) if !q.options.is_empty() && (q.multi_select || labels.len() == 1) => labels,
+        _ => vec![typed.to_string()],
+    }
+}
+
+impl QuestionService for TerminalQuestions {
+    fn ask(
+        &self,
+        _call: &ToolExecution,
+        questions: Vec<Question>,
+    ) -> BoxFuture<'static, Result<Vec<Answer>, String>> {
+        async move {
+            if !TerminalApproval::available() {
+                return Err(NO_ONE_TO_ASK.into());
+            }
+            tokio::task::spawn_blocking(move || ask_on_tty(&questions))
+                .await
+                .unwrap_or_else(|e| Err(format!("the prompt failed: {e}")))
+        }
+        .boxed()
+    }
+}

@@ -1,0 +1,280 @@
+//! The `ptc` command line contract: outputs and exit codes of `run`, `sdk` and `tools`.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn ptc(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ptc"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .current_dir(ptc_testing::repo())
+        .spawn()
+        .expect("ptc runs");
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
+    drop(input);
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn cli_run_prints_model_view_and_exits_0() {
+    let o = ptc(
+        &["run", "--tools", "testkit", "examples/programs/errors.ts"],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "fail failed: disk full\nfail failed: quota exceeded\nrecovered from 2 failures; answer = 42\n"
+    );
+}
+
+#[test]
+fn cli_run_reads_stdin_and_exits_1_on_error_result() {
+    let o = ptc(
+        &["run", "--tools", "testkit", "-"],
+        Some("console.log('before');\nthrow new Error('boom')"),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("Error: code run failed (exception): run_code.ts:2:"),
+        "{out}"
+    );
+    assert!(
+        out.contains(": Error: boom\n 2 | throw new Error('boom')\n"),
+        "{out}"
+    );
+    assert!(out.contains("Captured output:\nbefore"), "{out}");
+}
+
+#[test]
+fn cli_run_json_prints_the_whole_result() {
+    let o = ptc(
+        &["run", "--tools", "testkit", "--json", "-"],
+        Some("enum E { A }"),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["isError"], true);
+    assert_eq!(v["error"]["info"]["code"], "CODE_RUN_FAILED");
+    assert!(v["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("Error: code run failed (syntax): run_code.ts:1:1: "));
+}
+
+#[test]
+fn cli_usage_and_setup_errors_exit_2() {
+    assert_eq!(ptc(&["run"], None).status.code(), Some(2));
+    assert_eq!(
+        ptc(&["run", "--bogus", "x.ts"], None).status.code(),
+        Some(2)
+    );
+    let missing = ptc(
+        &["run", "--tools", "testkit", "/nonexistent/program.ts"],
+        None,
+    );
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(stderr(&missing).contains("cannot read /nonexistent/program.ts"));
+    let pack = ptc(&["run", "--tools", "nope", "-"], Some("return 1"));
+    assert_eq!(pack.status.code(), Some(2));
+    assert!(
+        stderr(&pack).contains("unknown tool pack `nope`"),
+        "{}",
+        stderr(&pack)
+    );
+}
+
+#[test]
+fn cli_repeat_prints_stats_and_log_appends_events() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("session.jsonl");
+    let o = ptc(
+        &[
+            "run",
+            "--tools",
+            "testkit",
+            "--repeat",
+            "3",
+            "--log",
+            log.to_str().unwrap(),
+            "-",
+        ],
+        Some("return (await tools.add({a: 1, b: 2})) + (await tools.add({a: 0, b: 0}))"),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "3\n");
+    let err = stderr(&o);
+    assert!(
+        err.contains("ptc runs=3 ") && err.contains(" tool_calls=2"),
+        "{err}"
+    );
+    let events = ptc::session::read_jsonl(&log).unwrap();
+    // per run: tool/call, 2 × (ptc-dispatch-start, ptc-dispatch), tool/result
+    assert_eq!(events.len(), 3 * 6);
+    assert_eq!(events[0].kind(), "tool/call");
+    assert_eq!(events[5].kind(), "tool/result");
+}
+
+#[test]
+fn cli_tools_lists_names_by_mode_and_exports_formats() {
+    let names = |mode: &str| stdout(&ptc(&["tools", "--tools", "testkit", "--mode", mode], None));
+    assert_eq!(names("native"), "add\ncounter\necho\nfail\nsleep\n");
+    assert_eq!(names("code"), "run_code\n");
+    assert_eq!(names("both"), "add\ncounter\necho\nfail\nsleep\nrun_code\n");
+    for (format, key) in [
+        ("openai", "/0/function/parameters"),
+        ("anthropic", "/0/input_schema"),
+        ("mcp", "/0/inputSchema"),
+    ] {
+        let o = ptc(
+            &[
+                "tools", "--tools", "testkit", "--mode", "native", "--json", "--format", format,
+            ],
+            None,
+        );
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v.pointer(key).unwrap()["type"], "object", "{format}");
+    }
+}
+
+#[test]
+fn cli_sdk_prints_declarations() {
+    let o = ptc(&["sdk", "--tools", "testkit", "--mode", "code"], None);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert!(out.contains("declare const tools"), "{out}");
+    assert!(
+        out.contains("run_code"),
+        "code-only guidance mentions run_code"
+    );
+    assert_eq!(
+        ptc(&["sdk", "--mode", "native"], None).status.code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn cli_trace_reports_each_sub_call() {
+    let o = ptc(
+        &["run", "--tools", "testkit", "--trace", "-"],
+        Some("await tools.echo({text: 'x'}); return 1"),
+    );
+    let err = stderr(&o);
+    assert!(
+        err.contains("-1:ptc:1 echo") && err.contains("run-") && err.contains(" ok"),
+        "{err}"
+    );
+}
+
+#[test]
+fn cli_run_streams_console_output_live_to_stderr() {
+    let o = ptc(
+        &["run", "--tools", "testkit", "-"],
+        Some("console.log('first'); console.warn('second'); return 'value'"),
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stderr(&o), "first\nwarn: second\n");
+    assert_eq!(stdout(&o), "first\nwarn: second\nvalue\n");
+}
+
+#[test]
+fn cli_mcp_flag_adds_a_servers_tools_and_bad_declarations_exit_2() {
+    let fixture = format!(
+        "fx=node {}/tests/mcp/fixture-server.mjs",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let o = ptc(
+        &["run", "--mcp", &fixture, "-"],
+        Some("return await tools.fx__weather({ city: 'Oslo' })"),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&stdout(&o)).unwrap(),
+        serde_json::json!({"city": "Oslo", "celsius": 21.5})
+    );
+    // The schema outside the subset is reported once, on one line.
+    let warnings: Vec<_> = stderr(&o)
+        .lines()
+        .filter(|l| l.starts_with("ptc: warning: fx__bounded:"))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(warnings.len(), 1, "{}", stderr(&o));
+    assert!(warnings[0].contains("minimum") && warnings[0].contains("maximum"));
+
+    let o = ptc(&["tools", "--mode", "native", "--mcp", &fixture], None);
+    assert!(stdout(&o).lines().any(|l| l == "fx__pid"), "{}", stdout(&o));
+
+    for (flag, message) in [
+        ("nameonly", "expected NAME=COMMAND"),
+        ("x=", "the command is empty"),
+        ("bad.name=node x.js", "may only hold"),
+        (
+            "ghost=/nonexistent/server",
+            "MCP server `ghost` could not be started",
+        ),
+    ] {
+        let o = ptc(&["tools", "--mcp", flag], None);
+        assert_eq!(o.status.code(), Some(2), "{flag}: {}", stderr(&o));
+        assert!(stderr(&o).contains(message), "{flag}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn cli_readme_shows_what_ptc_sdk_prints() {
+    let readme = std::fs::read_to_string(ptc_testing::repo().join("README.md")).expect("README.md");
+    let section = &readme[readme
+        .find("## What a model sees")
+        .expect("README has a \"What a model sees\" section")..];
+    let fence = "````markdown\n";
+    let start = section.find(fence).expect("a ````markdown block") + fence.len();
+    let end = start + section[start..].find("\n````\n").expect("its end") + 1;
+    let o = ptc(&["sdk", "--tools", "testkit", "--mode", "code"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        &section[start..end],
+        stdout(&o),
+        "README's block is stale: paste the output of `ptc sdk --tools testkit --mode code`"
+    );
+}
+
+#[test]
+fn cli_unknown_arguments_are_refused_unless_the_operator_allows_them() {
+    let program = "return await tools.echo({ text: 'hi', loud: true })";
+    let o = ptc(&["run", "--tools", "testkit", "-"], Some(program));
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains(
+            "Invalid arguments for tool echo: /loud: unknown argument; the arguments are: text"
+        ),
+        "{}",
+        stdout(&o)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("ptc.toml");
+    std::fs::write(&config, "unknown_arguments = \"allow\"\n").unwrap();
+    let o = ptc(
+        &[
+            "run",
+            "--tools",
+            "testkit",
+            "--config",
+            config.to_str().unwrap(),
+            "-",
+        ],
+        Some(program),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(stdout(&o), "hi\n");
+}

@@ -1,0 +1,108 @@
+//! Shared fixtures for the MCP tests: the real third-party server from npm
+//! (`@modelcontextprotocol/server-everything`), the fixture server and the client
+//! script in `tests/mcp/` (both on the official TypeScript SDK), all installed by
+//! `npm ci` (see `.ci/run`).
+#![allow(dead_code)]
+
+pub mod serve;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use ptc_mcp::McpServerSpec;
+use serde_json::Value;
+
+/// The CLI crate (where the MCP fixtures live, under `tests/mcp`).
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `node_modules/<rel>`, failing loudly when `npm ci` has not been run.
+pub fn node_module(rel: &str) -> PathBuf {
+    let path = ptc_testing::repo().join("node_modules").join(rel);
+    assert!(
+        path.exists(),
+        "{} is missing: run `npm ci` in the repository root",
+        path.display()
+    );
+    path
+}
+
+/// The real `server-everything` from npm, over stdio, named `name`.
+pub fn everything(name: &str) -> McpServerSpec {
+    let script = node_module("@modelcontextprotocol/server-everything/dist/index.js");
+    McpServerSpec::new(name, "node", &[script.to_str().unwrap(), "stdio"])
+}
+
+/// The fixture server, named `name`, appending the cancellations it receives to `log`.
+pub fn fixture(name: &str, log: &Path) -> McpServerSpec {
+    node_module("@modelcontextprotocol/sdk/package.json");
+    let script = root().join("tests/mcp/fixture-server.mjs");
+    let mut spec = McpServerSpec::new(name, "node", &[script.to_str().unwrap()]);
+    spec.env
+        .insert("FIXTURE_LOG".into(), log.to_str().unwrap().into());
+    spec
+}
+
+/// `--mcp` form of [`fixture`]: `NAME=node tests/mcp/fixture-server.mjs`.
+pub fn fixture_flag(name: &str) -> String {
+    format!(
+        "{name}=node {}",
+        root().join("tests/mcp/fixture-server.mjs").display()
+    )
+}
+
+/// Lines of the fixture's cancellation log (empty when none yet).
+pub fn cancellations(log: &Path) -> Vec<String> {
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Wait until the fixture has logged a cancellation of `tool` (the server handles the
+/// notification asynchronously); panics with what it saw after 10 s.
+pub fn await_cancellation(log: &Path, tool: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let lines = cancellations(log);
+        if let Some(line) = lines
+            .iter()
+            .find(|l| l.starts_with(&format!("cancelled {tool} ")))
+        {
+            return line.clone();
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the server saw no cancellation of `{tool}`; its log: {lines:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The `ptc` binary under test.
+pub fn ptc_bin() -> &'static str {
+    env!("CARGO_BIN_EXE_ptc")
+}
+
+/// Run `tests/mcp/client.mjs` (the official TypeScript SDK client) with `plan`; the
+/// parsed array of step results.
+pub fn run_client(plan: &Value) -> Vec<Value> {
+    node_module("@modelcontextprotocol/sdk/package.json");
+    let output = std::process::Command::new("node")
+        .arg(root().join("tests/mcp/client.mjs"))
+        .arg(plan.to_string())
+        .current_dir(root())
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "client failed ({}):\nstdout: {stdout}\nstderr: {stderr}",
+        output.status
+    );
+    serde_json::from_str(stdout.trim())
+        .unwrap_or_else(|e| panic!("client output is not JSON ({e}): {stdout}\nstderr: {stderr}"))
+}

@@ -1,0 +1,456 @@
+//! One MCP server as ptc uses it: started over stdio within one startup timeout,
+//! restarted on next use after it exits, calls cancelled upstream when ptc cancels them,
+//! and its process stopped and reaped on every path (see [`super::process`]).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotification,
+    CancelledNotificationParam, ClientRequest, JsonObject, ProgressNotificationParam, RequestId,
+    ServerResult, Tool,
+};
+use rmcp::service::{Peer, PeerRequestOptions, RunningService, ServiceError};
+use rmcp::transport::async_rw::AsyncRwTransport;
+use rmcp::{RoleClient, ServiceExt};
+use tokio::sync::Mutex;
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use super::process::ServerProcess;
+use super::upstream::{Tap, Upstream};
+use super::{McpError, McpServerSpec};
+use ptc::execution::ToolExecution;
+use ptc::progress::{Progress, ProgressSink};
+
+/// A handle on one MCP server. Cheap to clone; all clones share the connection.
+///
+/// The server is started by [`McpClient::start`]. When its process exits (or the
+/// connection otherwise closes) the calls in flight fail, and the next call starts a
+/// fresh process.
+#[derive(Clone)]
+pub struct McpClient {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    spec: McpServerSpec,
+    slot: Mutex<Option<Arc<Connection>>>,
+    starts: AtomicU64,
+    /// The tools listed during startup.
+    tools: Vec<Tool>,
+    /// Cancels a start in progress (ptc is shutting down).
+    stop: CancellationToken,
+    /// Progress routes and the list-change signal, across restarts.
+    upstream: Arc<Upstream>,
+    /// Fired by [`McpClient::shutdown`].
+    retired: CancellationToken,
+}
+
+struct Connection {
+    generation: u64,
+    service: RunningService<RoleClient, ()>,
+    /// Taken by [`McpClient::shutdown`], even while calls still hold the connection.
+    process: Mutex<ServerProcess>,
+}
+
+impl Connection {
+    fn is_open(&self) -> bool {
+        !self.service.is_closed() && !self.service.peer().is_transport_closed()
+    }
+}
+
+/// Why a call to an MCP tool did not produce a result.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum CallError {
+    /// The caller cancelled; `notifications/cancelled` went upstream.
+    #[error("cancelled")]
+    Cancelled,
+    /// The server could not be (re)started.
+    #[error(transparent)]
+    Start(McpError),
+    /// The connection closed during the call (the process exited or crashed).
+    #[error("MCP server `{server}` exited during the call; it is restarted on next use")]
+    Closed {
+        /// The server's name.
+        server: String,
+    },
+    /// The server answered with a protocol error.
+    #[error("MCP server `{server}`: {message}")]
+    Protocol {
+        /// The server's name.
+        server: String,
+        /// The error.
+        message: String,
+    },
+}
+
+impl McpClient {
+    /// Start the server: spawn it, complete the MCP handshake and list its tools, all
+    /// within its startup timeout ([`McpServerSpec::startup_timeout`]).
+    pub async fn start(spec: McpServerSpec) -> Result<Self, McpError> {
+        Self::start_until(spec, &CancellationToken::new()).await
+    }
+
+    /// [`McpClient::start`], abandoned when `stop` fires (ptc is shutting down): the
+    /// process is killed and reaped before this returns [`McpError::Cancelled`]. `stop`
+    /// also guards every later restart.
+    pub async fn start_until(
+        spec: McpServerSpec,
+        stop: &CancellationToken,
+    ) -> Result<Self, McpError> {
+        spec.validate()?;
+        let upstream = Arc::new(Upstream::default());
+        let started = start(&spec, stop, true, &upstream).await?;
+        let conn = Arc::new(Connection {
+            generation: 1,
+            service: started.service,
+            process: Mutex::new(started.process),
+        });
+        Ok(McpClient {
+            inner: Arc::new(Inner {
+                spec,
+                slot: Mutex::new(Some(conn)),
+                starts: AtomicU64::new(1),
+                tools: started.tools,
+                stop: stop.clone(),
+                upstream,
+                retired: CancellationToken::new(),
+            }),
+        })
+    }
+
+    /// The tools the server listed when it started (see [`McpClient::list_tools`] for now).
+    pub fn tools(&self) -> &[Tool] {
+        &self.inner.tools
+    }
+
+    /// Completes once [`McpClient::shutdown`] has been called.
+    pub async fn retired(&self) {
+        self.inner.retired.cancelled().await
+    }
+
+    /// Completes when the server has said (`notifications/tools/list_changed`) that its
+    /// tool list changed since the last time this completed.
+    pub async fn tools_changed(&self) {
+        self.inner.upstream.tools_changed.notified().await
+    }
+
+    /// The process id of the running server, if one is running.
+    pub async fn pid(&self) -> Option<u32> {
+        let slot = self.inner.slot.lock().await;
+        let conn = slot.as_ref()?;
+        let pid = conn.process.lock().await.id();
+        Some(pid)
+    }
+
+    /// The declaration this client runs.
+    pub fn spec(&self) -> &McpServerSpec {
+        &self.inner.spec
+    }
+
+    /// How many times the server process has been started (1 until it is restarted).
+    pub fn starts(&self) -> u64 {
+        self.inner.starts.load(Ordering::Relaxed)
+    }
+
+    /// Every tool the server lists now (all pages), within the per-call timeout.
+    pub async fn list_tools(&self) -> Result<Vec<Tool>, McpError> {
+        let conn = self.connection().await?;
+        let timeout = self.inner.spec.timeout();
+        let failed = |reason: String| McpError::List {
+            server: self.inner.spec.name.clone(),
+            reason,
+        };
+        tokio::time::timeout(timeout, conn.service.peer().list_all_tools())
+            .await
+            .map_err(|_| {
+                failed(format!(
+                    "no answer within {} ms (timeout_ms)",
+                    timeout.as_millis()
+                ))
+            })?
+            .map_err(|e| failed(e.to_string()))
+    }
+
+    /// Call `tool` with `arguments`. When `signal` fires first, `notifications/cancelled`
+    /// is sent upstream (awaited, so it is on the wire before the call ends) and the call
+    /// ends as cancelled. Dropping the future mid-call sends it too, from a spawned task.
+    /// With `progress`, the call carries a `progressToken` and every report the server
+    /// sends for it before its response is handed to the sink, in order, before this
+    /// returns.
+    pub(crate) async fn call(
+        &self,
+        tool: &str,
+        arguments: JsonObject,
+        signal: &CancellationToken,
+        progress: Option<(&Arc<dyn ProgressSink>, &ToolExecution)>,
+    ) -> Result<CallToolResult, CallError> {
+        let server = self.inner.spec.name.clone();
+        let conn = tokio::select! {
+            biased;
+            _ = signal.cancelled() => return Err(CallError::Cancelled),
+            conn = self.connection() => conn.map_err(CallError::Start)?,
+        };
+        let params = CallToolRequestParams::new(tool.to_string()).with_arguments(arguments);
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        let peer = conn.service.peer().clone();
+        let mut route = progress.map(|_| self.inner.upstream.route());
+        let mut options = PeerRequestOptions::no_options();
+        if let Some(route) = &route {
+            options.meta = Some(route.meta());
+        }
+        let sent = peer.send_cancellable_request(request, options).await;
+        let mut handle = match sent {
+            Ok(handle) => handle,
+            Err(e) => return Err(self.failed(&conn, e).await),
+        };
+        let mut guard = CancelOnDrop {
+            peer: peer.clone(),
+            id: Some(handle.id.clone()),
+        };
+        let response = loop {
+            let report = async {
+                match route.as_mut() {
+                    Some(route) => route.reports.recv().await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                biased;
+                _ = signal.cancelled() => {
+                    guard.id = None;
+                    let _ = handle.cancel(Some(CANCEL_REASON.into())).await;
+                    return Err(CallError::Cancelled);
+                }
+                Some(report) = report => {
+                    if let Some((sink, exec)) = progress {
+                        sink.report(exec, relayed(report)).await;
+                    }
+                }
+                response = &mut handle.rx => break response,
+            }
+        };
+        guard.id = None;
+        // Reports that arrived before the response.
+        if let (Some(route), Some((sink, exec))) = (route.as_mut(), progress) {
+            while let Ok(report) = route.reports.try_recv() {
+                sink.report(exec, relayed(report)).await;
+            }
+        }
+        match response {
+            Ok(Ok(ServerResult::CallToolResult(result))) => Ok(result),
+            Ok(Ok(other)) => Err(CallError::Protocol {
+                server,
+                message: format!("unexpected response to tools/call: {other:?}"),
+            }),
+            Ok(Err(e)) => Err(self.failed(&conn, e).await),
+            Err(_) => Err(self.failed(&conn, ServiceError::TransportClosed).await),
+        }
+    }
+
+    /// Classify a failed request: a closed connection is retired (restart on next use).
+    async fn failed(&self, conn: &Connection, error: ServiceError) -> CallError {
+        let server = self.inner.spec.name.clone();
+        let closed = matches!(
+            error,
+            ServiceError::TransportClosed | ServiceError::TransportSend(_)
+        );
+        if closed || !conn.is_open() {
+            self.retire(conn.generation).await;
+            return CallError::Closed { server };
+        }
+        CallError::Protocol {
+            server,
+            message: error.to_string(),
+        }
+    }
+
+    /// Stop the server gracefully: close its stdin and give it [`SHUTDOWN_GRACE`] to exit,
+    /// then SIGTERM and another grace, then SIGKILL, so notifications already sent, such
+    /// as cancellations, are read before it goes. Returns once the process is reaped,
+    /// also when calls still hold the connection (they fail). A later call starts it again.
+    pub async fn shutdown(&self) {
+        self.inner.retired.cancel();
+        let conn = self.inner.slot.lock().await.take();
+        if let Some(conn) = conn {
+            conn.service.cancellation_token().cancel();
+            conn.process.lock().await.stop(SHUTDOWN_GRACE).await;
+        }
+    }
+
+    /// The open connection, starting the server when there is none.
+    async fn connection(&self) -> Result<Arc<Connection>, McpError> {
+        let mut slot = self.inner.slot.lock().await;
+        if let Some(conn) = slot.as_ref().filter(|c| c.is_open()) {
+            return Ok(conn.clone());
+        }
+        let generation = self.inner.starts.fetch_add(1, Ordering::Relaxed) + 1;
+        let started = start(
+            &self.inner.spec,
+            &self.inner.stop,
+            false,
+            &self.inner.upstream,
+        )
+        .await?;
+        let conn = Arc::new(Connection {
+            generation,
+            service: started.service,
+            process: Mutex::new(started.process),
+        });
+        *slot = Some(conn.clone());
+        Ok(conn)
+    }
+
+    /// Forget connection `generation` (if it is still the current one) so the next
+    /// call starts a fresh process; dropping it kills what is left of the old one.
+    async fn retire(&self, generation: u64) {
+        let mut slot = self.inner.slot.lock().await;
+        if slot.as_ref().is_some_and(|c| c.generation == generation) {
+            *slot = None;
+        }
+    }
+}
+
+/// How long [`McpClient::shutdown`] waits for the process to exit on its own (and again
+/// after SIGTERM).
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(1);
+
+const CANCEL_REASON: &str = "cancelled by ptc (the run or the call was cancelled)";
+
+/// An upstream report as ptc relays it.
+fn relayed(report: ProgressNotificationParam) -> Progress {
+    Progress {
+        progress: report.progress,
+        total: report.total,
+        message: report.message,
+    }
+}
+
+/// Sends `notifications/cancelled` for a request whose future is dropped mid-call.
+struct CancelOnDrop {
+    peer: Peer<RoleClient>,
+    id: Option<RequestId>,
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        let (Some(id), Ok(runtime)) = (self.id.take(), tokio::runtime::Handle::try_current())
+        else {
+            return;
+        };
+        let peer = self.peer.clone();
+        let params = CancelledNotificationParam::new(Some(id), Some(CANCEL_REASON.into()));
+        runtime.spawn(async move {
+            let _ = peer
+                .send_notification(CancelledNotification::new(params).into())
+                .await;
+        });
+    }
+}
+
+impl std::fmt::Debug for McpClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpClient")
+            .field("server", &self.inner.spec.name)
+            .field("starts", &self.starts())
+            .finish()
+    }
+}
+
+/// A started server: its connection, its process, and the tools it listed.
+struct Started {
+    service: RunningService<RoleClient, ()>,
+    process: ServerProcess,
+    tools: Vec<Tool>,
+}
+
+/// Why a startup phase did not complete.
+enum Interrupted {
+    TimedOut,
+    Cancelled,
+}
+
+/// Spawn the process in its own process group, run the MCP handshake and (when `list`)
+/// list its tools, all before one deadline. On any failure the process is killed and
+/// reaped before the error is returned.
+async fn start(
+    spec: &McpServerSpec,
+    stop: &CancellationToken,
+    list: bool,
+    upstream: &Arc<Upstream>,
+) -> Result<Started, McpError> {
+    let failed = |reason: String| McpError::Start {
+        server: spec.name.clone(),
+        command: spec.command_line(),
+        reason,
+    };
+    let interrupted = |phase: &str, why: Interrupted| match why {
+        Interrupted::TimedOut => McpError::StartupTimeout {
+            server: spec.name.clone(),
+            phase: phase.to_string(),
+            timeout_ms: spec.startup_timeout().as_millis() as u64,
+        },
+        Interrupted::Cancelled => McpError::Cancelled {
+            server: spec.name.clone(),
+        },
+    };
+    let deadline = Instant::now() + spec.startup_timeout();
+    let (mut process, stdout, stdin) =
+        ServerProcess::spawn(spec).map_err(|e| failed(e.to_string()))?;
+    let transport = Tap::new(
+        AsyncRwTransport::new_client(stdout, stdin),
+        upstream.clone(),
+    );
+    let service = match within(deadline, stop, ().serve(transport)).await {
+        Ok(Ok(service)) => service,
+        Ok(Err(e)) => {
+            process.kill().await;
+            return Err(failed(e.to_string()));
+        }
+        Err(why) => {
+            process.kill().await;
+            return Err(interrupted("initialize", why));
+        }
+    };
+    let listed = if list {
+        within(deadline, stop, service.peer().list_all_tools()).await
+    } else {
+        Ok(Ok(Vec::new()))
+    };
+    let tools = match listed {
+        Ok(Ok(tools)) => tools,
+        Ok(Err(e)) => {
+            service.cancellation_token().cancel();
+            process.kill().await;
+            return Err(McpError::List {
+                server: spec.name.clone(),
+                reason: e.to_string(),
+            });
+        }
+        Err(why) => {
+            service.cancellation_token().cancel();
+            process.kill().await;
+            return Err(interrupted("tools/list", why));
+        }
+    };
+    Ok(Started {
+        service,
+        process,
+        tools,
+    })
+}
+
+/// Run `work` until `deadline`, or until `stop` fires.
+async fn within<T>(
+    deadline: Instant,
+    stop: &CancellationToken,
+    work: impl std::future::Future<Output = T>,
+) -> Result<T, Interrupted> {
+    tokio::select! {
+        biased;
+        _ = stop.cancelled() => Err(Interrupted::Cancelled),
+        outcome = tokio::time::timeout_at(deadline, work) => outcome.map_err(|_| Interrupted::TimedOut),
+    }
+}

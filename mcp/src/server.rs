@@ -1,0 +1,418 @@
+//! `ptc serve`: the registry offered to any MCP client.
+//!
+//! `tools/list` presents the tools as the registry's mode does for a model: `native`
+//! lists the native tools, `code` only `run_code`, `both` the native tools plus
+//! `run_code`. Wherever `run_code` is listed its description carries the generated SDK
+//! section, since an MCP client passes tool descriptions, not system prompts, to its
+//! model. `tools/call` runs one batch of one call through the registry's executor (the
+//! full guarded pipeline), logged like any other batch; `notifications/cancelled`
+//! fires the batch's signal. rmcp runs each request in its own task, so calls from one
+//! client overlap, up to `max_concurrent_runs` ([`ServeLimits`]); later calls wait in a
+//! bounded queue, and beyond it get a "busy" tool error. [`PtcServer::shutdown`] cancels
+//! every run and waits for them to wind down (their tools reap their own processes).
+//!
+//! A client that sends a `progressToken` with `tools/call` gets the progress of that call
+//! and its sub-calls ([`notify::Relay`]); every session is told
+//! `notifications/tools/list_changed` when the tools it would list change.
+//!
+//! Each MCP session is an [`Owner`] of background work (tasks, terminals): the server's
+//! own for stdio, a fresh one per session over HTTP ([`PtcServer::for_session`]). A
+//! session's owner ends when its last handle is dropped (the session closed or expired),
+//! and [`PtcServer::shutdown`] ends every owner the server made and waits for their
+//! processes to be gone.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock as McpContent,
+    Implementation, JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
+    ServerConfig, Tool,
+};
+use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde_json::Value;
+use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
+
+use super::approve::{ClientSlot, ElicitationApproval};
+use super::ask::ElicitationQuestions;
+use super::limits::{Refused, RunGate};
+use super::notify;
+use super::stdio::LineTransport;
+use super::{McpError, ServeLimits};
+use ptc::content::ContentBlock;
+use ptc::executor::{LogStep, ToolBatchExecutionError, ToolBatchInput, ToolCallBlock};
+use ptc::owner::{Owner, OwnerHandle};
+use ptc::progress::ProgressSink;
+use ptc::registry::{ListedTool, ToolRegistry};
+use ptc::result::ToolExecutionResult;
+use ptc::scope::Agent;
+
+/// An MCP server over a registry. Cheap to clone: clones share the registry, the agent
+/// (and its owner), the call counter, the run gate and the shutdown signal (the HTTP
+/// transport makes one per session with [`PtcServer::for_session`]).
+#[derive(Clone)]
+pub struct PtcServer {
+    registry: ToolRegistry,
+    agent: Agent,
+    calls: Arc<AtomicU64>,
+    runs: Arc<RunGate>,
+    shutdown: CancellationToken,
+    owners: Arc<Mutex<Vec<OwnerHandle>>>,
+    /// Counts registry changes (see [`notify::changes`]).
+    changes: Arc<watch::Sender<u64>>,
+    /// This session's client, for approvals asked through it (when `elicit`).
+    client: ClientSlot,
+    /// Whether `ask` approvals go to the client (the host gave the agent no service).
+    elicit: bool,
+    /// Whether `ask_user_question` goes to the client (the host gave the agent no service).
+    ask: bool,
+    approval_timeout: std::time::Duration,
+}
+
+impl PtcServer {
+    /// Serve `registry` as `agent` (its scope picks the executor and mode; its session,
+    /// if any, logs every call as a batch `turn = n, step = 1` for the n-th call), with
+    /// the default [`ServeLimits`].
+    ///
+    /// Background work of its calls belongs to `agent`'s owner, or to a new one when it has
+    /// none.
+    pub fn new(registry: ToolRegistry, agent: Agent) -> Self {
+        let agent = match agent.owner() {
+            Some(_) => agent,
+            None => agent.with_owner(Owner::new("mcp")),
+        };
+        let owners = agent.owner().map(Owner::handle).into_iter().collect();
+        let elicit = agent.approval().is_none();
+        let ask = agent.questions().is_none();
+        let server = PtcServer {
+            changes: notify::changes(&registry),
+            registry,
+            agent,
+            calls: Arc::new(AtomicU64::new(0)),
+            runs: Arc::new(RunGate::new(&ServeLimits::default())),
+            shutdown: CancellationToken::new(),
+            owners: Arc::new(Mutex::new(owners)),
+            client: ClientSlot::default(),
+            elicit,
+            ask,
+            approval_timeout: ServeLimits::default().approval_timeout,
+        };
+        server.with_client()
+    }
+
+    /// This server with a client slot of its own and, unless the host chose its own
+    /// services, approvals (with an empty session memory) and `ask_user_question` asked
+    /// through that client.
+    fn with_client(mut self) -> Self {
+        self.client = ClientSlot::default();
+        if self.elicit {
+            let service = ElicitationApproval::new(self.client.clone(), self.approval_timeout);
+            self.agent = self.agent.clone().with_approval(service);
+        }
+        if self.ask {
+            let service = Arc::new(ElicitationQuestions {
+                client: self.client.clone(),
+                timeout: self.approval_timeout,
+            });
+            self.agent = self.agent.clone().with_questions(service);
+        }
+        self
+    }
+
+    /// The server for one more MCP session: the same registry, agent scope, log, gate and
+    /// shutdown, but a new [`Owner`] of background work, which ends when the last clone of
+    /// the returned server is dropped (or at [`PtcServer::shutdown`]).
+    pub fn for_session(&self) -> Self {
+        let owner = Owner::new("mcp-session");
+        let mut owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
+        owners.retain(|o| !o.is_ended());
+        owners.push(owner.handle());
+        drop(owners);
+        PtcServer {
+            agent: self.agent.clone().with_owner(owner),
+            ..self.clone()
+        }
+        .with_client()
+    }
+
+    /// The owner of this server's (or session's) background work.
+    pub fn owner(&self) -> Option<&Owner> {
+        self.agent.owner()
+    }
+
+    /// Admit runs by `limits` (`max_concurrent_runs`, `max_queued_runs`), and ask approvals with its `approval_timeout`.
+    pub fn with_limits(mut self, limits: &ServeLimits) -> Self {
+        self.runs = Arc::new(RunGate::new(limits));
+        self.approval_timeout = limits.approval_timeout;
+        self.with_client()
+    }
+
+    /// Cancel every run (running or waiting) and refuse new ones, then wait for the runs
+    /// to wind down, at most `grace`; then end every owner this server made and wait (at
+    /// most `grace` again) until their background processes are gone.
+    pub async fn shutdown(&self, grace: std::time::Duration) {
+        self.shutdown.cancel();
+        self.runs.drain(grace).await;
+        let owners = std::mem::take(&mut *self.owners.lock().unwrap_or_else(|e| e.into_inner()));
+        let closing = futures::future::join_all(owners.iter().map(OwnerHandle::close));
+        let _ = tokio::time::timeout(grace, closing).await;
+    }
+
+    /// Fires when [`PtcServer::shutdown`] is called.
+    pub fn shutdown_signal(&self) -> CancellationToken {
+        self.shutdown.clone()
+    }
+
+    /// The tools as an MCP client sees them: [`ToolRegistry::listed_tools`] (`run_code`'s
+    /// description carries the guidance and the SDK).
+    pub fn tools(&self) -> Result<Vec<Tool>, ToolBatchExecutionError> {
+        let listed = self.registry.listed_tools(Some(self.agent.scope()), None)?;
+        Ok(notify::mcp_tools(listed))
+    }
+
+    /// Run one call through the registry as its own batch, once the run gate admits it.
+    /// `caller` is the client's cancellation; shutting the server down cancels too.
+    pub async fn call(
+        &self,
+        name: &str,
+        arguments: Option<JsonObject>,
+        caller: CancellationToken,
+    ) -> Result<CallToolResult, ToolBatchExecutionError> {
+        self.call_reporting(name, arguments, caller, None).await
+    }
+
+    /// [`PtcServer::call`], its progress (and its sub-calls') going to `progress`.
+    pub async fn call_reporting(
+        &self,
+        name: &str,
+        arguments: Option<JsonObject>,
+        caller: CancellationToken,
+        progress: Option<Arc<dyn ProgressSink>>,
+    ) -> Result<CallToolResult, ToolBatchExecutionError> {
+        let signal = self.shutdown.child_token();
+        let admitted = {
+            let enter = self.runs.enter(&signal);
+            tokio::pin!(enter);
+            loop {
+                tokio::select! {
+                    admitted = &mut enter => break admitted,
+                    _ = caller.cancelled(), if !signal.is_cancelled() => signal.cancel(),
+                }
+            }
+        };
+        let _permit = match admitted {
+            Ok(permit) => permit,
+            Err(Refused::Busy) => {
+                return Ok(CallToolResult::error(vec![McpContent::text(
+                    self.runs.busy_message(),
+                )]))
+            }
+            Err(Refused::Cancelled) => {
+                return Ok(CallToolResult::error(vec![McpContent::text(
+                    "cancelled before it started",
+                )]))
+            }
+        };
+        self.run(name, arguments, caller, signal, progress).await
+    }
+
+    /// One admitted call; `caller` firing cancels `signal`, the batch's.
+    async fn run(
+        &self,
+        name: &str,
+        arguments: Option<JsonObject>,
+        caller: CancellationToken,
+        signal: CancellationToken,
+        progress: Option<Arc<dyn ProgressSink>>,
+    ) -> Result<CallToolResult, ToolBatchExecutionError> {
+        let n = self.calls.fetch_add(1, Ordering::Relaxed) + 1;
+        let arguments = Value::Object(arguments.unwrap_or_default());
+        let mut batch = ToolBatchInput::new(vec![ToolCallBlock::new(
+            format!("mcp-{}-{n}", ptc::session::process_tag()),
+            name,
+            arguments,
+        )]);
+        batch.signal = signal.clone();
+        let agent = self.agent.clone();
+        batch.agent = Some(match progress {
+            Some(sink) => agent.with_progress(sink),
+            None => agent,
+        });
+        batch.log = Some(LogStep { turn: n, step: 1 });
+        let execute = self.registry.execute(batch);
+        tokio::pin!(execute);
+        let executed = loop {
+            tokio::select! {
+                executed = &mut execute => break executed,
+                _ = caller.cancelled(), if !signal.is_cancelled() => signal.cancel(),
+            }
+        };
+        let result = match executed {
+            Ok(mut batch) => batch.results.remove(0).result,
+            // The call ran; only writing its events failed. Report the result anyway.
+            Err(ToolBatchExecutionError::Log { error, mut result }) => {
+                tracing::error!("session log: {error}");
+                result.results.remove(0).result
+            }
+            Err(e) => return Err(e),
+        };
+        let structured = self
+            .registry
+            .get(name, Some(self.agent.scope()), None)
+            .is_some_and(|d| is_object_schema(d.output().schema()));
+        Ok(to_mcp(&result, structured))
+    }
+}
+
+/// `tool` as MCP's `tools/list` entry: `name`, `description`, `inputSchema` and, for an
+/// object output, `outputSchema`.
+pub fn mcp_tool(tool: &ListedTool) -> Value {
+    let mut json = serde_json::json!({
+        "name": tool.schema.name,
+        "description": tool.schema.description,
+        "inputSchema": tool.schema.parameters,
+    });
+    if let Some(output) = &tool.output_schema {
+        json["outputSchema"] = output.clone();
+    }
+    json
+}
+
+fn is_object_schema(schema: &Value) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("object")
+}
+
+fn to_mcp(result: &ToolExecutionResult, structured: bool) -> CallToolResult {
+    let content = result
+        .content
+        .iter()
+        .map(|block| match block {
+            ContentBlock::Text { text } => McpContent::text(text.clone()),
+            ContentBlock::Image { data, mime_type } => {
+                McpContent::image(data.clone(), mime_type.clone())
+            }
+        })
+        .collect();
+    if result.is_error() {
+        return CallToolResult::error(content);
+    }
+    let mut out = CallToolResult::success(content);
+    if structured {
+        out.structured_content = result.value().map(|v| (**v).clone());
+    }
+    out
+}
+
+impl ServerHandler for PtcServer {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .build();
+        ServerConfig::new(capabilities)
+            .with_server_info(Implementation::new("ptc", env!("CARGO_PKG_VERSION")))
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let _ = self.client.set(context.peer.clone());
+        let ended = match self.agent.owner() {
+            Some(owner) => owner.handle().ended(),
+            None => CancellationToken::new(),
+        };
+        let follow = notify::ListFollower {
+            registry: self.registry.clone(),
+            scope: self.agent.scope().clone(),
+            changes: self.changes.subscribe(),
+            ended,
+            shutdown: self.shutdown.clone(),
+        };
+        tokio::spawn(notify::follow_tool_list(follow, context.peer));
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let tools = self
+            .tools()
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        Ok(ListToolsResult::with_all_items(tools))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let _ = self.client.set(context.peer.clone());
+        let progress = context
+            .meta
+            .get_progress_token()
+            .map(|token| notify::Relay::new(context.peer.clone(), token) as Arc<dyn ProgressSink>);
+        self.call_reporting(
+            &request.name,
+            request.arguments,
+            context.ct.clone(),
+            progress,
+        )
+        .await
+        .map(CallToolResponse::from)
+        .map_err(|e| ErrorData::internal_error(e.to_string(), None))
+    }
+}
+
+/// Serve over this process's stdin and stdout until the client closes stdin or `stop`
+/// fires; lines longer than `limits.max_request_bytes` are refused (see [`super::stdio`]).
+/// Either way every run is then cancelled and wound down ([`PtcServer::shutdown`]).
+pub async fn serve_stdio(
+    server: PtcServer,
+    limits: &ServeLimits,
+    stop: CancellationToken,
+) -> Result<(), McpError> {
+    serve_lines(
+        server,
+        tokio::io::stdin(),
+        tokio::io::stdout(),
+        limits,
+        stop,
+    )
+    .await
+}
+
+/// [`serve_stdio`] over any byte streams: newline-delimited JSON-RPC read from `read`,
+/// replies written to `write` (a socket, a pipe, or bytes in memory).
+pub async fn serve_lines<R, W>(
+    server: PtcServer,
+    read: R,
+    write: W,
+    limits: &ServeLimits,
+    stop: CancellationToken,
+) -> Result<(), McpError>
+where
+    R: tokio::io::AsyncRead + Unpin + Send + 'static,
+    W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let transport = LineTransport::new(read, write, limits.max_request_bytes);
+    let served = match server
+        .clone()
+        .serve_with_ct(transport, stop.child_token())
+        .await
+    {
+        Ok(running) => running
+            .waiting()
+            .await
+            .map(drop)
+            .map_err(|e| McpError::Stdio(e.to_string())),
+        // Stopped, or stdin closed, before the handshake: nothing was served.
+        Err(_) if stop.is_cancelled() => Ok(()),
+        Err(e) => Err(McpError::Stdio(e.to_string())),
+    };
+    server.shutdown(RUN_GRACE).await;
+    served
+}
+
+/// How long a stopping server waits for cancelled runs to wind down.
+pub const RUN_GRACE: std::time::Duration = std::time::Duration::from_secs(5);

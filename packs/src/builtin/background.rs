@@ -1,0 +1,34 @@
+//! What `bash` and the task and terminal tools share: the workspace, the sandbox, the stores
+//! of tasks and terminals, and the owner of calls that carry none.
+
+use std::sync::Arc;
+
+use super::tasks::TaskStore;
+use super::terminal::TerminalStore;
+use super::workspace::Workspace;
+use crate::sandbox::Sandbox;
+use ptc::execution::ToolRunContext;
+use ptc::owner::{Owner, OwnerHandle};
+use ptc::scope::Agent;
+
+/// The pack's shared state for work that outlives a call.
+#[derive(Clone)]
+pub(crate) struct Background {
+    pub(crate) ws: Arc<Workspace>,
+    pub(crate) sandbox: Arc<Sandbox>,
+    pub(crate) tasks: TaskStore,
+    pub(crate) terminals: TerminalStore,
+    /// Owns the work of calls whose agent has no owner; ends when the pack's tools are dropped.
+    pub(crate) fallback: Owner,
+}
+
+impl Background {
+    /// The owner of the call's background work: its agent's, else the pack's.
+    pub(crate) fn owner(&self, ctx: &ToolRunContext) -> OwnerHandle {
+        ctx.execution()
+            .agent()
+            .and_then(Agent::owner)
+            .unwrap_or(&self.fallback)
+            .handle()
+    }
+}

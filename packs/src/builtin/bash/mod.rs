@@ -1,0 +1,429 @@
+//! `bash`: one `bash -c COMMAND` per call, in a fresh process group (`terminal` card).
+//!
+//! The shell runs in `workdir` (inside the workspace root; the root by default) with
+//! standard input closed. Its stdout and stderr are read as they arrive: the value keeps
+//! the tail of each (up to [`MAX_STREAM_BYTES`]), the model sees the tail of both
+//! interleaved (up to [`MAX_CONTENT_BYTES`]). The whole process group is killed with
+//! SIGKILL when the timeout expires, when the caller cancels, when the call's future is
+//! dropped, and when the shell exits (so a command's background children never outlive
+//! the call).
+//!
+//! With `run_in_background: true` the same command starts as a background task of the
+//! calling session (see [`super::tasks`]) and the call returns its id at once.
+//!
+//! The working directory is confined to the root, and the command runs in the kernel
+//! sandbox of [`crate::sandbox`] (unless the mode is `danger-full-access`): it reads
+//! everything but the deny paths, writes only where the mode allows, has no network unless
+//! allowed, and every process it starts dies with the call, `setsid` included. A failure that
+//! looks like a refusal of the sandbox ends the result with
+//! `[sandbox: file access denied under <mode> mode]` (or `network`); the value carries the
+//! note as `sandbox`.
+
+mod tail;
+
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use nix::unistd::Pid;
+use ptc_schema::{ParameterSpec, ValueSpec};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use tokio::process::Command;
+
+pub(crate) use tail::signal_name;
+use tail::{pump, GroupGuard, Tail};
+
+use super::background::Background;
+use super::shared::{self, arg_str, invalid_args};
+use super::tasks::{spawn, Resource};
+use super::workspace::Workspace;
+use crate::sandbox::{Prepared, Sandbox, SandboxMode};
+use ptc::content::ContentBlock;
+use ptc::definition::ToolDefinition;
+use ptc::error::{codes, ToolError, ToolErrorInfo};
+use ptc::owner::OwnerHandle;
+use ptc::presentation::{ToolCallView, ToolResultView};
+
+/// Timeout when `timeoutMs` is absent.
+pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
+/// The largest timeout a call may ask for.
+pub const MAX_TIMEOUT_MS: u64 = 600_000;
+/// Bytes of each stream the value keeps (the tail).
+pub const MAX_STREAM_BYTES: usize = 1024 * 1024;
+/// Bytes of interleaved output the model sees (the tail).
+pub const MAX_CONTENT_BYTES: usize = 30_000;
+/// How long to wait for the pipes to close after the group was killed.
+const DRAIN_GRACE: Duration = Duration::from_secs(2);
+
+#[derive(Deserialize)]
+struct Args {
+    command: String,
+    description: String,
+    #[serde(rename = "timeoutMs")]
+    timeout_ms: Option<f64>,
+    workdir: Option<String>,
+    run_in_background: Option<bool>,
+}
+
+#[derive(Serialize)]
+struct Output {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exit_code: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    signal: Option<String>,
+    stdout: String,
+    stderr: String,
+    output: String,
+    truncated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sandbox: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    task_id: Option<String>,
+}
+
+impl Output {
+    /// A background start: only the task id.
+    fn started(task_id: &str) -> Self {
+        Output {
+            exit_code: None,
+            signal: None,
+            stdout: String::new(),
+            stderr: String::new(),
+            output: String::new(),
+            truncated: false,
+            sandbox: None,
+            task_id: Some(task_id.to_string()),
+        }
+    }
+}
+
+/// What the model is told about the sandbox of `mode`.
+fn sandbox_sentence(mode: SandboxMode, network: bool) -> String {
+    let net = if network { "" } else { " There is no network." };
+    match mode {
+        SandboxMode::WorkspaceWrite => format!(
+            " Commands run sandboxed (workspace-write): they may read files outside the \
+             workspace except credentials, and write only inside the workspace and $TMPDIR.{net}"
+        ),
+        SandboxMode::ReadOnly => format!(
+            " Commands run sandboxed (read-only): they may read files except credentials, and \
+             write only inside $TMPDIR.{net}"
+        ),
+        SandboxMode::DangerFullAccess => String::new(),
+    }
+}
+
+/// [`sandbox_sentence`], tersely, for the code-mode description.
+fn sandbox_clause(mode: SandboxMode, network: bool) -> String {
+    let net = if network { "" } else { "; no network" };
+    match mode {
+        SandboxMode::WorkspaceWrite => format!(
+            " Sandboxed (workspace-write): reads all but credentials, writes only the workspace \
+             and $TMPDIR{net}."
+        ),
+        SandboxMode::ReadOnly => {
+            format!(" Sandboxed (read-only): reads all but credentials, writes only $TMPDIR{net}.")
+        }
+        SandboxMode::DangerFullAccess => String::new(),
+    }
+}
+
+/// The `bash` tool.
+pub(crate) fn tool(bg: Background) -> ToolDefinition {
+    let sandbox = bg.sandbox.clone();
+    ToolDefinition::builder("bash")
+        .path_arguments(bg.ws.path_arguments(&[("workdir", Some("."))]))
+        .description(format!(
+            "Execute a bash command (`bash -c`) and return its stdout/stderr. Each call runs in a \
+             fresh shell: no state (cwd, variables, functions) persists between calls — pass \
+             `workdir` instead of using `cd`. Non-zero exits are reported as `[exit code: N]`. \
+             The working directory must be inside the workspace. Long output is truncated to \
+             its tail. Processes a command leaves running are killed when it exits. Set \
+             `run_in_background: true` for long-running commands: the call returns a task id \
+             immediately; read its output with `task_output` and stop it with `task_kill`.{}",
+            sandbox_sentence(sandbox.mode(), sandbox.network())
+        ))
+        .code_description(format!(
+            "Run `bash -c COMMAND` in a fresh shell: no state (cwd, variables, functions) \
+             persists, so pass `workdir` (inside the workspace) instead of `cd`. A non-zero exit \
+             is a result, not an error; a timeout rejects (the output so far in its message). \
+             Processes it starts die with it; `run_in_background: true` returns a task id (see \
+             task_output).{}",
+            sandbox_clause(sandbox.mode(), sandbox.network())
+        ))
+        .parameters(
+            ParameterSpec::new()
+                .required(
+                    "command",
+                    ValueSpec::string().describe("The bash command to execute."),
+                )
+                .required(
+                    "description",
+                    ValueSpec::string().describe(
+                        "Clear, concise description of what this command does in active voice, \
+                         5-10 words (shown in the UI). Examples: \"ls\" → \"List files in \
+                         current directory\"; \"git status\" → \"Show working tree status\"; \
+                         \"npm install\" → \"Install package dependencies\".",
+                    ),
+                )
+                .optional(
+                    "timeoutMs",
+                    ValueSpec::number().describe(
+                        "Timeout in milliseconds. The executor applies its configured default \
+                         and cap, and kills the command on expiry.",
+                    ),
+                )
+                .optional(
+                    "workdir",
+                    ValueSpec::string().describe(
+                        "Working directory for this command. Defaults to the session workspace; \
+                         a relative path is resolved against it.",
+                    ),
+                )
+                .optional(
+                    "run_in_background",
+                    ValueSpec::boolean().describe(
+                        "Run in the background and return a task id immediately (collect with \
+                         task_output, stop with task_kill). No timeout applies.",
+                    ),
+                ),
+        )
+        .output(
+            ValueSpec::object(false)
+                .property(
+                    "exit_code",
+                    ValueSpec::integer().describe("Absent if a signal ended it."),
+                )
+                .property("signal", ValueSpec::string())
+                .required_property("stdout", ValueSpec::string().describe("Its last 1 MiB."))
+                .required_property("stderr", ValueSpec::string().describe("Its last 1 MiB."))
+                .required_property(
+                    "output",
+                    ValueSpec::string().describe("Both interleaved, the last 30,000 bytes."),
+                )
+                .required_property("truncated", ValueSpec::boolean())
+                .property(
+                    "sandbox",
+                    ValueSpec::string().describe("Set on a likely sandbox refusal."),
+                )
+                .property(
+                    "task_id",
+                    ValueSpec::string()
+                        .describe("With run_in_background: read its output with task_output."),
+                ),
+        )
+        .concurrency_safe(false)
+        .execute(move |args: Args, ctx| {
+            let bg = bg.clone();
+            let owner = bg.owner(&ctx);
+            let signal = ctx.signal().clone();
+            async move { run(&bg, owner, args, signal).await }
+        })
+        .render(|_, value| {
+            if let Some(id) = value["task_id"].as_str() {
+                return vec![ContentBlock::text(format!(
+                    "Started background task {id}. Read its output with task_output, stop it \
+                     with task_kill."
+                ))];
+            }
+            let mut text = String::new();
+            if value["truncated"] == true {
+                text.push_str("[output truncated to its tail]\n");
+            }
+            let output = value["output"].as_str().unwrap_or_default();
+            text.push_str(if output.is_empty() {
+                "(no output)"
+            } else {
+                output
+            });
+            if let Some(code) = value["exit_code"].as_i64().filter(|&c| c != 0) {
+                text.push_str(&format!("\n[exit code: {code}]"));
+            }
+            if let Some(signal) = value["signal"].as_str() {
+                text.push_str(&format!("\n[killed by {signal}]"));
+            }
+            for note in value["sandbox"].as_str().unwrap_or_default().lines() {
+                text.push_str(&format!("\n[sandbox: {note}]"));
+            }
+            vec![ContentBlock::text(text)]
+        })
+        .presentation_meta(|_, value| {
+            Some(json!({"exitCode": value["exit_code"], "signal": value["signal"]}))
+        })
+        .present_call(|args| {
+            Some(ToolCallView::Terminal {
+                title: arg_str(args, "command")?.to_string(),
+                description: arg_str(args, "description").map(str::to_string),
+                cwd: arg_str(args, "workdir").map(str::to_string),
+            })
+        })
+        .present_result(|_, result| {
+            let meta = result.meta.as_ref().filter(|_| !result.is_error);
+            Some(ToolResultView::Terminal {
+                title: None,
+                output: Some(shared::result_text(result)),
+                exit_code: meta.and_then(|m| m["exitCode"].as_i64()),
+                signal: meta.and_then(|m| m["signal"].as_str().map(str::to_string)),
+            })
+        })
+        .build()
+        .expect("the bash definition is valid")
+}
+
+enum End {
+    Exited(ExitStatus),
+    TimedOut(u64),
+    Cancelled,
+}
+
+/// The working directory of a command, checked: inside the root, an existing directory, and
+/// the sandbox can run commands here.
+pub(super) fn workdir(
+    ws: &Workspace,
+    sandbox: &Sandbox,
+    command: &str,
+    workdir: Option<&str>,
+) -> Result<PathBuf, ToolError> {
+    if command.trim().is_empty() {
+        return Err(invalid_args("`command` is empty"));
+    }
+    let dir = ws.resolve(workdir.unwrap_or("."), "workdir")?;
+    if !dir.exists || !dir.path.is_dir() {
+        return Err(ToolError::new(format!(
+            "`workdir` `{}` is not an existing directory in the workspace.",
+            workdir.unwrap_or(".")
+        )));
+    }
+    if let Some(why) = sandbox.unavailable() {
+        return Err(ToolError::new(why).with_info(ToolErrorInfo::new(
+            "SandboxUnavailableError",
+            codes::TOOL_DENIED,
+        )));
+    }
+    Ok(dir.path)
+}
+
+/// `bash -c COMMAND` in `dir`, in a process group of its own, standard input closed, the
+/// streams piped, confined when `confinement` says so.
+pub(super) fn command(
+    dir: &Path,
+    command: &str,
+    confinement: Option<&Prepared>,
+) -> std::process::Command {
+    let mut out = std::process::Command::new("bash");
+    out.arg("-c")
+        .arg(command)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    if let Some(confinement) = confinement {
+        confinement.apply(&mut out);
+    }
+    out
+}
+
+async fn run(
+    bg: &Background,
+    owner: OwnerHandle,
+    args: Args,
+    signal: tokio_util::sync::CancellationToken,
+) -> Result<Output, ToolError> {
+    let (ws, sandbox) = (&bg.ws, &bg.sandbox);
+    let dir = workdir(ws, sandbox, &args.command, args.workdir.as_deref())?;
+    if args.run_in_background == Some(true) {
+        let task = spawn::start(bg, &owner, dir, args.command, args.description).await?;
+        return Ok(Output::started(task.id()));
+    }
+    let timeout = shared::whole_number(args.timeout_ms, "timeoutMs", DEFAULT_TIMEOUT_MS, 1)?
+        .min(MAX_TIMEOUT_MS);
+    // Kept until the call ends: dropping it removes the command's private temp dir.
+    let confinement = sandbox
+        .prepare()
+        .map_err(|e| ToolError::new(format!("cannot set up the sandbox for bash: {e}")))?;
+    let command = command(&dir, &args.command, confinement.as_ref());
+    let mut child = Command::from(command)
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| ToolError::new(format!("cannot start bash: {e}")))?;
+    let mut guard = GroupGuard {
+        pgid: child
+            .id()
+            .and_then(|id| i32::try_from(id).ok())
+            .map(Pid::from_raw),
+    };
+    let out = Arc::new(Mutex::new(Tail::new(MAX_STREAM_BYTES)));
+    let err = Arc::new(Mutex::new(Tail::new(MAX_STREAM_BYTES)));
+    let both = Arc::new(Mutex::new(Tail::new(MAX_CONTENT_BYTES)));
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let stderr = child.stderr.take().expect("stderr is piped");
+    let readers = futures::future::join(
+        pump(stdout, out.clone(), both.clone()),
+        pump(stderr, err.clone(), both.clone()),
+    );
+    tokio::pin!(readers);
+    let mut readers_done = false;
+    // Read while waiting, so a chatty command never blocks on a full pipe.
+    let end = loop {
+        tokio::select! {
+            status = child.wait() => break match status {
+                Ok(status) => End::Exited(status),
+                Err(e) => return Err(ToolError::new(format!("waiting for bash failed: {e}"))),
+            },
+            _ = &mut readers, if !readers_done => readers_done = true,
+            _ = tokio::time::sleep(Duration::from_millis(timeout)) => break End::TimedOut(timeout),
+            _ = signal.cancelled() => break End::Cancelled,
+        }
+    };
+    // Whatever the outcome, nothing of the group survives the call.
+    guard.kill();
+    if !matches!(end, End::Exited(_)) {
+        let _ = child.wait().await;
+    }
+    if !readers_done {
+        // Killed processes close their pipe ends; a process that left the group could
+        // keep one open, so the drain is bounded.
+        let _ = tokio::time::timeout(DRAIN_GRACE, &mut readers).await;
+    }
+    // The group was killed and the shell reaped: never signal that pgid again.
+    guard.pgid = None;
+    let take = |tail: &Arc<Mutex<Tail>>| {
+        let tail = std::mem::replace(
+            &mut *tail.lock().unwrap_or_else(|e| e.into_inner()),
+            Tail::new(0),
+        );
+        tail.text()
+    };
+    let (stdout, cut_out) = take(&out);
+    let (stderr, cut_err) = take(&err);
+    let (output, cut_both) = take(&both);
+    drop(confinement);
+    match end {
+        End::Exited(status) => Ok(Output {
+            exit_code: status.code().map(i64::from),
+            signal: status.signal().map(signal_name),
+            sandbox: sandbox.denial_note(!status.success(), &stderr),
+            stdout,
+            stderr,
+            output,
+            truncated: cut_out || cut_err || cut_both,
+            task_id: None,
+        }),
+        End::TimedOut(ms) => Err(ToolError::new(format!(
+            "Command timed out after {ms} ms; its process group was killed. Output so far:\n{}",
+            if output.is_empty() {
+                "(no output)"
+            } else {
+                &output
+            }
+        ))
+        .with_info(ToolErrorInfo::new("BashTimeoutError", codes::TOOL_ERROR))),
+        End::Cancelled => Err(ToolError::new(
+            "Command cancelled; its process group was killed.",
+        )),
+    }
+}

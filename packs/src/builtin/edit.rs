@@ -1,0 +1,182 @@
+//! `edit`: replace literal text in an existing UTF-8 text file (`diff` card).
+//!
+//! `old_string` must occur exactly once unless `replace_all` is set; the error for zero
+//! or several matches says which, so the caller can add context. Binary and non-UTF-8
+//! files are refused rather than rewritten lossily.
+
+use std::fs;
+use std::sync::Arc;
+
+use ptc_schema::{ParameterSpec, ValueSpec};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::diff::{self, Hunk};
+use super::shared::{self, arg_str, blocking, invalid_args, location};
+use super::workspace::Workspace;
+use ptc::content::ContentBlock;
+use ptc::definition::ToolDefinition;
+use ptc::error::ToolError;
+use ptc::presentation::{FileDiff, ToolCallView, ToolResultView};
+
+#[derive(Deserialize)]
+struct Args {
+    file_path: String,
+    old_string: String,
+    new_string: String,
+    #[serde(default)]
+    replace_all: bool,
+}
+
+#[derive(Serialize)]
+struct Output {
+    path: String,
+    replacements: u64,
+    hunks: Vec<Hunk>,
+}
+
+/// The `edit` tool.
+pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
+    ToolDefinition::builder("edit")
+        .path_arguments(ws.path_arguments(&[("file_path", None)]))
+        .description("Edit an existing UTF-8 text file by replacing literal text.")
+        .parameters(
+            ParameterSpec::new()
+                .required(
+                    "file_path",
+                    ValueSpec::string()
+                        .describe("Path to edit, resolved by the filesystem backend."),
+                )
+                .required(
+                    "old_string",
+                    ValueSpec::string().describe("Literal text to replace. Must match exactly."),
+                )
+                .required(
+                    "new_string",
+                    ValueSpec::string().describe(
+                        "Literal replacement text. Use an empty string to delete the match.",
+                    ),
+                )
+                .optional(
+                    "replace_all",
+                    ValueSpec::boolean().describe(
+                        "Replace all matches. Defaults to false; when false, old_string must \
+                         appear exactly once.",
+                    ),
+                ),
+        )
+        .output(
+            ValueSpec::object(false)
+                .required_property("path", ValueSpec::string())
+                .required_property("replacements", ValueSpec::integer())
+                .required_property("hunks", diff::hunks_spec()),
+        )
+        .concurrency_safe(false)
+        .execute(move |args: Args, _ctx| {
+            let ws = ws.clone();
+            async move { blocking(move || edit(&ws, args)).await }
+        })
+        .render(|_, value| {
+            let n = value["replacements"].as_u64().unwrap_or(0);
+            let path = value["path"].as_str().unwrap_or_default();
+            let noun = if n == 1 { "occurrence" } else { "occurrences" };
+            let mut text = format!("Edited `{path}`: replaced {n} {noun}.");
+            if let Some(first) = value["hunks"].get(0) {
+                text.push_str(&format!(" First change at line {}.", first["line"]));
+            }
+            vec![ContentBlock::text(text)]
+        })
+        .presentation_meta(|_, value| Some(json!({"path": value["path"], "hunks": value["hunks"]})))
+        .present_call(|args| {
+            let path = arg_str(args, "file_path")?;
+            Some(ToolCallView::Diff {
+                title: format!("Edit {path}"),
+                diffs: vec![FileDiff {
+                    path: path.to_string(),
+                    old_text: Some(arg_str(args, "old_string").unwrap_or_default().to_string()),
+                    new_text: arg_str(args, "new_string").unwrap_or_default().to_string(),
+                }],
+                locations: location(path, None),
+            })
+        })
+        .present_result(|_, result| {
+            let meta = shared::ok_meta(result)?;
+            let path = meta["path"].as_str()?;
+            let hunks: Vec<Hunk> = serde_json::from_value(meta["hunks"].clone()).ok()?;
+            Some(ToolResultView::Diff {
+                title: Some(format!("Edit {path}")),
+                diffs: hunks.iter().map(|h| h.file_diff(path)).collect(),
+            })
+        })
+        .build()
+        .expect("the edit definition is valid")
+}
+
+fn edit(ws: &Workspace, args: Args) -> Result<Output, ToolError> {
+    if args.old_string.is_empty() {
+        return Err(invalid_args(
+            "`old_string` is empty; pass the literal text to replace (use write to create a file)",
+        ));
+    }
+    if args.old_string == args.new_string {
+        return Err(invalid_args(
+            "`old_string` and `new_string` are the same; the edit would change nothing",
+        ));
+    }
+    let target = ws.resolve(&args.file_path, "file_path")?;
+    ws.check_writable(&target)?;
+    let shown = &target.display;
+    if !target.exists {
+        return Err(ToolError::new(format!(
+            "File not found: `{}` does not exist in the workspace. Use write to create a file.",
+            args.file_path
+        )));
+    }
+    let meta = fs::metadata(&target.path)?;
+    if !meta.is_file() {
+        return Err(ToolError::new(format!(
+            "`{shown}` is not a regular file; edit only changes text files."
+        )));
+    }
+    let bytes = fs::read(&target.path)
+        .map_err(|e| ToolError::new(format!("cannot read `{shown}`: {e}")))?;
+    if shared::looks_binary(&bytes[..bytes.len().min(shared::BINARY_PROBE)]) {
+        return Err(ToolError::new(format!(
+            "`{shown}` is a binary file; edit only changes text files."
+        )));
+    }
+    let old = String::from_utf8(bytes).map_err(|e| {
+        ToolError::new(format!(
+            "`{shown}` is not valid UTF-8 (invalid byte at offset {}); edit refuses to rewrite it.",
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
+    let matches: Vec<(usize, usize)> = old
+        .match_indices(&args.old_string)
+        .map(|(i, m)| (i, i + m.len()))
+        .collect();
+    match matches.len() {
+        0 => {
+            return Err(ToolError::new(format!(
+                "`old_string` was not found in `{shown}`. It must match the file exactly, \
+                 including whitespace and indentation; read the file to copy the text."
+            )))
+        }
+        1 => {}
+        n if !args.replace_all => {
+            return Err(ToolError::new(format!(
+                "`old_string` occurs {n} times in `{shown}`. Add surrounding context to make it \
+                 unique, or set replace_all: true to replace every occurrence."
+            )))
+        }
+        _ => {}
+    }
+    let (new, hunks) = diff::apply_edits(&old, &matches, &args.new_string);
+    fs::write(&target.path, new)
+        .map_err(|e| ToolError::new(format!("cannot write `{shown}`: {e}")))?;
+    Ok(Output {
+        path: target.display,
+        replacements: matches.len() as u64,
+        hunks,
+    })
+}

@@ -1,0 +1,217 @@
+//! `glob`: file paths matching a glob, newest first (`search` card, `shape: paths`).
+//!
+//! Built on ripgrep's `ignore` walker with the pattern as an override glob, so the
+//! pattern means what it means to `rg --files --glob PATTERN`: a pattern without `/`
+//! matches a file name at any depth, one with `/` is anchored at the searched
+//! directory, `**` crosses directories. Hidden and ignored files are included; VCS
+//! metadata directories are not; symlinks are not followed (so nothing outside the
+//! root is listed).
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
+
+use ignore::overrides::OverrideBuilder;
+use ignore::{WalkBuilder, WalkState};
+use ptc_schema::{ParameterSpec, ValueSpec};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+
+use super::shared::{self, arg_str, blocking, invalid_args, PolicyFilter};
+use super::workspace::Workspace;
+use ptc::content::ContentBlock;
+use ptc::definition::ToolDefinition;
+use ptc::error::ToolError;
+use ptc::presentation::SearchShape;
+
+/// Paths returned inline.
+pub const MAX_PATHS: usize = 100;
+/// Directory names never descended into.
+pub const VCS_DIRS: &[&str] = &[".git", ".hg", ".svn", ".jj", ".bzr"];
+
+#[derive(Deserialize)]
+struct Args {
+    pattern: String,
+    path: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Output {
+    paths: Vec<String>,
+    total: u64,
+    truncated: bool,
+    #[serde(skip_serializing_if = "shared::is_zero")]
+    hidden: u64,
+}
+
+/// The `glob` tool.
+pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
+    let builder = ToolDefinition::builder("glob")
+        .path_arguments(ws.path_arguments(&[("path", Some("."))]))
+        .description(
+            "Find files whose paths match a glob pattern. Returns matching paths sorted by \
+             modification time, including hidden and ignored files (VCS metadata directories \
+             are excluded). Returns the first 100 paths inline; a capped result reports the true \
+             total, so narrow the pattern or path to see the rest.",
+        )
+        .code_description(
+            "Find files whose paths match a glob pattern, hidden and ignored ones included (not \
+             VCS metadata); if `truncated`, narrow the pattern or path.",
+        )
+        .parameters(
+            ParameterSpec::new()
+                .required(
+                    "pattern",
+                    ValueSpec::string().describe(
+                        "Glob pattern to match file paths against (e.g. \"**/*.ts\", \
+                         \"src/**/*.test.js\").",
+                    ),
+                )
+                .optional(
+                    "path",
+                    ValueSpec::string().describe(
+                        "Directory to search in. Defaults to the session workspace; a relative \
+                         path resolves against it.",
+                    ),
+                ),
+        )
+        .output(
+            ValueSpec::object(false)
+                .required_property(
+                    "paths",
+                    ValueSpec::array(ValueSpec::string()).describe(
+                        "At most 100, newest first, relative to the root.",
+                    ),
+                )
+                .required_property("total", ValueSpec::integer())
+                .required_property("truncated", ValueSpec::boolean())
+                .property("hidden", shared::hidden_spec()),
+        )
+        .concurrency_safe(true)
+        .execute(move |args: Args, ctx| {
+            let ws = ws.clone();
+            let signal = ctx.signal().clone();
+            let filter = PolicyFilter::of(&ctx);
+            async move { blocking(move || glob(&ws, args, &signal, &filter)).await }
+        })
+        .render(|args, value| {
+            let paths = value["paths"].as_array().map(Vec::as_slice).unwrap_or_default();
+            let total = value["total"].as_u64().unwrap_or(0);
+            let pattern = arg_str(args, "pattern").unwrap_or_default();
+            let mut text = String::new();
+            if paths.is_empty() {
+                text.push_str(&format!("No files match `{pattern}`."));
+            }
+            for p in paths {
+                text.push_str(p.as_str().unwrap_or_default());
+                text.push('\n');
+            }
+            if value["truncated"] == true {
+                text.push_str(&format!(
+                    "[showing the {} newest of {total} matching files; narrow the pattern or path \
+                     to see the rest]\n",
+                    paths.len()
+                ));
+            }
+            text.push_str(&shared::hidden_note(value));
+            vec![ContentBlock::text(text)]
+        })
+        .presentation_meta(|_, value| {
+            Some(json!({"total": value["total"], "truncated": value["truncated"], "paths": value["paths"]}))
+        });
+    shared::search_cards(builder, "Glob", SearchShape::Paths, "paths")
+        .build()
+        .expect("the glob definition is valid")
+}
+
+fn glob(
+    ws: &Workspace,
+    args: Args,
+    signal: &CancellationToken,
+    filter: &PolicyFilter,
+) -> Result<Output, ToolError> {
+    if args.pattern.is_empty() {
+        return Err(invalid_args(
+            "`pattern` is empty; pass a glob such as \"**/*.rs\"",
+        ));
+    }
+    if args.pattern.starts_with('!') {
+        return Err(invalid_args(
+            "`pattern` starts with `!`; negated globs are not supported",
+        ));
+    }
+    let dir = ws.resolve(args.path.as_deref().unwrap_or("."), "path")?;
+    if !dir.exists {
+        return Err(ToolError::new(format!(
+            "Directory not found: `{}` does not exist in the workspace.",
+            args.path.as_deref().unwrap_or(".")
+        )));
+    }
+    if !dir.path.is_dir() {
+        return Err(ToolError::new(format!(
+            "`{}` is a file, not a directory; glob searches directories.",
+            dir.display
+        )));
+    }
+    let mut overrides = OverrideBuilder::new(&dir.path);
+    overrides
+        .add(&args.pattern)
+        .map_err(|e| invalid_args(format!("`pattern` is not a valid glob: {e}")))?;
+    let overrides = overrides
+        .build()
+        .map_err(|e| invalid_args(format!("`pattern` is not a valid glob: {e}")))?;
+    let found: Mutex<Vec<(SystemTime, PathBuf)>> = Mutex::new(Vec::new());
+    WalkBuilder::new(&dir.path)
+        .standard_filters(false)
+        .follow_links(false)
+        .overrides(overrides)
+        .filter_entry(|entry| {
+            !(entry.file_type().is_some_and(|t| t.is_dir())
+                && VCS_DIRS.iter().any(|v| entry.file_name() == *v))
+        })
+        .threads(super::walk_threads())
+        .build_parallel()
+        .run(|| {
+            let found = &found;
+            Box::new(move |entry| {
+                if signal.is_cancelled() {
+                    return WalkState::Quit;
+                }
+                let Ok(entry) = entry else {
+                    return WalkState::Continue;
+                };
+                if entry.file_type().is_some_and(|t| t.is_file())
+                    && !filter.hides(&ws.display(entry.path()))
+                {
+                    let mtime = entry
+                        .metadata()
+                        .ok()
+                        .and_then(|m| m.modified().ok())
+                        .unwrap_or(SystemTime::UNIX_EPOCH);
+                    let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
+                    found.push((mtime, entry.into_path()));
+                }
+                WalkState::Continue
+            })
+        });
+    if signal.is_cancelled() {
+        return Err(ToolError::new("glob was cancelled"));
+    }
+    let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    let total = found.len();
+    let newest_first = |a: &(SystemTime, PathBuf), b: &(SystemTime, PathBuf)| {
+        b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1))
+    };
+    if total > MAX_PATHS {
+        found.select_nth_unstable_by(MAX_PATHS, newest_first);
+        found.truncate(MAX_PATHS);
+    }
+    found.sort_unstable_by(newest_first);
+    Ok(Output {
+        paths: found.iter().map(|(_, p)| ws.display(p)).collect(),
+        total: total as u64,
+        truncated: total > MAX_PATHS,
+        hidden: filter.hidden(),
+    })
+}

@@ -1,0 +1,399 @@
+//! `grep`: regex search over file contents (`search` card, `shape: matches`).
+//!
+//! Built on ripgrep's crates: `ignore` walks the tree in parallel with ripgrep's
+//! default filters (hidden files skipped, `.gitignore` inside git repositories,
+//! `.ignore` and `.rgignore` respected, symlinks not followed), `grep-regex` compiles
+//! the pattern with ripgrep's syntax, `grep-searcher` searches each file and stops at
+//! the first NUL byte (binary files are skipped, as `rg` does). Every matching line is
+//! counted for the true total; the first [`MAX_MATCHES`] in path order are returned.
+//!
+//! Bounded whatever the input: the pattern's compiled size is capped and the search checks
+//! the call's cancellation as it goes (`matcher.rs`), and a file with a line longer than
+//! [`MAX_LINE_BYTES`] is skipped (and counted) instead of being read whole into memory.
+
+mod matcher;
+
+use std::collections::BTreeMap;
+use std::io;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkMatch};
+use ignore::overrides::OverrideBuilder;
+use ignore::{WalkBuilder, WalkState};
+use matcher::CancellableMatcher;
+use ptc_schema::{ParameterSpec, ValueSpec};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use tokio_util::sync::CancellationToken;
+
+use super::shared::{self, arg_str, blocking, invalid_args, PolicyFilter};
+use super::workspace::Workspace;
+use ptc::content::ContentBlock;
+use ptc::definition::ToolDefinition;
+use ptc::error::ToolError;
+use ptc::presentation::SearchShape;
+
+/// Matches returned inline.
+pub const MAX_MATCHES: usize = 250;
+/// Characters kept of one matching line.
+pub const MAX_LINE_CHARS: usize = 500;
+/// The longest line searched; a file with a longer one is skipped.
+pub const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
+
+#[derive(Deserialize)]
+struct Args {
+    pattern: String,
+    path: Option<String>,
+    include: Option<String>,
+}
+
+/// One matching line.
+#[derive(Debug, Clone, Serialize)]
+struct Match {
+    path: String,
+    line: u64,
+    text: String,
+}
+
+#[derive(Serialize)]
+struct Output {
+    matches: Vec<Match>,
+    total: u64,
+    files: u64,
+    truncated: bool,
+    #[serde(skip_serializing_if = "shared::is_zero")]
+    skipped: u64,
+    #[serde(skip_serializing_if = "shared::is_zero")]
+    hidden: u64,
+}
+
+/// The `grep` tool.
+pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
+    let builder = ToolDefinition::builder("grep")
+        .path_arguments(ws.path_arguments(&[("path", Some("."))]))
+        .description(
+            "Search file contents with a ripgrep regular expression. Returns matching lines with \
+             line numbers, grouped by file. Returns the first 250 matches inline; a capped result \
+             reports the true total, so narrow the pattern, path or include to see the rest. Use \
+             read on a matched file for surrounding context.",
+        )
+        .code_description(
+            "Search file contents with a ripgrep regular expression; if `truncated`, narrow the \
+             pattern, path or include. Use read on a match for surrounding context.",
+        )
+        .parameters(
+            ParameterSpec::new()
+                .required(
+                    "pattern",
+                    ValueSpec::string()
+                        .describe("Regular expression to search for (ripgrep syntax)."),
+                )
+                .optional(
+                    "path",
+                    ValueSpec::string().describe(
+                        "File or directory to search. Defaults to the session workspace; a \
+                         relative path resolves against it.",
+                    ),
+                )
+                .optional(
+                    "include",
+                    ValueSpec::string().describe(
+                        "One glob filter for which files to search (e.g. \"*.ts\", \
+                         \"*.{js,jsx}\"). Not a list; negation is not supported.",
+                    ),
+                ),
+        )
+        .output(
+            ValueSpec::object(false)
+                .required_property(
+                    "matches",
+                    ValueSpec::array(
+                        ValueSpec::object(false)
+                            .required_property("path", ValueSpec::string())
+                            .required_property("line", ValueSpec::integer())
+                            .required_property("text", ValueSpec::string()),
+                    )
+                    .describe("First 250 by path and line; `text` cut at 500 characters."),
+                )
+                .required_property("total", ValueSpec::integer())
+                .required_property("files", ValueSpec::integer())
+                .required_property("truncated", ValueSpec::boolean())
+                .property(
+                    "skipped",
+                    ValueSpec::integer().describe("Files with a line over 8 MiB, not searched."),
+                )
+                .property("hidden", shared::hidden_spec()),
+        )
+        .concurrency_safe(true)
+        .execute(move |args: Args, ctx| {
+            let ws = ws.clone();
+            let signal = ctx.signal().clone();
+            let filter = PolicyFilter::of(&ctx);
+            async move { blocking(move || grep(&ws, args, &signal, &filter)).await }
+        })
+        .render(|args, value| vec![ContentBlock::text(render(args, value))])
+        .presentation_meta(|_, value| {
+            Some(json!({
+                "total": value["total"],
+                "truncated": value["truncated"],
+                "files": grouped(value),
+            }))
+        });
+    shared::search_cards(builder, "Grep", SearchShape::Matches, "files")
+        .build()
+        .expect("the grep definition is valid")
+}
+
+/// What every search thread adds to.
+#[derive(Default)]
+struct Collected {
+    total: u64,
+    files: u64,
+    /// The first [`MAX_MATCHES`] matches in path order, per file.
+    kept: BTreeMap<String, Vec<(u64, String)>>,
+    kept_count: usize,
+    /// Files skipped for a line longer than [`MAX_LINE_BYTES`].
+    skipped: u64,
+}
+
+impl Collected {
+    fn add(&mut self, path: String, count: u64, matches: Vec<(u64, String)>) {
+        self.total += count;
+        self.files += 1;
+        self.kept_count += matches.len();
+        self.kept.insert(path, matches);
+        // Drop the matches of the largest paths until only MAX_MATCHES remain.
+        while self.kept_count > MAX_MATCHES {
+            let Some(mut last) = self.kept.last_entry() else {
+                break;
+            };
+            let excess = self.kept_count - MAX_MATCHES;
+            if last.get().len() <= excess {
+                self.kept_count -= last.remove().len();
+            } else {
+                let keep = last.get().len() - excess;
+                last.get_mut().truncate(keep);
+                self.kept_count -= excess;
+            }
+        }
+    }
+}
+
+/// Collects the matching lines of one file.
+struct FileSink<'a> {
+    count: u64,
+    matches: Vec<(u64, String)>,
+    signal: &'a CancellationToken,
+}
+
+impl Sink for FileSink<'_> {
+    type Error = io::Error;
+
+    fn matched(&mut self, _: &Searcher, m: &SinkMatch<'_>) -> Result<bool, io::Error> {
+        self.count += 1;
+        if self.matches.len() < MAX_MATCHES {
+            let text = String::from_utf8_lossy(shared::strip_eol(m.bytes()));
+            self.matches.push((
+                m.line_number().unwrap_or(0),
+                shared::cap_chars(&text, MAX_LINE_CHARS),
+            ));
+        }
+        Ok(!self.count.is_multiple_of(4096) || !self.signal.is_cancelled())
+    }
+}
+
+fn searcher() -> Searcher {
+    SearcherBuilder::new()
+        .line_number(true)
+        .binary_detection(BinaryDetection::quit(b'\x00'))
+        .heap_limit(Some(MAX_LINE_BYTES))
+        .build()
+}
+
+/// Search one file, adding its matches to `out`.
+fn search_file(
+    ws: &Workspace,
+    searcher: &mut Searcher,
+    matcher: &CancellableMatcher,
+    path: &Path,
+    signal: &CancellationToken,
+    out: &Mutex<Collected>,
+) {
+    let mut sink = FileSink {
+        count: 0,
+        matches: Vec::new(),
+        signal,
+    };
+    match searcher.search_path(matcher, path, &mut sink) {
+        Ok(()) if sink.count > 0 => {
+            let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
+            out.add(ws.display(path), sink.count, sink.matches);
+        }
+        Ok(()) => {}
+        // A line over the searcher's heap limit (its only allocation error).
+        Err(e) if e.to_string().contains("allocation limit") => {
+            out.lock().unwrap_or_else(|e| e.into_inner()).skipped += 1;
+        }
+        // Unreadable files are skipped, as rg skips them (with a warning); a cancelled
+        // search is reported by the caller.
+        Err(_) => {}
+    }
+}
+
+fn grep(
+    ws: &Workspace,
+    args: Args,
+    signal: &CancellationToken,
+    filter: &PolicyFilter,
+) -> Result<Output, ToolError> {
+    if args.pattern.is_empty() {
+        return Err(invalid_args(
+            "`pattern` is empty; pass a regular expression",
+        ));
+    }
+    let matcher = CancellableMatcher::new(&args.pattern, signal.clone())
+        .map_err(|e| invalid_args(format!("`pattern` is not a usable regular expression: {e}")))?;
+    let target = ws.resolve(args.path.as_deref().unwrap_or("."), "path")?;
+    if !target.exists {
+        return Err(ToolError::new(format!(
+            "Path not found: `{}` does not exist in the workspace.",
+            args.path.as_deref().unwrap_or(".")
+        )));
+    }
+    let out = Mutex::new(Collected::default());
+    if target.path.is_file() {
+        search_file(ws, &mut searcher(), &matcher, &target.path, signal, &out);
+    } else {
+        let mut walk = WalkBuilder::new(&target.path);
+        walk.follow_links(false)
+            .add_custom_ignore_filename(".rgignore")
+            .threads(super::walk_threads());
+        if let Some(include) = args.include.as_deref().filter(|i| !i.is_empty()) {
+            if include.starts_with('!') {
+                return Err(invalid_args(
+                    "`include` starts with `!`; negation is not supported",
+                ));
+            }
+            let mut overrides = OverrideBuilder::new(&target.path);
+            overrides
+                .add(include)
+                .map_err(|e| invalid_args(format!("`include` is not a valid glob: {e}")))?;
+            walk.overrides(
+                overrides
+                    .build()
+                    .map_err(|e| invalid_args(format!("`include` is not a valid glob: {e}")))?,
+            );
+        }
+        walk.build_parallel().run(|| {
+            let (matcher, out) = (matcher.clone(), &out);
+            let mut searcher = searcher();
+            Box::new(move |entry| {
+                if signal.is_cancelled() {
+                    return WalkState::Quit;
+                }
+                if let Ok(entry) = entry {
+                    if entry.file_type().is_some_and(|t| t.is_file())
+                        && !filter.hides(&ws.display(entry.path()))
+                    {
+                        search_file(ws, &mut searcher, &matcher, entry.path(), signal, out);
+                    }
+                }
+                WalkState::Continue
+            })
+        });
+    }
+    if signal.is_cancelled() {
+        return Err(ToolError::new("grep was cancelled"));
+    }
+    let out = out.into_inner().unwrap_or_else(|e| e.into_inner());
+    let matches: Vec<Match> = out
+        .kept
+        .into_iter()
+        .flat_map(|(path, lines)| {
+            lines.into_iter().map(move |(line, text)| Match {
+                path: path.clone(),
+                line,
+                text,
+            })
+        })
+        .collect();
+    Ok(Output {
+        truncated: (matches.len() as u64) < out.total,
+        matches,
+        total: out.total,
+        files: out.files,
+        skipped: out.skipped,
+        hidden: filter.hidden(),
+    })
+}
+
+/// `[{path, matches: [{line, text}]}]` from a value's flat match list.
+fn grouped(value: &Value) -> Value {
+    let mut files: Vec<Value> = Vec::new();
+    for m in value["matches"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+    {
+        let entry = json!({"line": m["line"], "text": m["text"]});
+        match files.last_mut() {
+            Some(f) if f["path"] == m["path"] => {
+                if let Some(list) = f["matches"].as_array_mut() {
+                    list.push(entry);
+                }
+            }
+            _ => files.push(json!({"path": m["path"], "matches": [entry]})),
+        }
+    }
+    Value::Array(files)
+}
+
+/// `path:line:text` lines, a blank line between files, a header and a cap note.
+fn render(args: &Value, value: &Value) -> String {
+    let total = value["total"].as_u64().unwrap_or(0);
+    let files = value["files"].as_u64().unwrap_or(0);
+    if total == 0 {
+        return format!(
+            "No matches for `{}`.\n{}",
+            arg_str(args, "pattern").unwrap_or_default(),
+            shared::hidden_note(value)
+        )
+        .trim_end()
+        .to_string();
+    }
+    let lines = if total == 1 { "line" } else { "lines" };
+    let noun = if files == 1 { "file" } else { "files" };
+    let mut text = format!("{total} matching {lines} in {files} {noun}\n");
+    let mut last_path: Option<&str> = None;
+    let matches = value["matches"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    for m in matches {
+        let path = m["path"].as_str().unwrap_or_default();
+        if last_path != Some(path) {
+            text.push('\n');
+            last_path = Some(path);
+        }
+        text.push_str(&format!(
+            "{path}:{}:{}\n",
+            m["line"],
+            m["text"].as_str().unwrap_or_default()
+        ));
+    }
+    text.push_str(&shared::hidden_note(value));
+    if let Some(skipped) = value["skipped"].as_u64().filter(|&n| n > 0) {
+        text.push_str(&format!(
+            "\n[{skipped} file(s) not searched: a line longer than 8 MiB]\n"
+        ));
+    }
+    if value["truncated"] == true {
+        text.push_str(&format!(
+            "\n[showing the first {} of {total} matching lines, by path; narrow the pattern, path \
+             or include to see the rest]\n",
+            matches.len()
+        ));
+    }
+    text
+}

@@ -1,0 +1,271 @@
+//! `read`: a line-numbered window of a UTF-8 text file (`read` card).
+//!
+//! The file is streamed: lines before the window are skipped, lines after it are only
+//! counted, so a window of a 200,000-line file costs one pass and no more memory than
+//! the window. Binary files (a NUL byte in the first 8 KiB) are refused; bytes that are
+//! not UTF-8 are shown as U+FFFD.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::sync::Arc;
+
+use ptc_schema::{ParameterSpec, ValueSpec};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use tokio_util::sync::CancellationToken;
+
+use super::shared::{self, arg_str, blocking, location, whole_number};
+use super::workspace::Workspace;
+use ptc::content::ContentBlock;
+use ptc::definition::ToolDefinition;
+use ptc::error::ToolError;
+use ptc::presentation::{ReadFileLine, ToolCallKind, ToolCallView, ToolResultView};
+
+/// Lines returned when `limit` is absent.
+pub const DEFAULT_LIMIT: u64 = 2000;
+/// Characters kept of one line.
+pub const MAX_LINE_CHARS: usize = 2000;
+/// Bytes of one line held in memory (enough for [`MAX_LINE_CHARS`] characters of any width);
+/// the rest of a longer line is read past, not stored.
+const MAX_LINE_BYTES: usize = MAX_LINE_CHARS * 4 + 4;
+/// Bytes of line text one window returns at most; the window ends early past it.
+pub const MAX_WINDOW_BYTES: usize = 256 * 1024;
+
+#[derive(Deserialize)]
+struct Args {
+    file_path: String,
+    offset: Option<f64>,
+    limit: Option<f64>,
+}
+
+/// The structured value of a `read` call.
+#[derive(Debug, Serialize)]
+struct Output {
+    path: String,
+    offset: u64,
+    lines: Vec<ReadFileLine>,
+    total_lines: u64,
+    truncated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next_offset: Option<u64>,
+}
+
+/// The `read` tool.
+pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
+    ToolDefinition::builder("read")
+        .path_arguments(ws.path_arguments(&[("file_path", None)]))
+        .description("Read a UTF-8 text file and return line-numbered content.")
+        .code_description("Read a UTF-8 text file: a window of its lines.")
+        .parameters(
+            ParameterSpec::new()
+                .required(
+                    "file_path",
+                    ValueSpec::string()
+                        .describe("Path to read, resolved by the filesystem backend."),
+                )
+                .optional(
+                    "offset",
+                    ValueSpec::number().describe("1-based first line to return. Defaults to 1."),
+                )
+                .optional(
+                    "limit",
+                    ValueSpec::number()
+                        .describe("Maximum number of lines to return. Defaults to 2000."),
+                ),
+        )
+        .output(output_spec())
+        .concurrency_safe(true)
+        .execute(move |args: Args, ctx| {
+            let ws = ws.clone();
+            let signal = ctx.signal().clone();
+            async move { blocking(move || read(&ws, args, &signal)).await }
+        })
+        .render(|_, value| vec![ContentBlock::text(render(value))])
+        .presentation_meta(|_, value| {
+            let path = value["path"].as_str().unwrap_or_default();
+            Some(json!({
+                "path": path,
+                "offset": value["offset"],
+                "totalLines": value["total_lines"],
+                "lang": shared::lang_hint(path),
+            }))
+        })
+        .present_call(|args| {
+            let path = arg_str(args, "file_path")?;
+            let offset = args.get("offset").and_then(Value::as_u64);
+            Some(ToolCallView::Generic {
+                title: format!("Read {path}"),
+                kind: Some(ToolCallKind::Read),
+                raw_input: None,
+                content: None,
+                locations: location(path, offset.or(Some(1))),
+            })
+        })
+        .present_result(|_, result| {
+            let meta = shared::ok_meta(result)?;
+            let path = meta["path"].as_str()?.to_string();
+            Some(ToolResultView::Read {
+                title: Some(format!("Read {path}")),
+                offset: meta["offset"].as_u64().unwrap_or(1),
+                lines: parse_numbered(&shared::result_text(result)),
+                total_lines: meta["totalLines"].as_u64().unwrap_or(0),
+                lang: meta["lang"].as_str().map(str::to_string),
+                content: None,
+                path,
+            })
+        })
+        .build()
+        .expect("the read definition is valid")
+}
+
+fn output_spec() -> ValueSpec {
+    ValueSpec::object(false)
+        .required_property("path", ValueSpec::string())
+        .required_property("offset", ValueSpec::integer())
+        .required_property(
+            "lines",
+            ValueSpec::array(
+                ValueSpec::object(false)
+                    .required_property("number", ValueSpec::integer())
+                    .required_property("text", ValueSpec::string()),
+            )
+            .describe("`text` without its line ending."),
+        )
+        .required_property("total_lines", ValueSpec::integer())
+        .required_property("truncated", ValueSpec::boolean())
+        .property("next_offset", ValueSpec::integer())
+}
+
+fn read(ws: &Workspace, args: Args, signal: &CancellationToken) -> Result<Output, ToolError> {
+    let cancelled = || ToolError::new("read was cancelled");
+    let offset = whole_number(args.offset, "offset", 1, 1)?;
+    let limit = whole_number(args.limit, "limit", DEFAULT_LIMIT, 1)?;
+    let target = ws.resolve(&args.file_path, "file_path")?;
+    let shown = &target.display;
+    if !target.exists {
+        return Err(ToolError::new(format!(
+            "File not found: `{}` does not exist in the workspace. Use glob to find files.",
+            args.file_path
+        )));
+    }
+    let meta = std::fs::metadata(&target.path)?;
+    if meta.is_dir() {
+        return Err(ToolError::new(format!(
+            "`{shown}` is a directory, not a file. Use glob to list its files."
+        )));
+    }
+    if !meta.is_file() {
+        return Err(ToolError::new(format!(
+            "`{shown}` is not a regular file (a device, socket or pipe); read only reads files."
+        )));
+    }
+    let mut file = File::open(&target.path)
+        .map_err(|e| ToolError::new(format!("cannot open `{shown}`: {e}")))?;
+    let mut probe = Vec::with_capacity(shared::BINARY_PROBE);
+    (&mut file)
+        .take(shared::BINARY_PROBE as u64)
+        .read_to_end(&mut probe)?;
+    if shared::looks_binary(&probe) {
+        return Err(ToolError::new(format!(
+            "`{shown}` is a binary file ({} bytes); read only returns text.",
+            meta.len()
+        )));
+    }
+    file.seek(SeekFrom::Start(0))?;
+    let mut reader = BufReader::with_capacity(64 * 1024, file);
+    let mut lines = Vec::new();
+    let mut number = 0u64;
+    let mut bytes = 0usize;
+    let mut window_full = false;
+    let mut buf = Vec::new();
+    let last_wanted = offset.saturating_add(limit - 1);
+    // Lines up to the end of the window, one by one.
+    while number < last_wanted && !window_full {
+        if signal.is_cancelled() {
+            return Err(cancelled());
+        }
+        buf.clear();
+        let Some(dropped) = shared::read_line_capped(&mut reader, &mut buf, MAX_LINE_BYTES)? else {
+            break;
+        };
+        number += 1;
+        if number >= offset {
+            let text = String::from_utf8_lossy(shared::strip_eol(&buf));
+            let text = shared::cap_line(&text, MAX_LINE_CHARS, dropped);
+            bytes += text.len();
+            lines.push(ReadFileLine { number, text });
+            window_full = bytes >= MAX_WINDOW_BYTES;
+        }
+    }
+    let window_end = number;
+    // The rest is only counted.
+    let (mut rest_newlines, mut rest_last) = (0u64, None);
+    loop {
+        if signal.is_cancelled() {
+            return Err(cancelled());
+        }
+        let chunk = reader.fill_buf()?;
+        if chunk.is_empty() {
+            break;
+        }
+        rest_newlines += chunk.iter().filter(|&&b| b == b'\n').count() as u64;
+        rest_last = chunk.last().copied();
+        let n = chunk.len();
+        reader.consume(n);
+    }
+    let unterminated = rest_last.is_some_and(|b| b != b'\n');
+    let total_lines = window_end + rest_newlines + u64::from(unterminated);
+    let truncated = total_lines > window_end && !lines.is_empty();
+    Ok(Output {
+        path: target.display,
+        offset,
+        next_offset: truncated.then_some(window_end + 1),
+        lines,
+        total_lines,
+        truncated,
+    })
+}
+
+/// `     1\ttext` lines, then a note when the window is partial or empty.
+fn render(value: &Value) -> String {
+    let mut out = String::new();
+    let lines = value["lines"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    for line in lines {
+        let n = line["number"].as_u64().unwrap_or(0);
+        let text = line["text"].as_str().unwrap_or_default();
+        out.push_str(&format!("{n:>6}\t{text}\n"));
+    }
+    let total = value["total_lines"].as_u64().unwrap_or(0);
+    let offset = value["offset"].as_u64().unwrap_or(1);
+    let path = value["path"].as_str().unwrap_or_default();
+    if total == 0 {
+        out.push_str(&format!("[`{path}` is empty]\n"));
+    } else if lines.is_empty() {
+        out.push_str(&format!(
+            "[`{path}` has {total} lines; offset {offset} is past the end]\n"
+        ));
+    } else if let Some(next) = value["next_offset"].as_u64() {
+        out.push_str(&format!(
+            "[lines {offset}-{} of {total}; continue with offset={next}]\n",
+            next - 1
+        ));
+    }
+    out
+}
+
+/// The numbered lines of rendered read content (`     n\ttext`), for the read card.
+fn parse_numbered(text: &str) -> Vec<ReadFileLine> {
+    text.lines()
+        .filter_map(|line| {
+            let (n, rest) = line.split_once('\t')?;
+            let number = n.trim_start().parse().ok()?;
+            Some(ReadFileLine {
+                number,
+                text: rest.to_string(),
+            })
+        })
+        .collect()
+}

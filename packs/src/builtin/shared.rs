@@ -1,0 +1,272 @@
+//! Small helpers the `builtin` tools share: running blocking work, argument checks,
+//! text handling and the pieces of presentation every file tool uses.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use ptc::error::{codes, ToolError, ToolErrorInfo};
+use ptc::presentation::{FileLocation, ToolResult};
+
+/// Hides from a directory search the files a policy would deny: a file is hidden when the
+/// registry's guards would deny the same call aimed at just that file (its `path` argument
+/// replaced by the file's root-relative path).
+pub(crate) struct PolicyFilter {
+    guards: Option<ptc::execution::CallGuards>,
+    args: Value,
+    hidden: std::sync::atomic::AtomicU64,
+}
+
+impl PolicyFilter {
+    /// The filter of the call `ctx` runs.
+    pub(crate) fn of(ctx: &ptc::execution::ToolRunContext) -> Self {
+        PolicyFilter {
+            guards: ctx.guards(),
+            args: Value::clone(ctx.execution().arguments()),
+            hidden: Default::default(),
+        }
+    }
+
+    /// Whether the file at root-relative `path` is hidden (and then counted).
+    pub(crate) fn hides(&self, path: &str) -> bool {
+        let Some(guards) = &self.guards else {
+            return false;
+        };
+        let mut args = self.args.clone();
+        if let Some(map) = args.as_object_mut() {
+            map.insert("path".into(), Value::String(path.to_string()));
+        }
+        let hidden = guards.denial(args).is_some();
+        if hidden {
+            self.hidden
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        hidden
+    }
+
+    /// How many files were hidden.
+    pub(crate) fn hidden(&self) -> u64 {
+        self.hidden.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+/// The note a search result ends with when a policy hid files from it.
+pub(crate) fn hidden_note(value: &Value) -> String {
+    match value["hidden"].as_u64().filter(|&n| n > 0) {
+        Some(n) => format!("[{n} file(s) not shown: a policy denies them]\n"),
+        None => String::new(),
+    }
+}
+
+/// `n` is zero (for `skip_serializing_if`).
+pub(crate) fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// The optional `hidden` count of a search's output schema.
+pub(crate) fn hidden_spec() -> ptc_schema::ValueSpec {
+    ptc_schema::ValueSpec::integer().describe("Files a policy hid.")
+}
+
+/// How many leading bytes decide whether a file is binary (a NUL byte among them).
+pub(crate) const BINARY_PROBE: usize = 8192;
+
+/// Run blocking file-system work off the async threads.
+pub(crate) async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ToolError> + Send + 'static,
+) -> Result<T, ToolError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .unwrap_or_else(|e| Err(ToolError::new(format!("the tool's worker failed: {e}"))))
+}
+
+/// An `INVALID_ARGS` error with `message`.
+pub(crate) fn invalid_args(message: impl Into<String>) -> ToolError {
+    ToolError::new(message).with_info(ToolErrorInfo::new("ToolArgsError", codes::INVALID_ARGS))
+}
+
+/// A whole number ≥ `min` from a `number` argument, `default` when absent.
+pub(crate) fn whole_number(
+    value: Option<f64>,
+    name: &str,
+    default: u64,
+    min: u64,
+) -> Result<u64, ToolError> {
+    let Some(v) = value else { return Ok(default) };
+    if !v.is_finite() || v.fract() != 0.0 || v < min as f64 {
+        return Err(invalid_args(format!(
+            "`{name}` must be a whole number ≥ {min}, got {v}"
+        )));
+    }
+    // Saturates for absurdly large values, which every caller treats as "no limit".
+    Ok(v as u64)
+}
+
+/// Whether `probe` (the first bytes of a file) looks binary: it contains a NUL byte.
+pub(crate) fn looks_binary(probe: &[u8]) -> bool {
+    probe.contains(&0)
+}
+
+/// `text` cut to at most `max` characters, with a marker saying how long it was.
+pub(crate) fn cap_chars(text: &str, max: usize) -> String {
+    cap_line(text, max, 0)
+}
+
+/// Like [`cap_chars`] for a line of which `more` characters were never read (see
+/// [`read_line_capped`]): the marker counts them too.
+pub(crate) fn cap_line(text: &str, max: usize, more: usize) -> String {
+    match text.char_indices().nth(max) {
+        None if more == 0 => text.to_string(),
+        None => format!(
+            "{text}… [line cut: {} characters]",
+            text.chars().count() + more
+        ),
+        Some((cut, _)) => {
+            let total = text.chars().count() + more;
+            format!("{}… [line cut: {total} characters]", &text[..cut])
+        }
+    }
+}
+
+/// Read one line (through its `\n`) into `buf`, keeping at most `keep` bytes of it: the rest
+/// is read past without being stored, so memory stays bounded whatever the file. Returns
+/// `None` at the end of input, else how many characters (UTF-8 lead bytes) were not kept.
+pub(crate) fn read_line_capped(
+    reader: &mut impl std::io::BufRead,
+    buf: &mut Vec<u8>,
+    keep: usize,
+) -> std::io::Result<Option<usize>> {
+    let mut read_any = false;
+    let mut dropped = 0;
+    loop {
+        let chunk = reader.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(read_any.then_some(dropped));
+        }
+        read_any = true;
+        let (line, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(end) => (&chunk[..=end], true),
+            None => (chunk, false),
+        };
+        let room = keep.saturating_sub(buf.len()).min(line.len());
+        buf.extend_from_slice(&line[..room]);
+        dropped += line[room..]
+            .iter()
+            .filter(|&&b| (b & 0xc0) != 0x80 && b != b'\n' && b != b'\r')
+            .count();
+        let used = line.len();
+        reader.consume(used);
+        if done {
+            return Ok(Some(dropped));
+        }
+    }
+}
+
+/// The last at most `max` bytes of `text`, starting on a character boundary.
+pub(crate) fn tail_str(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut start = text.len() - max;
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    &text[start..]
+}
+
+/// Strip one trailing `\n` (and a `\r` before it).
+pub(crate) fn strip_eol(line: &[u8]) -> &[u8] {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+/// Lines in `text` as a reader counts them: newlines, plus one for an unterminated last line.
+pub(crate) fn count_lines(text: &str) -> u64 {
+    let newlines = text.bytes().filter(|&b| b == b'\n').count() as u64;
+    newlines + u64::from(!text.is_empty() && !text.ends_with('\n'))
+}
+
+/// A language hint from a file's extension, for syntax highlighting.
+pub(crate) fn lang_hint(path: &str) -> Option<String> {
+    let ext = Path::new(path).extension()?.to_str()?.to_ascii_lowercase();
+    let lang = match ext.as_str() {
+        "rs" => "rust",
+        "ts" | "mts" | "cts" => "typescript",
+        "tsx" => "tsx",
+        "js" | "mjs" | "cjs" => "javascript",
+        "jsx" => "jsx",
+        "py" => "python",
+        "go" => "go",
+        "java" => "java",
+        "c" | "h" => "c",
+        "cc" | "cpp" | "cxx" | "hpp" | "hh" => "cpp",
+        "rb" => "ruby",
+        "sh" | "bash" => "bash",
+        "json" => "json",
+        "toml" => "toml",
+        "yaml" | "yml" => "yaml",
+        "md" => "markdown",
+        "html" | "htm" => "html",
+        "css" => "css",
+        "sql" => "sql",
+        other => return Some(other.to_string()),
+    };
+    Some(lang.to_string())
+}
+
+/// One location for editor follow-along.
+pub(crate) fn location(path: &str, line: Option<u64>) -> Option<Vec<FileLocation>> {
+    Some(vec![FileLocation {
+        path: path.to_string(),
+        line,
+    }])
+}
+
+/// A string argument of a pending call, for presenters (which see unvalidated args).
+pub(crate) fn arg_str<'a>(args: &'a Value, name: &str) -> Option<&'a str> {
+    args.get(name).and_then(Value::as_str)
+}
+
+/// The metadata of a successful result, for `present_result` (`None` for failures).
+pub(crate) fn ok_meta(result: &ToolResult) -> Option<&Value> {
+    if result.is_error {
+        return None;
+    }
+    result.meta.as_ref()
+}
+
+/// The text of a result's content blocks.
+pub(crate) fn result_text(result: &ToolResult) -> String {
+    ptc::content::content_text(&result.content)
+}
+
+/// The `search` cards of glob and grep: a generic pending card titled `<verb> <pattern>`,
+/// and a completed `search` card of `shape` carrying `data_key` from the metadata.
+pub(crate) fn search_cards(
+    builder: ptc::definition::ToolBuilder,
+    verb: &'static str,
+    shape: ptc::presentation::SearchShape,
+    data_key: &'static str,
+) -> ptc::definition::ToolBuilder {
+    use ptc::presentation::{ToolCallKind, ToolCallView, ToolResultView};
+    builder
+        .present_call(move |args| {
+            Some(ToolCallView::Generic {
+                title: format!("{verb} {}", arg_str(args, "pattern")?),
+                kind: Some(ToolCallKind::Search),
+                raw_input: None,
+                content: None,
+                locations: None,
+            })
+        })
+        .present_result(move |args, result| {
+            let meta = ok_meta(result)?;
+            Some(ToolResultView::Search {
+                shape,
+                title: arg_str(args, "pattern").map(|p| format!("{verb} {p}")),
+                truncated: meta["truncated"].as_bool().unwrap_or(false),
+                total: meta["total"].as_u64().unwrap_or(0),
+                data: Some(serde_json::json!({ data_key: meta[data_key] })),
+            })
+        })
+}

@@ -1,0 +1,313 @@
+//! `terminal_list`, `terminal_signal` and `terminal_close`.
+
+use std::time::{Duration, Instant};
+
+use nix::sys::signal::Signal;
+use ptc_schema::{ParameterSpec, ValueSpec};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::answer::{cwd_spec, session_spec};
+use super::io::find;
+use super::Terminal;
+use crate::builtin::background::Background;
+use crate::builtin::shared::invalid_args;
+use ptc::content::ContentBlock;
+use ptc::definition::ToolDefinition;
+use ptc::error::ToolError;
+
+/// How long `terminal_close` waits for the processes to be gone.
+const CLOSE_GRACE: Duration = Duration::from_secs(5);
+
+fn state_spec() -> ValueSpec {
+    ValueSpec::string()
+        .describe("killed: by a signal; closed: by ptc.")
+        .enum_values(["running", "exited", "killed", "closed"].map(|s| json!(s)))
+}
+
+#[derive(Deserialize)]
+struct NoArgs {}
+
+#[derive(Serialize)]
+struct Entry {
+    #[serde(rename = "sessionId")]
+    session_id: String,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
+    cwd: String,
+    state: &'static str,
+    status: String,
+    age_ms: u64,
+    idle_ms: u64,
+    unread_bytes: u64,
+}
+
+fn entry(term: &Terminal) -> Entry {
+    let idle = term.lock().last_used.elapsed();
+    Entry {
+        session_id: term.id.clone(),
+        kind: term.backend,
+        name: term.name.clone(),
+        cwd: term.cwd.clone(),
+        state: term.state_name(),
+        status: term.status_line(),
+        age_ms: term.started.elapsed().as_millis() as u64,
+        idle_ms: idle.as_millis() as u64,
+        unread_bytes: term.unread(),
+    }
+}
+
+#[derive(Serialize)]
+struct ListOutput {
+    terminals: Vec<Entry>,
+}
+
+/// `terminal_list`.
+pub(crate) fn list_tool(bg: Background) -> ToolDefinition {
+    ToolDefinition::builder("terminal_list")
+        .description("List persistent terminal sessions owned by the current agent.")
+        .parameters(ParameterSpec::new())
+        .output(
+            ValueSpec::object(false).required_property(
+                "terminals",
+                ValueSpec::array(
+                    ValueSpec::object(false)
+                        .required_property("sessionId", session_spec())
+                        .required_property("type", ValueSpec::string())
+                        .property("name", ValueSpec::string())
+                        .required_property("cwd", cwd_spec())
+                        .required_property("state", state_spec())
+                        .required_property("status", ValueSpec::string())
+                        .required_property("age_ms", ValueSpec::integer())
+                        .required_property(
+                            "idle_ms",
+                            ValueSpec::integer().describe("Since a terminal call last used it."),
+                        )
+                        .required_property("unread_bytes", ValueSpec::integer()),
+                )
+                .describe("Oldest first."),
+            ),
+        )
+        .concurrency_safe(true)
+        .execute(move |_: NoArgs, ctx| {
+            let owner = bg.owner(&ctx);
+            let terminals = bg
+                .terminals
+                .owned()
+                .list(&owner)
+                .iter()
+                .map(|t| entry(t))
+                .collect();
+            async move { Ok::<_, ToolError>(ListOutput { terminals }) }
+        })
+        .render(|_, value| {
+            let terms = value["terminals"]
+                .as_array()
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            if terms.is_empty() {
+                return vec![ContentBlock::text("No terminals.")];
+            }
+            let lines: Vec<String> = terms
+                .iter()
+                .map(|t| {
+                    format!(
+                        "{}  {}{}  {}  cwd {}  idle {:.1}s  ({} unread bytes)",
+                        t["sessionId"].as_str().unwrap_or_default(),
+                        t["type"].as_str().unwrap_or_default(),
+                        t["name"]
+                            .as_str()
+                            .map(|n| format!(" \"{n}\""))
+                            .unwrap_or_default(),
+                        t["status"].as_str().unwrap_or_default(),
+                        t["cwd"].as_str().unwrap_or_default(),
+                        t["idle_ms"].as_f64().unwrap_or_default() / 1e3,
+                        t["unread_bytes"],
+                    )
+                })
+                .collect();
+            vec![ContentBlock::text(lines.join("\n"))]
+        })
+        .build()
+        .expect("the terminal_list definition is valid")
+}
+
+const SIGNALS: [&str; 5] = ["SIGINT", "SIGTERM", "SIGKILL", "SIGTSTP", "SIGHUP"];
+
+#[derive(Deserialize)]
+struct SignalArgs {
+    #[serde(rename = "sessionId")]
+    session_id: String,
+    signal: String,
+}
+
+#[derive(Serialize)]
+struct SignalOutput {
+    #[serde(rename = "sessionId")]
+    session_id: String,
+    signal: String,
+    process_group: i64,
+    shell: bool,
+}
+
+/// `terminal_signal`.
+pub(crate) fn signal_tool(bg: Background) -> ToolDefinition {
+    ToolDefinition::builder("terminal_signal")
+        .description(
+            "Send an allowed signal to the current foreground process group of a persistent \
+             terminal.",
+        )
+        .parameters(
+            ParameterSpec::new()
+                .required("sessionId", session_spec())
+                .required(
+                    "signal",
+                    ValueSpec::string()
+                        .describe(
+                            "Signal to deliver. Shell-targeted SIGKILL is rejected; use \
+                             terminal_close.",
+                        )
+                        .enum_values(SIGNALS.map(|s| json!(s))),
+                ),
+        )
+        .output(
+            ValueSpec::object(false)
+                .required_property("sessionId", session_spec())
+                .required_property("signal", ValueSpec::string())
+                .required_property(
+                    "process_group",
+                    ValueSpec::integer().describe("The foreground group signalled."),
+                )
+                .required_property(
+                    "shell",
+                    ValueSpec::boolean().describe("It was the backend itself (no job ran)."),
+                ),
+        )
+        .concurrency_safe(false)
+        .execute(move |args: SignalArgs, ctx| {
+            let owner = bg.owner(&ctx);
+            let found = find(&bg, &owner, &args.session_id);
+            async move {
+                let term = found?;
+                let signal: Signal = args
+                    .signal
+                    .parse()
+                    .ok()
+                    .filter(|_| SIGNALS.contains(&args.signal.as_str()))
+                    .ok_or_else(|| {
+                        invalid_args(format!("`signal` `{}` is not allowed", args.signal))
+                    })?;
+                if !term.is_running() {
+                    return Err(ToolError::new(format!(
+                        "terminal {} is no longer running ({})",
+                        args.session_id,
+                        term.status_line()
+                    )));
+                }
+                let fg = term.foreground().ok_or_else(|| {
+                    ToolError::new("the terminal has no foreground process group")
+                })?;
+                // The backend leads the terminal's session: its group is the session's.
+                let shell = nix::unistd::getsid(Some(fg)).is_ok_and(|sid| sid == fg);
+                if shell && signal == Signal::SIGKILL {
+                    return Err(ToolError::new(
+                        "SIGKILL would kill the terminal's shell itself (no job is running in \
+                         the foreground); use terminal_close",
+                    ));
+                }
+                let fg = term.signal_foreground(signal).map_err(ToolError::new)?;
+                Ok::<_, ToolError>(SignalOutput {
+                    session_id: args.session_id,
+                    signal: args.signal,
+                    process_group: i64::from(fg.as_raw()),
+                    shell,
+                })
+            }
+        })
+        .render(|_, value| {
+            let target = if value["shell"] == true {
+                "the terminal's shell"
+            } else {
+                "the foreground job"
+            };
+            vec![ContentBlock::text(format!(
+                "Sent {} to {target} of {}. Read what it printed with terminal_read.",
+                value["signal"].as_str().unwrap_or_default(),
+                value["sessionId"].as_str().unwrap_or_default(),
+            ))]
+        })
+        .build()
+        .expect("the terminal_signal definition is valid")
+}
+
+#[derive(Deserialize)]
+struct CloseArgs {
+    #[serde(rename = "sessionId")]
+    session_id: String,
+}
+
+#[derive(Serialize)]
+struct CloseOutput {
+    #[serde(rename = "sessionId")]
+    session_id: String,
+    status: String,
+    gone: bool,
+    waited_ms: u64,
+}
+
+/// `terminal_close`.
+pub(crate) fn close_tool(bg: Background) -> ToolDefinition {
+    ToolDefinition::builder("terminal_close")
+        .description(
+            "Close one persistent terminal and wait until its captured owned process tree is \
+             gone.",
+        )
+        .parameters(ParameterSpec::new().required("sessionId", session_spec()))
+        .output(
+            ValueSpec::object(false)
+                .required_property("sessionId", session_spec())
+                .required_property("status", ValueSpec::string())
+                .required_property(
+                    "gone",
+                    ValueSpec::boolean().describe("Every process of it has ended."),
+                )
+                .required_property("waited_ms", ValueSpec::integer()),
+        )
+        .concurrency_safe(false)
+        .execute(move |args: CloseArgs, ctx| {
+            let owner = bg.owner(&ctx);
+            let found = find(&bg, &owner, &args.session_id);
+            let store = bg.terminals.owned().clone();
+            async move {
+                let term = found?;
+                let start = Instant::now();
+                term.close("closed by terminal_close");
+                let gone = term.gone(CLOSE_GRACE).await;
+                if gone {
+                    store.remove(&owner, &args.session_id);
+                }
+                Ok::<_, ToolError>(CloseOutput {
+                    session_id: args.session_id,
+                    status: term.status_line(),
+                    gone,
+                    waited_ms: start.elapsed().as_millis() as u64,
+                })
+            }
+        })
+        .render(|_, value| {
+            let id = value["sessionId"].as_str().unwrap_or_default();
+            let text = if value["gone"] == true {
+                format!("Closed {id}; its processes are gone.")
+            } else {
+                format!("Closing {id}: its processes did not all end in time.")
+            };
+            vec![ContentBlock::text(format!(
+                "{text}\n[status: {}]",
+                value["status"].as_str().unwrap_or_default()
+            ))]
+        })
+        .build()
+        .expect("the terminal_close definition is valid")
+}

@@ -1,0 +1,153 @@
+//! `write`: create or fully replace a UTF-8 text file (`diff` card).
+//!
+//! Missing parent directories are created (inside the root: the confinement resolves
+//! the deepest existing ancestor first). The result card shows the whole file for a new
+//! file, or the changed region with context when an existing text file is replaced.
+
+use std::fs;
+use std::sync::Arc;
+
+use ptc_schema::{ParameterSpec, ValueSpec};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::diff::{self, Hunk};
+use super::shared::{self, arg_str, blocking, location};
+use super::workspace::Workspace;
+use ptc::content::ContentBlock;
+use ptc::definition::ToolDefinition;
+use ptc::error::ToolError;
+use ptc::presentation::{ToolCallView, ToolResultView};
+
+/// Bytes of an existing file read for the before-image of the diff card.
+const MAX_BEFORE_IMAGE: u64 = 4 * 1024 * 1024;
+
+#[derive(Deserialize)]
+struct Args {
+    file_path: String,
+    content: String,
+}
+
+#[derive(Serialize)]
+struct Output {
+    path: String,
+    created: bool,
+    bytes: u64,
+    lines: u64,
+    hunks: Vec<Hunk>,
+}
+
+/// The `write` tool.
+pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
+    ToolDefinition::builder("write")
+        .path_arguments(ws.path_arguments(&[("file_path", None)]))
+        .description("Create or fully replace a UTF-8 text file.")
+        .parameters(
+            ParameterSpec::new()
+                .required(
+                    "file_path",
+                    ValueSpec::string().describe("Path to write, resolved by the filesystem backend."),
+                )
+                .required(
+                    "content",
+                    ValueSpec::string().describe("Full UTF-8 text content to write."),
+                ),
+        )
+        .output(
+            ValueSpec::object(false)
+                .required_property("path", ValueSpec::string())
+                .required_property("created", ValueSpec::boolean())
+                .required_property("bytes", ValueSpec::integer())
+                .required_property("lines", ValueSpec::integer())
+                .required_property(
+                    "hunks",
+                    diff::hunks_spec().describe(
+                        "A replaced file's changed region, as in `edit`.",
+                    ),
+                ),
+        )
+        .concurrency_safe(false)
+        .execute(move |args: Args, _ctx| {
+            let ws = ws.clone();
+            async move { blocking(move || write(&ws, args)).await }
+        })
+        .render(|_, value| {
+            let verb = if value["created"] == true { "Created" } else { "Replaced" };
+            vec![ContentBlock::text(format!(
+                "{verb} `{}` ({} lines, {} bytes).",
+                value["path"].as_str().unwrap_or_default(),
+                value["lines"],
+                value["bytes"]
+            ))]
+        })
+        .presentation_meta(|_, value| {
+            Some(json!({"path": value["path"], "created": value["created"], "hunks": value["hunks"]}))
+        })
+        .present_call(|args| {
+            let path = arg_str(args, "file_path")?;
+            Some(ToolCallView::Diff {
+                title: format!("Write {path}"),
+                diffs: vec![diff::created(path, arg_str(args, "content").unwrap_or_default())],
+                locations: location(path, None),
+            })
+        })
+        .present_result(|args, result| {
+            let meta = shared::ok_meta(result)?;
+            let path = meta["path"].as_str()?;
+            let hunks: Vec<Hunk> = serde_json::from_value(meta["hunks"].clone()).ok()?;
+            // A new file, or one without a before-image (too large, not UTF-8): whole file.
+            let diffs = if hunks.is_empty() {
+                vec![diff::created(path, arg_str(args, "content").unwrap_or_default())]
+            } else {
+                hunks.iter().map(|h| h.file_diff(path)).collect()
+            };
+            Some(ToolResultView::Diff {
+                title: Some(format!("Write {path}")),
+                diffs,
+            })
+        })
+        .build()
+        .expect("the write definition is valid")
+}
+
+fn write(ws: &Workspace, args: Args) -> Result<Output, ToolError> {
+    let target = ws.resolve(&args.file_path, "file_path")?;
+    ws.check_writable(&target)?;
+    let shown = &target.display;
+    let mut before = None;
+    if target.exists {
+        let meta = fs::metadata(&target.path)?;
+        if meta.is_dir() {
+            return Err(ToolError::new(format!(
+                "`{shown}` is a directory; write needs a file path."
+            )));
+        }
+        if !meta.is_file() {
+            return Err(ToolError::new(format!(
+                "`{shown}` is not a regular file; write only replaces regular files."
+            )));
+        }
+        if meta.len() <= MAX_BEFORE_IMAGE {
+            before = fs::read(&target.path)
+                .ok()
+                .and_then(|bytes| String::from_utf8(bytes).ok());
+        }
+    } else if let Some(parent) = target.path.parent() {
+        fs::create_dir_all(parent).map_err(|e| {
+            ToolError::new(format!("cannot create the directories for `{shown}`: {e}"))
+        })?;
+    }
+    fs::write(&target.path, &args.content)
+        .map_err(|e| ToolError::new(format!("cannot write `{shown}`: {e}")))?;
+    let hunks = match &before {
+        Some(old) => diff::replaced(old, &args.content),
+        None => Vec::new(),
+    };
+    Ok(Output {
+        path: target.display,
+        created: !target.exists,
+        bytes: args.content.len() as u64,
+        lines: shared::count_lines(&args.content),
+        hunks,
+    })
+}

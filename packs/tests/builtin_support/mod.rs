@@ -1,0 +1,179 @@
+//! Shared fixtures for the `builtin` pack tests: a temporary workspace root with a
+//! sibling directory outside it, a registry with the pack loaded there, and helpers
+//! that send one call through the pipeline and look at its result.
+#![allow(dead_code)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use ptc::presentation::{ToolCallView, ToolResult, ToolResultView};
+use ptc::{ToolExecutionInput, ToolExecutionResult, ToolRegistry};
+use ptc_packs::builtin::{Builtin, TodoStore};
+use ptc_packs::PackContext;
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+/// The secret every escape test tries to reach.
+pub const SECRET: &str = "top secret outside the root\n";
+
+/// `<tmp>/root` (the workspace) beside `<tmp>/outside` (holding `secret.txt` and `dir/`).
+pub struct Fixture {
+    _tmp: tempfile::TempDir,
+    /// The workspace root (canonical).
+    pub root: PathBuf,
+    /// A directory beside the root.
+    pub outside: PathBuf,
+    /// The registry with the builtin pack for `root`.
+    pub registry: ToolRegistry,
+    /// The pack's todo store.
+    pub todos: TodoStore,
+}
+
+impl Fixture {
+    /// An empty workspace.
+    pub fn new() -> Self {
+        let tmp = tempfile::tempdir().unwrap();
+        let base = fs::canonicalize(tmp.path()).unwrap();
+        let root = base.join("root");
+        let outside = base.join("outside");
+        fs::create_dir_all(&root).unwrap();
+        fs::create_dir_all(outside.join("dir")).unwrap();
+        fs::write(outside.join("secret.txt"), SECRET).unwrap();
+        fs::write(outside.join("dir/inner.txt"), SECRET).unwrap();
+        let registry = ToolRegistry::new();
+        let pack = Builtin::new(&PackContext::new(root.clone())).unwrap();
+        pack.register(&registry).unwrap();
+        Fixture {
+            _tmp: tmp,
+            root,
+            outside,
+            registry,
+            todos: pack.todos().clone(),
+        }
+    }
+
+    /// Write `content` to `rel` under the root (creating directories).
+    pub fn file(&self, rel: impl AsRef<Path>, content: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.root.join(rel);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, content).unwrap();
+        path
+    }
+
+    /// A symlink at `rel` under the root pointing at `target`.
+    pub fn symlink(&self, rel: &str, target: impl AsRef<Path>) {
+        let link = self.root.join(rel);
+        fs::create_dir_all(link.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(target, link).unwrap();
+    }
+
+    /// The text of `rel` under the root.
+    pub fn read(&self, rel: &str) -> String {
+        fs::read_to_string(self.root.join(rel)).unwrap()
+    }
+
+    /// Send one call of `name` with `args` through the pipeline.
+    pub async fn call(&self, name: &str, args: Value) -> Outcome {
+        self.call_with_signal(name, args, CancellationToken::new())
+            .await
+    }
+
+    /// As [`Fixture::call`], with the caller's cancellation signal.
+    pub async fn call_with_signal(
+        &self,
+        name: &str,
+        args: Value,
+        signal: CancellationToken,
+    ) -> Outcome {
+        let result = self
+            .registry
+            .dispatch(ToolExecutionInput::new("call-1", name, args.clone()).with_signal(signal))
+            .await;
+        Outcome {
+            name: name.to_string(),
+            args,
+            result,
+        }
+    }
+
+    /// The pending-call card of `name` for `args`.
+    pub fn present_call(&self, name: &str, args: &Value) -> Option<ToolCallView> {
+        self.registry
+            .get(name, None, None)
+            .unwrap()
+            .present_call(args)
+    }
+
+    /// The completed-call card of an outcome.
+    pub fn present_result(&self, outcome: &Outcome) -> Option<ToolResultView> {
+        let result = ToolResult {
+            is_error: outcome.result.is_error(),
+            content: outcome.result.content.clone(),
+            meta: outcome.result.meta.clone(),
+        };
+        self.registry
+            .get(&outcome.name, None, None)
+            .unwrap()
+            .present_result(&outcome.args, &result)
+    }
+
+    /// Whether `name` may run alongside siblings for `args`.
+    pub fn concurrency_safe(&self, name: &str, args: &Value) -> bool {
+        self.registry
+            .get(name, None, None)
+            .unwrap()
+            .is_concurrency_safe(args)
+    }
+}
+
+/// One call's result with what produced it.
+pub struct Outcome {
+    pub name: String,
+    pub args: Value,
+    pub result: ToolExecutionResult,
+}
+
+impl Outcome {
+    /// The value, failing the test (with the error text) when the call failed.
+    pub fn value(&self) -> &Value {
+        assert!(
+            !self.result.is_error(),
+            "{} failed: {}",
+            self.name,
+            self.text()
+        );
+        self.result.value().unwrap()
+    }
+
+    /// The model-facing text.
+    pub fn text(&self) -> String {
+        ptc::content::content_text(&self.result.content)
+    }
+
+    /// The error message, failing the test when the call succeeded.
+    pub fn error(&self) -> String {
+        assert!(
+            self.result.is_error(),
+            "{} unexpectedly succeeded: {}",
+            self.name,
+            self.text()
+        );
+        self.result.error().unwrap().message.clone()
+    }
+
+    /// The error code of a failed call.
+    pub fn code(&self) -> Option<&str> {
+        self.result.error_code()
+    }
+
+    /// Asserts the call was denied as a root escape.
+    pub fn assert_escape(&self) {
+        let message = self.error();
+        assert!(
+            message.contains("not inside the workspace root"),
+            "expected a root escape denial, got: {message}"
+        );
+        assert_eq!(self.code(), Some(ptc::codes::TOOL_DENIED), "{message}");
+        assert!(!self.text().contains("top secret"), "{}", self.text());
+    }
+}

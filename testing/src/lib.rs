@@ -1,0 +1,17 @@
+//! Helpers the ptc crates' integration tests share, written once:
+//!
+//! - [`code`] — code-mode registries on the engine under test, runs, and recording tools;
+//! - [`tsc`] — the real TypeScript compiler over generated declarations;
+//! - [`repo`] — the repository root.
+
+pub mod code;
+pub mod tsc;
+
+use std::path::Path;
+
+/// The repository root: where `node_modules`, `examples`, `fuzz` and `target` live.
+pub fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the testing crate lies inside the repository")
+}
