@@ -1,6 +1,6 @@
 //! The parser-facing surfaces of ptc, as functions of arbitrary bytes that must never panic,
 //! abort or hang. The fuzz targets (`fuzz_targets/*.rs`, run with `cargo fuzz`) call them on
-//! generated input; `tests/hostile/fuzz_corpus.rs` calls them on the kept corpus, so CI
+//! generated input; `cli/tests/it/hostile/fuzz_corpus.rs` calls them on the kept corpus, so CI
 //! replays every input the fuzzer found interesting.
 //!
 //! - [`program`]: program text through type stripping and the QuickJS engine;

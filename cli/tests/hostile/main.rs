@@ -6,7 +6,14 @@
 //! tools and the CLI's inputs), `log` (the session log and replay), `sandbox` (bash's kernel
 //! sandbox, configuration trust), `serve` (`ptc serve` over stdio and HTTP).
 
+// Shared with the `it` binary (the hostile suite is a binary of its own: it measures children's
+// peak memory, and the kernel counts a child's from its parent's at spawn).
+#[path = "../it/mcp_support/mod.rs"]
+mod mcp_support;
+
 mod cli;
+// The fuzz targets' surfaces drive the QuickJS engine directly.
+#[cfg(feature = "quickjs")]
 mod fuzz_corpus;
 mod log;
 mod program;

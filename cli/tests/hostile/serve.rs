@@ -6,8 +6,7 @@
 //! Bounds on memory are generous and stated where they are asserted; nothing asserts on
 //! elapsed time. Figures are printed (`cargo test --test hostile serve -- --nocapture`).
 
-#[path = "../mcp_support/mod.rs"]
-mod mcp_support;
+use crate::mcp_support;
 
 use std::io::Write;
 use std::net::TcpStream;

@@ -1,0 +1,423 @@
+//! Limits and cancellation: each ends the run with its own failure kind, and the engine stays usable.
+
+use crate::common;
+
+use std::time::{Duration, Instant};
+
+use common::{failure, run, run_full, run_with, value, TestHost};
+use ptc_engine::{FailureKind, Limits};
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+
+fn wall_clock(ms: u64) -> Limits {
+    Limits {
+        wall_clock: Duration::from_millis(ms),
+        ..Limits::default()
+    }
+}
+
+engine_test! {
+    async fn a_hot_loop_times_out_and_the_next_run_works() {
+        let started = Instant::now();
+        let report = run_with("console.log('spinning');\nwhile (true) {}", wall_clock(100)).await;
+        assert!(started.elapsed() < Duration::from_secs(5));
+        assert_eq!(failure(&report).kind, FailureKind::Timeout);
+        assert_eq!(report.logs, vec!["spinning".to_string()]);
+        // A catch cannot swallow the interrupt.
+        let report = run_with(
+            "while (true) { try { while (true) {} } catch {} }",
+            wall_clock(100),
+        )
+        .await;
+        assert_eq!(failure(&report).kind, FailureKind::Timeout);
+        assert_eq!(value("return 'fine'").await, Some(json!("fine")));
+    }
+}
+
+engine_test! {
+    async fn a_call_that_never_settles_times_out() {
+        let started = Instant::now();
+        let report = run_with("await tools.never({})", wall_clock(100)).await;
+        assert!(started.elapsed() < Duration::from_secs(5));
+        assert_eq!(failure(&report).kind, FailureKind::Timeout);
+    }
+}
+
+engine_test! {
+    async fn a_memory_bomb_hits_the_heap_cap_and_the_next_run_works() {
+        let limits = Limits {
+            max_heap_bytes: 64 * 1024 * 1024,
+            ..Limits::default()
+        };
+        let report = run_with(
+            "console.log('allocating');\nlet a = [];\nwhile (true) a.push(new Array(1e6).fill(1));",
+            limits,
+        )
+        .await;
+        assert_eq!(
+            failure(&report).kind,
+            FailureKind::Memory,
+            "{:?}",
+            report.outcome
+        );
+        assert_eq!(report.logs, vec!["allocating".to_string()]);
+        let report = run("let a = [];\nwhile (true) a.push('x'.repeat(1e6) + a.length);").await;
+        assert_eq!(
+            failure(&report).kind,
+            FailureKind::Memory,
+            "{:?}",
+            report.outcome
+        );
+        assert_eq!(value("return [1, 2, 3].length").await, Some(json!(3)));
+    }
+}
+
+engine_test! {
+    async fn bombs_of_small_allocations_hit_the_heap_cap() {
+        let limits = Limits {
+            max_heap_bytes: 16 * 1024 * 1024,
+            ..Limits::default()
+        };
+        for bomb in [
+            "const m = new Map();\nfor (let i = 0; ; i++) m.set(i, i);",
+            "const a = [];\nfor (let i = 0; ; i++) a.push({ i });",
+            "const a = [];\nfor (let i = 0; ; i++) a.push(String(i).repeat(50));",
+        ] {
+            let report = run_with(bomb, limits.clone()).await;
+            assert_eq!(
+                failure(&report).kind,
+                FailureKind::Memory,
+                "{bomb}: {:?}",
+                report.outcome
+            );
+        }
+        assert_eq!(value("return 'alive'").await, Some(json!("alive")));
+    }
+}
+
+engine_test! {
+    async fn the_heap_cap_cannot_be_caught() {
+        let limits = Limits {
+            max_heap_bytes: 16 * 1024 * 1024,
+            ..Limits::default()
+        };
+        let report = run_with(
+            "try {\n  const hoard = [];\n  while (true) hoard.push(new Array(100000).fill(1));\n} catch (e) {\n  return 'caught ' + e;\n}",
+            limits.clone(),
+        )
+        .await;
+        assert_eq!(
+            failure(&report).kind,
+            FailureKind::Memory,
+            "{:?}",
+            report.outcome
+        );
+        // Caught and then idle: still memory, not a success.
+        let report = run_with(
+            "let ok = false;\ntry { new Array(1e8).fill(0) } catch { ok = true }\nawait tools.echo({});\nreturn ok",
+            limits,
+        )
+        .await;
+        assert_eq!(
+            failure(&report).kind,
+            FailureKind::Memory,
+            "{:?}",
+            report.outcome
+        );
+    }
+}
+
+engine_test! {
+    async fn an_output_flood_hits_the_output_limit_and_keeps_earlier_lines() {
+        let limits = Limits {
+            max_output_bytes: 1000,
+            ..Limits::default()
+        };
+        let report = run_with(
+            "for (let i = 0; ; i++) {\n  try { console.log('line ' + String(i).padStart(5, '0')) } catch {}\n}",
+            limits.clone(),
+        )
+        .await;
+        assert_eq!(failure(&report).kind, FailureKind::OutputLimit);
+        assert_eq!(report.logs.len(), 1000 / 10);
+        assert_eq!(report.logs[0], "line 00000");
+        assert_eq!(report.logs[99], "line 00099");
+
+        // The returned value counts too.
+        let report = run_with(
+            "console.log('x'.repeat(600));\nreturn 'y'.repeat(600)",
+            limits.clone(),
+        )
+        .await;
+        assert_eq!(failure(&report).kind, FailureKind::OutputLimit);
+        assert_eq!(report.logs.len(), 1);
+        assert_eq!(
+            common::value("return 'y'.repeat(600)").await,
+            Some(json!("y".repeat(600)))
+        );
+    }
+}
+
+engine_test! {
+    async fn cancelling_aborts_a_hot_loop() {
+        let cancel = CancellationToken::new();
+        let canceller = {
+            let cancel = cancel.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                cancel.cancel();
+            })
+        };
+        let started = Instant::now();
+        let report = run_full(
+            "while (true) {}",
+            TestHost::new(),
+            Limits::default(),
+            cancel,
+        )
+        .await;
+        canceller.await.unwrap();
+        assert!(started.elapsed() < Duration::from_secs(5));
+        assert_eq!(failure(&report).kind, FailureKind::Aborted);
+    }
+}
+
+engine_test! {
+    async fn cancelling_aborts_a_wait_on_a_call_that_never_settles() {
+        let cancel = CancellationToken::new();
+        let canceller = {
+            let cancel = cancel.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                cancel.cancel();
+            })
+        };
+        let report = run_full(
+            "console.log('waiting');\nawait tools.never({})",
+            TestHost::new(),
+            Limits::default(),
+            cancel,
+        )
+        .await;
+        canceller.await.unwrap();
+        assert_eq!(failure(&report).kind, FailureKind::Aborted);
+        assert_eq!(report.logs, vec!["waiting".to_string()]);
+    }
+}
+
+engine_test! {
+    async fn a_run_cancelled_before_it_starts_is_aborted() {
+        let cancel = CancellationToken::new();
+        cancel.cancel();
+        let host = TestHost::new();
+        let report = run_full(
+            "await tools.echo({});\nreturn 1",
+            host.clone(),
+            Limits::default(),
+            cancel,
+        )
+        .await;
+        assert_eq!(failure(&report).kind, FailureKind::Aborted);
+    }
+}
+
+engine_test! {
+    async fn a_host_call_limit_ends_the_run_as_call_limit() {
+        let host = TestHost::new();
+        let report = run_full(
+            "await tools.echo({});\ntry { await tools.limited({}) } catch (e) { console.log('caught') }\nreturn 'kept going'",
+            host.clone(),
+            Limits::default(),
+            CancellationToken::new(),
+        )
+        .await;
+        let failure = failure(&report);
+        assert_eq!(failure.kind, FailureKind::CallLimit);
+        assert_eq!(failure.message, "too many tool calls (limit 0)");
+        assert_eq!(host.calls().len(), 2);
+    }
+}
+
+engine_test! {
+    async fn dropping_the_run_stops_the_program() {
+        // A warm engine (deno_core makes its first sandboxes when first used), so the program
+        // below is running when its future is dropped.
+        assert_eq!(value("return 1").await, Some(json!(1)));
+        let host = TestHost::new();
+        let run = run_full(
+            "for (let i = 0; ; i++) { await tools.echo({ i }); }",
+            host.clone(),
+            Limits::default(),
+            CancellationToken::new(),
+        );
+        let _ = tokio::time::timeout(Duration::from_millis(50), run).await;
+        // Give the engine thread a moment to notice, then check that calls stopped.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let count = host.calls().len();
+        assert!(count > 0);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert_eq!(
+            host.calls().len(),
+            count,
+            "the program kept running after its future was dropped"
+        );
+    }
+}
+
+/// A host whose calls fail as soon as the run's token is cancelled (as ptc's bridge aborts them).
+struct AbortingHost(CancellationToken);
+
+impl ptc_engine::Host for AbortingHost {
+    fn call_tool(
+        &self,
+        _name: &str,
+        _args: serde_json::Value,
+    ) -> Result<ptc_engine::HostCall, ptc_engine::RunFailure> {
+        let token = self.0.clone();
+        Ok(Box::pin(async move {
+            token.cancelled().await;
+            Err("aborted: the run was cancelled".to_string())
+        }))
+    }
+}
+
+engine_test! {
+    async fn cancelling_is_reported_as_aborted_even_when_the_aborted_call_rejects_first() {
+        for _ in 0..20 {
+            let cancel = CancellationToken::new();
+            let program = common::program("await tools.echo({});\nreturn 'unreachable'");
+            let run = ptc_engine::Engine::run(
+                &*common::engine(),
+                program,
+                std::sync::Arc::new(AbortingHost(cancel.clone())),
+                Limits::default(),
+                cancel.clone(),
+            );
+            let canceller = tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(2)).await;
+                cancel.cancel();
+            });
+            let report = run.await;
+            canceller.await.unwrap();
+            assert_eq!(
+                failure(&report).kind,
+                FailureKind::Aborted,
+                "{:?}",
+                report.outcome
+            );
+        }
+    }
+}
+
+engine_test! {
+    async fn heap_limits_below_the_minimum_fail_cleanly() {
+        let minimum = common::engine().min_heap_bytes();
+        for bytes in [0, 1, 1024, minimum - 1] {
+            let limits = Limits {
+                max_heap_bytes: bytes,
+                ..Limits::default()
+            };
+            let report = run_with("return 1", limits).await;
+            let failure = failure(&report);
+            assert_eq!(failure.kind, FailureKind::Memory, "{bytes}: {failure:?}");
+            assert!(failure.message.contains("below the minimum"), "{}", failure.message);
+        }
+        let limits = Limits {
+            max_heap_bytes: minimum,
+            ..Limits::default()
+        };
+        assert_eq!(run_with("return 1", limits).await.outcome, Ok(Some(json!(1))));
+    }
+}
+
+engine_test! {
+    async fn shared_references_count_every_time_they_are_expanded() {
+        let limits = || Limits {
+            max_heap_bytes: 16 * 1024 * 1024,
+            wall_clock: Duration::from_secs(60),
+            ..Limits::default()
+        };
+        let host = TestHost::new();
+        // As arguments: the call is refused (2^40 leaves from 40 arrays; 100,000 references to one
+        // 100 KB string), and the program goes on.
+        for args in [
+            "(() => { let a = [0]; for (let i = 0; i < 40; i++) a = [a, a]; return { a } })()",
+            "({ list: new Array(100000).fill('x'.repeat(100000)) })",
+        ] {
+            let program = format!(
+                "try {{ await tools.echo({args}); return 'sent' }} catch (e) {{ return e.message }}"
+            );
+            let report = run_full(&program, host.clone(), limits(), CancellationToken::new()).await;
+            // The engine refuses the arguments (the program catches that), or the program runs
+            // out of heap while they are serialized; never does the host see them.
+            match report.outcome {
+                Ok(message) => {
+                    let message = message.unwrap();
+                    let message = message.as_str().unwrap();
+                    assert!(message.contains("bytes once expanded"), "{args}: {message}");
+                }
+                Err(failure) => assert_eq!(failure.kind, FailureKind::Memory, "{args}: {failure:?}"),
+            }
+        }
+        assert!(host.calls().is_empty(), "{:?}", host.calls().len());
+        // As the returned value: the output limit, not the host's memory.
+        let program = "let a = [0];\nfor (let i = 0; i < 40; i++) a = [a, a];\nreturn a";
+        let report = run_full(program, host.clone(), limits(), CancellationToken::new()).await;
+        let failure = failure(&report);
+        assert!(
+            matches!(failure.kind, FailureKind::Memory | FailureKind::OutputLimit),
+            "{program}: {failure:?}"
+        );
+        // Printed, it is shown two levels deep, as Node shows it.
+        let program = "let a = [0];\nfor (let i = 0; i < 40; i++) a = [a, a];\nconsole.log(a)";
+        let report = run_full(program, host.clone(), limits(), CancellationToken::new()).await;
+        assert_eq!(report.logs.len(), 1);
+        assert!(report.logs[0].contains("[Array]") && report.logs[0].len() < 400, "{:?}", report.logs);
+        assert_eq!(value("return 'fine'").await, Some(json!("fine")));
+    }
+}
+
+/// A host whose every tool (here `sleep`) waits `ms` for a "person" and reports that wait as paused.
+struct PersonHost {
+    waited: std::sync::Arc<std::sync::Mutex<(Duration, Option<Instant>)>>,
+}
+
+impl ptc_engine::Host for PersonHost {
+    fn call_tool(
+        &self,
+        _name: &str,
+        args: serde_json::Value,
+    ) -> Result<ptc_engine::HostCall, ptc_engine::RunFailure> {
+        let waited = self.waited.clone();
+        let ms = args["ms"].as_u64().unwrap_or(0);
+        Ok(Box::pin(async move {
+            waited.lock().unwrap().1 = Some(Instant::now());
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+            let mut w = waited.lock().unwrap();
+            if let Some(since) = w.1.take() {
+                w.0 += since.elapsed();
+            }
+            Ok(json!("answered"))
+        }))
+    }
+
+    fn paused(&self) -> Duration {
+        let w = self.waited.lock().unwrap();
+        w.0 + w.1.map_or(Duration::ZERO, |s| s.elapsed())
+    }
+}
+
+engine_test! {
+    async fn time_waiting_for_a_person_does_not_count_against_the_wall_clock() {
+        let host = std::sync::Arc::new(PersonHost { waited: Default::default() });
+        let report = common::engine()
+            .run(
+                common::program("return await tools.sleep({ ms: 400 })"),
+                host,
+                wall_clock(150),
+                CancellationToken::new(),
+            )
+            .await;
+        assert_eq!(report.outcome, Ok(Some(json!("answered"))), "{:?}", report.logs);
+    }
+}

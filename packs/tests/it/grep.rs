@@ -1,0 +1,291 @@
+//! The `grep` tool: ripgrep syntax and filters, grouped `path:line:text` output, the
+//! 250-match cap with true totals, binary and odd files, confinement, its card.
+
+use crate::builtin_support;
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+
+use builtin_support::Fixture;
+use ptc::presentation::{SearchShape, ToolCallKind, ToolCallView, ToolResultView};
+use serde_json::{json, Value};
+
+fn match_paths(v: &Value) -> Vec<String> {
+    v["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| format!("{}:{}", m["path"].as_str().unwrap(), m["line"]))
+        .collect()
+}
+
+#[tokio::test]
+async fn grep_returns_matching_lines_grouped_by_file_in_path_order() {
+    let f = Fixture::new();
+    f.file("b.rs", "fn b() {}\n// TODO: b\n");
+    f.file("a/x.rs", "// TODO: first\nok\n// TODO: second\n");
+    f.file("c.txt", "nothing here\n");
+    let out = f.call("grep", json!({"pattern": "TODO"})).await;
+    let v = out.value();
+    assert_eq!(
+        v["matches"],
+        json!([
+            {"path": "a/x.rs", "line": 1, "text": "// TODO: first"},
+            {"path": "a/x.rs", "line": 3, "text": "// TODO: second"},
+            {"path": "b.rs", "line": 2, "text": "// TODO: b"},
+        ])
+    );
+    assert_eq!(v["total"], 3);
+    assert_eq!(v["files"], 2);
+    assert_eq!(v["truncated"], false);
+    assert_eq!(
+        out.text(),
+        "3 matching lines in 2 files\n\na/x.rs:1:// TODO: first\na/x.rs:3:// TODO: second\n\nb.rs:2:// TODO: b\n"
+    );
+    let out = f.call("grep", json!({"pattern": "absent"})).await;
+    assert_eq!(out.value()["total"], 0);
+    assert_eq!(out.text(), "No matches for `absent`.");
+}
+
+#[tokio::test]
+async fn grep_speaks_ripgrep_regex_syntax() {
+    let f = Fixture::new();
+    f.file("a.txt", "Foo\nfoobar\nfoo bar\n");
+    let v = f
+        .call("grep", json!({"pattern": r"\bfoo\b"}))
+        .await
+        .value()
+        .clone();
+    assert_eq!(match_paths(&v), ["a.txt:3"]);
+    let v = f
+        .call("grep", json!({"pattern": "(?i)^foo$"}))
+        .await
+        .value()
+        .clone();
+    assert_eq!(match_paths(&v), ["a.txt:1"]);
+}
+
+#[tokio::test]
+async fn grep_filters_files_with_one_include_glob() {
+    let f = Fixture::new();
+    for name in ["a.ts", "b.js", "c.jsx", "d.rs", "sub/e.ts"] {
+        f.file(name, "needle\n");
+    }
+    let v = f
+        .call("grep", json!({"pattern": "needle", "include": "*.ts"}))
+        .await
+        .value()
+        .clone();
+    assert_eq!(match_paths(&v), ["a.ts:1", "sub/e.ts:1"]);
+    let v = f
+        .call(
+            "grep",
+            json!({"pattern": "needle", "include": "*.{js,jsx}"}),
+        )
+        .await
+        .value()
+        .clone();
+    assert_eq!(match_paths(&v), ["b.js:1", "c.jsx:1"]);
+    let v = f
+        .call("grep", json!({"pattern": "needle", "path": "sub"}))
+        .await
+        .value()
+        .clone();
+    assert_eq!(match_paths(&v), ["sub/e.ts:1"]);
+    let v = f
+        .call("grep", json!({"pattern": "needle", "path": "d.rs"}))
+        .await
+        .value()
+        .clone();
+    assert_eq!(match_paths(&v), ["d.rs:1"]);
+}
+
+#[tokio::test]
+async fn grep_skips_binary_hidden_and_git_ignored_files_like_rg() {
+    let f = Fixture::new();
+    f.file("bin.dat", b"needle\x00\x01\x02needle\n");
+    f.file(".hidden.txt", "needle\n");
+    f.file(".git/HEAD", "needle\n");
+    f.file(".gitignore", "ignored.txt\n");
+    f.file("ignored.txt", "needle\n");
+    f.file("text.txt", "needle\n");
+    let v = f
+        .call("grep", json!({"pattern": "needle"}))
+        .await
+        .value()
+        .clone();
+    assert_eq!(match_paths(&v), ["text.txt:1"]);
+    // A binary file named explicitly is still skipped.
+    let v = f
+        .call("grep", json!({"pattern": "needle", "path": "bin.dat"}))
+        .await
+        .value()
+        .clone();
+    assert_eq!(v["total"], 0);
+}
+
+#[tokio::test]
+async fn grep_caps_inline_matches_at_250_with_the_true_totals() {
+    let f = Fixture::new();
+    for i in 0..4 {
+        let body: String = (0..100).map(|j| format!("hit {i} {j}\n")).collect();
+        f.file(format!("f{i}.txt"), body);
+    }
+    let out = f.call("grep", json!({"pattern": "hit"})).await;
+    let v = out.value();
+    let matches = v["matches"].as_array().unwrap();
+    assert_eq!(matches.len(), 250);
+    assert_eq!(v["total"], 400);
+    assert_eq!(v["files"], 4);
+    assert_eq!(v["truncated"], true);
+    // The first 250 in path order: all of f0 and f1, half of f2.
+    assert_eq!(matches[0]["path"], "f0.txt");
+    assert_eq!(
+        matches[249],
+        json!({"path": "f2.txt", "line": 50, "text": "hit 2 49"})
+    );
+    assert!(out.text().starts_with("400 matching lines in 4 files\n"));
+    assert!(out.text().ends_with(
+        "[showing the first 250 of 400 matching lines, by path; narrow the pattern, path or include to see the rest]\n"
+    ));
+}
+
+#[tokio::test]
+async fn grep_counts_every_match_of_a_huge_file_and_cuts_long_lines() {
+    let f = Fixture::new();
+    let body: String = (0..200_000)
+        .map(|i| format!("row {i} {}\n", if i % 2 == 0 { "even" } else { "odd" }))
+        .collect();
+    f.file("huge.txt", body);
+    f.file("long.txt", format!("{}needle\n", "x".repeat(10_000)));
+    let v = f
+        .call("grep", json!({"pattern": "even$"}))
+        .await
+        .value()
+        .clone();
+    assert_eq!(v["total"], 100_000);
+    assert_eq!(v["matches"].as_array().unwrap().len(), 250);
+    let v = f
+        .call("grep", json!({"pattern": "needle"}))
+        .await
+        .value()
+        .clone();
+    let text = v["matches"][0]["text"].as_str().unwrap();
+    assert!(
+        text.len() < 600 && text.ends_with("[line cut: 10006 characters]"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn grep_finds_matches_in_files_with_non_utf8_names_and_contents() {
+    let f = Fixture::new();
+    std::fs::write(
+        f.root.join(OsStr::from_bytes(b"na\xefve.txt")),
+        b"caf\xe9 needle\n",
+    )
+    .unwrap();
+    let v = f
+        .call("grep", json!({"pattern": "needle"}))
+        .await
+        .value()
+        .clone();
+    assert_eq!(
+        v["matches"],
+        json!([{"path": "na\u{FFFD}ve.txt", "line": 1, "text": "caf\u{FFFD} needle"}])
+    );
+}
+
+#[tokio::test]
+async fn grep_never_reads_outside_the_root() {
+    let f = Fixture::new();
+    f.file("in.txt", "secret inside\n");
+    f.symlink("linkdir", &f.outside);
+    f.symlink("link.txt", f.outside.join("secret.txt"));
+    let v = f
+        .call("grep", json!({"pattern": "secret"}))
+        .await
+        .value()
+        .clone();
+    assert_eq!(match_paths(&v), ["in.txt:1"]);
+    let abs = f.outside.join("secret.txt").display().to_string();
+    for path in [
+        "..",
+        "../outside",
+        abs.as_str(),
+        "linkdir",
+        "link.txt",
+        "linkdir/dir",
+    ] {
+        f.call("grep", json!({"pattern": "secret", "path": path}))
+            .await
+            .assert_escape();
+    }
+}
+
+#[tokio::test]
+async fn grep_rejects_bad_patterns_includes_and_paths() {
+    let f = Fixture::new();
+    for (args, expect) in [
+        (json!({"pattern": ""}), "`pattern` is empty"),
+        (
+            json!({"pattern": "(unclosed"}),
+            "not a usable regular expression",
+        ),
+        (
+            json!({"pattern": "x", "include": "!*.rs"}),
+            "negation is not supported",
+        ),
+        (
+            json!({"pattern": "x", "include": "a[b"}),
+            "`include` is not a valid glob",
+        ),
+        (json!({"pattern": ["x"]}), "Invalid arguments"),
+    ] {
+        let out = f.call("grep", args).await;
+        assert_eq!(
+            out.code(),
+            Some(ptc::codes::INVALID_ARGS),
+            "{}",
+            out.error()
+        );
+        assert!(out.error().contains(expect), "{}", out.error());
+    }
+    let out = f
+        .call("grep", json!({"pattern": "x", "path": "nowhere"}))
+        .await;
+    assert!(out.error().starts_with("Path not found"), "{}", out.error());
+}
+
+#[tokio::test]
+async fn grep_presents_a_search_call_and_a_grouped_matches_card() {
+    let f = Fixture::new();
+    f.file("a.rs", "TODO 1\nTODO 2\n");
+    f.file("b.rs", "TODO 3\n");
+    let args = json!({"pattern": "TODO"});
+    match f.present_call("grep", &args).unwrap() {
+        ToolCallView::Generic { title, kind, .. } => {
+            assert_eq!(title, "Grep TODO");
+            assert_eq!(kind, Some(ToolCallKind::Search));
+        }
+        other => panic!("unexpected call card {other:?}"),
+    }
+    let out = f.call("grep", args).await;
+    let card = f.present_result(&out).unwrap();
+    assert_eq!(
+        card,
+        ToolResultView::Search {
+            shape: SearchShape::Matches,
+            title: Some("Grep TODO".into()),
+            truncated: false,
+            total: 3,
+            data: Some(json!({"files": [
+                {"path": "a.rs", "matches": [{"line": 1, "text": "TODO 1"}, {"line": 2, "text": "TODO 2"}]},
+                {"path": "b.rs", "matches": [{"line": 1, "text": "TODO 3"}]},
+            ]})),
+        }
+    );
+    let json = serde_json::to_value(&card).unwrap();
+    assert_eq!(json["card"], "search");
+    assert_eq!(json["shape"], "matches");
+}

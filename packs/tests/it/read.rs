@@ -1,0 +1,348 @@
+//! The `read` tool: line-numbered windows, bounds, binary and odd files, confinement,
+//! and its `read` card.
+
+use crate::builtin_support;
+
+use std::time::Instant;
+
+use builtin_support::Fixture;
+use ptc::presentation::{ReadFileLine, ToolCallKind, ToolCallView, ToolResultView};
+use serde_json::json;
+
+fn numbered(n: u64) -> String {
+    (1..=n).map(|i| format!("line {i}\n")).collect()
+}
+
+#[tokio::test]
+async fn read_returns_a_line_numbered_window_from_offset_and_limit() {
+    let f = Fixture::new();
+    f.file("a.txt", numbered(10));
+    let out = f
+        .call(
+            "read",
+            json!({"file_path": "a.txt", "offset": 3, "limit": 2}),
+        )
+        .await;
+    let v = out.value();
+    assert_eq!(v["path"], "a.txt");
+    assert_eq!(v["offset"], 3);
+    assert_eq!(
+        v["lines"],
+        json!([{"number": 3, "text": "line 3"}, {"number": 4, "text": "line 4"}])
+    );
+    assert_eq!(v["total_lines"], 10);
+    assert_eq!(v["truncated"], true);
+    assert_eq!(v["next_offset"], 5);
+    assert_eq!(
+        out.text(),
+        "     3\tline 3\n     4\tline 4\n[lines 3-4 of 10; continue with offset=5]\n"
+    );
+}
+
+#[tokio::test]
+async fn read_whole_small_file_is_not_truncated() {
+    let f = Fixture::new();
+    f.file("a.txt", "one\r\ntwo\n");
+    let out = f.call("read", json!({"file_path": "a.txt"})).await;
+    let v = out.value();
+    assert_eq!(v["total_lines"], 2);
+    assert_eq!(v["truncated"], false);
+    assert!(v.get("next_offset").is_none());
+    assert_eq!(out.text(), "     1\tone\n     2\ttwo\n");
+}
+
+#[tokio::test]
+async fn read_defaults_to_2000_lines() {
+    let f = Fixture::new();
+    f.file("a.txt", numbered(2500));
+    let v = f
+        .call("read", json!({"file_path": "a.txt"}))
+        .await
+        .value()
+        .clone();
+    assert_eq!(v["lines"].as_array().unwrap().len(), 2000);
+    assert_eq!(v["next_offset"], 2001);
+    assert_eq!(v["total_lines"], 2500);
+}
+
+#[tokio::test]
+async fn read_window_of_a_200k_line_file_is_fast_and_capped() {
+    let f = Fixture::new();
+    f.file("big.txt", numbered(200_000));
+    let start = Instant::now();
+    let out = f
+        .call(
+            "read",
+            json!({"file_path": "big.txt", "offset": 150000, "limit": 1000}),
+        )
+        .await;
+    let elapsed = start.elapsed();
+    let v = out.value();
+    assert_eq!(v["total_lines"], 200_000);
+    let lines = v["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 1000);
+    assert_eq!(lines[0], json!({"number": 150000, "text": "line 150000"}));
+    assert_eq!(v["next_offset"], 151_000);
+    assert!(elapsed.as_secs_f64() < 5.0, "took {elapsed:?}");
+
+    // A huge limit is capped by the window's byte budget (256 KiB of text).
+    let v = f
+        .call("read", json!({"file_path": "big.txt", "limit": 1e9}))
+        .await
+        .value()
+        .clone();
+    let n = v["lines"].as_array().unwrap().len();
+    assert!((20_000..40_000).contains(&n), "{n} lines returned");
+    assert_eq!(v["total_lines"], 200_000);
+
+    // A window wider than 256 KiB of text ends early, with a way to continue.
+    let wide: String = (0..1000)
+        .map(|_| format!("{}\n", "y".repeat(1000)))
+        .collect();
+    f.file("wide.txt", wide);
+    let v = f
+        .call("read", json!({"file_path": "wide.txt"}))
+        .await
+        .value()
+        .clone();
+    let n = v["lines"].as_array().unwrap().len() as u64;
+    assert!(n < 1000, "{n} lines returned");
+    assert_eq!(v["truncated"], true);
+    assert_eq!(v["next_offset"], n + 1);
+}
+
+#[tokio::test]
+async fn read_cuts_very_long_lines() {
+    let f = Fixture::new();
+    f.file("long.txt", format!("{}\nshort\n", "é".repeat(5000)));
+    let v = f
+        .call("read", json!({"file_path": "long.txt"}))
+        .await
+        .value()
+        .clone();
+    let first = v["lines"][0]["text"].as_str().unwrap();
+    assert!(first.starts_with(&"é".repeat(2000)));
+    assert!(first.ends_with("[line cut: 5000 characters]"), "{first}");
+    assert_eq!(v["lines"][1]["text"], "short");
+}
+
+#[tokio::test]
+async fn read_past_the_end_returns_no_lines_and_says_so() {
+    let f = Fixture::new();
+    f.file("a.txt", numbered(3));
+    let out = f
+        .call("read", json!({"file_path": "a.txt", "offset": 10}))
+        .await;
+    assert_eq!(out.value()["lines"], json!([]));
+    assert_eq!(out.value()["offset"], 10);
+    assert_eq!(out.value()["total_lines"], 3);
+    assert_eq!(
+        out.text(),
+        "[`a.txt` has 3 lines; offset 10 is past the end]\n"
+    );
+}
+
+#[tokio::test]
+async fn read_counts_empty_files_and_unterminated_last_lines() {
+    let f = Fixture::new();
+    f.file("empty.txt", "");
+    let out = f.call("read", json!({"file_path": "empty.txt"})).await;
+    assert_eq!(out.value()["total_lines"], 0);
+    assert_eq!(out.text(), "[`empty.txt` is empty]\n");
+
+    f.file("tail.txt", "a\nb\nc");
+    let v = f
+        .call("read", json!({"file_path": "tail.txt", "limit": 1}))
+        .await
+        .value()
+        .clone();
+    assert_eq!(v["total_lines"], 3);
+    let v = f
+        .call("read", json!({"file_path": "tail.txt"}))
+        .await
+        .value()
+        .clone();
+    assert_eq!(v["lines"][2], json!({"number": 3, "text": "c"}));
+    assert_eq!(v["total_lines"], 3);
+}
+
+#[tokio::test]
+async fn read_refuses_binary_files() {
+    let f = Fixture::new();
+    f.file("blob.bin", b"\x7fELF\x00\x01\x02binary\n".repeat(10));
+    let out = f.call("read", json!({"file_path": "blob.bin"})).await;
+    let message = out.error();
+    assert!(message.contains("`blob.bin` is a binary file"), "{message}");
+}
+
+#[tokio::test]
+async fn read_shows_invalid_utf8_as_replacement_characters() {
+    let f = Fixture::new();
+    f.file("latin1.txt", b"caf\xe9\n");
+    let v = f
+        .call("read", json!({"file_path": "latin1.txt"}))
+        .await
+        .value()
+        .clone();
+    assert_eq!(v["lines"][0]["text"], "caf\u{FFFD}");
+}
+
+#[tokio::test]
+async fn read_rejects_bad_offset_and_limit() {
+    let f = Fixture::new();
+    f.file("a.txt", "x\n");
+    for args in [
+        json!({"file_path": "a.txt", "offset": 0}),
+        json!({"file_path": "a.txt", "offset": 1.5}),
+        json!({"file_path": "a.txt", "limit": 0}),
+        json!({"file_path": "a.txt", "limit": -3}),
+    ] {
+        let out = f.call("read", args.clone()).await;
+        let message = out.error();
+        assert_eq!(
+            out.code(),
+            Some(ptc::codes::INVALID_ARGS),
+            "{args}: {message}"
+        );
+        assert!(message.contains("must be a whole number"), "{message}");
+    }
+    // Wrong types and a missing path fail schema validation.
+    for args in [
+        json!({"file_path": "a.txt", "offset": "2"}),
+        json!({"offset": 2}),
+    ] {
+        let out = f.call("read", args).await;
+        assert_eq!(
+            out.code(),
+            Some(ptc::codes::INVALID_ARGS),
+            "{}",
+            out.error()
+        );
+    }
+    let out = f.call("read", json!({"file_path": ""})).await;
+    assert!(out.error().contains("`file_path` is empty"));
+}
+
+#[tokio::test]
+async fn read_reports_missing_files_directories_and_pipes() {
+    let f = Fixture::new();
+    std::fs::create_dir(f.root.join("dir")).unwrap();
+    let out = f.call("read", json!({"file_path": "nope.txt"})).await;
+    assert!(
+        out.error().starts_with("File not found: `nope.txt`"),
+        "{}",
+        out.error()
+    );
+    let out = f.call("read", json!({"file_path": "dir"})).await;
+    assert!(
+        out.error().contains("`dir` is a directory"),
+        "{}",
+        out.error()
+    );
+    let status = std::process::Command::new("mkfifo")
+        .arg(f.root.join("fifo"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = f.call("read", json!({"file_path": "fifo"})).await;
+    assert!(
+        out.error().contains("not a regular file"),
+        "{}",
+        out.error()
+    );
+}
+
+#[tokio::test]
+async fn read_denies_escapes_through_dotdot_absolute_paths_and_symlinks() {
+    let f = Fixture::new();
+    let secret = f.outside.join("secret.txt");
+    f.symlink("link.txt", &secret);
+    f.symlink("linkdir", &f.outside);
+    f.symlink("sub/deeper", f.outside.join("dir"));
+    f.symlink("dangling", f.outside.join("missing.txt"));
+    for path in [
+        "../outside/secret.txt".to_string(),
+        "sub/../../outside/secret.txt".to_string(),
+        "..".to_string(),
+        secret.display().to_string(),
+        "/etc/passwd".to_string(),
+        "link.txt".to_string(),
+        "linkdir/secret.txt".to_string(),
+        "sub/deeper/inner.txt".to_string(),
+        "linkdir/not-there.txt".to_string(),
+        "dangling".to_string(),
+    ] {
+        f.call("read", json!({"file_path": path}))
+            .await
+            .assert_escape();
+    }
+}
+
+#[tokio::test]
+async fn read_follows_symlinks_and_absolute_paths_that_stay_inside() {
+    let f = Fixture::new();
+    f.file("real/a.txt", "inside\n");
+    f.symlink("alias.txt", f.root.join("real/a.txt"));
+    f.symlink("aliasdir", "real");
+    let abs = f.root.join("real/a.txt").display().to_string();
+    for path in [
+        "alias.txt",
+        "aliasdir/a.txt",
+        abs.as_str(),
+        "./real/../real/a.txt",
+    ] {
+        let out = f.call("read", json!({"file_path": path})).await;
+        assert_eq!(out.value()["lines"][0]["text"], "inside", "{path}");
+        assert_eq!(out.value()["path"], "real/a.txt", "{path}");
+    }
+}
+
+#[tokio::test]
+async fn read_presents_a_generic_read_call_and_a_read_card() {
+    let f = Fixture::new();
+    f.file("src/lib.rs", numbered(5));
+    let args = json!({"file_path": "src/lib.rs", "offset": 2, "limit": 2});
+    match f.present_call("read", &args).unwrap() {
+        ToolCallView::Generic {
+            title,
+            kind,
+            locations,
+            ..
+        } => {
+            assert_eq!(title, "Read src/lib.rs");
+            assert_eq!(kind, Some(ToolCallKind::Read));
+            assert_eq!(locations.unwrap()[0].line, Some(2));
+        }
+        other => panic!("unexpected call card {other:?}"),
+    }
+    let out = f.call("read", args).await;
+    let card = f.present_result(&out).unwrap();
+    assert_eq!(
+        card,
+        ToolResultView::Read {
+            title: Some("Read src/lib.rs".into()),
+            path: "src/lib.rs".into(),
+            offset: 2,
+            lines: vec![
+                ReadFileLine {
+                    number: 2,
+                    text: "line 2".into()
+                },
+                ReadFileLine {
+                    number: 3,
+                    text: "line 3".into()
+                },
+            ],
+            total_lines: 5,
+            lang: Some("rust".into()),
+            content: None,
+        }
+    );
+    let json = serde_json::to_value(&card).unwrap();
+    assert_eq!(json["card"], "read");
+    assert_eq!(json["totalLines"], 5);
+
+    // A failed read keeps the pending card.
+    let out = f.call("read", json!({"file_path": "missing.rs"})).await;
+    assert_eq!(f.present_result(&out), None);
+}

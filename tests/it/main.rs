@@ -1,0 +1,19 @@
+//! The `ptc` library's integration tests, one binary with a module per area; each test is
+//! named after the behaviour of `shared/spec` it pins. `code_*` modules run on the engine
+//! this build compiles (QuickJS, or deno_core built with `--no-default-features --features
+//! deno-quickjs`).
+
+mod common;
+
+mod batches;
+mod code_limits;
+mod code_modes;
+mod code_run;
+mod code_scheduling;
+mod code_subcalls;
+mod definitions;
+mod pipeline_policy;
+mod pipeline_results;
+mod registry_scopes;
+mod replay;
+mod sdk_testkit;
