@@ -236,7 +236,7 @@ fn stuck() -> ToolDefinition {
 async fn hostile_a_tool_ignoring_cancellation_cannot_hold_the_run_past_its_deadline() {
     let registry = ToolRegistry::new();
     registry.register(stuck()).unwrap();
-    let mut config = CodeConfig::quickjs();
+    let mut config = CodeConfig::default();
     config.limits.wall_clock = Duration::from_millis(300);
     CodeExecutor::new(config).install(&registry);
     let log = Arc::new(MemoryLog::new());

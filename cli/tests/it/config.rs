@@ -45,7 +45,7 @@ not_match = { file_path = "^src/" }
     .unwrap();
     assert_eq!(config.mode, Some(ptc::ToolMode::Code));
     assert_eq!(config.tools.as_deref(), Some(&["testkit".to_string()][..]));
-    let mut code = CodeConfig::quickjs();
+    let mut code = CodeConfig::default();
     config.limits.apply(&mut code);
     assert_eq!(code.limits.wall_clock, Duration::from_millis(500));
     assert_eq!(code.sub_calls.max_parallel, 3);
@@ -249,7 +249,7 @@ async fn config_denied_write_inside_a_program_rejects_with_tool_call_error() {
     let registry = ptc::ToolRegistry::new();
     let ctx = ptc_packs::PackContext::new(root.path().to_path_buf());
     ptc_packs::register(&registry, "builtin", &ctx).unwrap();
-    ptc::CodeExecutor::new(CodeConfig::quickjs()).install(&registry);
+    ptc::CodeExecutor::new(CodeConfig::default()).install(&registry);
     let policy = "[[policy]]\ntool = \"write\"\naction = \"deny\"\nnot_match = { file_path = \"^src/\" }\nreason = \"writes go under src/\"\n";
     Config::parse(policy, None)
         .unwrap()

@@ -99,7 +99,7 @@ fn policy_events(span: &SpanData) -> Vec<(String, String, Option<String>)> {
 fn code_registry() -> ToolRegistry {
     let registry = ToolRegistry::new();
     ptc::testkit::register(&registry).unwrap();
-    CodeExecutor::new(CodeConfig::quickjs()).install(&registry);
+    CodeExecutor::new(CodeConfig::default()).install(&registry);
     registry
 }
 

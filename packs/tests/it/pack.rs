@@ -359,7 +359,7 @@ async fn run_code(registry: &ToolRegistry, code: &str) -> (bool, String) {
 fn code_registry(root: &Path) -> ToolRegistry {
     let registry = ToolRegistry::new();
     builtin::register(&registry, &PackContext::new(root.to_path_buf())).unwrap();
-    CodeExecutor::new(CodeConfig::quickjs()).install(&registry);
+    CodeExecutor::new(CodeConfig::default()).install(&registry);
     registry.set_mode(ToolMode::Both);
     registry
 }

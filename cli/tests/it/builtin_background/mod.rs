@@ -44,7 +44,7 @@ impl Bg {
 
     /// Caps adjusted by `adjust`.
     pub fn with(adjust: impl FnOnce(&mut PackContext)) -> Self {
-        Self::with_code(adjust, CodeConfig::quickjs())
+        Self::with_code(adjust, CodeConfig::default())
     }
 
     /// Caps adjusted by `adjust`, code mode configured as `code`.

@@ -296,7 +296,7 @@ async fn a_task_outlives_its_run_and_the_next_run_reads_it() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_run_timeout_ends_a_task_output_wait() {
-    let mut code = ptc::CodeConfig::quickjs();
+    let mut code = ptc::CodeConfig::default();
     code.limits.wall_clock = Duration::from_millis(300);
     // A wait far beyond the test's patience: only the run's end can stop it.
     let bg = Bg::with_code(|ctx| ctx.tasks.max_wait = Duration::from_secs(3600), code);
