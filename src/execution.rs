@@ -316,7 +316,7 @@ impl CallGuards {
             // The question is hypothetical: it opens no span of its own.
             span: Default::default(),
         };
-        crate::pipeline::check_guards(&self.hooks, &exec)
+        crate::hooks::guard::check(&self.hooks, &exec)
     }
 }
 

@@ -44,6 +44,7 @@
 pub mod code;
 mod contain;
 pub mod content;
+mod defaults;
 pub mod definition;
 mod digest;
 mod disposer;

@@ -119,7 +119,11 @@ pub(super) async fn follow_tool_list(mut follow: ListFollower, peer: Peer<RoleSe
 
 /// The tools as an MCP client of `scope` sees them, if they can be listed.
 fn listed(registry: &ToolRegistry, scope: &ScopeKey) -> Option<Vec<Tool>> {
-    registry.listed_tools(Some(scope), None).ok().map(mcp_tools)
+    registry
+        .view(Some(scope), None)
+        .listed_tools()
+        .ok()
+        .map(mcp_tools)
 }
 
 /// Listed tools as MCP `Tool`s (one that cannot be is left out, with a warning).

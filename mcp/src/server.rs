@@ -165,10 +165,13 @@ impl PtcServer {
         self.shutdown.clone()
     }
 
-    /// The tools as an MCP client sees them: [`ToolRegistry::listed_tools`] (`run_code`'s
+    /// The tools as an MCP client sees them: [`ToolView::listed_tools`](ptc::registry::ToolView::listed_tools) (`run_code`'s
     /// description carries the guidance and the SDK).
     pub fn tools(&self) -> Result<Vec<Tool>, ToolBatchExecutionError> {
-        let listed = self.registry.listed_tools(Some(self.agent.scope()), None)?;
+        let listed = self
+            .registry
+            .view(Some(self.agent.scope()), None)
+            .listed_tools()?;
         Ok(notify::mcp_tools(listed))
     }
 
@@ -260,7 +263,8 @@ impl PtcServer {
         };
         let structured = self
             .registry
-            .get(name, Some(self.agent.scope()), None)
+            .view(Some(self.agent.scope()), None)
+            .get(name)
             .is_some_and(|d| is_object_schema(d.output().schema()));
         Ok(to_mcp(&result, structured))
     }

@@ -72,7 +72,8 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
     let scope = exec.agent().map(|a| a.scope());
     let tool_names = ctx
         .registry()
-        .executable_definitions(scope, exec.tool_set())
+        .view(scope, exec.tool_set())
+        .executable_definitions()
         .iter()
         .map(|d| d.name().to_string())
         .collect();

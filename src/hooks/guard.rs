@@ -1,5 +1,7 @@
 //! Monotonic guards: final pre-dispatch policy that can only deny.
 
+use super::HookSet;
+use crate::contain::contain;
 use crate::execution::ToolExecution;
 
 /// A guard evaluated after every pre-execute listener and before the body. Returning a
@@ -18,4 +20,23 @@ where
     fn check(&self, exec: &ToolExecution) -> Option<String> {
         self(exec)
     }
+}
+
+/// Global guards and guards of every scope on the caller's chain; the first denial wins.
+/// A panicking guard denies (fails closed).
+pub(crate) fn check(hooks: &HookSet, exec: &ToolExecution) -> Option<String> {
+    hooks
+        .guards
+        .iter()
+        .filter(|g| match g.scope {
+            None => true,
+            Some(id) => exec
+                .agent
+                .as_ref()
+                .is_some_and(|a| a.scope().chain().any(|s| s.id() == id)),
+        })
+        .find_map(|g| match contain(|| g.hook.check(exec)) {
+            Ok(reason) => reason,
+            Err(p) => Some(format!("guard failed: {p}")),
+        })
 }

@@ -14,11 +14,11 @@
 
 mod arguments;
 pub(crate) mod dispatch;
-mod policy;
+mod stages;
+
+pub(crate) use stages::Pipeline;
 
 pub use arguments::UnknownArguments;
-
-pub(crate) use policy::check_guards;
 
 use std::sync::Arc;
 
@@ -68,7 +68,9 @@ impl ToolRegistry {
     /// [`ToolRegistry::run_prepared`], which reports them without dispatching.
     pub fn prepare(&self, input: ToolExecutionInput) -> PreparedCall {
         let scope = input.agent.as_ref().map(|a| a.scope());
-        let definition = self.executable(&input.name, scope, input.tool_set.as_ref());
+        let definition = self
+            .view(scope, input.tool_set.as_ref())
+            .executable(&input.name);
         self.prepare_with(input, definition)
     }
 
@@ -110,13 +112,12 @@ impl ToolRegistry {
 
     /// Run one prepared call through the whole pipeline.
     pub async fn run_prepared(&self, call: PreparedCall) -> ToolExecutionResult {
-        let hooks = self.inner.hooks.snapshot();
-        match self.admit(&hooks, &call).await {
-            Admission::Refused(result) => self.commit(&hooks, &call.exec, *result, None).await,
+        let pipeline = self.pipeline();
+        match pipeline.admit(&call).await {
+            Admission::Refused(result) => pipeline.commit(&call.exec, *result, None).await,
             Admission::Admitted(effects) => {
-                let result = self.dispatch_admitted(&hooks, &call.exec, &effects).await;
-                self.commit(&hooks, &call.exec, result, Some(&effects))
-                    .await
+                let result = pipeline.dispatch(&call.exec, &effects).await;
+                pipeline.commit(&call.exec, result, Some(&effects)).await
             }
         }
     }

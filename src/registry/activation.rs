@@ -9,8 +9,6 @@ use std::sync::Arc;
 use futures::future::{BoxFuture, FutureExt};
 use tokio_util::sync::CancellationToken;
 
-use super::ToolRegistry;
-use crate::definition::ToolDefinition;
 use crate::scope::{Agent, ScopeKey};
 
 /// Provider, model and optional reasoning effort captured for a step.
@@ -71,20 +69,14 @@ impl fmt::Debug for RegistrationOptions {
 pub struct ResolvedToolSet(Arc<SetInner>);
 
 struct SetInner {
-    registry: ToolRegistry,
     scope: Option<ScopeKey>,
     admitted: HashSet<u64>,
     disposed: AtomicBool,
 }
 
 impl ResolvedToolSet {
-    pub(crate) fn new(
-        registry: ToolRegistry,
-        scope: Option<ScopeKey>,
-        admitted: HashSet<u64>,
-    ) -> Self {
+    pub(crate) fn new(scope: Option<ScopeKey>, admitted: HashSet<u64>) -> Self {
         ResolvedToolSet(Arc::new(SetInner {
-            registry,
             scope,
             admitted,
             disposed: AtomicBool::new(false),
@@ -101,12 +93,6 @@ impl ResolvedToolSet {
     /// Close admission after the step's batch settles.
     pub fn dispose(&self) {
         self.0.disposed.store(true, Ordering::Release);
-    }
-
-    /// Admitted definitions still visible in `scope` (another scope's conditional tools
-    /// are never admitted).
-    pub fn view(&self, scope: Option<&ScopeKey>) -> Vec<Arc<ToolDefinition>> {
-        self.0.registry.definitions(scope, Some(self))
     }
 }
 

@@ -3,13 +3,12 @@
 
 use serde_json::Value;
 
-use super::{ResolvedToolSet, ToolRegistry};
+use super::ToolView;
 use crate::definition::ToolSchema;
 use crate::executor::ToolBatchExecutionError;
-use crate::scope::ScopeKey;
 use crate::RUN_CODE;
 
-/// One tool as [`ToolRegistry::listed_tools`] lists it.
+/// One tool as [`ToolView::listed_tools`] lists it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListedTool {
     /// Name, description and parameters, as the model sees them.
@@ -19,19 +18,15 @@ pub struct ListedTool {
     pub output_schema: Option<Value>,
 }
 
-impl ToolRegistry {
-    /// What `scope`'s executor offers, as one self-contained list: wherever `run_code` is
+impl ToolView<'_> {
+    /// What the scope's executor offers, as one self-contained list: wherever `run_code` is
     /// offered, its description is the executor's guidance sections (the runtime contract
     /// and the SDK declarations) in place of its one-line description, so the list never
     /// points at declarations that are not in it. `ptc serve` lists exactly this and `ptc
-    /// tools` prints it; [`ToolRegistry::model_input`] keeps the two apart for hosts that
+    /// tools` prints it; [`ToolView::model_input`] keeps the two apart for hosts that
     /// put sections in the system prompt.
-    pub fn listed_tools(
-        &self,
-        scope: Option<&ScopeKey>,
-        tool_set: Option<&ResolvedToolSet>,
-    ) -> Result<Vec<ListedTool>, ToolBatchExecutionError> {
-        let (input, sections) = self.model_input(scope, tool_set)?;
+    pub fn listed_tools(&self) -> Result<Vec<ListedTool>, ToolBatchExecutionError> {
+        let (input, sections) = self.model_input()?;
         let guidance: String = sections.iter().map(|s| s.text.as_str()).collect();
         Ok(input
             .schemas
@@ -41,7 +36,7 @@ impl ToolRegistry {
                     schema.description = guidance.clone();
                 }
                 let output_schema = self
-                    .get(&schema.name, scope, tool_set)
+                    .get(&schema.name)
                     .map(|d| d.output().schema().clone())
                     .filter(|s| s.get("type").and_then(Value::as_str) == Some("object"));
                 ListedTool {

@@ -9,6 +9,7 @@ mod listing;
 mod scoped;
 mod setting;
 mod state;
+mod view;
 
 pub use activation::{
     ActivationContext, ModelSelection, RegistrationOptions, ResolvedToolSet, When,
@@ -16,19 +17,17 @@ pub use activation::{
 pub use listing::ListedTool;
 pub use scoped::Scoped;
 pub use state::ToolRestriction;
+pub use view::ToolView;
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 use crate::contain::{contain, contain_async};
-use crate::definition::{IntoDefinition, ToolDefinition, ToolSchema};
+use crate::definition::IntoDefinition;
 use crate::disposer::Disposer;
 use crate::error::RegistryError;
-use crate::executor::{
-    NativeExecutor, ToolBatchExecutionError, ToolBatchInput, ToolBatchResult, ToolExecutor,
-    ToolModelInput, ToolPromptSection,
-};
+use crate::executor::{ToolBatchExecutionError, ToolBatchInput, ToolBatchResult, ToolExecutor};
 use crate::hooks::dispatch_log::PtcDispatchLogHook;
 use crate::hooks::execute::ExecuteHook;
 use crate::hooks::guard::ToolGuard;
@@ -38,7 +37,6 @@ use crate::hooks::pre_execute::PreExecute;
 use crate::hooks::{HookList, Hooks, ListOf};
 use crate::mode::ToolMode;
 use crate::policy::approval::ApprovalService;
-use crate::policy::timeout::TimeoutPolicy;
 use crate::scope::ScopeKey;
 use crate::RUN_CODE;
 use setting::ScopedSetting;
@@ -90,21 +88,7 @@ pub struct ToolRegistry {
     pub(crate) inner: Arc<Inner>,
 }
 
-impl Default for ToolRegistry {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl ToolRegistry {
-    /// A registry with the deployment defaults: the native executor and the timeout policy.
-    pub fn new() -> Self {
-        let registry = Self::bare();
-        registry.set_executor(Arc::new(NativeExecutor::default()));
-        registry.on_execute(TimeoutPolicy::default());
-        registry
-    }
-
     /// A registry with no executor and no policies installed.
     pub fn bare() -> Self {
         ToolRegistry {
@@ -273,63 +257,6 @@ impl ToolRegistry {
         }))
     }
 
-    /// Look up a tool as `scope` sees it (scoped shadows global; restricted-away reads as
-    /// absent). Without `tool_set`, conditional registrations are still returned (inspection).
-    pub fn get(
-        &self,
-        name: &str,
-        scope: Option<&ScopeKey>,
-        tool_set: Option<&ResolvedToolSet>,
-    ) -> Option<Arc<ToolDefinition>> {
-        let state = self.read();
-        let reg = state.visible(name, scope)?;
-        match tool_set {
-            None => Some(reg.def.clone()),
-            Some(set) => admitted(reg, scope, Some(set)).then(|| reg.def.clone()),
-        }
-    }
-
-    /// The definition a call may execute: with an admitted set, the set decides for
-    /// conditional tools; without one, conditional tools are unavailable.
-    pub fn executable(
-        &self,
-        name: &str,
-        scope: Option<&ScopeKey>,
-        tool_set: Option<&ResolvedToolSet>,
-    ) -> Option<Arc<ToolDefinition>> {
-        let state = self.read();
-        let reg = state.visible(name, scope)?;
-        admitted(reg, scope, tool_set).then(|| reg.def.clone())
-    }
-
-    /// Visible definitions, sorted by name; limited to the admitted set when given.
-    pub fn definitions(
-        &self,
-        scope: Option<&ScopeKey>,
-        tool_set: Option<&ResolvedToolSet>,
-    ) -> Vec<Arc<ToolDefinition>> {
-        let state = self.read();
-        state
-            .visible_all(scope)
-            .into_iter()
-            .filter(|reg| tool_set.is_none() || admitted(reg, scope, tool_set))
-            .map(|reg| reg.def.clone())
-            .collect()
-    }
-
-    /// The model-facing projection of the visible tools: name, description and
-    /// parameters only, deep-copied.
-    pub fn schemas(
-        &self,
-        scope: Option<&ScopeKey>,
-        tool_set: Option<&ResolvedToolSet>,
-    ) -> Vec<ToolSchema> {
-        self.definitions(scope, tool_set)
-            .iter()
-            .map(|d| d.schema())
-            .collect()
-    }
-
     /// Evaluate every visible `when` condition once for this step. A rejected (or
     /// panicking) condition or cancellation fails the whole resolution.
     pub async fn resolve(&self, ctx: ActivationContext) -> Result<ResolvedToolSet, RegistryError> {
@@ -369,7 +296,7 @@ impl ToolRegistry {
             .filter(|(_, a)| *a)
             .map(|(id, _)| id)
             .collect();
-        Ok(ResolvedToolSet::new(self.clone(), scope, admitted_ids))
+        Ok(ResolvedToolSet::new(scope, admitted_ids))
     }
 
     /// Listen to `tools/change` (register, unregister, restriction change).
@@ -478,38 +405,6 @@ impl ToolRegistry {
         self.inner.modes.resolve(scope)
     }
 
-    /// Definitions a call from `scope` could execute now: visible ones, with
-    /// conditional tools only when `tool_set` admits them.
-    pub fn executable_definitions(
-        &self,
-        scope: Option<&ScopeKey>,
-        tool_set: Option<&ResolvedToolSet>,
-    ) -> Vec<Arc<ToolDefinition>> {
-        let state = self.read();
-        state
-            .visible_all(scope)
-            .into_iter()
-            .filter(|reg| admitted(reg, scope, tool_set))
-            .map(|reg| reg.def.clone())
-            .collect()
-    }
-
-    /// What the scope's executor offers the model: schemas, names and guidance sections.
-    pub fn model_input(
-        &self,
-        scope: Option<&ScopeKey>,
-        tool_set: Option<&ResolvedToolSet>,
-    ) -> Result<(ToolModelInput, Vec<ToolPromptSection>), ToolBatchExecutionError> {
-        let executor = self
-            .executor_for(scope)
-            .ok_or(ToolBatchExecutionError::NoExecutor)?;
-        let tools = self.executable_definitions(scope, tool_set);
-        Ok((
-            executor.describe(self, scope, &tools),
-            executor.sections(self, scope, &tools),
-        ))
-    }
-
     /// Delegate a raw call batch to the agent's executor (or the deployment default).
     pub async fn execute(
         &self,
@@ -521,12 +416,4 @@ impl ToolRegistry {
             .ok_or_else(|| ToolBatchExecutionError::NoExecutor)?;
         executor.execute(self, input).await
     }
-}
-
-fn admitted(
-    reg: &Registration,
-    scope: Option<&ScopeKey>,
-    tool_set: Option<&ResolvedToolSet>,
-) -> bool {
-    reg.when.is_none() || tool_set.is_some_and(|set| set.admits(reg.id, scope))
 }

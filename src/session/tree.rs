@@ -174,7 +174,7 @@ pub(crate) fn describe(
     call: &CallNode,
     registry: Option<&ToolRegistry>,
 ) -> (String, Option<String>) {
-    let def = registry.and_then(|r| r.get(&call.name, None, None));
+    let def = registry.and_then(|r| r.view(None, None).get(&call.name));
     let title = def
         .as_ref()
         .and_then(|d| d.present_call(&call.arguments))

@@ -10,7 +10,7 @@ use serde_json::json;
 const NATIVE: [&str; 5] = ["add", "counter", "echo", "fail", "sleep"];
 
 fn offered(registry: &ToolRegistry, scope: Option<&ScopeKey>) -> Vec<String> {
-    let (input, _) = registry.model_input(scope, None).unwrap();
+    let (input, _) = registry.view(scope, None).model_input().unwrap();
     let names: Vec<String> = input.schemas.iter().map(|s| s.name.clone()).collect();
     assert_eq!(names, input.known_names, "schemas and callable names agree");
     names
@@ -22,7 +22,7 @@ fn sorted(mut names: Vec<String>) -> Vec<String> {
 }
 
 fn declarations(registry: &ToolRegistry, scope: Option<&ScopeKey>) -> String {
-    CodeExecutor::declarations(&registry.executable_definitions(scope, None))
+    CodeExecutor::declarations(&registry.view(scope, None).executable_definitions())
 }
 
 async fn echo_directly(registry: &ToolRegistry, scope: &ScopeKey) -> Run {
@@ -48,7 +48,7 @@ async fn b54_native_mode_offers_every_schema_and_no_run_code() {
     let registry = code_registry();
     registry.set_mode(ToolMode::Native);
     assert_eq!(sorted(offered(&registry, None)), NATIVE);
-    let (_, sections) = registry.model_input(None, None).unwrap();
+    let (_, sections) = registry.view(None, None).model_input().unwrap();
     assert!(sections.is_empty(), "no SDK in native mode: {sections:?}");
 
     let scope = ScopeKey::root("agent");
@@ -65,7 +65,7 @@ async fn b55_code_mode_offers_only_run_code_with_guidance_and_the_sdk() {
     let registry = code_registry();
     registry.set_mode(ToolMode::Code);
     assert_eq!(offered(&registry, None), [RUN_CODE]);
-    let (_, sections) = registry.model_input(None, None).unwrap();
+    let (_, sections) = registry.view(None, None).model_input().unwrap();
     assert_eq!(sections.len(), 1, "{sections:?}");
     let text = &sections[0].text;
     let limits = ptc_sdk_gen::RuntimeLimits::default();
@@ -112,7 +112,7 @@ async fn b56_both_mode_offers_native_schemas_then_run_code_last() {
     let names = offered(&registry, None);
     assert_eq!(names.last().map(String::as_str), Some(RUN_CODE));
     assert_eq!(sorted(names[..names.len() - 1].to_vec()), NATIVE);
-    let (_, sections) = registry.model_input(None, None).unwrap();
+    let (_, sections) = registry.view(None, None).model_input().unwrap();
     assert_eq!(sections.len(), 1, "{sections:?}");
     assert!(
         sections[0].text.contains(&declarations(&registry, None)),

@@ -19,7 +19,7 @@ fn parse(text: &str) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn b40_run_code_requires_code_and_description() {
     let registry = code_registry();
-    let (input, _) = registry.model_input(None, None).unwrap();
+    let (input, _) = registry.view(None, None).model_input().unwrap();
     let schema = input
         .schemas
         .iter()
@@ -438,7 +438,7 @@ async fn a_result_over_max_result_chars_is_cut_to_head_and_tail_and_kept_whole_i
     assert!(r.result.meta.is_none());
     // The guidance states the cap in force.
     registry.set_mode(ptc::ToolMode::Code);
-    let (_, sections) = registry.model_input(None, None).unwrap();
+    let (_, sections) = registry.view(None, None).model_input().unwrap();
     assert!(
         sections[0].text.contains("past 1,000 characters"),
         "{}",

@@ -347,7 +347,7 @@ fn b09_schemas_carry_only_name_description_parameters() {
                 .present_call(|_| None),
         )
         .unwrap();
-    let schemas = registry.schemas(None, None);
+    let schemas = registry.view(None, None).schemas();
     assert_eq!(schemas.len(), 1);
     let wire = serde_json::to_value(&schemas[0]).unwrap();
     let keys: Vec<&String> = wire.as_object().unwrap().keys().collect();
@@ -363,10 +363,10 @@ fn b09_schemas_carry_only_name_description_parameters() {
 fn b09_schemas_are_deep_copies() {
     let registry = ToolRegistry::new();
     registry.register(echo()).unwrap();
-    let mut schemas = registry.schemas(None, None);
+    let mut schemas = registry.view(None, None).schemas();
     schemas[0].parameters["properties"]["text"]["type"] = json!("number");
     schemas[0].description.push_str(" (mutated)");
-    let again = registry.schemas(None, None);
+    let again = registry.view(None, None).schemas();
     assert_eq!(
         again[0].parameters["properties"]["text"]["type"],
         json!("string")

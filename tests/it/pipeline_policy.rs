@@ -470,7 +470,7 @@ async fn b22_timeout_enforced_by_policy_and_not_sent_to_model() {
     assert_eq!(tracker.finished.load(Ordering::SeqCst), 1);
     let fast = call(&registry, "slow", json!({"ms": 10})).await;
     assert_eq!(fast.value().unwrap().as_ref(), &json!(10));
-    assert!(!serde_json::to_string(&registry.schemas(None, None))
+    assert!(!serde_json::to_string(&registry.view(None, None).schemas())
         .unwrap()
         .contains("50"));
 }

@@ -15,7 +15,8 @@ use tokio_util::sync::CancellationToken;
 
 fn names(registry: &ToolRegistry, scope: Option<&ScopeKey>) -> Vec<String> {
     registry
-        .definitions(scope, None)
+        .view(scope, None)
+        .definitions()
         .iter()
         .map(|d| d.name().to_string())
         .collect()
@@ -56,7 +57,8 @@ async fn b10_scoped_registration_shadows_global() {
     let child = scope.child("sub");
     assert_eq!(
         registry
-            .get("who", Some(&child), None)
+            .view(Some(&child), None)
+            .get("who")
             .unwrap()
             .output()
             .render(&json!({}), &json!(1))
@@ -210,7 +212,7 @@ fn b13_disposing_undoes_exactly_that_registration() {
     registry.register(constant("other", json!(1))).unwrap();
     scoped.dispose();
     assert!(
-        registry.get("t", Some(&scope), None).is_some(),
+        registry.view(Some(&scope), None).get("t").is_some(),
         "global still visible"
     );
     assert_eq!(names(&registry, Some(&scope)), ["other", "t"]);
@@ -228,7 +230,7 @@ fn b13_stale_disposer_does_not_remove_a_replacement() {
     let _second = registry
         .register(constant(first_clone_name, json!(2)))
         .unwrap();
-    assert!(registry.get("t", None, None).is_some());
+    assert!(registry.view(None, None).get("t").is_some());
 }
 
 #[test]
@@ -276,7 +278,8 @@ async fn b14_when_condition_decides_declarations_and_dispatch() {
     let off = registry.resolve(activation(None)).await.unwrap();
     assert_eq!(
         registry
-            .schemas(None, Some(&off))
+            .view(None, Some(&off))
+            .schemas()
             .iter()
             .map(|s| s.name.as_str())
             .collect::<Vec<_>>(),
@@ -289,7 +292,7 @@ async fn b14_when_condition_decides_declarations_and_dispatch() {
 
     enabled.store(true, Ordering::SeqCst);
     let on = registry.resolve(activation(None)).await.unwrap();
-    assert_eq!(registry.schemas(None, Some(&on)).len(), 2);
+    assert_eq!(registry.view(None, Some(&on)).schemas().len(), 2);
     let r = registry
         .dispatch(ToolExecutionInput::new("c", "cond", json!({})).with_tool_set(on.clone()))
         .await;
@@ -327,7 +330,7 @@ async fn b14_conditions_evaluated_once_per_step() {
             .await;
         assert!(!r.is_error());
     }
-    let _ = registry.definitions(None, Some(&set));
+    let _ = registry.view(None, Some(&set)).definitions();
     assert_eq!(evaluations.load(Ordering::SeqCst), 1);
 }
 
@@ -388,8 +391,8 @@ async fn b14_admitted_set_is_scope_exact() {
         .resolve(activation(Some(Agent::new(a.clone()))))
         .await
         .unwrap();
-    assert_eq!(set.view(Some(&a)).len(), 1);
-    assert!(set.view(Some(&b)).is_empty());
+    assert_eq!(registry.view(Some(&a), Some(&set)).definitions().len(), 1);
+    assert!(registry.view(Some(&b), Some(&set)).definitions().is_empty());
     let r = registry
         .dispatch(
             ToolExecutionInput::new("c", "cond", json!({}))

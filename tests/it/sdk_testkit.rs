@@ -12,7 +12,7 @@ use tsc_support::TsProject;
 fn b39_testkit_sdk_and_example_programs_typecheck() {
     let registry = ToolRegistry::new();
     ptc::testkit::register(&registry).unwrap();
-    let sdk = CodeExecutor::declarations(&registry.executable_definitions(None, None));
+    let sdk = CodeExecutor::declarations(&registry.view(None, None).executable_definitions());
     let mut project = TsProject::new(&sdk);
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/programs");
     for entry in std::fs::read_dir(&examples).unwrap() {

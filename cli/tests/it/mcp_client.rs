@@ -27,7 +27,7 @@ fn output(text: &str) -> Value {
 /// The SDK section the model reads in `both` mode.
 fn sdk(registry: &ToolRegistry) -> String {
     registry.set_mode(ToolMode::Both);
-    let (_, sections) = registry.model_input(None, None).unwrap();
+    let (_, sections) = registry.view(None, None).model_input().unwrap();
     sections.into_iter().map(|s| s.text).collect()
 }
 
@@ -334,7 +334,7 @@ async fn mcp_server_hanging_in_tools_list_fails_startup_naming_the_phase_and_is_
     // The fixture ignores SIGTERM and stdin's end: only the kill stopped it, and it was reaped.
     let (pid, alive) = pid_alive(&pid_file);
     assert!(!alive, "the wedged server {pid} is still there");
-    assert!(registry.get("fx__pid", None, None).is_none());
+    assert!(registry.view(None, None).get("fx__pid").is_none());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

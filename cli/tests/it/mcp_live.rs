@@ -216,8 +216,8 @@ async fn a_pack_follows_its_servers_tool_list() {
         .await
         .unwrap();
     assert!(!batch.results[0].result.is_error());
-    while registry.get("live__fresh", None, None).is_none()
-        || registry.get("live__old", None, None).is_some()
+    while registry.view(None, None).get("live__fresh").is_none()
+        || registry.view(None, None).get("live__old").is_some()
     {
         changes.recv().await.expect("the registry changes");
     }

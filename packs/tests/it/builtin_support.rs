@@ -99,7 +99,8 @@ impl Fixture {
     /// The pending-call card of `name` for `args`.
     pub fn present_call(&self, name: &str, args: &Value) -> Option<ToolCallView> {
         self.registry
-            .get(name, None, None)
+            .view(None, None)
+            .get(name)
             .unwrap()
             .present_call(args)
     }
@@ -112,7 +113,8 @@ impl Fixture {
             meta: outcome.result.meta.clone(),
         };
         self.registry
-            .get(&outcome.name, None, None)
+            .view(None, None)
+            .get(&outcome.name)
             .unwrap()
             .present_result(&outcome.args, &result)
     }
@@ -120,7 +122,8 @@ impl Fixture {
     /// Whether `name` may run alongside siblings for `args`.
     pub fn concurrency_safe(&self, name: &str, args: &Value) -> bool {
         self.registry
-            .get(name, None, None)
+            .view(None, None)
+            .get(name)
             .unwrap()
             .is_concurrency_safe(args)
     }

@@ -188,7 +188,7 @@ fn builtin_loads_by_name_and_refuses_a_missing_root() {
     )
     .unwrap();
     for name in TOOLS {
-        assert!(registry.get(name, None, None).is_some(), "{name}");
+        assert!(registry.view(None, None).get(name).is_some(), "{name}");
     }
     let missing = f.root.join("missing");
     let err = ptc_packs::register(
@@ -228,7 +228,7 @@ fn builtin_read_only_tools_are_concurrency_safe_and_mutating_ones_exclusive() {
 #[test]
 fn builtin_sdk_declares_typed_outputs() {
     let f = Fixture::new();
-    let sdk = CodeExecutor::declarations(&f.registry.executable_definitions(None, None));
+    let sdk = CodeExecutor::declarations(&f.registry.view(None, None).executable_definitions());
     for snippet in [
         "total_lines: number;",
         "next_offset?: number;",
@@ -269,7 +269,7 @@ fn builtin_descriptions_are_true_in_code_mode_and_the_code_list_is_lean() {
     let f = Fixture::new();
     let registry = code_registry(&f.root);
     registry.set_mode(ToolMode::Code);
-    let listed = registry.listed_tools(None, None).unwrap();
+    let listed = registry.view(None, None).listed_tools().unwrap();
     let text = &listed[0].schema.description;
     // Descriptions written for native rendering are not shown next to typed results.
     for native in [
@@ -307,7 +307,7 @@ fn builtin_descriptions_are_true_in_code_mode_and_the_code_list_is_lean() {
         ("todo_write", "Send the ENTIRE list every call"),
     ] {
         assert!(text.contains(code), "{tool}: {code:?} in:\n{text}");
-        let def = registry.get(tool, None, None).unwrap();
+        let def = registry.view(None, None).get(tool).unwrap();
         assert_ne!(def.code_description(), def.description(), "{tool}");
     }
     // Every argument is closed: no open record on any tool's arguments.
@@ -317,7 +317,7 @@ fn builtin_descriptions_are_true_in_code_mode_and_the_code_list_is_lean() {
 
     // Native schemas keep the native descriptions.
     registry.set_mode(ToolMode::Native);
-    let native = registry.listed_tools(None, None).unwrap();
+    let native = registry.view(None, None).listed_tools().unwrap();
     let read = native.iter().find(|t| t.schema.name == "read").unwrap();
     assert_eq!(
         read.schema.description,
@@ -494,7 +494,7 @@ async fn builtin_tool_errors_reach_programs_as_tool_call_errors() {
 #[test]
 fn builtin_example_programs_typecheck_against_the_builtin_sdk() {
     let f = Fixture::new();
-    let defs: Vec<Arc<ptc::ToolDefinition>> = f.registry.executable_definitions(None, None);
+    let defs: Vec<Arc<ptc::ToolDefinition>> = f.registry.view(None, None).executable_definitions();
     let sdk = CodeExecutor::declarations(&defs);
     let mut project = TsProject::new(&sdk);
     for name in [

@@ -9,13 +9,11 @@ use futures::future::{BoxFuture, FutureExt};
 use futures::stream::{FuturesUnordered, StreamExt};
 use tokio_util::sync::CancellationToken;
 
-use crate::contain::contain_async;
 use crate::error::ToolFailure;
 use crate::execution::{
     RunEffects, ToolArguments, ToolExecution, ToolExecutionInput, ToolRunContext,
 };
-use crate::hooks::dispatch_log::{PtcDispatchLog, PtcDispatchLogStage};
-use crate::hooks::HookSet;
+use crate::pipeline::Pipeline;
 use crate::pipeline::{Admission, PreparedCall};
 use crate::policy::waiting::{self, PersonClock};
 use crate::registry::ToolRegistry;
@@ -53,7 +51,7 @@ pub(super) struct Staged {
 /// What the commit stage needs of a started call.
 pub(super) struct StartedCall {
     pub(super) exec: Arc<ToolExecution>,
-    pub(super) hooks: Arc<HookSet>,
+    pub(super) pipeline: Pipeline,
     pub(super) reply: Reply,
 }
 
@@ -174,14 +172,13 @@ impl Driver {
             name: exec.name().to_string(),
             arguments: exec.arguments().as_ref().clone(),
         });
-        let registry = self.registry.clone();
-        let hooks = registry.inner.hooks.snapshot();
+        let pipeline = self.registry.pipeline();
         let n = submission.n;
         self.started.insert(n, exec.clone());
         let person = self.person.clone();
         self.admitting = Some(
             waiting::scope(person, async move {
-                let stage = match registry.admit(&hooks, &prepared).await {
+                let stage = match pipeline.admit(&prepared).await {
                     Admission::Admitted(effects) => Stage::Admitted(effects),
                     Admission::Refused(result) => Stage::Refused(*result),
                 };
@@ -191,7 +188,7 @@ impl Driver {
                     exclusive,
                     call: Some(StartedCall {
                         exec,
-                        hooks,
+                        pipeline,
                         reply: submission.reply,
                     }),
                 }
@@ -207,14 +204,11 @@ impl Driver {
                 if staged.exclusive {
                     self.exclusive_running = true;
                 }
-                let registry = self.registry.clone();
                 let (n, exclusive) = (staged.n, staged.exclusive);
                 let person = self.person.clone();
                 self.running.push(
                     waiting::scope(person, async move {
-                        let result = registry
-                            .dispatch_admitted(&call.hooks, &call.exec, &effects)
-                            .await;
+                        let result = call.pipeline.dispatch(&call.exec, &effects).await;
                         Staged {
                             n,
                             stage: Stage::Dispatched(result, effects),
@@ -240,15 +234,18 @@ impl Driver {
 
     /// The commit stage of one started sub-call.
     pub(super) fn commit(&self, stage: Stage, call: StartedCall) -> BoxFuture<'static, ()> {
-        let registry = self.registry.clone();
         let ctx = self.ctx.clone();
         async move {
-            let StartedCall { exec, hooks, reply } = call;
+            let StartedCall {
+                exec,
+                pipeline,
+                reply,
+            } = call;
             let result = match stage {
                 Stage::Dispatched(result, effects) => {
-                    registry.commit(&hooks, &exec, result, Some(&effects)).await
+                    pipeline.commit(&exec, result, Some(&effects)).await
                 }
-                Stage::Refused(result) => registry.commit(&hooks, &exec, result, None).await,
+                Stage::Refused(result) => pipeline.commit(&exec, result, None).await,
                 Stage::Admitted(_) | Stage::Abandoned => return,
             };
             for context in &result.additional_contexts {
@@ -257,7 +254,7 @@ impl Driver {
             if result.concludes_turn() {
                 ctx.conclude_turn();
             }
-            let content = logged_content(&hooks, ctx.execution(), &exec, &result).await;
+            let content = pipeline.dispatch_log(ctx.execution(), &exec, &result).await;
             log_to(&ctx, |parent| SessionEvent::PtcDispatch {
                 at_ms: now_ms(),
                 parent_call_id: parent.to_string(),
@@ -323,31 +320,4 @@ pub(super) fn log_to(ctx: &ToolRunContext, event: impl FnOnce(&str) -> SessionEv
             );
         }
     }
-}
-
-/// The durable content copy: the `tools/ptc-dispatch-log` waterfall's answer, or the
-/// settled content when there is no listener or a listener panics.
-pub(super) async fn logged_content(
-    hooks: &Arc<HookSet>,
-    outer: &Arc<ToolExecution>,
-    sub: &ToolExecution,
-    result: &ToolExecutionResult,
-) -> Vec<crate::content::ContentBlock> {
-    if !hooks
-        .ptc_dispatch_log
-        .iter()
-        .any(|l| l.applies_to(outer.scope_id()))
-    {
-        return result.content.clone();
-    }
-    let dispatch = Arc::new(PtcDispatchLog {
-        exec: outer.clone(),
-        sub_call_id: sub.call_id().to_string(),
-        name: sub.name().to_string(),
-        is_error: result.is_error(),
-        content: result.content.clone(),
-    });
-    contain_async(crate::hooks::chain(hooks.clone(), PtcDispatchLogStage::new(dispatch)).run())
-        .await
-        .unwrap_or_else(|_| result.content.clone())
 }

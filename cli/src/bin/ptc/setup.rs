@@ -166,7 +166,8 @@ pub async fn registry_until(
     }
     let mcp = connect_mcp(&registry, &config.mcp, &args.mcp, stop).await?;
     let tools: Vec<String> = registry
-        .definitions(None, None)
+        .view(None, None)
+        .definitions()
         .iter()
         .map(|d| d.name().to_string())
         .chain([ptc::RUN_CODE.to_string()])
@@ -254,7 +255,8 @@ pub async fn sdk(args: SdkArgs) -> Result<ExitCode, String> {
     setup.registry.set_mode(mode);
     let (_, sections) = setup
         .registry
-        .model_input(None, None)
+        .view(None, None)
+        .model_input()
         .map_err(|e| e.to_string())?;
     for section in sections {
         crate::output::stdout(&section.text);
@@ -272,7 +274,8 @@ pub async fn tools(args: ToolsArgs) -> Result<ExitCode, String> {
     // What `ptc serve` lists: run_code's description carries the guidance and the SDK.
     let listed = setup
         .registry
-        .listed_tools(None, None)
+        .view(None, None)
+        .listed_tools()
         .map_err(|e| e.to_string())?;
     // A wire format other than ptc's own implies JSON output.
     if args.json || args.format != "ptc" {

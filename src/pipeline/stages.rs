@@ -11,10 +11,11 @@ use crate::contain::{contain, contain_async, contain_started};
 use crate::content::content_text;
 use crate::error::{codes, ToolErrorInfo, ToolFailure};
 use crate::execution::{RunEffects, ToolExecution};
+use crate::hooks::dispatch_log::{PtcDispatchLog, PtcDispatchLogStage};
 use crate::hooks::execute::{Body, DispatchExecution, ExecuteStage};
 use crate::hooks::post_execute::{PostExecuteStage, PostToolDecision, Replacement};
 use crate::hooks::pre_execute::{PreExecuteStage, PreToolDecision};
-use crate::hooks::HookSet;
+use crate::hooks::{guard, HookSet};
 use crate::policy::approval::{ApprovalAnswer, ApprovalRequest};
 use crate::registry::ToolRegistry;
 use crate::result::{Outcome, ToolExecutionResult};
@@ -24,10 +25,29 @@ fn fail(failure: ToolFailure) -> ToolExecutionResult {
     ToolExecutionResult::failure(failure)
 }
 
+/// The pipeline's stages for calls that start now: the registry and the hooks registered at
+/// this moment (a call keeps the hooks it began with). The native path
+/// ([`ToolRegistry::run_prepared`]) and the code-mode bridge both drive calls through these.
+#[derive(Clone)]
+pub(crate) struct Pipeline {
+    registry: ToolRegistry,
+    hooks: Arc<HookSet>,
+}
+
 impl ToolRegistry {
+    /// The pipeline over the hooks registered now.
+    pub(crate) fn pipeline(&self) -> Pipeline {
+        Pipeline {
+            registry: self.clone(),
+            hooks: self.inner.hooks.snapshot(),
+        }
+    }
+}
+
+impl Pipeline {
     /// The admission stage: cancellation, `tools/pre-execute` (with approval), guards.
-    pub(crate) async fn admit(&self, hooks: &Arc<HookSet>, call: &PreparedCall) -> Admission {
-        let exec = &call.exec;
+    pub(crate) async fn admit(&self, call: &PreparedCall) -> Admission {
+        let (hooks, exec) = (&self.hooks, &call.exec);
         telemetry::open(exec);
         if let Some(failure) = &call.early {
             return Admission::Refused(Box::new(fail(failure.clone())));
@@ -35,13 +55,13 @@ impl ToolRegistry {
         if exec.signal.is_cancelled() {
             return Admission::Refused(Box::new(fail(ToolFailure::aborted_before_dispatch())));
         }
-        if let Some(denied) = self.pre_execute(hooks, exec).await {
+        if let Some(denied) = self.pre_execute(exec).await {
             return Admission::Refused(Box::new(denied));
         }
         if exec.signal.is_cancelled() {
             return Admission::Refused(Box::new(fail(ToolFailure::aborted_before_dispatch())));
         }
-        if let Some(reason) = check_guards(hooks, exec) {
+        if let Some(reason) = guard::check(hooks, exec) {
             telemetry::decision(exec, "guard", "deny", Some(&reason));
             return Admission::Refused(Box::new(fail(ToolFailure::denied(reason))));
         }
@@ -49,16 +69,16 @@ impl ToolRegistry {
     }
 
     /// The dispatch stage: `tools/execute` wrappers around the body, then `project_content`.
-    pub(crate) async fn dispatch_admitted(
+    pub(crate) async fn dispatch(
         &self,
-        hooks: &Arc<HookSet>,
         exec: &Arc<ToolExecution>,
         effects: &Arc<RunEffects>,
     ) -> ToolExecutionResult {
+        let hooks = &self.hooks;
         let result = if hooks.execute.is_empty() {
-            invoke_guarded(self.clone(), exec.clone(), None, effects.clone()).await
+            invoke_guarded(self.registry.clone(), exec.clone(), None, effects.clone()).await
         } else {
-            let (registry, effects) = (self.clone(), effects.clone());
+            let (registry, effects) = (self.registry.clone(), effects.clone());
             let body: Body = Arc::new(move |dispatch: DispatchExecution| {
                 let (exec, replacement) = dispatch.into_parts();
                 invoke_guarded(registry.clone(), exec, replacement, effects.clone()).boxed()
@@ -80,15 +100,14 @@ impl ToolRegistry {
     /// cancellation check; then finalization and observers for every call.
     pub(crate) async fn commit(
         &self,
-        hooks: &Arc<HookSet>,
         exec: &Arc<ToolExecution>,
         result: ToolExecutionResult,
         dispatched: Option<&RunEffects>,
     ) -> ToolExecutionResult {
         let Some(effects) = dispatched else {
-            return self.finish(hooks, exec, result);
+            return self.finish(exec, result);
         };
-        let mut result = self.post_execute(hooks, exec, result).await;
+        let mut result = self.post_execute(exec, result).await;
         if exec.signal.is_cancelled() && !result.is_error() {
             let failure = if effects.invoked() {
                 ToolFailure::aborted()
@@ -99,15 +118,12 @@ impl ToolRegistry {
             result = fail(failure);
             result.additional_contexts = contexts;
         }
-        self.finish(hooks, exec, result)
+        self.finish(exec, result)
     }
 
     /// `tools/pre-execute` and approval. `Some(result)` stops the call.
-    async fn pre_execute(
-        &self,
-        hooks: &Arc<HookSet>,
-        exec: &Arc<ToolExecution>,
-    ) -> Option<ToolExecutionResult> {
+    async fn pre_execute(&self, exec: &Arc<ToolExecution>) -> Option<ToolExecutionResult> {
+        let hooks = &self.hooks;
         if hooks.pre_execute.is_empty() {
             return None;
         }
@@ -144,7 +160,8 @@ impl ToolRegistry {
                 telemetry::decision(exec, "pre-execute", "ask", reason.as_deref());
                 let own = exec.agent.as_ref().and_then(|a| a.approval()).cloned();
                 let service = own.or_else(|| {
-                    self.inner
+                    self.registry
+                        .inner
                         .approval
                         .read()
                         .unwrap_or_else(|e| e.into_inner())
@@ -215,10 +232,10 @@ impl ToolRegistry {
     /// `tools/post-execute`: accept (optionally replacing content or value) or block.
     async fn post_execute(
         &self,
-        hooks: &Arc<HookSet>,
         exec: &Arc<ToolExecution>,
         result: ToolExecutionResult,
     ) -> ToolExecutionResult {
+        let hooks = &self.hooks;
         if !hooks
             .post_execute
             .iter()
@@ -284,13 +301,41 @@ impl ToolRegistry {
         }
     }
 
+    /// The durable content copy: the `tools/ptc-dispatch-log` waterfall's answer, or the
+    /// settled content when there is no listener or a listener panics.
+    pub(crate) async fn dispatch_log(
+        &self,
+        outer: &Arc<ToolExecution>,
+        sub: &ToolExecution,
+        result: &ToolExecutionResult,
+    ) -> Vec<crate::content::ContentBlock> {
+        let hooks = &self.hooks;
+        if !hooks
+            .ptc_dispatch_log
+            .iter()
+            .any(|l| l.applies_to(outer.scope_id()))
+        {
+            return result.content.clone();
+        }
+        let dispatch = Arc::new(PtcDispatchLog {
+            exec: outer.clone(),
+            sub_call_id: sub.call_id().to_string(),
+            name: sub.name().to_string(),
+            is_error: result.is_error(),
+            content: result.content.clone(),
+        });
+        contain_async(crate::hooks::chain(hooks.clone(), PtcDispatchLogStage::new(dispatch)).run())
+            .await
+            .unwrap_or_else(|_| result.content.clone())
+    }
+
     /// `finalize_content` (exactly once), freeze, then `tools/result` observers.
     fn finish(
         &self,
-        hooks: &HookSet,
         exec: &Arc<ToolExecution>,
         mut result: ToolExecutionResult,
     ) -> ToolExecutionResult {
+        let hooks = &self.hooks;
         if let Some(finalize) = exec
             .definition
             .as_ref()
@@ -311,25 +356,6 @@ impl ToolRegistry {
         }
         Arc::try_unwrap(frozen).unwrap_or_else(|a| (*a).clone())
     }
-}
-
-/// Global guards and guards of every scope on the caller's chain; the first denial wins.
-/// A panicking guard denies (fails closed).
-pub(crate) fn check_guards(hooks: &HookSet, exec: &ToolExecution) -> Option<String> {
-    hooks
-        .guards
-        .iter()
-        .filter(|g| match g.scope {
-            None => true,
-            Some(id) => exec
-                .agent
-                .as_ref()
-                .is_some_and(|a| a.scope().chain().any(|s| s.id() == id)),
-        })
-        .find_map(|g| match contain(|| g.hook.check(exec)) {
-            Ok(reason) => reason,
-            Err(p) => Some(format!("guard failed: {p}")),
-        })
 }
 
 /// Record an approval decision in the agent's session log, if it has one.
