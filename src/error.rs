@@ -75,39 +75,42 @@ impl ToolFailure {
         self.info.as_ref().map(|i| i.code.as_str())
     }
 
-    pub(crate) fn unknown_tool(name: &str) -> Self {
+    /// `UNKNOWN_TOOL`: no visible tool is called `name`.
+    pub fn unknown_tool(name: &str) -> Self {
         Self::new(
             format!("Unknown tool: {name}"),
             "ToolNotFoundError",
             codes::UNKNOWN_TOOL,
         )
     }
-    pub(crate) fn invalid_args(name: &str, detail: impl fmt::Display) -> Self {
-        Self::new(
-            format!("Invalid arguments for tool {name}: {detail}"),
-            "ToolArgsError",
-            codes::INVALID_ARGS,
-        )
+
+    /// `INVALID_ARGS` for tool `name` (see [`ToolError::invalid_args`]).
+    pub fn invalid_args(name: &str, detail: impl fmt::Display) -> Self {
+        ToolError::invalid_args(name, detail).into_failure()
     }
-    pub(crate) fn invalid_output(name: &str, detail: impl fmt::Display) -> Self {
-        Self::new(
-            format!("Invalid output from tool {name}: {detail}"),
-            "ToolOutputError",
-            codes::INVALID_TOOL_OUTPUT,
-        )
+
+    /// `INVALID_TOOL_OUTPUT` for tool `name` (see [`ToolError::invalid_output`]).
+    pub fn invalid_output(name: &str, detail: impl fmt::Display) -> Self {
+        ToolError::invalid_output(name, detail).into_failure()
     }
-    pub(crate) fn aborted() -> Self {
+
+    /// `ABORTED`: the call was cancelled after its body started.
+    pub fn aborted() -> Self {
         Self::new("Tool call aborted", "AbortError", codes::ABORTED)
     }
-    pub(crate) fn aborted_before_dispatch() -> Self {
+
+    /// `ABORTED_BEFORE_DISPATCH`: the call was cancelled before its body started.
+    pub fn aborted_before_dispatch() -> Self {
         Self::new(
             "Tool call aborted before dispatch",
             "AbortError",
             codes::ABORTED_BEFORE_DISPATCH,
         )
     }
-    pub(crate) fn denied(reason: impl Into<String>) -> Self {
-        Self::new(reason, "ToolDeniedError", codes::TOOL_DENIED)
+
+    /// `TOOL_DENIED` with a model-facing reason (see [`ToolError::denied`]).
+    pub fn denied(reason: impl Into<String>) -> Self {
+        ToolError::denied(reason).into_failure()
     }
 }
 
@@ -127,6 +130,24 @@ impl ToolError {
             message: message.into(),
             info: None,
         }
+    }
+
+    /// `INVALID_ARGS`: `Invalid arguments for tool <name>: <detail>`.
+    pub fn invalid_args(name: &str, detail: impl fmt::Display) -> Self {
+        ToolError::new(format!("Invalid arguments for tool {name}: {detail}"))
+            .with_info(ToolErrorInfo::new("ToolArgsError", codes::INVALID_ARGS))
+    }
+
+    /// `INVALID_TOOL_OUTPUT`: `Invalid output from tool <name>: <detail>`.
+    pub fn invalid_output(name: &str, detail: impl fmt::Display) -> Self {
+        ToolError::new(format!("Invalid output from tool {name}: {detail}")).with_info(
+            ToolErrorInfo::new("ToolOutputError", codes::INVALID_TOOL_OUTPUT),
+        )
+    }
+
+    /// `TOOL_DENIED`: the call is refused for a model-facing `reason`.
+    pub fn denied(reason: impl Into<String>) -> Self {
+        ToolError::new(reason).with_info(ToolErrorInfo::new("ToolDeniedError", codes::TOOL_DENIED))
     }
 
     /// Attach a structured identity.

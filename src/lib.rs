@@ -71,7 +71,7 @@ pub use ptc_schema as schema;
 
 pub use code::{CodeConfig, CodeExecutor, SubCallLimits};
 pub use content::{ContentBlock, UserMessage};
-pub use definition::{ToolBuilder, ToolDefinition, ToolOutput, ToolSchema};
+pub use definition::{ToolBuilder, ToolDefinition, ToolOutput, ToolSchema, RUN_CODE};
 pub use disposer::Disposer;
 pub use error::{codes, RegistryError, ToolError, ToolErrorInfo, ToolFailure};
 pub use execution::{
@@ -99,6 +99,3 @@ pub use registry::{
 pub use result::{Outcome, ToolExecutionResult};
 pub use scope::{Agent, ScopeKey};
 pub use session::{JsonlLog, MemoryLog, SessionEvent, SessionLog};
-
-/// The reserved name of the code-mode transport tool.
-pub const RUN_CODE: &str = "run_code";

@@ -252,15 +252,12 @@ impl PtcServer {
                 _ = caller.cancelled(), if !signal.is_cancelled() => signal.cancel(),
             }
         };
-        let result = match executed {
-            Ok(mut batch) => batch.results.remove(0).result,
-            // The call ran; only writing its events failed. Report the result anyway.
-            Err(ToolBatchExecutionError::Log { error, mut result }) => {
-                tracing::error!("session log: {error}");
-                result.results.remove(0).result
-            }
-            Err(e) => return Err(e),
-        };
+        let mut batch = executed?;
+        // The call ran; only writing its events failed. Report the result anyway.
+        if let Some(error) = &batch.log_error {
+            tracing::error!("{error}");
+        }
+        let result = batch.results.remove(0).result;
         let structured = self
             .registry
             .view(Some(self.agent.scope()), None)

@@ -7,6 +7,7 @@ use ptc_sdk_gen::ToolDecl;
 
 use super::{run_code, CodeConfig};
 use crate::definition::ToolDefinition;
+use crate::definition::RUN_CODE;
 use crate::error::ToolFailure;
 use crate::executor::{
     run_batch, ToolBatchExecutionError, ToolBatchInput, ToolBatchResult, ToolExecutor,
@@ -16,7 +17,6 @@ use crate::mode::ToolMode;
 use crate::pipeline::PreparedCall;
 use crate::registry::ToolRegistry;
 use crate::scope::ScopeKey;
-use crate::RUN_CODE;
 
 /// Offers tools natively, as `run_code` programs, or both, by the scope's
 /// [`ToolMode`] (nearest scope wins, then the deployment, then the config default).

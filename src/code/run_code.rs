@@ -11,9 +11,9 @@ use super::output::{cap_text, run_result};
 use super::CodeConfig;
 use crate::content::ContentBlock;
 use crate::definition::ToolDefinition;
-use crate::error::{codes, ToolError, ToolErrorInfo};
+use crate::definition::RUN_CODE;
+use crate::error::ToolError;
 use crate::execution::ToolRunContext;
-use crate::RUN_CODE;
 use serde_json::json;
 
 /// The file name error positions point into.
@@ -63,10 +63,10 @@ pub(crate) fn definition(config: Arc<CodeConfig>) -> ToolDefinition {
 
 async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result<Value, ToolError> {
     if args.description.trim().is_empty() {
-        return Err(ToolError::new(
-            "Invalid arguments for tool run_code: /description: must not be blank",
-        )
-        .with_info(ToolErrorInfo::new("ToolArgsError", codes::INVALID_ARGS)));
+        return Err(ToolError::invalid_args(
+            RUN_CODE,
+            "/description: must not be blank",
+        ));
     }
     let exec = ctx.execution().clone();
     let scope = exec.agent().map(|a| a.scope());

@@ -10,8 +10,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::*;
-use crate::error::{codes, RegistryError, ToolErrorInfo};
-use crate::RUN_CODE;
+use crate::definition::RUN_CODE;
+use crate::error::RegistryError;
 
 /// Builds and validates a [`ToolDefinition`].
 ///
@@ -153,8 +153,7 @@ impl ToolBuilder {
             let typed = match A::deserialize(args.as_ref()) {
                 Ok(typed) => typed,
                 Err(e) => {
-                    let err = ToolError::new(format!("Invalid arguments for tool {name}: {e}"))
-                        .with_info(ToolErrorInfo::new("ToolArgsError", codes::INVALID_ARGS));
+                    let err = ToolError::invalid_args(&name, e);
                     return futures::future::ready(Err(err)).boxed();
                 }
             };
@@ -162,11 +161,8 @@ impl ToolBuilder {
             let name = name.clone();
             async move {
                 let out = fut.await?;
-                let mut value = serde_json::to_value(out).map_err(|e| {
-                    ToolError::new(format!("Invalid output from tool {name}: {e}")).with_info(
-                        ToolErrorInfo::new("ToolOutputError", codes::INVALID_TOOL_OUTPUT),
-                    )
-                })?;
+                let mut value =
+                    serde_json::to_value(out).map_err(|e| ToolError::invalid_output(&name, e))?;
                 crate::json::normalize_numbers(&mut value);
                 Ok(value)
             }

@@ -24,6 +24,9 @@ use crate::execution::{ToolExecution, ToolRunContext};
 use crate::presentation::{ToolCallView, ToolResult, ToolResultView};
 use crate::result::ToolExecutionResult;
 
+/// The reserved name of the code-mode transport tool: no definition may take it.
+pub const RUN_CODE: &str = "run_code";
+
 /// Runs one accepted call: frozen arguments in, canonical JSON value out.
 pub type ExecuteFn = Arc<
     dyn Fn(Arc<Value>, ToolRunContext) -> BoxFuture<'static, Result<Value, ToolError>>

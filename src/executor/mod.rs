@@ -85,6 +85,36 @@ impl ToolBatchInput {
             log: None,
         }
     }
+
+    /// The batch on behalf of `agent` (its scope, session and services).
+    pub fn with_agent(mut self, agent: Agent) -> Self {
+        self.agent = Some(agent);
+        self
+    }
+
+    /// The batch cancelled by `signal`.
+    pub fn with_signal(mut self, signal: CancellationToken) -> Self {
+        self.signal = signal;
+        self
+    }
+
+    /// The batch of the step whose conditional tools `tool_set` admitted.
+    pub fn with_tool_set(mut self, tool_set: ResolvedToolSet) -> Self {
+        self.tool_set = Some(tool_set);
+        self
+    }
+
+    /// Log root events for `step` in the agent's session.
+    pub fn with_log(mut self, step: LogStep) -> Self {
+        self.log = Some(step);
+        self
+    }
+
+    /// At most `n` concurrency-safe calls at once for this batch (positive).
+    pub fn with_max_parallel(mut self, n: usize) -> Self {
+        self.max_parallel_tool_calls = Some(n);
+        self
+    }
 }
 
 /// One settled result correlated with its call.
@@ -105,6 +135,9 @@ pub struct ToolBatchResult {
     pub additional_contexts: Vec<UserMessage>,
     /// Whether a success concluded the turn.
     pub concluded: bool,
+    /// The first event the agent's session could not record. The outcomes are complete
+    /// either way: every call settled; only its log is missing events.
+    pub log_error: Option<SessionError>,
 }
 
 impl ToolModelInput {
@@ -129,11 +162,13 @@ impl ToolBatchResult {
             results,
             additional_contexts,
             concluded,
+            log_error: None,
         }
     }
 }
 
-/// A batch could not be executed or fully logged.
+/// A batch could not be executed (a batch that ran but could not be fully logged is a
+/// [`ToolBatchResult`] with its [`log_error`](ToolBatchResult::log_error)).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ToolBatchExecutionError {
@@ -143,14 +178,6 @@ pub enum ToolBatchExecutionError {
     /// The input is invalid (e.g. a zero parallel limit).
     #[error("invalid batch: {0}")]
     InvalidInput(String),
-    /// Every call settled but the session could not record everything; the outcomes are kept.
-    #[error("{error}")]
-    Log {
-        /// The first logging failure.
-        error: SessionError,
-        /// The complete, settled batch.
-        result: ToolBatchResult,
-    },
 }
 
 /// Model-facing tool declarations produced by an executor.

@@ -167,14 +167,9 @@ pub(crate) async fn run_batch(
             result: result.expect("every started call settled"),
         })
         .collect();
-    let batch = ToolBatchResult::from_results(results);
-    match log.first_error {
-        None => Ok(batch),
-        Some(error) => Err(ToolBatchExecutionError::Log {
-            error,
-            result: batch,
-        }),
-    }
+    let mut batch = ToolBatchResult::from_results(results);
+    batch.log_error = log.first_error;
+    Ok(batch)
 }
 
 /// Log `tool/result` for the contiguous settled prefix, in model order.

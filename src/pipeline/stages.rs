@@ -9,7 +9,7 @@ use futures::FutureExt;
 
 use crate::contain::{contain, contain_async, contain_started};
 use crate::content::content_text;
-use crate::error::{codes, ToolErrorInfo, ToolFailure};
+use crate::error::{codes, ToolFailure};
 use crate::execution::{RunEffects, ToolExecution};
 use crate::hooks::dispatch_log::{PtcDispatchLog, PtcDispatchLogStage};
 use crate::hooks::execute::{Body, DispatchExecution, ExecuteStage};
@@ -142,12 +142,11 @@ impl Pipeline {
             }
             PreToolDecision::Deny { reason, info } => {
                 telemetry::decision(exec, "pre-execute", "deny", Some(&reason));
-                Some(fail(ToolFailure {
-                    message: reason,
-                    info: Some(info.unwrap_or_else(|| {
-                        ToolErrorInfo::new("ToolDeniedError", codes::TOOL_DENIED)
-                    })),
-                }))
+                let mut failure = ToolFailure::denied(reason);
+                if info.is_some() {
+                    failure.info = info;
+                }
+                Some(fail(failure))
             }
             PreToolDecision::Cancel => {
                 telemetry::decision(exec, "pre-execute", "cancel", None);

@@ -5,8 +5,8 @@ use serde_json::Value;
 
 use super::ToolView;
 use crate::definition::ToolSchema;
+use crate::definition::RUN_CODE;
 use crate::executor::ToolBatchExecutionError;
-use crate::RUN_CODE;
 
 /// One tool as [`ToolView::listed_tools`] lists it.
 #[derive(Debug, Clone, PartialEq)]

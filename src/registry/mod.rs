@@ -25,6 +25,7 @@ use std::sync::{Arc, RwLock};
 
 use crate::contain::{contain, contain_async};
 use crate::definition::IntoDefinition;
+use crate::definition::RUN_CODE;
 use crate::disposer::Disposer;
 use crate::error::RegistryError;
 use crate::executor::{ToolBatchExecutionError, ToolBatchInput, ToolBatchResult, ToolExecutor};
@@ -38,7 +39,6 @@ use crate::hooks::{HookList, Hooks, ListOf};
 use crate::mode::ToolMode;
 use crate::policy::approval::ApprovalService;
 use crate::scope::ScopeKey;
-use crate::RUN_CODE;
 use setting::ScopedSetting;
 use state::{Filter, Registration, State};
 
@@ -413,7 +413,7 @@ impl ToolRegistry {
         let scope = input.agent.as_ref().map(|a| a.scope().clone());
         let executor = self
             .executor_for(scope.as_ref())
-            .ok_or_else(|| ToolBatchExecutionError::NoExecutor)?;
+            .ok_or(ToolBatchExecutionError::NoExecutor)?;
         executor.execute(self, input).await
     }
 }

@@ -170,7 +170,7 @@ pub fn now_ms() -> u64 {
 }
 
 /// Failure to append to a session.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("session log: {0}")]
 pub struct SessionError(pub String);
 

@@ -180,16 +180,17 @@ impl Call {
     /// Send the call as `call-1` of an agent in `scope` with a session log.
     pub async fn send(self, registry: &ToolRegistry) -> Run {
         let agent = Agent::new(self.scope.clone()).with_session(self.log.clone());
-        let mut input =
-            ToolBatchInput::new(vec![ToolCallBlock::new(CALL_ID, self.name, self.args)]);
-        input.agent = Some(agent);
-        input.log = Some(LogStep { turn: 1, step: 1 });
-        input.signal = self.signal;
+        let input = ToolBatchInput::new(vec![ToolCallBlock::new(CALL_ID, self.name, self.args)])
+            .with_agent(agent)
+            .with_log(LogStep { turn: 1, step: 1 })
+            .with_signal(self.signal);
         let ToolBatchResult {
             mut results,
             additional_contexts,
             concluded,
+            log_error,
         } = registry.execute(input).await.unwrap();
+        assert_eq!(log_error, None, "a memory log records every event");
         Run {
             result: results.remove(0).result,
             batch_contexts: additional_contexts,

@@ -218,20 +218,16 @@ async fn run(
             break;
         }
         sub_calls.store(0, Ordering::Relaxed);
-        let mut batch = ToolBatchInput::new(vec![ToolCallBlock::new(
+        let batch = ToolBatchInput::new(vec![ToolCallBlock::new(
             format!("run-{}-{i}", ptc::session::process_tag()),
             ptc::RUN_CODE,
             json!({"code": code, "description": args.description}),
-        )]);
-        batch.agent = Some(agent.clone());
-        batch.log = Some(LogStep { turn: i, step: 1 });
-        batch.signal = stop.token.child_token();
-        let mut result = match registry.execute(batch).await {
-            Ok(result) => result,
-            // Said on stderr by the log itself.
-            Err(ptc::ToolBatchExecutionError::Log { result, .. }) => result,
-            Err(e) => return Err(e.to_string()),
-        };
+        )])
+        .with_agent(agent.clone())
+        .with_log(LogStep { turn: i, step: 1 })
+        .with_signal(stop.token.child_token());
+        // A log that could not be written says so on stderr itself.
+        let mut result = registry.execute(batch).await.map_err(|e| e.to_string())?;
         last = Some(result.results.remove(0).result);
     }
     let elapsed = start.elapsed();
