@@ -4,15 +4,12 @@
 //! recording tools and listeners.
 #![allow(dead_code)]
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
-use ptc::schema::{ParameterSpec, ValueSpec};
 use ptc::{
     Agent, CodeConfig, CodeExecutor, ExecutionToken, LogStep, MemoryLog, PreToolDecision, ScopeKey,
-    SessionEvent, ToolBatchInput, ToolBatchResult, ToolBuilder, ToolCallBlock, ToolDefinition,
-    ToolError, ToolExecutionResult, ToolRegistry, UserMessage,
+    SessionEvent, ToolBatchInput, ToolBatchResult, ToolCallBlock, ToolExecutionResult,
+    ToolRegistry, UserMessage,
 };
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
@@ -215,106 +212,6 @@ pub async fn run_ok(registry: &ToolRegistry, code: &str) -> String {
     let r = run(registry, code).await;
     assert!(!r.result.is_error(), "the run failed: {}", r.text());
     r.text()
-}
-
-// ---- recording tools ---------------------------------------------------------------------------
-
-/// Tracks how many bodies run at once, the maximum seen, and the order bodies finish in.
-#[derive(Default)]
-pub struct Concurrency {
-    pub now: AtomicUsize,
-    pub max: AtomicUsize,
-    pub started: AtomicUsize,
-    pub finished_order: Mutex<Vec<String>>,
-    /// Set when an exclusive body saw another body running or starting.
-    pub exclusive_violations: AtomicUsize,
-}
-
-impl Concurrency {
-    pub fn new() -> Arc<Self> {
-        Arc::new(Self::default())
-    }
-
-    fn enter(&self) -> usize {
-        self.started.fetch_add(1, Ordering::SeqCst);
-        let now = self.now.fetch_add(1, Ordering::SeqCst) + 1;
-        self.max.fetch_max(now, Ordering::SeqCst);
-        now
-    }
-
-    fn exit(&self, label: String) {
-        self.finished_order.lock().unwrap().push(label);
-        self.now.fetch_sub(1, Ordering::SeqCst);
-    }
-
-    pub fn max(&self) -> usize {
-        self.max.load(Ordering::SeqCst)
-    }
-
-    pub fn started(&self) -> usize {
-        self.started.load(Ordering::SeqCst)
-    }
-
-    pub fn finished_order(&self) -> Vec<String> {
-        self.finished_order.lock().unwrap().clone()
-    }
-}
-
-/// `name {ms, label?} -> label`: sleeps `ms` (cancellable), recording concurrency in
-/// `tracker`; concurrency-safe when `safe`. An exclusive sleeper records a violation when
-/// any other tracked body runs while it does.
-pub fn tracked_sleeper(name: &str, safe: bool, tracker: Arc<Concurrency>) -> ToolBuilder {
-    ToolDefinition::builder(name)
-        .parameters(
-            ParameterSpec::new()
-                .required("ms", ValueSpec::integer())
-                .optional("label", ValueSpec::string()),
-        )
-        .output(ValueSpec::string())
-        .concurrency_safe(safe)
-        .execute_raw(move |args, ctx| {
-            let t = tracker.clone();
-            async move {
-                let ms = args["ms"].as_u64().unwrap_or(0);
-                let label = args["label"].as_str().unwrap_or("").to_string();
-                let started_before = t.started();
-                let now = t.enter();
-                if !safe && now != 1 {
-                    t.exclusive_violations.fetch_add(1, Ordering::SeqCst);
-                }
-                let r = tokio::select! {
-                    _ = tokio::time::sleep(Duration::from_millis(ms)) => Ok(json!(label.clone())),
-                    _ = ctx.signal().cancelled() => Err(ToolError::new("cancelled")),
-                };
-                if !safe && t.started() != started_before + 1 {
-                    t.exclusive_violations.fetch_add(1, Ordering::SeqCst);
-                }
-                t.exit(label);
-                r
-            }
-        })
-}
-
-/// `name {} -> n`: counts its own invocations in `hits` (exclusive unless `safe`).
-pub fn counting(name: &str, safe: bool, hits: Arc<AtomicUsize>) -> ToolBuilder {
-    ToolDefinition::builder(name)
-        .output(ValueSpec::integer())
-        .concurrency_safe(safe)
-        .execute_raw(move |_, _| {
-            let n = hits.fetch_add(1, Ordering::SeqCst) + 1;
-            async move { Ok(json!(n)) }
-        })
-}
-
-/// `name {} -> value`, concurrency-safe.
-pub fn constant(name: &str, value: Value) -> ToolBuilder {
-    ToolDefinition::builder(name)
-        .output(ValueSpec::json())
-        .concurrency_safe(true)
-        .execute_raw(move |_, _| {
-            let v = value.clone();
-            async move { Ok(v) }
-        })
 }
 
 // ---- recording listeners -----------------------------------------------------------------------

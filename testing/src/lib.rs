@@ -1,10 +1,13 @@
 //! Helpers the ptc crates' integration tests share, written once:
 //!
-//! - [`code`] — code-mode registries on the engine under test, runs, and recording tools;
+//! - [`code`] — code-mode registries on the engine under test, runs, recording listeners;
+//! - [`tools`] — tools and trackers: echo, constants, sleepers that record concurrency, gates
+//!   that say when their body started (readiness, not sleeps);
 //! - [`tsc`] — the real TypeScript compiler over generated declarations;
 //! - [`repo`] — the repository root.
 
 pub mod code;
+pub mod tools;
 pub mod tsc;
 
 use std::path::Path;

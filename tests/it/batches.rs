@@ -1,6 +1,6 @@
 //! Behaviours 30–34: batches, scheduling, quiescence, root-call logging.
 
-use crate::common;
+use ptc_testing::tools as common;
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};

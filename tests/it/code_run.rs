@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use code_support::*;
 use ptc::{codes, RUN_CODE};
+use ptc_testing::tools::*;
 use serde_json::{json, Value};
 
 fn parse(text: &str) -> Value {

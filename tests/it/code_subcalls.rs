@@ -15,6 +15,7 @@ use ptc::{
     PtcDispatchLogNext, Replacement, SessionEvent, ToolDefinition, ToolError, ToolExecution,
     ToolExecutionResult, UserMessage,
 };
+use ptc_testing::tools::*;
 use serde_json::{json, Value};
 
 fn parse(text: &str) -> Value {

@@ -1,6 +1,6 @@
 //! Behaviours 7–9: definition validation, argument/output errors, the model-facing projection.
 
-use crate::common;
+use ptc_testing::tools as common;
 
 use common::*;
 use ptc::schema::{ParameterSpec, ValueSpec};

@@ -3,8 +3,6 @@
 //! this build compiles (QuickJS, or deno_core built with `--no-default-features --features
 //! deno-quickjs`).
 
-mod common;
-
 mod batches;
 mod code_limits;
 mod code_modes;

@@ -1,6 +1,6 @@
 //! Behaviours 17–22: materialisation, identity, pre-execute, guards, execute wrappers, timeouts.
 
-use crate::common;
+use ptc_testing::tools as common;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};

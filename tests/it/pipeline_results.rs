@@ -1,7 +1,7 @@
 //! Behaviours 23–29: output handling, post-execute, finalization, observers, errors,
 //! cancellation, deferred context.
 
-use crate::common;
+use ptc_testing::tools as common;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};

@@ -1,6 +1,6 @@
 //! Behaviours 10–16: layers, restrictions, disposal, conditional activation, change events.
 
-use crate::common;
+use ptc_testing::tools as common;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;

@@ -8,7 +8,7 @@ use ptc_testing::code as code_support;
 use ptc_testing::tsc as tsc_support;
 
 use code_support::{code_registry, code_registry_with, config, run, run_ok};
-use mcp_support::{await_cancellation, everything, fixture};
+use mcp_support::{await_cancellation, await_start, everything, fixture};
 use ptc::{ToolMode, ToolRegistry};
 use ptc_mcp::{register_server, McpServerSpec};
 use serde_json::{json, Value};
@@ -225,9 +225,12 @@ async fn mcp_caller_cancellation_of_a_direct_call_goes_upstream() {
         .await
         .unwrap();
     let signal = tokio_util::sync::CancellationToken::new();
-    let cancel = signal.clone();
+    // The server says the call started, then the test cancels.
+    let (cancel, started) = (signal.clone(), log.clone());
     tokio::spawn(async move {
-        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        tokio::task::spawn_blocking(move || await_start(&started, "slow"))
+            .await
+            .unwrap();
         cancel.cancel();
     });
     let r = code_support::Call::direct("fx__slow", json!({"ms": 30000}))

@@ -80,6 +80,7 @@ server.setRequestHandler(ListToolsRequestSchema, () =>
 server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   const { name, arguments: args = {} } = request.params;
   extra.signal.addEventListener("abort", () => log(`cancelled ${name} ${extra.requestId}`));
+  log(`started ${name} ${extra.requestId}`);
   switch (name) {
     case "pid":
       return text(process.pid);

@@ -77,6 +77,7 @@ pub fn engine() -> Arc<dyn Engine> {
 #[derive(Default)]
 pub struct TestHost {
     pub calls: Mutex<Vec<(String, Value)>>,
+    called: tokio::sync::Notify,
 }
 
 impl TestHost {
@@ -86,6 +87,18 @@ impl TestHost {
 
     pub fn calls(&self) -> Vec<(String, Value)> {
         self.calls.lock().unwrap().clone()
+    }
+
+    /// Wait until the program has made at least `n` calls (it is running: readiness, not a
+    /// sleep).
+    pub async fn wait_for_calls(&self, n: usize) {
+        loop {
+            let called = self.called.notified();
+            if self.calls.lock().unwrap().len() >= n {
+                return;
+            }
+            called.await;
+        }
     }
 }
 
@@ -101,6 +114,7 @@ impl Host for TestHost {
             .lock()
             .unwrap()
             .push((name.to_string(), recorded));
+        self.called.notify_waiters();
         Ok(match name {
             "echo" => Box::pin(async move { Ok(args) }),
             "add" => Box::pin(async move {

@@ -3,8 +3,6 @@
 
 use crate::builtin_support;
 
-use std::time::Instant;
-
 use builtin_support::Fixture;
 use ptc::presentation::{ReadFileLine, ToolCallKind, ToolCallView, ToolResultView};
 use serde_json::json;
@@ -66,24 +64,21 @@ async fn read_defaults_to_2000_lines() {
 }
 
 #[tokio::test]
-async fn read_window_of_a_200k_line_file_is_fast_and_capped() {
+async fn read_window_of_a_200k_line_file_is_capped() {
     let f = Fixture::new();
     f.file("big.txt", numbered(200_000));
-    let start = Instant::now();
     let out = f
         .call(
             "read",
             json!({"file_path": "big.txt", "offset": 150000, "limit": 1000}),
         )
         .await;
-    let elapsed = start.elapsed();
     let v = out.value();
     assert_eq!(v["total_lines"], 200_000);
     let lines = v["lines"].as_array().unwrap();
     assert_eq!(lines.len(), 1000);
     assert_eq!(lines[0], json!({"number": 150000, "text": "line 150000"}));
     assert_eq!(v["next_offset"], 151_000);
-    assert!(elapsed.as_secs_f64() < 5.0, "took {elapsed:?}");
 
     // A huge limit is capped by the window's byte budget (256 KiB of text).
     let v = f

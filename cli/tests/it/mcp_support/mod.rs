@@ -34,7 +34,8 @@ pub fn everything(name: &str) -> McpServerSpec {
     McpServerSpec::new(name, "node", &[script.to_str().unwrap(), "stdio"])
 }
 
-/// The fixture server, named `name`, appending the cancellations it receives to `log`.
+/// The fixture server, named `name`, logging to `log` the calls it starts and the cancellations
+/// it receives.
 pub fn fixture(name: &str, log: &Path) -> McpServerSpec {
     node_module("@modelcontextprotocol/sdk/package.json");
     let script = root().join("tests/mcp/fixture-server.mjs");
@@ -52,8 +53,8 @@ pub fn fixture_flag(name: &str) -> String {
     )
 }
 
-/// Lines of the fixture's cancellation log (empty when none yet).
-pub fn cancellations(log: &Path) -> Vec<String> {
+/// Lines of the fixture's log (empty when none yet).
+pub fn log_lines(log: &Path) -> Vec<String> {
     std::fs::read_to_string(log)
         .unwrap_or_default()
         .lines()
@@ -64,18 +65,26 @@ pub fn cancellations(log: &Path) -> Vec<String> {
 /// Wait until the fixture has logged a cancellation of `tool` (the server handles the
 /// notification asynchronously); panics with what it saw after 10 s.
 pub fn await_cancellation(log: &Path, tool: &str) -> String {
+    await_log(log, &format!("cancelled {tool} "))
+}
+
+/// Wait until the fixture has logged that a call of `tool` started (readiness).
+pub fn await_start(log: &Path, tool: &str) -> String {
+    await_log(log, &format!("started {tool} "))
+}
+
+/// Wait until the fixture's log has a line starting with `prefix`; panics with what it saw
+/// after 10 s.
+fn await_log(log: &Path, prefix: &str) -> String {
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
-        let lines = cancellations(log);
-        if let Some(line) = lines
-            .iter()
-            .find(|l| l.starts_with(&format!("cancelled {tool} ")))
-        {
+        let lines = log_lines(log);
+        if let Some(line) = lines.iter().find(|l| l.starts_with(prefix)) {
             return line.clone();
         }
         assert!(
             Instant::now() < deadline,
-            "the server saw no cancellation of `{tool}`; its log: {lines:?}"
+            "the server logged no `{prefix}…`; its log: {lines:?}"
         );
         std::thread::sleep(Duration::from_millis(20));
     }
