@@ -5,8 +5,9 @@
 use std::sync::Arc;
 
 use ptc::schema::{ParameterSpec, ValueSpec};
+use ptc::session::MemoryLog;
 use ptc::{
-    Agent, LogStep, MemoryLog, PreNext, PreToolDecision, ScopeKey, ToolBatchInput, ToolCallBlock,
+    Agent, LogStep, PreNext, PreToolDecision, ScopeKey, ToolBatchInput, ToolCallBlock,
     ToolDefinition, ToolError, ToolExecution, ToolRegistry,
 };
 
@@ -78,7 +79,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let result = registry.execute(batch).await?;
     println!("results:");
     for r in &result.results {
-        let text = ptc::content::content_text(&r.result.content);
+        let text = ptc::content_text(&r.result.content);
         println!("  {} -> {}", r.call_id, text);
     }
     println!("session log:");

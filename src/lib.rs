@@ -12,6 +12,21 @@
 //! - Executors — [`ToolRegistry::execute`] hands a whole batch to the scope's
 //!   [`ToolExecutor`]; [`NativeExecutor`] schedules parallel and exclusive calls.
 //! - [`session`] — the durable event log (`tool/call`, `tool/result`, ...).
+//! - Code mode — [`CodeExecutor`] offers the model one tool, `run_code`, whose description
+//!   carries a generated TypeScript SDK of the visible tools; the program runs in a fresh
+//!   sandbox ([`CodeConfig`]: QuickJS by default, deno_core with the `v8` or `deno-quickjs`
+//!   feature) and every `await tools.x(args)` re-enters the pipeline as a sub-call
+//!   `<callId>:ptc:<n>`. [`ToolMode`] (`native | code | both`) is set per deployment or scope.
+//! - Policies — [`policy`]: approval (`ask` decisions), questions for a person, the timeout
+//!   policy, and the clock that stops while a person answers.
+//! - [`testkit`] — small tools for trying code mode and for tests.
+//!
+//! Beside this crate: `ptc-packs` holds the `builtin` coding tools (files, search, `bash` in a
+//! kernel sandbox, background tasks, terminals); `ptc-mcp` turns MCP servers into tools and
+//! serves a registry over MCP; `ptc-cli` is the `ptc` command with `ptc.toml`.
+//!
+//! Every public item has one path: the kernel's types at the root, the rest in [`policy`],
+//! [`session`], [`presentation`], [`telemetry`], [`testkit`], [`json`] and [`suggest`].
 //!
 //! ```
 //! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
@@ -41,27 +56,27 @@
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 
-pub mod code;
+mod code;
 mod contain;
-pub mod content;
+mod content;
 mod defaults;
-pub mod definition;
+mod definition;
 mod digest;
 mod disposer;
-pub mod error;
-pub mod execution;
-pub mod executor;
-pub mod hooks;
+mod error;
+mod execution;
+mod executor;
+mod hooks;
 pub mod json;
 mod mode;
-pub mod owner;
-pub mod pipeline;
+mod owner;
+mod pipeline;
 pub mod policy;
 pub mod presentation;
-pub mod progress;
-pub mod registry;
-pub mod result;
-pub mod scope;
+mod progress;
+mod registry;
+mod result;
+mod scope;
 pub mod session;
 pub mod suggest;
 pub mod telemetry;
@@ -69,32 +84,46 @@ pub mod testkit;
 
 pub use ptc_schema as schema;
 
-pub use code::{CodeConfig, CodeExecutor, SubCallLimits};
-pub use content::{ContentBlock, UserMessage};
-pub use definition::{ToolBuilder, ToolDefinition, ToolOutput, ToolSchema, RUN_CODE};
+pub use code::{
+    CodeConfig, CodeExecutor, ConsoleFn, LogLevel, SubCallLimits, DEFAULT_MAX_RESULT_CHARS,
+    MAX_PROGRAM_BYTES,
+};
+pub use content::{content_text, ContentBlock, UserMessage};
+pub use definition::{
+    default_render, pretty_json, ConcurrencyFn, ContentFn, ExecuteFn, IntoDefinition, MetaFn,
+    PathArguments, PresentCallFn, PresentResultFn, RenderFn, ToolBuilder, ToolDefinition,
+    ToolOutput, ToolSchema, RUN_CODE,
+};
 pub use disposer::Disposer;
 pub use error::{codes, RegistryError, ToolError, ToolErrorInfo, ToolFailure};
 pub use execution::{
-    ExecutionToken, ToolArguments, ToolExecution, ToolExecutionInput, ToolRunContext,
+    CallGuards, ExecutionToken, ToolArguments, ToolExecution, ToolExecutionInput, ToolRunContext,
 };
 pub use executor::{
     LogStep, NativeExecutor, ToolBatchExecutionError, ToolBatchInput, ToolBatchResult,
     ToolCallBlock, ToolCallResult, ToolExecutor, ToolModelInput, ToolPromptSection,
+    DEFAULT_MAX_PARALLEL_TOOL_CALLS,
 };
-pub use hooks::dispatch_log::{PtcDispatchLog, PtcDispatchLogHook, PtcDispatchLogNext};
-pub use hooks::execute::{DispatchExecution, ExecuteHook, ExecuteNext};
+pub use hooks::dispatch_log::{
+    PtcDispatchLog, PtcDispatchLogHook, PtcDispatchLogNext, PtcDispatchLogStage,
+};
+pub use hooks::execute::{DispatchExecution, ExecuteHook, ExecuteNext, ExecuteStage};
 pub use hooks::guard::ToolGuard;
 pub use hooks::observer::ResultObserver;
-pub use hooks::post_execute::{PostExecute, PostNext, PostToolDecision, Replacement};
-pub use hooks::pre_execute::{DisplayReason, PreExecute, PreNext, PreToolDecision};
+pub use hooks::post_execute::{
+    PostExecute, PostExecuteStage, PostNext, PostToolDecision, Replacement,
+};
+pub use hooks::pre_execute::{
+    DisplayReason, PreExecute, PreExecuteStage, PreNext, PreToolDecision,
+};
+pub use hooks::Next;
 pub use mode::ToolMode;
-pub use owner::Owner;
+pub use owner::{Owner, OwnerHandle};
 pub use pipeline::{PreparedCall, UnknownArguments};
-pub use policy::approval::{ApprovalAnswer, ApprovalRequest, ApprovalService};
-pub use policy::timeout::TimeoutPolicy;
+pub use progress::{Progress, ProgressSink};
 pub use registry::{
     ActivationContext, ListedTool, ModelSelection, RegistrationOptions, ResolvedToolSet, Scoped,
-    ToolRegistry, ToolRestriction,
+    ToolRegistry, ToolRestriction, ToolView, When,
 };
 pub use result::{Outcome, ToolExecutionResult};
 pub use scope::{Agent, ScopeKey};

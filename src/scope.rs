@@ -142,7 +142,7 @@ impl Agent {
         self.questions.as_ref()
     }
 
-    /// Attach where the progress of this agent's calls goes (see [`crate::progress`]).
+    /// Attach where the progress of this agent's calls goes (see [`ProgressSink`](crate::ProgressSink)).
     pub fn with_progress(mut self, sink: Arc<dyn ProgressSink>) -> Self {
         self.progress = Some(sink);
         self

@@ -8,9 +8,9 @@ use std::io::{BufRead, BufReader, IsTerminal, Write};
 
 use futures::future::{BoxFuture, FutureExt};
 
-use ptc::execution::ToolExecution;
 use ptc::policy::approval::{ApprovalAnswer, ApprovalRequest, ApprovalService};
 use ptc::policy::question::{Answer, Question, QuestionService, NO_ONE_TO_ASK};
+use ptc::ToolExecution;
 
 /// Prompts `Allow <tool> <args>? [y/N]` on `/dev/tty`.
 #[derive(Debug, Clone, Default)]

@@ -18,8 +18,8 @@ use rmcp::model::ElicitationAction;
 use serde_json::{json, Map, Value};
 
 use super::approve::{elicit, elicitation_peer, ClientSlot};
-use ptc::execution::ToolExecution;
 use ptc::policy::question::{Answer, Question, QuestionService};
+use ptc::ToolExecution;
 
 /// Asks one MCP session's client.
 pub(super) struct ElicitationQuestions {

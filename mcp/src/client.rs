@@ -21,8 +21,8 @@ use tokio_util::sync::CancellationToken;
 use super::process::ServerProcess;
 use super::upstream::{Tap, Upstream};
 use super::{McpError, McpServerSpec};
-use ptc::execution::ToolExecution;
-use ptc::progress::{Progress, ProgressSink};
+use ptc::ToolExecution;
+use ptc::{Progress, ProgressSink};
 
 /// A handle on one MCP server. Cheap to clone; all clones share the connection.
 ///
@@ -267,7 +267,7 @@ impl McpClient {
         }
     }
 
-    /// Stop the server gracefully: close its stdin and give it [`SHUTDOWN_GRACE`] to exit,
+    /// Stop the server gracefully: close its stdin and give it `SHUTDOWN_GRACE` to exit,
     /// then SIGTERM and another grace, then SIGKILL, so notifications already sent, such
     /// as cancellations, are read before it goes. Returns once the process is reaped,
     /// also when calls still hold the connection (they fail). A later call starts it again.

@@ -6,7 +6,7 @@
 //!   name for every model API), with its raw JSON Schemas. Calls go through the full
 //!   pipeline like any other tool; cancelling one sends `notifications/cancelled`
 //!   upstream; a server that exits is restarted on next use. Its progress reports reach
-//!   the caller's [`ProgressSink`](ptc::progress::ProgressSink), and when it says its
+//!   the caller's [`ProgressSink`](ptc::ProgressSink), and when it says its
 //!   tool list changed, ptc lists it again and updates the registry.
 //! - **Server** ([`PtcServer`], [`serve_stdio`], [`serve_http`]): ptc's own registry
 //!   offered to any MCP client, presented by the registry's mode: in `code` the single
@@ -89,7 +89,7 @@ pub enum McpError {
         /// The server's name.
         server: String,
         /// The registry's refusal.
-        source: ptc::error::RegistryError,
+        source: ptc::RegistryError,
     },
     /// The HTTP listener could not be bound or served.
     #[error("MCP HTTP server on {addr}: {reason}")]

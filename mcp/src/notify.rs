@@ -12,10 +12,10 @@ use rmcp::RoleServer;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
-use ptc::execution::ToolExecution;
-use ptc::progress::{Progress, ProgressSink};
-use ptc::registry::{ListedTool, ToolRegistry};
-use ptc::scope::ScopeKey;
+use ptc::ScopeKey;
+use ptc::ToolExecution;
+use ptc::{ListedTool, ToolRegistry};
+use ptc::{Progress, ProgressSink};
 
 /// Relays progress to the client that sent `progressToken` with its `tools/call`.
 ///

@@ -18,9 +18,9 @@ use tokio_util::sync::CancellationToken;
 
 use super::client::CallError;
 use super::{McpClient, McpError, McpServerSpec};
-use ptc::definition::ToolBuilder;
-use ptc::error::{codes, ToolError, ToolErrorInfo};
-use ptc::registry::ToolRegistry;
+use ptc::ToolBuilder;
+use ptc::ToolRegistry;
+use ptc::{codes, ToolError, ToolErrorInfo};
 use ptc::{Disposer, ToolDefinition};
 
 /// Between the server's name and the tool's: `everything__echo`.

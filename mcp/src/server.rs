@@ -41,13 +41,13 @@ use super::limits::{Refused, RunGate};
 use super::notify;
 use super::stdio::LineTransport;
 use super::{McpError, ServeLimits};
-use ptc::content::ContentBlock;
-use ptc::executor::{LogStep, ToolBatchExecutionError, ToolBatchInput, ToolCallBlock};
-use ptc::owner::{Owner, OwnerHandle};
-use ptc::progress::ProgressSink;
-use ptc::registry::{ListedTool, ToolRegistry};
-use ptc::result::ToolExecutionResult;
-use ptc::scope::Agent;
+use ptc::Agent;
+use ptc::ContentBlock;
+use ptc::ProgressSink;
+use ptc::ToolExecutionResult;
+use ptc::{ListedTool, ToolRegistry};
+use ptc::{LogStep, ToolBatchExecutionError, ToolBatchInput, ToolCallBlock};
+use ptc::{Owner, OwnerHandle};
 
 /// An MCP server over a registry. Cheap to clone: clones share the registry, the agent
 /// (and its owner), the call counter, the run gate and the shutdown signal (the HTTP
@@ -165,7 +165,7 @@ impl PtcServer {
         self.shutdown.clone()
     }
 
-    /// The tools as an MCP client sees them: [`ToolView::listed_tools`](ptc::registry::ToolView::listed_tools) (`run_code`'s
+    /// The tools as an MCP client sees them: [`ToolView::listed_tools`](ptc::ToolView::listed_tools) (`run_code`'s
     /// description carries the guidance and the SDK).
     pub fn tools(&self) -> Result<Vec<Tool>, ToolBatchExecutionError> {
         let listed = self
@@ -366,7 +366,7 @@ impl ServerHandler for PtcServer {
 }
 
 /// Serve over this process's stdin and stdout until the client closes stdin or `stop`
-/// fires; lines longer than `limits.max_request_bytes` are refused (see [`super::stdio`]).
+/// fires; lines longer than `limits.max_request_bytes` are refused (see `stdio.rs`).
 /// Either way every run is then cancelled and wound down ([`PtcServer::shutdown`]).
 pub async fn serve_stdio(
     server: PtcServer,

@@ -24,9 +24,9 @@ use std::sync::Arc;
 
 use crate::sandbox::SandboxConfig;
 use builtin::{TaskLimits, TerminalLimits};
-use ptc::error::RegistryError;
 use ptc::policy::question::QuestionService;
-use ptc::registry::ToolRegistry;
+use ptc::RegistryError;
+use ptc::ToolRegistry;
 
 /// The names of the packs this build ships.
 pub const PACKS: &[&str] = &["builtin", "testkit"];

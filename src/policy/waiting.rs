@@ -1,7 +1,7 @@
 //! Time a `run_code` run spends waiting for a person (an approval, a question), which
 //! does not count against its wall-clock limit.
 //!
-//! The bridge runs each sub-call's admission and body inside [`scope`] with its run's
+//! The bridge runs each sub-call's admission and body inside `scope` with its run's
 //! [`PersonClock`]; whatever waits for a person there holds [`begin`]'s guard meanwhile.
 //! The engine moves the run's deadline by [`PersonClock::waited`].
 

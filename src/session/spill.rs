@@ -12,7 +12,7 @@
 //! (content text, error messages). Equal values share one file, so fifty echoes of
 //! one 8 MB string store it once. One log spills at most [`MAX_SPILL_BYTES`]; past that a
 //! value is cut to its preview with a `[truncated: …]` marker. Reading a log puts spilled
-//! values back ([`restore`]); a missing or damaged side file leaves the preview and says so.
+//! values back (`restore`); a missing or damaged side file leaves the preview and says so.
 
 use std::collections::HashSet;
 use std::fs;

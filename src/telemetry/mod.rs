@@ -30,7 +30,7 @@
 //! Values are cut to [`max_attribute_chars`] characters.
 //!
 //! Without a subscriber that wants [`TARGET`] spans, the pipeline does no telemetry work
-//! beyond the disabled-span check. The `otlp` feature adds [`otlp`], which installs one
+//! beyond the disabled-span check. The `otlp` feature adds `otlp`, which installs one
 //! that exports to an OTLP collector.
 
 #[cfg(feature = "otlp")]

@@ -6,10 +6,11 @@
 
 use std::sync::{Arc, Mutex};
 
+use ptc::session::MemoryLog;
+use ptc::session::SessionEvent;
 use ptc::{
-    Agent, CodeConfig, CodeExecutor, ExecutionToken, LogStep, MemoryLog, PreToolDecision, ScopeKey,
-    SessionEvent, ToolBatchInput, ToolBatchResult, ToolCallBlock, ToolExecutionResult,
-    ToolRegistry, UserMessage,
+    Agent, CodeConfig, CodeExecutor, ExecutionToken, LogStep, PreToolDecision, ScopeKey,
+    ToolBatchInput, ToolBatchResult, ToolCallBlock, ToolExecutionResult, ToolRegistry, UserMessage,
 };
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
@@ -68,7 +69,7 @@ pub struct Dispatch {
 impl Run {
     /// The outer result's text content.
     pub fn text(&self) -> String {
-        ptc::content::content_text(&self.result.content)
+        ptc::content_text(&self.result.content)
     }
 
     /// The outer result's error code.
@@ -116,7 +117,7 @@ pub fn dispatches_of(events: &[SessionEvent]) -> Vec<Dispatch> {
                 parent_call_id: parent_call_id.clone(),
                 name: name.clone(),
                 is_error: *is_error,
-                text: ptc::content::content_text(content),
+                text: ptc::content_text(content),
                 code: error.as_ref().and_then(|f| f.code()).map(str::to_string),
                 message: error.as_ref().map(|f| f.message.clone()),
             }),

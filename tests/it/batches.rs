@@ -9,9 +9,13 @@ use std::time::Duration;
 use common::*;
 use ptc::schema::ValueSpec;
 use ptc::session::read_jsonl;
+use ptc::session::JsonlLog;
+use ptc::session::MemoryLog;
+use ptc::session::SessionEvent;
+use ptc::session::SessionLog;
 use ptc::{
-    codes, Agent, JsonlLog, LogStep, MemoryLog, NativeExecutor, ScopeKey, SessionEvent, SessionLog,
-    ToolBatchInput, ToolCallBlock, ToolDefinition, ToolRegistry, UserMessage,
+    codes, Agent, LogStep, NativeExecutor, ScopeKey, ToolBatchInput, ToolCallBlock, ToolDefinition,
+    ToolRegistry, UserMessage,
 };
 use serde_json::json;
 use tokio::time::Instant;

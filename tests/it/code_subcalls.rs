@@ -10,10 +10,11 @@ use std::time::Duration;
 
 use code_support::*;
 use ptc::schema::ValueSpec;
+use ptc::session::MemoryLog;
+use ptc::session::SessionEvent;
 use ptc::{
-    codes, ContentBlock, Disposer, MemoryLog, PostNext, PostToolDecision, PtcDispatchLog,
-    PtcDispatchLogNext, Replacement, SessionEvent, ToolDefinition, ToolError, ToolExecution,
-    ToolExecutionResult, UserMessage,
+    codes, ContentBlock, Disposer, PostNext, PostToolDecision, PtcDispatchLog, PtcDispatchLogNext,
+    Replacement, ToolDefinition, ToolError, ToolExecution, ToolExecutionResult, UserMessage,
 };
 use ptc_testing::tools::*;
 use serde_json::{json, Value};
@@ -358,7 +359,7 @@ async fn b47_dispatch_log_listeners_change_only_the_logged_copy() {
             d.sub_call_id.clone(),
             d.name.clone(),
             d.is_error,
-            ptc::content::content_text(&d.content),
+            ptc::content_text(&d.content),
         ));
         let redact = d.name == "echo";
         async move {

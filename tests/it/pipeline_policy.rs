@@ -7,11 +7,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use common::*;
+use ptc::policy::approval::ApprovalAnswer;
+use ptc::policy::approval::ApprovalRequest;
 use ptc::schema::{ParameterSpec, ValueSpec};
 use ptc::{
-    codes, Agent, ApprovalAnswer, ApprovalRequest, DispatchExecution, ExecuteNext, PreNext,
-    PreToolDecision, ScopeKey, ToolDefinition, ToolError, ToolErrorInfo, ToolExecution,
-    ToolExecutionInput, ToolRegistry,
+    codes, Agent, DispatchExecution, ExecuteNext, PreNext, PreToolDecision, ScopeKey,
+    ToolDefinition, ToolError, ToolErrorInfo, ToolExecution, ToolExecutionInput, ToolRegistry,
 };
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;

@@ -34,7 +34,7 @@ async fn replay_tree_nests_sub_calls_under_their_run() {
 
 #[test]
 fn replay_marks_calls_that_never_settled() {
-    let events: Vec<ptc::SessionEvent> = vec![serde_json::from_value(serde_json::json!({
+    let events: Vec<ptc::session::SessionEvent> = vec![serde_json::from_value(serde_json::json!({
         "type": "tool/call", "atMs": 1, "turn": 0, "step": 0, "callId": "x", "name": "echo", "arguments": {}
     }))
     .unwrap()];

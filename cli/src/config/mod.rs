@@ -80,7 +80,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use ptc::code::CodeConfig;
+use ptc::CodeConfig;
 use ptc::ToolMode;
 
 /// The file name looked up in the workspace root.

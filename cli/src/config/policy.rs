@@ -11,11 +11,11 @@ use regex::Regex;
 use serde::Deserialize;
 use serde_json::Value;
 
-use ptc::definition::PathArguments;
-use ptc::execution::ToolExecution;
-use ptc::hooks::pre_execute::{PreNext, PreToolDecision};
-use ptc::registry::ToolRegistry;
 use ptc::Disposer;
+use ptc::PathArguments;
+use ptc::ToolExecution;
+use ptc::ToolRegistry;
+use ptc::{PreNext, PreToolDecision};
 
 /// What a matching rule decides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

@@ -45,8 +45,8 @@ fn hostile_repeated_large_values_are_stored_once() {
     // Replay puts the values back.
     let replayed = ptc::session::read_jsonl(dir.path().join("s.jsonl")).unwrap();
     let restored = replayed.iter().any(|event| {
-        matches!(event, ptc::SessionEvent::PtcDispatch { content, .. }
-            if ptc::content::content_text(content).len() == megabytes as usize * 1024 * 1024)
+        matches!(event, ptc::session::SessionEvent::PtcDispatch { content, .. }
+            if ptc::content_text(content).len() == megabytes as usize * 1024 * 1024)
     });
     assert!(restored);
 }

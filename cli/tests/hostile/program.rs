@@ -6,9 +6,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ptc::schema::{ParameterSpec, ValueSpec};
+use ptc::session::MemoryLog;
+use ptc::session::SessionEvent;
 use ptc::{
-    Agent, CodeConfig, CodeExecutor, MemoryLog, ScopeKey, SessionEvent, ToolBatchInput,
-    ToolCallBlock, ToolDefinition, ToolError, ToolRegistry,
+    Agent, CodeConfig, CodeExecutor, ScopeKey, ToolBatchInput, ToolCallBlock, ToolDefinition,
+    ToolError, ToolRegistry,
 };
 use serde_json::{json, Value};
 
@@ -211,7 +213,7 @@ fn hostile_inputs_that_never_end_are_refused() {
     let ran = ptc(dir.path(), &["run", "/dev/zero"], "");
     assert_eq!(ran.code(), 2, "{}", ran.all());
     assert!(ran.stderr.contains("not a program file"), "{}", ran.stderr);
-    let big = " ".repeat(ptc::code::MAX_PROGRAM_BYTES + 1);
+    let big = " ".repeat(ptc::MAX_PROGRAM_BYTES + 1);
     let ran = ptc(dir.path(), &["run", "-"], &big);
     assert_eq!(ran.code(), 2, "{}", ran.all());
     assert!(ran.stderr.contains("larger than"), "{}", ran.stderr);
@@ -255,7 +257,7 @@ async fn hostile_a_tool_ignoring_cancellation_cannot_hold_the_run_past_its_deadl
         .expect("the run ends")
         .unwrap();
     let elapsed = started.elapsed();
-    let text = ptc::content::content_text(&result.results[0].result.content);
+    let text = ptc::content_text(&result.results[0].result.content);
     assert!(text.contains("code run failed (timeout)"), "{text}");
     // The documented slack: the wall clock plus the wind-down grace (1 s); the rest is
     // headroom for a loaded machine.

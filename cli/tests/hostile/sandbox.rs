@@ -56,7 +56,7 @@ impl Sandboxed {
 }
 
 fn text(r: &ToolExecutionResult) -> String {
-    ptc::content::content_text(&r.content)
+    ptc::content_text(&r.content)
 }
 
 #[tokio::test]

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use code_support::*;
-use ptc::{
-    codes, Agent, ApprovalAnswer, ApprovalRequest, CodeConfig, ScopeKey, ToolExecutionInput,
-};
+use ptc::policy::approval::ApprovalAnswer;
+use ptc::policy::approval::ApprovalRequest;
+use ptc::{codes, Agent, CodeConfig, ScopeKey, ToolExecutionInput};
 use ptc_cli::config::{Config, PolicyAction};
 use serde_json::json;
 

@@ -6,10 +6,12 @@ use opentelemetry::trace::{SpanId, Status};
 use opentelemetry::Value as OtelValue;
 use opentelemetry_sdk::error::OTelSdkResult;
 use opentelemetry_sdk::trace::{SpanData, SpanExporter};
+use ptc::policy::approval::ApprovalAnswer;
+use ptc::policy::approval::ApprovalRequest;
 use ptc::telemetry::otlp::OtlpExport;
 use ptc::{
-    Agent, ApprovalAnswer, ApprovalRequest, CodeConfig, CodeExecutor, PostToolDecision,
-    PreToolDecision, ScopeKey, ToolBatchInput, ToolCallBlock, ToolExecution, ToolRegistry,
+    Agent, CodeConfig, CodeExecutor, PostToolDecision, PreToolDecision, ScopeKey, ToolBatchInput,
+    ToolCallBlock, ToolExecution, ToolRegistry,
 };
 use serde_json::json;
 use tracing_subscriber::filter::Targets;

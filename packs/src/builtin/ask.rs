@@ -12,10 +12,10 @@ use std::sync::Arc;
 use ptc_schema::{ParameterSpec, ValueSpec};
 use serde::{Deserialize, Serialize};
 
-use ptc::definition::ToolDefinition;
-use ptc::error::ToolError;
 use ptc::policy::question::{Answer, Question, QuestionService, NO_ONE_TO_ASK};
 use ptc::policy::waiting;
+use ptc::ToolDefinition;
+use ptc::ToolError;
 
 #[derive(Deserialize)]
 struct Args {

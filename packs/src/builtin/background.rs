@@ -7,9 +7,9 @@ use super::tasks::TaskStore;
 use super::terminal::TerminalStore;
 use super::workspace::Workspace;
 use crate::sandbox::Sandbox;
-use ptc::execution::ToolRunContext;
-use ptc::owner::{Owner, OwnerHandle};
-use ptc::scope::Agent;
+use ptc::Agent;
+use ptc::ToolRunContext;
+use ptc::{Owner, OwnerHandle};
 
 /// The pack's shared state for work that outlives a call.
 #[derive(Clone)]

@@ -14,10 +14,10 @@ use serde_json::json;
 use super::diff::{self, Hunk};
 use super::shared::{self, arg_str, blocking, invalid_args, location};
 use super::workspace::Workspace;
-use ptc::content::ContentBlock;
-use ptc::definition::ToolDefinition;
-use ptc::error::ToolError;
 use ptc::presentation::{FileDiff, ToolCallView, ToolResultView};
+use ptc::ContentBlock;
+use ptc::ToolDefinition;
+use ptc::ToolError;
 
 #[derive(Deserialize)]
 struct Args {

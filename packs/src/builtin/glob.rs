@@ -20,10 +20,10 @@ use tokio_util::sync::CancellationToken;
 
 use super::shared::{self, arg_str, blocking, invalid_args, PolicyFilter};
 use super::workspace::Workspace;
-use ptc::content::ContentBlock;
-use ptc::definition::ToolDefinition;
-use ptc::error::ToolError;
 use ptc::presentation::SearchShape;
+use ptc::ContentBlock;
+use ptc::ToolDefinition;
+use ptc::ToolError;
 
 /// Paths returned inline.
 pub const MAX_PATHS: usize = 100;

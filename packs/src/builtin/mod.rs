@@ -63,10 +63,10 @@ pub use workspace::{Resolved, Workspace};
 use super::{PackContext, PackError};
 use crate::sandbox::Sandbox;
 use background::Background;
-use ptc::definition::ToolDefinition;
-use ptc::owner::Owner;
 use ptc::policy::question::QuestionService;
-use ptc::registry::ToolRegistry;
+use ptc::Owner;
+use ptc::ToolDefinition;
+use ptc::ToolRegistry;
 
 /// The names of the pack's tools, in registration order.
 pub const TOOLS: &[&str] = &[

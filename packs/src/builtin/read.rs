@@ -16,10 +16,10 @@ use tokio_util::sync::CancellationToken;
 
 use super::shared::{self, arg_str, blocking, location, whole_number};
 use super::workspace::Workspace;
-use ptc::content::ContentBlock;
-use ptc::definition::ToolDefinition;
-use ptc::error::ToolError;
 use ptc::presentation::{ReadFileLine, ToolCallKind, ToolCallView, ToolResultView};
+use ptc::ContentBlock;
+use ptc::ToolDefinition;
+use ptc::ToolError;
 
 /// Lines returned when `limit` is absent.
 pub const DEFAULT_LIMIT: u64 = 2000;

@@ -5,21 +5,21 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use ptc::error::{codes, ToolError, ToolErrorInfo};
 use ptc::presentation::{FileLocation, ToolResult};
+use ptc::{codes, ToolError, ToolErrorInfo};
 
 /// Hides from a directory search the files a policy would deny: a file is hidden when the
 /// registry's guards would deny the same call aimed at just that file (its `path` argument
 /// replaced by the file's root-relative path).
 pub(crate) struct PolicyFilter {
-    guards: Option<ptc::execution::CallGuards>,
+    guards: Option<ptc::CallGuards>,
     args: Value,
     hidden: std::sync::atomic::AtomicU64,
 }
 
 impl PolicyFilter {
     /// The filter of the call `ctx` runs.
-    pub(crate) fn of(ctx: &ptc::execution::ToolRunContext) -> Self {
+    pub(crate) fn of(ctx: &ptc::ToolRunContext) -> Self {
         PolicyFilter {
             guards: ctx.guards(),
             args: Value::clone(ctx.execution().arguments()),
@@ -237,17 +237,17 @@ pub(crate) fn ok_meta(result: &ToolResult) -> Option<&Value> {
 
 /// The text of a result's content blocks.
 pub(crate) fn result_text(result: &ToolResult) -> String {
-    ptc::content::content_text(&result.content)
+    ptc::content_text(&result.content)
 }
 
 /// The `search` cards of glob and grep: a generic pending card titled `<verb> <pattern>`,
 /// and a completed `search` card of `shape` carrying `data_key` from the metadata.
 pub(crate) fn search_cards(
-    builder: ptc::definition::ToolBuilder,
+    builder: ptc::ToolBuilder,
     verb: &'static str,
     shape: ptc::presentation::SearchShape,
     data_key: &'static str,
-) -> ptc::definition::ToolBuilder {
+) -> ptc::ToolBuilder {
     use ptc::presentation::{ToolCallKind, ToolCallView, ToolResultView};
     builder
         .present_call(move |args| {

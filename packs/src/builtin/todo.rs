@@ -5,7 +5,7 @@
 //! holds, so a UI can render the latest list whenever it likes. `run_code` sub-calls
 //! carry their program's agent, so a program's `todo_write` updates the same list.
 //!
-//! [`Agent`]: ptc::scope::Agent
+//! [`Agent`]: ptc::Agent
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -15,10 +15,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio::sync::watch;
 
-use ptc::content::ContentBlock;
-use ptc::definition::ToolDefinition;
-use ptc::error::ToolError;
-use ptc::scope::ScopeKey;
+use ptc::ContentBlock;
+use ptc::ScopeKey;
+use ptc::ToolDefinition;
+use ptc::ToolError;
 
 /// Where a todo stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

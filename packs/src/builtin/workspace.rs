@@ -30,8 +30,8 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 use crate::PackError;
-use ptc::definition::PathArguments;
-use ptc::error::{codes, ToolError, ToolErrorInfo};
+use ptc::PathArguments;
+use ptc::{codes, ToolError, ToolErrorInfo};
 
 /// The workspace root the `builtin` tools are confined to (canonical, a directory).
 #[derive(Debug, Clone)]

@@ -14,10 +14,10 @@ use serde_json::json;
 use super::diff::{self, Hunk};
 use super::shared::{self, arg_str, blocking, location};
 use super::workspace::Workspace;
-use ptc::content::ContentBlock;
-use ptc::definition::ToolDefinition;
-use ptc::error::ToolError;
 use ptc::presentation::{ToolCallView, ToolResultView};
+use ptc::ContentBlock;
+use ptc::ToolDefinition;
+use ptc::ToolError;
 
 /// Bytes of an existing file read for the before-image of the diff card.
 const MAX_BEFORE_IMAGE: u64 = 4 * 1024 * 1024;

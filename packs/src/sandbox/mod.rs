@@ -10,8 +10,8 @@
 //! `network = true` allows the network in the first two modes. The active configuration file
 //! and ptc's trust store are read-only to the command even when they lie inside the root.
 //!
-//! Mechanisms (see `SECURITY.md`): Landlock for files, TCP and signals ([`landlock`]); a
-//! seccomp filter on socket families ([`seccomp`]); new PID, mount and network namespaces
+//! Mechanisms (see `SECURITY.md`): Landlock for files, TCP and signals (`landlock.rs`); a
+//! seccomp filter on socket families (`seccomp.rs`); new PID, mount and network namespaces
 //! (inside a user namespace when ptc is not root), where PID 1 is ptc's own small init, so
 //! every process the command starts dies with the call, `setsid` included; mounts that mask
 //! the deny paths and block devices, and bind the protected files read-only; no capabilities

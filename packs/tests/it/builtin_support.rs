@@ -150,7 +150,7 @@ impl Outcome {
 
     /// The model-facing text.
     pub fn text(&self) -> String {
-        ptc::content::content_text(&self.result.content)
+        ptc::content_text(&self.result.content)
     }
 
     /// The error message, failing the test when the call succeeded.

@@ -350,10 +350,7 @@ async fn run_code(registry: &ToolRegistry, code: &str) -> (bool, String) {
         .results
         .remove(0)
         .result;
-    (
-        result.is_error(),
-        ptc::content::content_text(&result.content),
-    )
+    (result.is_error(), ptc::content_text(&result.content))
 }
 
 fn code_registry(root: &Path) -> ToolRegistry {
@@ -533,11 +530,7 @@ async fn builtin_works_under_a_root_whose_own_name_is_not_utf8() {
             let r = registry
                 .dispatch(ptc::ToolExecutionInput::new("call-1", name.as_str(), args))
                 .await;
-            assert!(
-                !r.is_error(),
-                "{name}: {}",
-                ptc::content::content_text(&r.content)
-            );
+            assert!(!r.is_error(), "{name}: {}", ptc::content_text(&r.content));
             r.value().unwrap().as_ref().clone()
         }
     };

@@ -10,7 +10,7 @@ pub struct TelemetryArgs {
     /// Export every call and sub-call as an OpenTelemetry span to this OTLP/HTTP traces URL
     /// (http/protobuf; a bare `http://HOST:PORT` gets `/v1/traces`). Default: the
     /// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT variables, else
-    /// `endpoint` in [telemetry] of ptc.toml, else off.
+    /// `endpoint` in `[telemetry]` of ptc.toml, else off.
     #[arg(long, value_name = "URL")]
     pub otlp: Option<String>,
 }

@@ -5,8 +5,8 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
+use ptc::session::JsonlLog;
 use ptc::session::{SessionError, SessionEvent, SessionLog};
-use ptc::JsonlLog;
 
 /// Write `text` to standard output; if the reader has gone (a closed pipe), exit quietly
 /// with success, as `cat` would under `head`.

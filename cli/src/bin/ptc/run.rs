@@ -67,10 +67,10 @@ pub struct RunArgs {
 }
 
 /// The program in `file` (or standard input for `-`), at most
-/// [`ptc::code::MAX_PROGRAM_BYTES`]; devices (`/dev/zero`, …) and directories are refused,
+/// [`ptc::MAX_PROGRAM_BYTES`]; devices (`/dev/zero`, …) and directories are refused,
 /// pipes are read up to the limit.
 fn read_program(file: &str) -> Result<String, String> {
-    let limit = ptc::code::MAX_PROGRAM_BYTES;
+    let limit = ptc::MAX_PROGRAM_BYTES;
     let (reader, what): (Box<dyn Read>, String) = if file == "-" {
         (Box::new(std::io::stdin()), "standard input".into())
     } else {
@@ -240,7 +240,7 @@ async fn run(
         });
         crate::output::stdout_line(&serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?);
     } else {
-        crate::output::stdout_line(&ptc::content::content_text(&result.content));
+        crate::output::stdout_line(&ptc::content_text(&result.content));
     }
     if args.repeat.is_some() {
         let total_ms = elapsed.as_secs_f64() * 1e3;

@@ -131,7 +131,7 @@ impl Call {
 
     /// The model-facing text.
     pub fn text(&self) -> String {
-        ptc::content::content_text(&self.0.content)
+        ptc::content_text(&self.0.content)
     }
 
     /// The error text; fails the test when the call succeeded.

@@ -41,11 +41,11 @@ use super::shared::{self, arg_str, invalid_args};
 use super::tasks::{spawn, Resource};
 use super::workspace::Workspace;
 use crate::sandbox::{Prepared, Sandbox, SandboxMode};
-use ptc::content::ContentBlock;
-use ptc::definition::ToolDefinition;
-use ptc::error::{codes, ToolError, ToolErrorInfo};
-use ptc::owner::OwnerHandle;
 use ptc::presentation::{ToolCallView, ToolResultView};
+use ptc::ContentBlock;
+use ptc::OwnerHandle;
+use ptc::ToolDefinition;
+use ptc::{codes, ToolError, ToolErrorInfo};
 
 /// Timeout when `timeoutMs` is absent.
 pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use tokio::runtime::Handle;
 use tokio::task::JoinHandle;
 
-use ptc::error::ToolError;
+use ptc::ToolError;
 
 fn handle() -> &'static Handle {
     static HOST: OnceLock<Handle> = OnceLock::new();

@@ -29,7 +29,7 @@ pub(crate) use host::{run as run_on_host, spawn as spawn_on_host};
 pub(crate) use owned::{new_id, Owned, Resource};
 pub(crate) use ring::{complete_len, text, Ring};
 
-use ptc::owner::Owner;
+use ptc::Owner;
 
 /// How long a task has to stop after `task_kill`'s SIGTERM before it gets SIGKILL.
 pub const KILL_GRACE: Duration = Duration::from_secs(2);

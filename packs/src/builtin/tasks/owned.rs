@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use super::host;
-use ptc::owner::OwnerHandle;
+use ptc::OwnerHandle;
 
 /// Something background that an owner holds.
 pub(crate) trait Resource: Send + Sync + 'static {

@@ -21,8 +21,8 @@ use super::{run_on_host, Control, Resource, Status, Task, TaskKind, KILL_GRACE};
 use crate::builtin::background::Background;
 use crate::builtin::bash::{command, signal_name};
 use crate::sandbox::{Prepared, Sandbox};
-use ptc::error::ToolError;
-use ptc::owner::OwnerHandle;
+use ptc::OwnerHandle;
+use ptc::ToolError;
 
 /// How long the pipes may stay open after the group was killed.
 const DRAIN_GRACE: Duration = Duration::from_secs(2);

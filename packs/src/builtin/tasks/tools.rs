@@ -11,9 +11,9 @@ use serde_json::{json, Value};
 use super::{Resource, Status, Task};
 use crate::builtin::background::Background;
 use crate::builtin::shared::{self, tail_str};
-use ptc::content::ContentBlock;
-use ptc::definition::ToolDefinition;
-use ptc::error::ToolError;
+use ptc::ContentBlock;
+use ptc::ToolDefinition;
+use ptc::ToolError;
 
 /// Bytes of output the model sees per read (the tail; the value has all of it).
 const MAX_CONTENT_BYTES: usize = 30_000;
@@ -97,11 +97,7 @@ fn task_id_spec() -> ValueSpec {
     ValueSpec::string().describe("Task id returned by the tool that started the background work.")
 }
 
-fn find(
-    bg: &Background,
-    owner: &ptc::owner::OwnerHandle,
-    id: &str,
-) -> Result<Arc<Task>, ToolError> {
+fn find(bg: &Background, owner: &ptc::OwnerHandle, id: &str) -> Result<Arc<Task>, ToolError> {
     bg.tasks
         .owned()
         .get(owner, id)

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 use super::{TermStatus, Terminal};
 use crate::builtin::shared::tail_str;
-use ptc::content::ContentBlock;
+use ptc::ContentBlock;
 
 /// Bytes of output the model sees per answer (the tail; the value has all of it).
 const MAX_CONTENT_BYTES: usize = 30_000;

@@ -12,9 +12,9 @@ use super::{text, InUse, Terminal};
 use crate::builtin::background::Background;
 use crate::builtin::shared;
 use crate::builtin::tasks::{spawn_on_host, Control, Resource, Status, Task, TaskKind};
-use ptc::definition::ToolDefinition;
-use ptc::error::ToolError;
-use ptc::owner::OwnerHandle;
+use ptc::OwnerHandle;
+use ptc::ToolDefinition;
+use ptc::ToolError;
 
 /// The most lines one `terminal_read` returns.
 const MAX_LINES: u64 = 2_000;

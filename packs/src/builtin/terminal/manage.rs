@@ -12,9 +12,9 @@ use super::io::find;
 use super::Terminal;
 use crate::builtin::background::Background;
 use crate::builtin::shared::invalid_args;
-use ptc::content::ContentBlock;
-use ptc::definition::ToolDefinition;
-use ptc::error::ToolError;
+use ptc::ContentBlock;
+use ptc::ToolDefinition;
+use ptc::ToolError;
 
 /// How long `terminal_close` waits for the processes to be gone.
 const CLOSE_GRACE: Duration = Duration::from_secs(5);

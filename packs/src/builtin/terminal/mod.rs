@@ -35,8 +35,8 @@ pub(crate) use open::open_tool;
 pub(crate) use text::clean as clean_text;
 
 use super::tasks::{complete_len, Owned, Resource, Ring, Task};
-use ptc::error::ToolError;
-use ptc::owner::Owner;
+use ptc::Owner;
+use ptc::ToolError;
 
 /// The caps of terminals (`[terminals]` in `ptc.toml`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

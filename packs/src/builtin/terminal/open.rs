@@ -11,8 +11,8 @@ use super::pty::{self, Launch};
 use super::settle::{settle, Wait, SILENCE};
 use crate::builtin::background::Background;
 use crate::builtin::shared::invalid_args;
-use ptc::definition::ToolDefinition;
-use ptc::error::ToolError;
+use ptc::ToolDefinition;
+use ptc::ToolError;
 
 /// The backends: name, what runs, what the model is told.
 const BACKENDS: &[(&str, &[&str], &str)] = &[

@@ -34,8 +34,8 @@ use crate::builtin::background::Background;
 use crate::builtin::bash::signal_name;
 use crate::builtin::tasks::{new_id, run_on_host, Resource, Ring};
 use crate::sandbox::{self, Prepared};
-use ptc::error::ToolError;
-use ptc::owner::OwnerHandle;
+use ptc::OwnerHandle;
+use ptc::ToolError;
 
 /// The window every terminal gets.
 const ROWS: u16 = 40;
