@@ -22,6 +22,7 @@ mod pack;
 mod process;
 mod server;
 mod spec;
+mod startup;
 mod stdio;
 mod upstream;
 

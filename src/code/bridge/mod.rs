@@ -127,16 +127,17 @@ pub(super) fn over(reason: &str) -> String {
 
 impl Host for BridgeHost {
     fn call_tool(&self, name: &str, args: Value) -> Result<HostCall, RunFailure> {
-        let n = self.submitted.fetch_add(1, Ordering::Relaxed) + 1;
-        if n > self.max_calls {
-            return Err(RunFailure {
-                kind: FailureKind::CallLimit,
-                message: format!("the program made more than {} tool calls", self.max_calls),
-            });
-        }
         let (reply, settled) = oneshot::channel();
         let outer_waker = {
             let mut driver = lock(&self.driver);
+            // The call's number is taken only once it is queued: a refused call takes none.
+            let n = self.submitted.load(Ordering::Relaxed) + 1;
+            if n > self.max_calls {
+                return Err(RunFailure {
+                    kind: FailureKind::CallLimit,
+                    message: format!("the program made more than {} tool calls", self.max_calls),
+                });
+            }
             if driver.closed {
                 return Ok(Box::pin(async { Err(over("closed")) }));
             }
@@ -150,6 +151,7 @@ impl Host for BridgeHost {
                 });
             }
             driver.pending += 1;
+            self.submitted.store(n, Ordering::Relaxed);
             driver.queue.push_back(Queued {
                 submission: Submission {
                     n,
