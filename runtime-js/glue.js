@@ -104,10 +104,25 @@ export default function ptcGlue(host, facts) {
     return frames;
   };
 
-  /** Where the program is calling from: the first of its own frames, as "line:col". */
+  /**
+   * Where the program is calling from: the first of its own frames, as "line:col". Every tool
+   * call asks, so this scans the stack text once instead of matching every frame.
+   */
+  const frameMarker = `${filename}:`;
   const callSite = () => {
-    const frames = framesOf(new ErrorCtor().stack);
-    return frames.length === 0 ? '' : `${frames[0][0]}:${frames[0][1]}`;
+    const stack = new ErrorCtor().stack;
+    if (typeof stack !== 'string') return '';
+    const start = stack.indexOf(frameMarker);
+    if (start < 0) return '';
+    const from = start + frameMarker.length;
+    let end = from;
+    let colons = 0;
+    for (; end < stack.length; end += 1) {
+      const c = stack.charCodeAt(end);
+      if (c === 58 /* : */ && colons === 0) colons += 1;
+      else if (c < 48 || c > 57) break;
+    }
+    return colons === 1 ? stack.slice(from, end) : '';
   };
 
   /** An uncaught error, as data for the engine's diagnostic. */

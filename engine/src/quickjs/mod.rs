@@ -14,30 +14,18 @@
 //! the calling worker with `block_in_place` instead (multi-threaded runtimes only; elsewhere it
 //! falls back to the pool).
 //!
-//! Measured with `benches/engine.rs` (criterion medians, release, a shared 2-core machine under a
-//! load average of about 3, so absolute numbers are pessimistic):
-//!
-//! | | blocking pool | in place |
-//! |---|---|---|
-//! | trivial run end to end (fresh runtime, strip, `return await tools.echo(…)`) | 486 µs | 426 µs |
-//! | 1,000 sequential `await tools.add(…)` with a ready host | 4.1 ms | 3.1 ms |
-//! | `Promise.all` over 100 host calls that each sleep 10 ms | 13.0 ms | — |
-//!
-//! 1,000 awaits of local promises take 2.0 ms in the same harness, so a host call costs about 1–2 µs
-//! more than a plain `await` here: the promise, reading the arguments and making the result. Plain
-//! JSON arguments are read in Rust (`plain_json.rs`, about a quarter of the glue's JavaScript walk,
-//! which now only sees the values the Rust reader leaves to it) and scalar results are made
-//! directly. The thread hop of the pool costs about 17 µs per run and nothing per call, so
-//! isolation wins and [`Placement::BlockingPool`] is the default.
+//! The blocking pool's thread hop costs about 17 µs per run and nothing per call, so
+//! isolation wins and [`Placement::BlockingPool`] is the default (figures in `benches/README.md`).
+//! Plain JSON arguments are read in Rust (`plain_json.rs`) and scalar results are made directly.
 //!
 //! The host makes progress on this thread too ([`Host::poll_progress`]): right after it accepts a
 //! call (so a call that can complete at once never waits for the event loop), from the event loop,
 //! and, at most every 200 µs, from QuickJS's interrupt handler while the program computes, so
 //! submitted calls start during a hot loop without another thread being woken for them.
 //!
-//! A run's runtime is created fresh (about 0.3 ms of the trivial run); the glue is compiled to
-//! QuickJS bytecode once per process and loaded into each runtime, because parsing it each time
-//! cost more than everything else in a trivial run.
+//! A run's runtime is created fresh; the glue is compiled to QuickJS bytecode once per process
+//! and loaded into each runtime, because parsing it each time cost more than everything else in
+//! a trivial run.
 //!
 //! [`HostCall`]: crate::HostCall
 //! [`Host::poll_progress`]: crate::Host::poll_progress
