@@ -10,6 +10,22 @@ use ptc_engine::{FailureKind, Limits};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
+/// Run `ts`, cancelling it once it has made its first host call (readiness, not a sleep).
+async fn cancelled_after_first_call(ts: &str) -> ptc_engine::RunReport {
+    let cancel = CancellationToken::new();
+    let host = TestHost::new();
+    let canceller = {
+        let (cancel, host) = (cancel.clone(), host.clone());
+        tokio::spawn(async move {
+            host.wait_for_calls(1).await;
+            cancel.cancel();
+        })
+    };
+    let report = run_full(ts, host, Limits::default(), cancel).await;
+    canceller.await.unwrap();
+    report
+}
+
 fn wall_clock(ms: u64) -> Limits {
     Limits {
         wall_clock: Duration::from_millis(ms),
@@ -157,47 +173,15 @@ engine_test! {
 
 engine_test! {
     async fn cancelling_aborts_a_hot_loop() {
-        // The program calls the host once (it is running), then spins; the test cancels.
-        let cancel = CancellationToken::new();
-        let host = TestHost::new();
-        let canceller = {
-            let (cancel, host) = (cancel.clone(), host.clone());
-            tokio::spawn(async move {
-                host.wait_for_calls(1).await;
-                cancel.cancel();
-            })
-        };
-        let report = run_full(
-            "await tools.echo({});\nwhile (true) {}",
-            host,
-            Limits::default(),
-            cancel,
-        )
-        .await;
-        canceller.await.unwrap();
+        // The program calls the host once (it is running), then spins.
+        let report = cancelled_after_first_call("await tools.echo({});\nwhile (true) {}").await;
         assert_eq!(failure(&report).kind, FailureKind::Aborted);
     }
 }
 
 engine_test! {
     async fn cancelling_aborts_a_wait_on_a_call_that_never_settles() {
-        let cancel = CancellationToken::new();
-        let host = TestHost::new();
-        let canceller = {
-            let (cancel, host) = (cancel.clone(), host.clone());
-            tokio::spawn(async move {
-                host.wait_for_calls(1).await;
-                cancel.cancel();
-            })
-        };
-        let report = run_full(
-            "console.log('waiting');\nawait tools.never({})",
-            host,
-            Limits::default(),
-            cancel,
-        )
-        .await;
-        canceller.await.unwrap();
+        let report = cancelled_after_first_call("console.log('waiting');\nawait tools.never({})").await;
         assert_eq!(failure(&report).kind, FailureKind::Aborted);
         assert_eq!(report.logs, vec!["waiting".to_string()]);
     }
