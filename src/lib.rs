@@ -10,7 +10,9 @@
 //!   guards, `tools/execute`, output validation, `tools/post-execute`, finalization and
 //!   `tools/result` observers, returning a [`ToolExecutionResult`].
 //! - Executors — [`ToolRegistry::execute`] hands a whole batch to the scope's
-//!   [`ToolExecutor`]; [`NativeExecutor`] schedules parallel and exclusive calls.
+//!   [`ToolExecutor`]. [`Scheduler`] runs calls under the native rules (a rolling pool of
+//!   concurrency-safe calls, exclusive calls as barriers, commits in submission order) for
+//!   [`NativeExecutor`], for code mode's sub-calls, and for an executor of your own.
 //! - [`session`] — the durable event log (`tool/call`, `tool/result`, ...).
 //! - Code mode — [`CodeExecutor`] offers the model one tool, `run_code`, whose description
 //!   carries a generated TypeScript SDK of the visible tools; the program runs in a fresh
@@ -100,9 +102,9 @@ pub use execution::{
     CallGuards, ExecutionToken, ToolArguments, ToolExecution, ToolExecutionInput, ToolRunContext,
 };
 pub use executor::{
-    LogStep, NativeExecutor, ToolBatchExecutionError, ToolBatchInput, ToolBatchResult,
-    ToolCallBlock, ToolCallResult, ToolExecutor, ToolModelInput, ToolPromptSection,
-    DEFAULT_MAX_PARALLEL_TOOL_CALLS,
+    LogStep, NativeExecutor, PolicyStages, Schedule, Scheduler, ToolBatchExecutionError,
+    ToolBatchInput, ToolBatchResult, ToolCallBlock, ToolCallResult, ToolExecutor, ToolModelInput,
+    ToolPromptSection, DEFAULT_MAX_PARALLEL_TOOL_CALLS,
 };
 pub use hooks::dispatch_log::{
     PtcDispatchLog, PtcDispatchLogHook, PtcDispatchLogNext, PtcDispatchLogStage,

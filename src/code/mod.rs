@@ -4,7 +4,7 @@
 //! ```text
 //! run_code call ─► CodeExecutor (mode native | code | both)
 //!    └─► pipeline ─► run_code body: strip types (ptc-engine) ─► fresh sandbox ─► program
-//!          program: await tools.x(args) ─► engine Host ─► bridge::Driver
+//!          program: await tools.x(args) ─► engine Host ─► bridge ─► Scheduler
 //!             ─► admit (one at a time) ─► dispatch (native scheduling rules)
 //!             ─► commit (post-execute, tools/ptc-dispatch-log, events) in submission order
 //!             ─► value (or ToolCallError) back into the program

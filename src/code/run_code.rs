@@ -83,7 +83,7 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
         filename: FILENAME.to_string(),
     };
     let run_signal = ctx.signal().child_token();
-    let (host, driver) = bridge::open(
+    let (host, bridge) = bridge::open(
         ctx.clone(),
         run_signal.clone(),
         &config.sub_calls,
@@ -93,7 +93,7 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
     let engine_run = config
         .engine
         .run(program, Arc::new(host), config.limits.clone(), run_signal);
-    let mut report = driver.drive(engine_run).await;
+    let mut report = bridge.drive(engine_run).await;
     if ctx.signal().is_cancelled() {
         // The caller cancelled: whatever the program saw last (often an aborted sub-call
         // rejecting), the run failed because it was aborted.
@@ -108,7 +108,7 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
         Ok(_) => "completed",
         Err(f) => f.kind.as_str(),
     };
-    driver.wind_down(reason).await;
+    bridge.wind_down(reason).await;
     run_result(report, config.limits.max_output_bytes).map_err(|mut error| {
         error.message = cap_text(&error.message, config.max_result_chars).into_owned();
         error

@@ -4,9 +4,11 @@
 //! argument parsing, scheduling, cancellation and root-call logging for its batches.
 
 mod native;
+mod scheduler;
 
 pub(crate) use native::run_batch;
 pub use native::{NativeExecutor, DEFAULT_MAX_PARALLEL_TOOL_CALLS};
+pub use scheduler::{PolicyStages, Schedule, Scheduler};
 
 use std::sync::Arc;
 

@@ -1,21 +1,21 @@
 //! The native executor: the model calls tools directly, in batches.
 //!
-//! Scheduling: a call whose `is_concurrency_safe(args)` is exactly `true` joins a
-//! rolling pool of at most `max_parallel_tool_calls`; any other call waits for all
-//! in-flight work, runs alone, and forms a barrier. All calls are driven on the
-//! executor's own task, so the batch never settles before started work has settled.
+//! Scheduling is the [`Scheduler`]'s: a call whose `is_concurrency_safe(args)` is exactly
+//! `true` joins a rolling pool of at most `max_parallel_tool_calls`; any other call waits for
+//! all earlier work, runs alone, and forms a barrier. All calls are driven on the executor's
+//! own task, so the batch never settles before started work has settled.
 
 use std::sync::Arc;
 
 use futures::future::{BoxFuture, FutureExt};
-use futures::stream::{FuturesUnordered, StreamExt};
 
+use super::scheduler::{Schedule, Scheduler};
 use super::{
     LogStep, ToolBatchExecutionError, ToolBatchInput, ToolBatchResult, ToolCallResult,
     ToolExecutor, ToolModelInput,
 };
 use crate::definition::ToolDefinition;
-use crate::execution::ToolExecutionInput;
+use crate::execution::{ToolExecution, ToolExecutionInput};
 use crate::pipeline::PreparedCall;
 use crate::registry::ToolRegistry;
 use crate::result::ToolExecutionResult;
@@ -70,14 +70,16 @@ impl ToolExecutor for NativeExecutor {
     }
 }
 
-/// Root-call logging for one batch: events go to the agent's session only when the
-/// batch names a step. Results are committed in model order.
-struct BatchLog {
+/// One batch under the native rules: root-call events go to the agent's session only when
+/// the batch names a step; results are committed (and logged) in model order.
+struct NativeBatch<P> {
+    prepare: P,
     sink: Option<(Arc<dyn SessionLog>, LogStep)>,
     first_error: Option<SessionError>,
+    results: Vec<ToolCallResult>,
 }
 
-impl BatchLog {
+impl<P> NativeBatch<P> {
     fn append(&mut self, event: impl FnOnce(LogStep) -> SessionEvent) {
         if let Some((sink, step)) = &self.sink {
             if let Err(e) = sink.append(&event(*step)) {
@@ -87,13 +89,57 @@ impl BatchLog {
     }
 }
 
+impl<P: Fn(ToolExecutionInput) -> PreparedCall + Send> Schedule for NativeBatch<P> {
+    /// The call as the model made it, until it is prepared.
+    type Call = Option<ToolExecutionInput>;
+
+    fn prepare(&mut self, call: &mut Self::Call) -> PreparedCall {
+        (self.prepare)(call.take().expect("a call is prepared once"))
+    }
+
+    fn started(&mut self, _: &mut Self::Call, exec: &Arc<ToolExecution>) {
+        self.append(|s| SessionEvent::ToolCall {
+            at_ms: now_ms(),
+            turn: s.turn,
+            step: s.step,
+            call_id: exec.call_id().to_string(),
+            name: exec.name().to_string(),
+            arguments: exec.arguments().as_ref().clone(),
+        });
+    }
+
+    fn committed(
+        &mut self,
+        _: Self::Call,
+        exec: &Arc<ToolExecution>,
+        result: ToolExecutionResult,
+    ) -> Option<BoxFuture<'static, ()>> {
+        self.append(|s| SessionEvent::ToolResult {
+            at_ms: now_ms(),
+            turn: s.turn,
+            step: s.step,
+            call_id: exec.call_id().to_string(),
+            name: exec.name().to_string(),
+            is_error: result.is_error(),
+            content: result.content.clone(),
+            error: result.error().cloned(),
+            meta: result.meta.clone(),
+        });
+        self.results.push(ToolCallResult {
+            call_id: exec.call_id().to_string(),
+            result,
+        });
+        None
+    }
+}
+
 /// Run a batch under the native scheduling rules; `prepare` resolves each call (so an
 /// executor can route some names elsewhere, as code mode does for `run_code`).
 pub(crate) async fn run_batch(
     registry: &ToolRegistry,
     input: ToolBatchInput,
     default_limit: usize,
-    prepare: impl Fn(ToolExecutionInput) -> PreparedCall,
+    prepare: impl Fn(ToolExecutionInput) -> PreparedCall + Send,
 ) -> Result<ToolBatchResult, ToolBatchExecutionError> {
     let limit = match input.max_parallel_tool_calls {
         Some(0) => {
@@ -104,97 +150,30 @@ pub(crate) async fn run_batch(
         Some(n) => n,
         None => default_limit,
     };
-    let mut log = BatchLog {
+    let batch = NativeBatch {
+        prepare,
         sink: input
             .log
             .and_then(|step| input.agent.as_ref()?.session().map(|s| (s.clone(), step))),
         first_error: None,
+        results: Vec::with_capacity(input.calls.len()),
     };
-    let n = input.calls.len();
-    let mut names = Vec::with_capacity(n);
-    let mut settled: Vec<Option<ToolExecutionResult>> = (0..n).map(|_| None).collect();
-    let mut committed = 0;
-    let mut in_flight = FuturesUnordered::new();
-
-    for (i, call) in input.calls.into_iter().enumerate() {
-        let prepared = prepare(ToolExecutionInput {
-            call_id: call.id.clone(),
+    let mut scheduler = Scheduler::new(registry.clone(), batch, limit);
+    for call in input.calls {
+        scheduler.push(Some(ToolExecutionInput {
+            call_id: call.id,
             root_call_id: None,
-            name: call.name.clone(),
+            name: call.name,
             arguments: call.arguments,
             agent: input.agent.clone(),
             tool_set: input.tool_set.clone(),
             parent: None,
             signal: input.signal.clone(),
-        });
-        let parallel = prepared.is_concurrency_safe();
-        let bound = if parallel { limit - 1 } else { 0 };
-        while in_flight.len() > bound {
-            if let Some((j, result)) = in_flight.next().await {
-                settled[j] = Some(result);
-            }
-            commit(&mut log, &names, &mut settled, &mut committed);
-        }
-        let arguments = prepared.execution().arguments().as_ref().clone();
-        log.append(|s| SessionEvent::ToolCall {
-            at_ms: now_ms(),
-            turn: s.turn,
-            step: s.step,
-            call_id: call.id.clone(),
-            name: call.name.clone(),
-            arguments,
-        });
-        names.push((call.id, call.name));
-        in_flight.push(registry.run_prepared(prepared).map(move |r| (i, r)));
-        if !parallel {
-            while let Some((j, result)) = in_flight.next().await {
-                settled[j] = Some(result);
-            }
-            commit(&mut log, &names, &mut settled, &mut committed);
-        }
+        }));
     }
-    while let Some((j, result)) = in_flight.next().await {
-        settled[j] = Some(result);
-        commit(&mut log, &names, &mut settled, &mut committed);
-    }
-    commit(&mut log, &names, &mut settled, &mut committed);
-
-    let results = names
-        .into_iter()
-        .zip(settled)
-        .map(|((call_id, _), result)| ToolCallResult {
-            call_id,
-            result: result.expect("every started call settled"),
-        })
-        .collect();
-    let mut batch = ToolBatchResult::from_results(results);
-    batch.log_error = log.first_error;
-    Ok(batch)
-}
-
-/// Log `tool/result` for the contiguous settled prefix, in model order.
-fn commit(
-    log: &mut BatchLog,
-    names: &[(String, String)],
-    settled: &mut [Option<ToolExecutionResult>],
-    committed: &mut usize,
-) {
-    while *committed < names.len() {
-        let Some(result) = settled[*committed].as_ref() else {
-            break;
-        };
-        let (call_id, name) = &names[*committed];
-        log.append(|s| SessionEvent::ToolResult {
-            at_ms: now_ms(),
-            turn: s.turn,
-            step: s.step,
-            call_id: call_id.clone(),
-            name: name.clone(),
-            is_error: result.is_error(),
-            content: result.content.clone(),
-            error: result.error().cloned(),
-            meta: result.meta.clone(),
-        });
-        *committed += 1;
-    }
+    scheduler.run().await;
+    let batch = scheduler.into_schedule();
+    let mut result = ToolBatchResult::from_results(batch.results);
+    result.log_error = batch.first_error;
+    Ok(result)
 }

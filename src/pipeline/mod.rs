@@ -112,14 +112,7 @@ impl ToolRegistry {
 
     /// Run one prepared call through the whole pipeline.
     pub async fn run_prepared(&self, call: PreparedCall) -> ToolExecutionResult {
-        let pipeline = self.pipeline();
-        match pipeline.admit(&call).await {
-            Admission::Refused(result) => pipeline.commit(&call.exec, *result, None).await,
-            Admission::Admitted(effects) => {
-                let result = pipeline.dispatch(&call.exec, &effects).await;
-                pipeline.commit(&call.exec, result, Some(&effects)).await
-            }
-        }
+        self.pipeline().run(call).await
     }
 
     /// Prepare and run one call: the single-call entry point.

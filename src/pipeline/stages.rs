@@ -45,6 +45,17 @@ impl ToolRegistry {
 }
 
 impl Pipeline {
+    /// Every stage of one call, in order.
+    pub(crate) async fn run(&self, call: PreparedCall) -> ToolExecutionResult {
+        match self.admit(&call).await {
+            Admission::Refused(result) => self.commit(&call.exec, *result, None).await,
+            Admission::Admitted(effects) => {
+                let result = self.dispatch(&call.exec, &effects).await;
+                self.commit(&call.exec, result, Some(&effects)).await
+            }
+        }
+    }
+
     /// The admission stage: cancellation, `tools/pre-execute` (with approval), guards.
     pub(crate) async fn admit(&self, call: &PreparedCall) -> Admission {
         let (hooks, exec) = (&self.hooks, &call.exec);

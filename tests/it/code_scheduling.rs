@@ -98,6 +98,62 @@ async fn b45_exclusive_subcalls_run_alone() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn b45_exclusive_subcall_waits_for_earlier_commits_and_runs_alone() {
+    let registry = code_registry();
+    let tracker = Concurrency::new();
+    registry
+        .register(sleeper("par", true, tracker.clone()))
+        .unwrap();
+    registry
+        .register(sleeper("excl", false, tracker.clone()))
+        .unwrap();
+    let stages: Arc<Mutex<Vec<String>>> = Arc::default();
+    let sink = stages.clone();
+    registry.on_pre_execute(move |exec: Arc<ToolExecution>, next: PreNext| {
+        if exec.parent().is_some() {
+            sink.lock().unwrap().push(format!("pre {}", exec.call_id()));
+        }
+        next.run()
+    });
+    let sink = stages.clone();
+    registry.on_post_execute(
+        move |exec: Arc<ToolExecution>, _: Arc<ToolExecutionResult>, next: PostNext| {
+            let sink = sink.clone();
+            async move {
+                if exec.parent().is_some() {
+                    // A slow commit: the next call must not start before it ends.
+                    tokio::time::sleep(Duration::from_millis(30)).await;
+                    sink.lock()
+                        .unwrap()
+                        .push(format!("post {}", exec.call_id()));
+                }
+                let decision: PostToolDecision = next.run().await;
+                decision
+            }
+        },
+    );
+    let code = "const r = await Promise.all([\n\
+                  tools.par({ ms: 1, label: 'a' }),\n\
+                  tools.excl({ ms: 1, label: 'X' }),\n\
+                  tools.par({ ms: 1, label: 'b' }),\n\
+                ]);\n\
+                return r.join('');";
+    assert_eq!(run_ok(&registry, code).await, "aXb");
+    let (s1, s2, s3) = (sub(1), sub(2), sub(3));
+    assert_eq!(
+        *stages.lock().unwrap(),
+        [
+            format!("pre {s1}"),
+            format!("post {s1}"),
+            format!("pre {s2}"),
+            format!("post {s2}"),
+            format!("pre {s3}"),
+            format!("post {s3}"),
+        ]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn b45_pre_execute_stages_never_overlap() {
     let registry = code_registry();
     let now = Arc::new(AtomicUsize::new(0));

@@ -14,4 +14,5 @@ mod pipeline_policy;
 mod pipeline_results;
 mod registry_scopes;
 mod replay;
+mod scheduler;
 mod sdk_testkit;

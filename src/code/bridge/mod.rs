@@ -1,16 +1,16 @@
 //! The bridge between a running program and the pipeline.
 //!
 //! [`BridgeHost`] is the engine's [`Host`]: each `tools.x(args)` becomes a numbered
-//! submission queued on the run's [`Driver`], which turns submissions into sub-dispatches
-//! `<callId>:ptc:<n>` through the full pipeline:
+//! [`SubCall`] queued on the run's [`Scheduler`], which turns them into sub-dispatches
+//! `<callId>:ptc:<n>` through the full pipeline ([`PolicyStages::OneAtATime`]):
 //!
 //! - **admit** (pre-execute, approval, guards) — one sub-call at a time, in submission order;
 //! - **dispatch** — the native rules: concurrency-safe calls overlap up to
-//!   `max_parallel`, any other call waits for in-flight work and runs alone;
+//!   `max_parallel`, any other call waits for earlier calls to finish and runs alone;
 //! - **commit** (post-execute, finalization, `tools/ptc-dispatch-log`, the
 //!   `tool/ptc-dispatch` event, the reply to the program) — strictly in submission order.
 //!
-//! The driver is a poll-driven state machine behind a mutex. Both the engine's thread
+//! The scheduler is a poll-driven state machine behind a mutex. Both the engine's thread
 //! (through [`Host::poll_progress`], so a call that can settle at once never leaves that
 //! thread) and the `run_code` call's own task advance it; whoever polls last is woken.
 //! A new submission wakes the `run_code` task only when the engine does not poll while
@@ -26,14 +26,11 @@
 //! process group) and a `tool/ptc-dispatch` event records it as `ABORTED`, so the run
 //! ends on time whatever its tools do.
 
-use std::collections::{BTreeMap, VecDeque};
 use std::future::Future;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::task::{Context, Poll};
+use std::task::{Context, Poll, Waker};
 
 use futures::future::poll_fn;
-use futures::stream::FuturesUnordered;
 use ptc_engine::{FailureKind, Host, HostCall, LogLevel, RunFailure, RunReport};
 use serde_json::Value;
 use tokio::sync::oneshot;
@@ -41,11 +38,12 @@ use tokio_util::sync::CancellationToken;
 
 use super::{ConsoleFn, SubCallLimits};
 use crate::execution::{ToolExecution, ToolRunContext};
+use crate::executor::{PolicyStages, Scheduler};
 use crate::policy::waiting::PersonClock;
 
-mod driver;
+mod sub_calls;
 
-use driver::{Driver, Queued, Stage, Staged};
+use sub_calls::{SubCall, SubCalls};
 
 pub(super) type Reply = oneshot::Sender<Result<Value, String>>;
 
@@ -53,12 +51,15 @@ pub(super) type Reply = oneshot::Sender<Result<Value, String>>;
 /// abandons them: the most a run can end after its deadline.
 pub(crate) const WIND_DOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 
-/// One `tools.x(args)` call from the program.
-pub(super) struct Submission {
-    n: u64,
-    name: String,
-    args: Value,
-    reply: Reply,
+/// The sub-calls of one run and who to wake for them.
+struct Run {
+    scheduler: Scheduler<SubCalls>,
+    /// Sub-calls numbered so far.
+    submitted: u64,
+    closed: bool,
+    /// The run_code task, woken on new submissions when the engine does not poll while
+    /// the program computes.
+    outer_waker: Option<Waker>,
 }
 
 /// Open a bridge for one run: the host the engine calls, and the handle the `run_code`
@@ -72,47 +73,42 @@ pub(crate) fn open(
 ) -> (BridgeHost, Bridge) {
     let outer = ctx.execution().clone();
     let person = Arc::new(PersonClock::default());
-    let driver = Arc::new(Mutex::new(Driver {
-        registry: ctx.registry().clone(),
+    let registry = ctx.registry().clone();
+    let sub_calls = SubCalls {
+        registry: registry.clone(),
         ctx,
         signal,
-        max_parallel: limits.max_parallel.max(1),
-        pending: 0,
+    };
+    let scheduler = Scheduler::new(registry, sub_calls, limits.max_parallel)
+        .with_policy_stages(PolicyStages::OneAtATime)
+        .with_person_clock(person.clone());
+    let run = Arc::new(Mutex::new(Run {
+        scheduler,
+        submitted: 0,
         closed: false,
         outer_waker: None,
-        queue: VecDeque::new(),
-        admitting: None,
-        running: FuturesUnordered::new(),
-        exclusive_running: false,
-        settled: BTreeMap::new(),
-        next_commit: 1,
-        committing: None,
-        started: BTreeMap::new(),
-        person: person.clone(),
     }));
     let host = BridgeHost {
         outer,
         console,
-        driver: driver.clone(),
-        submitted: AtomicU64::new(0),
+        run: run.clone(),
         max_calls: limits.max_calls,
         max_pending: limits.max_pending,
         wake_on_submit: !engine_polls_while_computing,
         person,
     };
-    (host, Bridge { driver })
+    (host, Bridge { run })
 }
 
-fn lock(driver: &Mutex<Driver>) -> MutexGuard<'_, Driver> {
-    driver.lock().unwrap_or_else(|e| e.into_inner())
+fn lock(run: &Mutex<Run>) -> MutexGuard<'_, Run> {
+    run.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The engine-facing side: numbers calls, enforces the sub-call caps, queues them.
 pub(crate) struct BridgeHost {
     outer: Arc<ToolExecution>,
     console: Option<ConsoleFn>,
-    driver: Arc<Mutex<Driver>>,
-    submitted: AtomicU64,
+    run: Arc<Mutex<Run>>,
     max_calls: u64,
     max_pending: usize,
     /// Wake the `run_code` task on each submission (the engine may not poll for a while).
@@ -129,19 +125,19 @@ impl Host for BridgeHost {
     fn call_tool(&self, name: &str, args: Value) -> Result<HostCall, RunFailure> {
         let (reply, settled) = oneshot::channel();
         let outer_waker = {
-            let mut driver = lock(&self.driver);
+            let mut run = lock(&self.run);
             // The call's number is taken only once it is queued: a refused call takes none.
-            let n = self.submitted.load(Ordering::Relaxed) + 1;
+            let n = run.submitted + 1;
             if n > self.max_calls {
                 return Err(RunFailure {
                     kind: FailureKind::CallLimit,
                     message: format!("the program made more than {} tool calls", self.max_calls),
                 });
             }
-            if driver.closed {
+            if run.closed {
                 return Ok(Box::pin(async { Err(over("closed")) }));
             }
-            if driver.pending >= self.max_pending {
+            if run.scheduler.len() >= self.max_pending {
                 return Err(RunFailure {
                     kind: FailureKind::CallLimit,
                     message: format!(
@@ -150,19 +146,16 @@ impl Host for BridgeHost {
                     ),
                 });
             }
-            driver.pending += 1;
-            self.submitted.store(n, Ordering::Relaxed);
-            driver.queue.push_back(Queued {
-                submission: Submission {
-                    n,
-                    name: name.to_string(),
-                    args,
-                    reply,
-                },
-                prepared: None,
+            run.submitted = n;
+            run.scheduler.push(SubCall {
+                n,
+                name: name.to_string(),
+                args,
+                reply,
+                pipeline: None,
             });
             if self.wake_on_submit {
-                driver.outer_waker.clone()
+                run.outer_waker.clone()
             } else {
                 None
             }
@@ -188,16 +181,16 @@ impl Host for BridgeHost {
     }
 
     fn poll_progress(&self, cx: &mut Context<'_>) {
-        // Never block the engine: if the run_code task holds the driver, it is advancing it.
-        if let Ok(mut driver) = self.driver.try_lock() {
-            driver.progress(cx);
+        // Never block the engine: if the run_code task holds the run, it is advancing it.
+        if let Ok(mut run) = self.run.try_lock() {
+            let _ = run.scheduler.poll(cx);
         }
     }
 }
 
-/// The `run_code` body's handle on the driver.
+/// The `run_code` body's handle on the run's sub-calls.
 pub(crate) struct Bridge {
-    driver: Arc<Mutex<Driver>>,
+    run: Arc<Mutex<Run>>,
 }
 
 impl Bridge {
@@ -208,13 +201,13 @@ impl Bridge {
             if let Poll::Ready(report) = engine_run.as_mut().poll(cx) {
                 return Poll::Ready(report);
             }
-            match self.driver.try_lock() {
-                Ok(mut driver) => {
-                    driver.outer_waker = Some(cx.waker().clone());
-                    driver.progress(cx);
+            match self.run.try_lock() {
+                Ok(mut run) => {
+                    run.outer_waker = Some(cx.waker().clone());
+                    let _ = run.scheduler.poll(cx);
                 }
-                // The engine's thread is advancing the driver right now; look again after it,
-                // so a wake-up that arrived meanwhile is not lost.
+                // The engine's thread is advancing the sub-calls right now; look again after
+                // it, so a wake-up that arrived meanwhile is not lost.
                 Err(_) => cx.waker().wake_by_ref(),
             }
             Poll::Pending
@@ -226,34 +219,23 @@ impl Bridge {
     /// `run_code run is over (<reason>)`, and wait until every started call has committed.
     pub(crate) async fn wind_down(&self, reason: &str) {
         {
-            let mut driver = lock(&self.driver);
-            driver.closed = true;
-            driver.outer_waker = None;
-            driver.signal.cancel();
-            let queued: Vec<Queued> = driver.queue.drain(..).collect();
-            for Queued { submission: s, .. } in queued {
-                let _ = s.reply.send(Err(over(reason)));
-                driver.pending -= 1;
-                driver.settled.insert(
-                    s.n,
-                    Staged {
-                        n: s.n,
-                        stage: Stage::Abandoned,
-                        exclusive: false,
-                        call: None,
-                    },
-                );
+            let mut run = lock(&self.run);
+            run.closed = true;
+            run.outer_waker = None;
+            run.scheduler.schedule().signal.cancel();
+            for call in run.scheduler.close() {
+                let _ = call.reply.send(Err(over(reason)));
             }
         }
-        let drained = poll_fn(|cx| match lock(&self.driver).progress(cx) {
-            true => Poll::Ready(()),
-            false => Poll::Pending,
-        });
+        let drained = poll_fn(|cx| lock(&self.run).scheduler.poll(cx));
         if tokio::time::timeout(WIND_DOWN_GRACE, drained)
             .await
             .is_err()
         {
-            lock(&self.driver).abandon();
+            let mut run = lock(&self.run);
+            for exec in run.scheduler.abandon() {
+                run.scheduler.schedule().log_abandoned(&exec);
+            }
         }
     }
 }

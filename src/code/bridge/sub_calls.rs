@@ -1,0 +1,138 @@
+//! What the bridge does at each point of a sub-call's schedule: its id and identity when it
+//! is prepared, the `tool/ptc-dispatch-start` event when it starts, and when it commits the
+//! deferred effects, `tools/ptc-dispatch-log`, the `tool/ptc-dispatch` event and the reply.
+
+use std::sync::Arc;
+
+use futures::future::{BoxFuture, FutureExt};
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use crate::content::ContentBlock;
+use crate::error::{codes, ToolFailure};
+use crate::execution::{ToolArguments, ToolExecution, ToolExecutionInput, ToolRunContext};
+use crate::executor::Schedule;
+use crate::pipeline::{Pipeline, PreparedCall};
+use crate::registry::ToolRegistry;
+use crate::result::{Outcome, ToolExecutionResult};
+use crate::session::{now_ms, SessionEvent};
+
+use super::{Reply, WIND_DOWN_GRACE};
+
+/// One `tools.x(args)` call from the program.
+pub(super) struct SubCall {
+    pub(super) n: u64,
+    pub(super) name: String,
+    pub(super) args: Value,
+    pub(super) reply: Reply,
+    /// The hooks the call began with, for its dispatch log.
+    pub(super) pipeline: Option<Pipeline>,
+}
+
+/// The sub-calls of one run.
+pub(super) struct SubCalls {
+    pub(super) registry: ToolRegistry,
+    pub(super) ctx: ToolRunContext,
+    pub(super) signal: CancellationToken,
+}
+
+impl Schedule for SubCalls {
+    type Call = SubCall;
+
+    fn prepare(&mut self, call: &mut SubCall) -> PreparedCall {
+        let outer = self.ctx.execution();
+        self.registry.prepare(ToolExecutionInput {
+            call_id: format!("{}:ptc:{}", outer.call_id(), call.n),
+            root_call_id: Some(outer.root_call_id().to_string()),
+            name: call.name.clone(),
+            arguments: ToolArguments::Json(std::mem::take(&mut call.args)),
+            agent: outer.agent().cloned(),
+            tool_set: outer.tool_set().cloned(),
+            parent: Some(outer.token()),
+            signal: self.signal.clone(),
+        })
+    }
+
+    fn started(&mut self, call: &mut SubCall, exec: &Arc<ToolExecution>) {
+        log_to(&self.ctx, |parent| SessionEvent::PtcDispatchStart {
+            at_ms: now_ms(),
+            parent_call_id: parent.to_string(),
+            sub_call_id: exec.call_id().to_string(),
+            name: exec.name().to_string(),
+            arguments: exec.arguments().as_ref().clone(),
+        });
+        call.pipeline = Some(self.registry.pipeline());
+    }
+
+    fn committed(
+        &mut self,
+        call: SubCall,
+        exec: &Arc<ToolExecution>,
+        result: ToolExecutionResult,
+    ) -> Option<BoxFuture<'static, ()>> {
+        let (ctx, exec) = (self.ctx.clone(), exec.clone());
+        let pipeline = call.pipeline.expect("a committed call has started");
+        let reply = call.reply;
+        let work = async move {
+            for context in &result.additional_contexts {
+                ctx.defer_context(context.clone());
+            }
+            if result.concludes_turn() {
+                ctx.conclude_turn();
+            }
+            let content = pipeline.dispatch_log(ctx.execution(), &exec, &result).await;
+            log_to(&ctx, |parent| SessionEvent::PtcDispatch {
+                at_ms: now_ms(),
+                parent_call_id: parent.to_string(),
+                sub_call_id: exec.call_id().to_string(),
+                name: exec.name().to_string(),
+                is_error: result.is_error(),
+                content,
+                error: result.error().cloned(),
+                meta: result.meta.clone(),
+            });
+            let _ = reply.send(match result.outcome {
+                Outcome::Success { value, .. } => Ok(Arc::unwrap_or_clone(value)),
+                Outcome::Failure(failure) => Err(failure.message),
+            });
+        };
+        Some(work.boxed())
+    }
+}
+
+impl SubCalls {
+    /// Log a started sub-call that did not stop within [`WIND_DOWN_GRACE`] as aborted.
+    pub(super) fn log_abandoned(&self, exec: &ToolExecution) {
+        let failure = ToolFailure::new(
+            format!(
+                "abandoned: {} did not stop within {WIND_DOWN_GRACE:?} of the run ending",
+                exec.name()
+            ),
+            "AbortError",
+            codes::ABORTED,
+        );
+        log_to(&self.ctx, |parent| SessionEvent::PtcDispatch {
+            at_ms: now_ms(),
+            parent_call_id: parent.to_string(),
+            sub_call_id: exec.call_id().to_string(),
+            name: exec.name().to_string(),
+            is_error: true,
+            content: vec![ContentBlock::text(failure.message.clone())],
+            error: Some(failure),
+            meta: None,
+        });
+    }
+}
+
+/// Append a code-mode event to the outer call's session, if it has one.
+fn log_to(ctx: &ToolRunContext, event: impl FnOnce(&str) -> SessionEvent) {
+    let outer = ctx.execution();
+    if let Some(session) = outer.agent().and_then(|a| a.session()) {
+        if let Err(e) = session.append(&event(outer.call_id())) {
+            tracing::warn!(
+                call_id = outer.call_id(),
+                "could not log a run_code sub-call: {e}"
+            );
+        }
+    }
+}
