@@ -291,12 +291,21 @@ impl ToolBuilder {
         if self.timeout_ms == Some(0) {
             return Err(invalid("timeout_ms must be positive".into()));
         }
+        let declared = parameters
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default();
+        let closed = args_schema.is_some()
+            && parameters.get("additionalProperties") != Some(&Value::Bool(true));
         Ok(ToolDefinition {
             name,
             description: self.description,
             code_description: self.code_description,
             parameters,
             args_schema,
+            declared,
+            closed,
             output: ToolOutput {
                 schema,
                 render: self.render,

@@ -99,6 +99,10 @@ pub struct ToolDefinition {
     pub(crate) parameters: Value,
     /// The checked parameter schema; `None` for pass-through tools.
     pub(crate) args_schema: Option<SupportedSchema>,
+    /// The declared parameter names, in order, and whether others are refused (see
+    /// [`ToolDefinition::closes_arguments`]): read on every call, so worked out once.
+    pub(crate) declared: Box<[String]>,
+    pub(crate) closed: bool,
     pub(crate) output: ToolOutput,
     pub(crate) execute: ExecuteFn,
     pub(crate) project_content: Option<ContentFn>,
@@ -151,8 +155,7 @@ impl ToolDefinition {
     /// parameters do not say `additionalProperties: true` explicitly. See
     /// [`crate::pipeline::UnknownArguments`].
     pub fn closes_arguments(&self) -> bool {
-        self.args_schema.is_some()
-            && self.parameters.get("additionalProperties") != Some(&Value::Bool(true))
+        self.closed
     }
 
     /// The output contract.

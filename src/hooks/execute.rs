@@ -12,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::waterfall::{step, Next, Stage};
 use super::{HookSet, Listener};
-use crate::execution::ToolExecution;
+use crate::execution::{RunEffects, ToolExecution};
 use crate::result::ToolExecutionResult;
 
 /// The around-dispatch view of a call: immutable identity plus a replaceable signal.
@@ -20,13 +20,16 @@ use crate::result::ToolExecutionResult;
 pub struct DispatchExecution {
     exec: Arc<ToolExecution>,
     replacement: Option<CancellationToken>,
+    /// What the body requests of the pipeline, for the end of the chain.
+    effects: Arc<RunEffects>,
 }
 
 impl DispatchExecution {
-    pub(crate) fn new(exec: Arc<ToolExecution>) -> Self {
+    pub(crate) fn new(exec: Arc<ToolExecution>, effects: Arc<RunEffects>) -> Self {
         DispatchExecution {
             exec,
             replacement: None,
+            effects,
         }
     }
 
@@ -46,9 +49,15 @@ impl DispatchExecution {
         self
     }
 
-    /// The execution and the replaced signal, if any.
-    pub(crate) fn into_parts(self) -> (Arc<ToolExecution>, Option<CancellationToken>) {
-        (self.exec, self.replacement)
+    /// The execution, the replaced signal (if any) and the call's effects.
+    pub(crate) fn into_parts(
+        self,
+    ) -> (
+        Arc<ToolExecution>,
+        Option<CancellationToken>,
+        Arc<RunEffects>,
+    ) {
+        (self.exec, self.replacement, self.effects)
     }
 }
 

@@ -81,17 +81,12 @@ pub(crate) fn check(
     let Some(schema) = &def.args_schema else {
         return Ok(());
     };
-    let declared: Vec<&str> = def
-        .parameters
-        .get("properties")
-        .and_then(Value::as_object)
-        .map(|p| p.keys().map(String::as_str).collect())
-        .unwrap_or_default();
+    let declared = &def.declared;
     let unknown: Vec<&str> = match (reject_unknown, args) {
         (true, Value::Object(map)) => map
             .keys()
             .map(String::as_str)
-            .filter(|k| !declared.contains(k))
+            .filter(|k| !declared.iter().any(|d| d == k))
             .take(MAX_VIOLATIONS + 1)
             .collect(),
         _ => Vec::new(),
@@ -107,7 +102,7 @@ pub(crate) fn check(
             // Suggest only names the call does not already carry.
             let free = declared
                 .iter()
-                .copied()
+                .map(String::as_str)
                 .filter(|d| !given.is_some_and(|m| m.contains_key(*d)));
             let suggestion = match key.len() <= MAX_SUGGESTED_KEY {
                 true => closest_or_alias(key, free),

@@ -12,7 +12,7 @@ use crate::content::content_text;
 use crate::error::{codes, ToolFailure};
 use crate::execution::{RunEffects, ToolExecution};
 use crate::hooks::dispatch_log::{PtcDispatchLog, PtcDispatchLogStage};
-use crate::hooks::execute::{Body, DispatchExecution, ExecuteStage};
+use crate::hooks::execute::{DispatchExecution, ExecuteStage};
 use crate::hooks::post_execute::{PostExecuteStage, PostToolDecision, Replacement};
 use crate::hooks::pre_execute::{PreExecuteStage, PreToolDecision};
 use crate::hooks::{guard, HookSet};
@@ -89,13 +89,25 @@ impl Pipeline {
         let result = if hooks.execute.is_empty() {
             invoke_guarded(self.registry.clone(), exec.clone(), None, effects.clone()).await
         } else {
-            let (registry, effects) = (self.registry.clone(), effects.clone());
-            let body: Body = Arc::new(move |dispatch: DispatchExecution| {
-                let (exec, replacement) = dispatch.into_parts();
-                invoke_guarded(registry.clone(), exec, replacement, effects.clone()).boxed()
+            let body = self.registry.inner.execute_body.get_or_init(|| {
+                let registry = Arc::downgrade(&self.registry.inner);
+                Arc::new(move |dispatch: DispatchExecution| {
+                    let (exec, replacement, effects) = dispatch.into_parts();
+                    // The call's `Pipeline` holds the registry until the call has settled.
+                    let Some(inner) = registry.upgrade() else {
+                        return std::future::ready(fail(ToolFailure::new(
+                            "the registry was dropped",
+                            "Error",
+                            codes::TOOL_ERROR,
+                        )))
+                        .boxed();
+                    };
+                    invoke_guarded(ToolRegistry { inner }, exec, replacement, effects).boxed()
+                })
             });
-            let next = crate::hooks::chain(hooks.clone(), ExecuteStage::new(body));
-            match contain_async(next.run(DispatchExecution::new(exec.clone()))).await {
+            let next = crate::hooks::chain(hooks.clone(), ExecuteStage::new(body.clone()));
+            let dispatch = DispatchExecution::new(exec.clone(), effects.clone());
+            match contain_async(next.run(dispatch)).await {
                 Ok(result) => result,
                 Err(p) => fail(ToolFailure::new(
                     format!("tools/execute wrapper panicked: {p}"),

@@ -30,7 +30,7 @@ use crate::disposer::Disposer;
 use crate::error::RegistryError;
 use crate::executor::{ToolBatchExecutionError, ToolBatchInput, ToolBatchResult, ToolExecutor};
 use crate::hooks::dispatch_log::PtcDispatchLogHook;
-use crate::hooks::execute::ExecuteHook;
+use crate::hooks::execute::{Body, ExecuteHook};
 use crate::hooks::guard::ToolGuard;
 use crate::hooks::observer::ResultObserver;
 use crate::hooks::post_execute::PostExecute;
@@ -58,6 +58,8 @@ pub(crate) struct Inner {
     executors: ScopedSetting<Arc<dyn ToolExecutor>>,
     modes: ScopedSetting<ToolMode>,
     pub(crate) allow_unknown_arguments: std::sync::atomic::AtomicBool,
+    /// The end of the `tools/execute` chain, which the pipeline makes once per registry.
+    pub(crate) execute_body: std::sync::OnceLock<Body>,
 }
 
 /// The tool registry and guarded pipeline. Cheap to clone (a shared handle).
@@ -100,6 +102,7 @@ impl ToolRegistry {
                 executors: ScopedSetting::default(),
                 modes: ScopedSetting::default(),
                 allow_unknown_arguments: Default::default(),
+                execute_body: Default::default(),
             }),
         }
     }
