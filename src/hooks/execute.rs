@@ -90,7 +90,9 @@ where
 /// wrapper can dispatch again.
 pub type ExecuteNext = Next<ExecuteStage>;
 
-/// What ends the execute chain: the pipeline's dispatch of the tool body.
+/// What ends the execute chain: the pipeline's dispatch of the tool body. Made once per
+/// registry; a call's own state (its execution, signal and effects) travels in the
+/// [`DispatchExecution`] it is handed.
 pub(crate) type Body =
     Arc<dyn Fn(DispatchExecution) -> BoxFuture<'static, ToolExecutionResult> + Send + Sync>;
 
