@@ -84,23 +84,25 @@ if (getOwnPropertyDescriptor(Atomics, 'wait') !== undefined) {
   Object.defineProperty(Atomics, 'wait', { value: wait, writable: true, configurable: true });
 }
 
-// Both come from the glue's helpers once it is set up (before any tool can be called).
+// All come from the glue's helpers once it is set up (before any tool can be called).
 let toolCallError = null;
 let messageOf = null;
+let siteOf = null;
 
-// Tool calls not yet settled (a run's own sandbox, so one run's calls).
+// Tool calls not yet settled (a run's own sandbox, so one run's calls), with their traces: a
+// call's site is only read when it fails or is left behind.
 const pending = new Map();
 let nextCall = 0;
 
 /** The raw `call`: the op answers with JSON text or throws the failure's message. */
-const hostCall = async (name, argsJson, site) => {
+const hostCall = async (name, argsJson, trace) => {
   const id = nextCall++;
-  pending.set(id, { tool: name, site });
+  pending.set(id, { tool: name, trace });
   let text;
   try {
     text = await op_ptc_host_call(name, argsJson);
   } catch (error) {
-    throw toolCallError(name, messageOf(error), site);
+    throw toolCallError(name, messageOf(error), siteOf(trace));
   } finally {
     pending.delete(id);
   }
@@ -119,7 +121,10 @@ op_ptc_ready((facts) => {
   const helpers = ptcGlue(host, facts);
   toolCallError = helpers.toolCallError;
   messageOf = helpers.messageOf;
-  const leftBehind = () =>
-    JSON.stringify([...pending.values(), ...unhandled.values()]);
+  siteOf = helpers.siteOf;
+  const leftBehind = () => {
+    const calls = [...pending.values()].map(({ tool, trace }) => ({ tool, site: siteOf(trace) }));
+    return JSON.stringify([...calls, ...unhandled.values()]);
+  };
   return Object.freeze({ ...helpers, leftBehind });
 });

@@ -4,16 +4,18 @@
 // make* functions are in scope) and calls its default export ONCE per fresh sandbox, before
 // the program runs, with the raw host functions and the run's facts:
 //
-//   host.call(name, argsJson, site) -> Promise   settles with the tool's JSON value, or rejects
+//   host.call(name, argsJson, trace) -> Promise  settles with the tool's JSON value, or rejects
 //                                               with `toolCallError(name, message, site)`; may
 //                                               throw synchronously when the run is over (e.g.
 //                                               a call cap), which ends the run.
-//   host.callPlain(name, args, site)             optional (QuickJS has it): like call, but takes
+//   host.callPlain(name, args, trace)            optional (QuickJS has it): like call, but takes
 //     -> Promise | undefined                     the arguments as they are when the engine can
 //                                               read them as plain JSON data without running any
 //                                               program code; undefined for anything else, which
 //                                               the JSON encoder then handles. A fast path, never
 //                                               a way around the encoder's rules.
+//   host.traceText                               optional (QuickJS has it): true when call and
+//                                               callPlain take a trace as its stack text.
 //   host.log(level, line)                        records one console line; throws when output is
 //                                               over the cap.
 //   host.sleep(ms) -> Promise                    resolves after ms (timers end with the run).
@@ -21,8 +23,11 @@
 //   host.random(n) -> number[]                   n bytes from the operating system's generator.
 //   facts: { toolNames, filename }
 //
-// `site` is where the program called the tool ("line:col" in the running program's text, or
-// ""), so failures and work left behind can point at the program's own line.
+// `trace` records where the program called the tool: the frames below the tool, as their stack
+// text when `host.traceText` (QuickJS formats frames as it takes them), else as an object whose
+// `stack` formats them when read (V8 formats lazily). `siteOf(trace)` is "line:col" of the
+// program's first frame in it (or ""), so failures and work left behind can point at the
+// program's own line; nothing reads a call's site unless one of those needs it.
 //
 // The raw functions stay captured in this closure: the program can never reach them. Setup
 // installs `tools`, `ToolCallError`, `console`, the web-platform globals (web.js), timers,
@@ -37,9 +42,10 @@
 //                                               tool, site } for the engine's diagnostic
 //   toolCallError(name, message, site) -> Error  the ToolCallError a failed host call rejects with
 //   messageOf(error) -> string                   an error's message, never throwing
+//   siteOf(trace) -> string                      a call's site ("line:col" or "") from its trace
 export default function ptcGlue(host, facts) {
   // Primordials, captured before any program code runs.
-  const { create, defineProperty, freeze, keys } = Object;
+  const { create, defineProperty, freeze, getOwnPropertyDescriptor, keys } = Object;
   const StringCtor = String;
   const ErrorCtor = Error;
   const TypeErrorCtor = TypeError;
@@ -47,6 +53,7 @@ export default function ptcGlue(host, facts) {
   const ProxyCtor = Proxy;
   const MapCtor = Map;
   const apply = Reflect.apply;
+  const bind = Function.prototype.bind;
   const stringify = JSON.stringify;
   const reject = (error) => apply(PromiseCtor.reject, PromiseCtor, [error]);
   const then = PromiseCtor.prototype.then;
@@ -104,25 +111,81 @@ export default function ptcGlue(host, facts) {
     return frames;
   };
 
-  /**
-   * Where the program is calling from: the first of its own frames, as "line:col". Every tool
-   * call asks, so this scans the stack text once instead of matching every frame.
-   */
-  const frameMarker = `${filename}:`;
-  const callSite = () => {
-    const stack = new ErrorCtor().stack;
-    if (typeof stack !== 'string') return '';
-    const start = stack.indexOf(frameMarker);
-    if (start < 0) return '';
-    const from = start + frameMarker.length;
-    let end = from;
-    let colons = 0;
-    for (; end < stack.length; end += 1) {
-      const c = stack.charCodeAt(end);
-      if (c === 58 /* : */ && colons === 0) colons += 1;
-      else if (c < 48 || c > 57) break;
+  /** "line:col" of the program's first frame in a stack text, or "". */
+  const firstSite = (stack) => {
+    const [frame] = framesOf(stack);
+    return frame === undefined ? '' : `${frame[0]}:${frame[1]}`;
+  };
+
+  // Where a tool call comes from. Every call takes a trace of the frames below the tool
+  // (`traceOf`), never a whole `new Error().stack` scanned in JavaScript: that made a sub-call
+  // twice as slow. QuickJS formats the trace as it takes it and its host finds the site in
+  // Rust; V8 formats only if `siteOf` reads it, when a call fails or is left behind.
+  //
+  // Error.stackTraceLimit and Error.prepareStackTrace as the engine reads them, with the
+  // program's values set aside while a trace is taken or read, so that a program can neither
+  // break traces nor see them being taken. QuickJS keeps both behind accessors on Error, whose
+  // original functions reach the engine's own slots whatever the program does to the
+  // properties; V8 reads plain properties of Error.
+  const errorSetting = (key) => {
+    const own = getOwnPropertyDescriptor(ErrorCtor, key);
+    if (own !== undefined && typeof own.get === 'function' && typeof own.set === 'function') {
+      return { get: apply(bind, own.get, [ErrorCtor]), set: apply(bind, own.set, [ErrorCtor]) };
     }
-    return colons === 1 ? stack.slice(from, end) : '';
+    // A program may make these throw; a trace then keeps whatever the engine gives it.
+    return {
+      get: () => {
+        try {
+          return ErrorCtor[key];
+        } catch {
+          return undefined;
+        }
+      },
+      set: (value) => {
+        try {
+          if (value === undefined) delete ErrorCtor[key];
+          else ErrorCtor[key] = value;
+        } catch {}
+      },
+    };
+  };
+  const stackTraceLimit = errorSetting('stackTraceLimit');
+  const prepareStackTrace = errorSetting('prepareStackTrace');
+  const captureStackTrace = ErrorCtor.captureStackTrace;
+  // The frames a trace keeps below the tool: the engines' default limit, so that most calls
+  // leave the limit alone.
+  const TRACE_FRAMES = 10;
+
+  // A host that reads traces as text gets the text: QuickJS formats frames when they are taken,
+  // so one holder serves every call. Elsewhere a trace is its own holder, formatted if read.
+  const traceText = host.traceText === true;
+  const holder = create(null);
+
+  /** The frames below `callee`, a running tool function (see `trace` above). */
+  const traceOf = (callee) => {
+    const trace = traceText ? holder : create(null);
+    const limit = stackTraceLimit.get();
+    const prepare = prepareStackTrace.get();
+    if (limit !== TRACE_FRAMES) stackTraceLimit.set(TRACE_FRAMES);
+    if (prepare !== undefined) prepareStackTrace.set(undefined);
+    captureStackTrace(trace, callee);
+    if (limit !== TRACE_FRAMES) stackTraceLimit.set(limit);
+    if (prepare !== undefined) prepareStackTrace.set(prepare);
+    return traceText ? trace.stack : trace;
+  };
+
+  /** "line:col" of the program's first frame in a trace from `traceOf`, or "". */
+  const siteOf = (trace) => {
+    if (typeof trace === 'string') return firstSite(trace);
+    // V8 formats the frames now, with whatever `prepareStackTrace` is set.
+    const prepare = prepareStackTrace.get();
+    if (prepare !== undefined) prepareStackTrace.set(undefined);
+    let stack;
+    try {
+      stack = trace.stack;
+    } catch {}
+    if (prepare !== undefined) prepareStackTrace.set(prepare);
+    return firstSite(stack);
   };
 
   /** An uncaught error, as data for the engine's diagnostic. */
@@ -187,25 +250,26 @@ export default function ptcGlue(host, facts) {
   const makeTool = (name) => {
     const tool = function (args) {
       if (args === undefined) args = {};
-      const site = callSite();
+      const trace = traceOf(tool);
       if (host.callPlain !== undefined) {
         try {
-          const call = host.callPlain(name, args, site);
+          const call = host.callPlain(name, args, trace);
           if (call !== undefined) return call;
         } catch (error) {
-          return reject(new ToolCallError(name, messageOf(error), site));
+          return reject(new ToolCallError(name, messageOf(error), siteOf(trace)));
         }
       }
       let text;
       try {
         text = json.encode(args);
       } catch (error) {
-        return reject(new ToolCallError(name, `arguments are not JSON: ${messageOf(error)}`, site));
+        const message = `arguments are not JSON: ${messageOf(error)}`;
+        return reject(new ToolCallError(name, message, siteOf(trace)));
       }
       try {
-        return host.call(name, text, site);
+        return host.call(name, text, trace);
       } catch (error) {
-        return reject(new ToolCallError(name, messageOf(error), site));
+        return reject(new ToolCallError(name, messageOf(error), siteOf(trace)));
       }
     };
     defineProperty(tool, 'name', { value: name });
@@ -221,7 +285,7 @@ export default function ptcGlue(host, facts) {
     get(_, prop) {
       if (typeof prop !== 'string' || PROTOCOL.has(prop)) return undefined;
       const unknown = function () {
-        return reject(new ToolCallError(prop, unknownToolMessage(prop), callSite()));
+        return reject(new ToolCallError(prop, unknownToolMessage(prop), siteOf(traceOf(unknown))));
       };
       defineProperty(unknown, 'name', { value: prop });
       return unknown;
@@ -422,6 +486,7 @@ export default function ptcGlue(host, facts) {
     },
     describeError,
     messageOf,
+    siteOf,
     toolCallError: (name, message, site) => new ToolCallError(name, message, site),
   });
 }

@@ -38,6 +38,40 @@ impl LeftBehind {
     }
 }
 
+/// The site in a stack text: the `line:col` after its first `filename:`, or "" when that is not
+/// followed by one. The first such frame is the program's innermost.
+#[cfg_attr(not(feature = "quickjs"), allow(dead_code))]
+pub(crate) fn first_site<'a>(stack: &'a str, filename: &str) -> &'a str {
+    // A plain scan: stacks are short, and a substring searcher costs more to set up.
+    let (bytes, name) = (stack.as_bytes(), filename.as_bytes());
+    let Some(&first) = name.first() else {
+        return "";
+    };
+    let Some(at) = (0..bytes.len()).find(|&at| {
+        bytes[at] == first
+            && bytes[at..].starts_with(name)
+            && bytes.get(at + name.len()) == Some(&b':')
+    }) else {
+        return "";
+    };
+    let rest = &stack[at + name.len() + 1..];
+    let mut colons = 0;
+    let end = rest
+        .find(|c: char| match c {
+            ':' if colons == 0 => {
+                colons += 1;
+                false
+            }
+            c => !c.is_ascii_digit(),
+        })
+        .unwrap_or(rest.len());
+    if colons == 1 {
+        &rest[..end]
+    } else {
+        ""
+    }
+}
+
 /// A call site as the glue reports it (`"line:col"` in the running program's text).
 pub(crate) fn parse_site(site: &str) -> Option<(usize, usize)> {
     let (line, col) = site.split_once(':')?;

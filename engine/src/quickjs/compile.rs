@@ -5,6 +5,8 @@ use std::ffi::CString;
 
 use rquickjs::{qjs, Ctx, Function, Value};
 
+use crate::left::{first_site, parse_site};
+
 /// The lines that open the wrapper around the program. They are numbered -1 and 0 (QuickJS treats a
 /// starting line of 0 as "unset", hence the empty line), so the program's own lines and columns are
 /// exact.
@@ -71,13 +73,6 @@ pub(super) fn compile<'js>(
 
 /// The first `filename:line:col` in a stack text.
 fn position(stack: &str, filename: &str) -> Option<(usize, usize)> {
-    let at = stack.find(&format!("{filename}:"))?;
-    let rest = &stack[at + filename.len() + 1..];
-    let end = rest
-        .find(|c: char| !(c.is_ascii_digit() || c == ':'))
-        .unwrap_or(rest.len());
-    let mut parts = rest[..end].split(':');
-    let line: usize = parts.next()?.parse().ok()?;
-    let col: usize = parts.next()?.parse().ok()?;
+    let (line, col) = parse_site(first_site(stack, filename))?;
     Some((line.max(1), col.max(1)))
 }

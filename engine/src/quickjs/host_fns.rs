@@ -1,5 +1,5 @@
 //! The raw host functions a QuickJS sandbox hands the glue (see `runtime-js/glue.js`):
-//! `call(name, argsJson, site)`, `callPlain(name, args, site)`, `log(level, line)`,
+//! `call(name, argsJson, trace)`, `callPlain(name, args, trace)`, `log(level, line)`,
 //! `sleep(ms)`, `now()` and `random(n)`.
 
 use std::{cell::RefCell, rc::Rc, sync::Arc, task::Context as TaskContext, time::Instant};
@@ -10,7 +10,7 @@ use super::{
     driver::{Calls, Kind, ThreadWaker},
     plain_json::{Bounds, PlainJson, Unread},
 };
-use crate::{calls, output::Output, stop::Stop, Host, HostCall};
+use crate::{calls, left::first_site, output::Output, stop::Stop, Host, HostCall};
 
 /// The most timers a program may have waiting at once.
 const MAX_TIMERS: usize = 10_000;
@@ -24,9 +24,20 @@ pub(super) struct Submit<'js> {
     pub(super) calls: Rc<RefCell<Calls<'js>>>,
     /// Wakes the run's thread when a call can make progress.
     pub(super) waker: Arc<ThreadWaker>,
+    /// The program's file name, as its frames show it.
+    pub(super) filename: Rc<str>,
 }
 
 impl<'js> Submit<'js> {
+    /// The call site in a trace from the glue: the frames' stack text, which QuickJS formatted
+    /// as the glue took them, so that finding the site here costs no JavaScript.
+    fn site(&self, trace: &Value<'js>) -> String {
+        let stack = trace.as_string().and_then(|stack| stack.to_string().ok());
+        stack.map_or_else(String::new, |stack| {
+            first_site(&stack, &self.filename).to_owned()
+        })
+    }
+
     /// Track an accepted call (or throw the refusal's message); its promise.
     fn submit(
         &self,
@@ -62,6 +73,7 @@ pub(super) fn host_object<'js>(
     started: Instant,
 ) -> rquickjs::Result<Object<'js>> {
     let object = Object::new(ctx.clone())?;
+    object.set("traceText", true)?;
     object.set("call", call(ctx, submit.clone())?)?;
     object.set(
         "callPlain",
@@ -79,18 +91,19 @@ pub(super) fn host_object<'js>(
     Ok(object)
 }
 
-/// `call(name, argsJson, site) -> Promise`: arguments the glue has encoded as JSON text.
+/// `call(name, argsJson, trace) -> Promise`: arguments the glue has encoded as JSON text.
 fn call<'js>(ctx: &Ctx<'js>, submit: Rc<Submit<'js>>) -> rquickjs::Result<Function<'js>> {
     Function::new(
         ctx.clone(),
-        move |ctx: Ctx<'js>, name: String, args: String, site: String| {
+        move |ctx: Ctx<'js>, name: String, args: String, trace: Value<'js>| {
+            let site = submit.site(&trace);
             let accepted = calls::accept_json(&*submit.host, &submit.stop, &name, &args);
             submit.submit(&ctx, Kind::Tool { name, site }, accepted)
         },
     )
 }
 
-/// `callPlain(name, args, site) -> Promise | undefined`: the arguments as the program passed
+/// `callPlain(name, args, trace) -> Promise | undefined`: the arguments as the program passed
 /// them, read in Rust when they are plain JSON data ([`PlainJson`]); `undefined` (nothing
 /// submitted) otherwise, so that the glue encodes them itself. Arguments too large once
 /// expanded are refused (the call rejects); a wall clock that runs out while reading them ends
@@ -107,10 +120,11 @@ fn call_plain<'js>(
         move |ctx: Ctx<'js>,
               name: String,
               args: Value<'js>,
-              site: String|
+              trace: Value<'js>|
               -> rquickjs::Result<Value<'js>> {
             match plain.read(&args, max_bytes) {
                 Ok(args) => {
+                    let site = submit.site(&trace);
                     let accepted = calls::accept(&*submit.host, &submit.stop, &name, args);
                     submit.submit(&ctx, Kind::Tool { name, site }, accepted)
                 }

@@ -220,6 +220,7 @@ impl<'js> Run<'_, 'js> {
             stop: self.stop.clone(),
             calls: self.calls.clone(),
             waker: self.waker.clone(),
+            filename: program.filename.as_str().into(),
         });
         let host = host_fns::host_object(
             &self.ctx,

@@ -71,6 +71,41 @@ engine_test! {
 }
 
 engine_test! {
+    async fn a_call_site_is_the_programs_innermost_frame() {
+        // The line of each failing call: called directly, through a native function, from the
+        // program's own helper, and from a nested async function after an await; then with the
+        // program's own stack settings, which neither break sites nor see them taken.
+        let program = "\
+const line = (e) => Number(e.callSite.split(':')[0]);
+const lines = [];
+try { await tools.fail({}) } catch (e) { lines.push(line(e)) }
+for (const r of await Promise.allSettled([1].map(tools.fail))) lines.push(line(r.reason));
+function helper() {
+  return tools.fail({});
+}
+try { await helper() } catch (e) { lines.push(line(e)) }
+try { await (async () => { await null; return tools.fail({}) })() } catch (e) { lines.push(line(e)) }
+let prepared = 0;
+const prepare = () => { prepared += 1; return 'mine'; };
+Error.prepareStackTrace = prepare;
+Error.stackTraceLimit = 0;
+await tools.echo({});
+try { await tools.fail({}) } catch (e) { lines.push(line(e)) }
+return [lines, prepared, Error.prepareStackTrace === prepare, Error.stackTraceLimit];";
+        let report = run_full(program, TestHost::new(), Default::default(), Default::default()).await;
+        let value = report.outcome.expect("the program runs");
+        // Making the ToolCallError is the program's own Error (QuickJS prepares its stack then).
+        let prepared = if common::backend() == common::Backend::QuickJs { 1 } else { 0 };
+        assert_eq!(value, Some(json!([[3, 4, 6, 9, 15], prepared, true, 0])));
+
+        // A call left pending when the program ended names its line too.
+        let report = run("const x = 1;\ntools.never({});\nreturn x").await;
+        let sites: Vec<_> = report.left_behind.iter().map(|l| l.site.map(|(line, _)| line)).collect();
+        assert_eq!(sites, [Some(2)]);
+    }
+}
+
+engine_test! {
     async fn arguments_json_would_corrupt_reject_and_never_reach_the_host() {
         for (args, says) in [
             ("{ f() {} }", "$.f is a function"),
