@@ -11,11 +11,13 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use futures::FutureExt;
 
 /// Run `f`; a panic becomes `Err(message)`.
+#[inline]
 pub(crate) fn contain<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|p| panic_message(&*p))
 }
 
 /// Await `fut`; a panic while it is polled becomes `Err(message)`.
+#[inline]
 pub(crate) async fn contain_async<F: Future>(fut: F) -> Result<F::Output, String> {
     AssertUnwindSafe(fut)
         .catch_unwind()
@@ -24,6 +26,7 @@ pub(crate) async fn contain_async<F: Future>(fut: F) -> Result<F::Output, String
 }
 
 /// Start a future with `start` and await it; a panic in either becomes `Err(message)`.
+#[inline]
 pub(crate) async fn contain_started<F: Future>(
     start: impl FnOnce() -> F,
 ) -> Result<F::Output, String> {

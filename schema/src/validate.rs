@@ -85,6 +85,9 @@ pub fn validate(schema: &Value, value: &Value) -> Result<(), ValidationError> {
 pub(crate) fn validate_supported(schema: &Value, value: &Value) -> Result<(), ValidationError> {
     let mut arena = PathArena::new();
     let (failures, more) = run(schema, value, &mut arena);
+    if failures.is_empty() {
+        return Ok(());
+    }
     let violations = failures
         .into_iter()
         .map(|f| Violation {
