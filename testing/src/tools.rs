@@ -145,6 +145,17 @@ pub fn sleeper(name: &str, safe: bool, tracker: Arc<Concurrency>) -> ToolBuilder
         })
 }
 
+/// Register `par`, a concurrency-safe [`sleeper`], and `exclusive`, an exclusive one, both
+/// tracked by `tracker`.
+pub fn register_sleepers(registry: &ToolRegistry, exclusive: &str, tracker: &Arc<Concurrency>) {
+    registry
+        .register(sleeper("par", true, tracker.clone()))
+        .unwrap();
+    registry
+        .register(sleeper(exclusive, false, tracker.clone()))
+        .unwrap();
+}
+
 /// Bodies that said they started: a test waits for them, then acts (cancels, drops), instead
 /// of sleeping and hoping the work has begun.
 #[derive(Default)]

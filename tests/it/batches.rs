@@ -26,12 +26,7 @@ fn sleep_call(id: &str, name: &str, ms: u64) -> ToolCallBlock {
 
 fn registry_with(tracker: &Arc<Concurrency>) -> ToolRegistry {
     let registry = ToolRegistry::new();
-    registry
-        .register(sleeper("par", true, tracker.clone()))
-        .unwrap();
-    registry
-        .register(sleeper("ex", false, tracker.clone()))
-        .unwrap();
+    register_sleepers(&registry, "ex", tracker);
     registry
 }
 

@@ -69,12 +69,7 @@ async fn b45_default_fan_out_overlaps_ten_subcalls() {
 async fn b45_exclusive_subcalls_run_alone() {
     let registry = code_registry();
     let tracker = Concurrency::new();
-    registry
-        .register(sleeper("par", true, tracker.clone()))
-        .unwrap();
-    registry
-        .register(sleeper("excl", false, tracker.clone()))
-        .unwrap();
+    register_sleepers(&registry, "excl", &tracker);
     // The safe calls sleep long enough that a, b and c are all admitted before the first
     // ends, even on a loaded machine (admission is one call at a time).
     let code = "const p = (label) => tools.par({ ms: 300, label });\n\
@@ -101,12 +96,7 @@ async fn b45_exclusive_subcalls_run_alone() {
 async fn b45_exclusive_subcall_waits_for_earlier_commits_and_runs_alone() {
     let registry = code_registry();
     let tracker = Concurrency::new();
-    registry
-        .register(sleeper("par", true, tracker.clone()))
-        .unwrap();
-    registry
-        .register(sleeper("excl", false, tracker.clone()))
-        .unwrap();
+    register_sleepers(&registry, "excl", &tracker);
     let stages: Arc<Mutex<Vec<String>>> = Arc::default();
     let sink = stages.clone();
     registry.on_pre_execute(move |exec: Arc<ToolExecution>, next: PreNext| {

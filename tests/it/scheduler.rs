@@ -12,7 +12,7 @@ use ptc::{
     PolicyStages, PostNext, PreNext, PreparedCall, Schedule, Scheduler, ToolDefinition,
     ToolExecution, ToolExecutionInput, ToolExecutionResult, ToolRegistry,
 };
-use ptc_testing::tools::{sleeper, Concurrency};
+use ptc_testing::tools::{register_sleepers, Concurrency};
 use serde_json::json;
 
 type Log = Arc<Mutex<Vec<String>>>;
@@ -62,12 +62,7 @@ impl Schedule for Recorder {
 
 fn registry(tracker: &Arc<Concurrency>) -> ToolRegistry {
     let registry = ToolRegistry::new();
-    registry
-        .register(sleeper("par", true, tracker.clone()))
-        .unwrap();
-    registry
-        .register(sleeper("ex", false, tracker.clone()))
-        .unwrap();
+    register_sleepers(&registry, "ex", tracker);
     registry
 }
 
