@@ -87,8 +87,6 @@ pub struct Scheduler<S: Schedule> {
     running: FuturesUnordered<BoxFuture<'static, (u64, Settled)>>,
     /// The commit of `started`'s front, when it takes time.
     committing: Option<Committing>,
-    /// An exclusive call has started and not finished.
-    exclusive: bool,
 }
 
 struct Queued<C> {
@@ -139,7 +137,6 @@ impl<S: Schedule> Scheduler<S> {
             admitting: None,
             running: FuturesUnordered::new(),
             committing: None,
-            exclusive: false,
         }
     }
 
@@ -226,7 +223,6 @@ impl<S: Schedule> Scheduler<S> {
         self.admitting = None;
         self.running = FuturesUnordered::new();
         self.committing = None;
-        self.exclusive = false;
         self.first += self.started.len() as u64;
         self.started.drain(..).map(|s| s.exec).collect()
     }
@@ -244,8 +240,13 @@ impl<S: Schedule> Scheduler<S> {
         moved
     }
 
+    /// An exclusive call has started and not finished: it is the only started call.
+    fn exclusive_running(&self) -> bool {
+        self.started.front().is_some_and(|s| s.exclusive)
+    }
+
     fn start_head(&mut self) -> bool {
-        if self.exclusive || self.admitting.is_some() {
+        if self.exclusive_running() || self.admitting.is_some() {
             return false;
         }
         let Some(head) = self.queue.front_mut() else {
@@ -269,7 +270,6 @@ impl<S: Schedule> Scheduler<S> {
         self.schedule.started(&mut call, &exec);
         let pipeline = self.registry.pipeline();
         let n = self.first + self.started.len() as u64;
-        self.exclusive = exclusive;
         self.started.push_back(Started {
             call: Some(call),
             exec,
@@ -380,10 +380,7 @@ impl<S: Schedule> Scheduler<S> {
 
     /// The front call has finished.
     fn finished(&mut self) {
-        let done = self.started.pop_front().expect("a call is finishing");
+        self.started.pop_front().expect("a call is finishing");
         self.first += 1;
-        if done.exclusive {
-            self.exclusive = false;
-        }
     }
 }
