@@ -21,6 +21,9 @@ import {
   op_ptc_sleep,
 } from 'ext:core/ops';
 import ptcGlue from 'ext:ptc/glue.js';
+import makeInspect from 'ext:ptc/inspect.js';
+import makeJson from 'ext:ptc/json.js';
+import makeWeb from 'ext:ptc/web.js';
 
 // Primordials, captured before any program code runs.
 const { deleteProperty, ownKeys } = Reflect;
@@ -115,6 +118,8 @@ const host = {
   sleep: (ms) => op_ptc_sleep(ms),
   now: () => op_ptc_now(),
   random: (n) => op_ptc_random(n),
+  // V8 compiles a function when it first runs: the parts are imported with the rest.
+  part: (name) => (name === 'json' ? makeJson : name === 'inspect' ? makeInspect : makeWeb),
 };
 
 op_ptc_ready((facts) => {

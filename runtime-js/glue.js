@@ -1,8 +1,10 @@
 // ptc code-mode glue: engine-neutral JavaScript that runs inside every sandbox.
 //
-// The engine evaluates this file after json.js, inspect.js and web.js (one module: their
-// make* functions are in scope) and calls its default export ONCE per fresh sandbox, before
-// the program runs, with the raw host functions and the run's facts:
+// The engine evaluates this file after primordials.js (one module: capturePrimordials is in
+// scope) and calls its default export ONCE per fresh sandbox, before the program runs, with the
+// raw host functions and the run's facts. json.js, inspect.js and web.js are modules of their
+// own, loaded the first time a run needs them (many runs need none: a fresh sandbox then reads
+// about a third of the glue's code):
 //
 //   host.call(name, argsJson, trace) -> Promise  settles with the tool's JSON value, or rejects
 //                                               with `toolCallError(name, message, site)`; may
@@ -21,6 +23,9 @@
 //   host.sleep(ms) -> Promise                    resolves after ms (timers end with the run).
 //   host.now() -> number                         milliseconds since the run started.
 //   host.random(n) -> number[]                   n bytes from the operating system's generator.
+//   host.part(name) -> function                  the default export of json.js, inspect.js or
+//                                               web.js ('json', 'inspect', 'web'): makeX,
+//                                               called once with the primordials.
 //   facts: { toolNames, filename }
 //
 // `trace` records where the program called the tool: the frames below the tool, as their stack
@@ -60,9 +65,15 @@ export default function ptcGlue(host, facts) {
   const toolNames = [...facts.toolNames].filter((name) => name !== 'run_code');
   const filename = StringCtor(facts.filename);
 
-  const json = makeJson();
-  const inspector = makeInspect();
-  const web = makeWeb();
+  const primordials = capturePrimordials();
+  /** A lazily loaded part: its make function's result, made the first time it is asked for. */
+  const part = (name) => {
+    let made;
+    return () => (made ??= host.part(name)(primordials));
+  };
+  const json = part('json');
+  const inspector = part('inspect');
+  const web = part('web');
 
   // ---- errors -------------------------------------------------------------------------------------
 
@@ -194,7 +205,7 @@ export default function ptcGlue(host, facts) {
       const isError = error instanceof ErrorCtor
         || (error !== null && typeof error === 'object' && typeof error.stack === 'string');
       if (!isError) {
-        const shown = typeof error === 'string' ? error : inspector.inspect(error);
+        const shown = typeof error === 'string' ? error : inspector().inspect(error);
         return stringify({ name: null, message: shown.toWellFormed(), frames: [] });
       }
       return stringify({
@@ -261,7 +272,7 @@ export default function ptcGlue(host, facts) {
       }
       let text;
       try {
-        text = json.encode(args);
+        text = json().encode(args);
       } catch (error) {
         const message = `arguments are not JSON: ${messageOf(error)}`;
         return reject(new ToolCallError(name, message, siteOf(trace)));
@@ -313,16 +324,16 @@ export default function ptcGlue(host, facts) {
   const counts = new MapCtor();
   const timers = new MapCtor();
   const consoleMethods = {
-    log: (...args) => emit('log', inspector.formatArgs(args)),
-    info: (...args) => emit('info', inspector.formatArgs(args)),
-    debug: (...args) => emit('debug', inspector.formatArgs(args)),
-    warn: (...args) => emit('warn', inspector.formatArgs(args)),
-    error: (...args) => emit('error', inspector.formatArgs(args)),
-    trace: (...args) => emit('error', `Trace: ${inspector.formatArgs(args)}`),
-    dir: (value) => emit('log', inspector.inspect(value)),
-    table: (data, columns) => emit('log', inspector.table(data, columns)),
+    log: (...args) => emit('log', inspector().formatArgs(args)),
+    info: (...args) => emit('info', inspector().formatArgs(args)),
+    debug: (...args) => emit('debug', inspector().formatArgs(args)),
+    warn: (...args) => emit('warn', inspector().formatArgs(args)),
+    error: (...args) => emit('error', inspector().formatArgs(args)),
+    trace: (...args) => emit('error', `Trace: ${inspector().formatArgs(args)}`),
+    dir: (value) => emit('log', inspector().inspect(value)),
+    table: (data, columns) => emit('log', inspector().table(data, columns)),
     assert: (condition, ...args) => {
-      if (!condition) emit('error', `Assertion failed${args.length ? `: ${inspector.formatArgs(args)}` : ''}`);
+      if (!condition) emit('error', `Assertion failed${args.length ? `: ${inspector().formatArgs(args)}` : ''}`);
     },
     count: (label = 'default') => {
       const n = (counts.get(label) ?? 0) + 1;
@@ -333,7 +344,7 @@ export default function ptcGlue(host, facts) {
     time: (label = 'default') => timers.set(label, host.now()),
     timeLog: (label = 'default', ...args) => {
       const start = timers.get(label);
-      const extra = args.length ? ` ${inspector.formatArgs(args)}` : '';
+      const extra = args.length ? ` ${inspector().formatArgs(args)}` : '';
       if (start !== undefined) emit('log', `${label}: ${(host.now() - start).toFixed(3)}ms${extra}`);
     },
     timeEnd: (label = 'default') => {
@@ -342,7 +353,7 @@ export default function ptcGlue(host, facts) {
       timers.delete(label);
     },
     group: (...args) => {
-      if (args.length) emit('log', inspector.formatArgs(args));
+      if (args.length) emit('log', inspector().formatArgs(args));
       groupIndent += '  ';
     },
     groupCollapsed: (...args) => consoleMethods.group(...args),
@@ -368,7 +379,7 @@ export default function ptcGlue(host, facts) {
     try {
       apply(callback, undefined, args);
     } catch (error) {
-      emit('error', `Uncaught ${inspector.inspect(error)} (in a timer callback)`);
+      emit('error', `Uncaught ${inspector().inspect(error)} (in a timer callback)`);
     }
   };
   const schedule = (callback, ms, args, repeat) => {
@@ -452,7 +463,6 @@ export default function ptcGlue(host, facts) {
     tools,
     ToolCallError,
     console,
-    ...web,
     setTimeout: (callback, ms, ...args) => schedule(callback, ms, args, false),
     setInterval: (callback, ms, ...args) => schedule(callback, ms, args, true),
     clearTimeout: clear,
@@ -464,11 +474,26 @@ export default function ptcGlue(host, facts) {
     crypto,
     ...stand_ins,
   };
-  for (const name of keys(globals)) {
+  const install = (name, value) => {
+    defineProperty(globalThis, name, { value, enumerable: false, writable: true, configurable: true });
+  };
+  for (const name of keys(globals)) install(name, globals[name]);
+  // The web-platform globals (what makeWeb returns) are accessors until a program first reads
+  // one: web.js loads then, and the global becomes a plain value; assigning one first never
+  // loads it.
+  const WEB_GLOBALS = ['URL', 'URLSearchParams', 'TextEncoder', 'TextDecoder', 'atob', 'btoa',
+    'structuredClone'];
+  for (const name of WEB_GLOBALS) {
     defineProperty(globalThis, name, {
-      value: globals[name],
+      get() {
+        const value = web()[name];
+        install(name, value);
+        return value;
+      },
+      set(value) {
+        install(name, value);
+      },
       enumerable: false,
-      writable: true,
       configurable: true,
     });
   }
@@ -477,10 +502,10 @@ export default function ptcGlue(host, facts) {
     encodeResult: (value, maxLength) => {
       if (value === undefined) return undefined;
       try {
-        const text = json.encode(value, maxLength);
+        const text = json().encode(value, maxLength);
         return text.length > maxLength ? false : text;
       } catch (error) {
-        if (error instanceof json.TooLong) return false;
+        if (error instanceof json().TooLong) return false;
         throw error;
       }
     },

@@ -9,33 +9,36 @@
 // - getters are shown as [Getter], never called;
 // - format directives in a first string argument: %s %d %i %f %j %o %O %c %%.
 //
-// makeInspect() returns { inspect, formatArgs, table }: inspect(value) as a nested value,
+// This file is a module of its own, loaded the first time a run needs it (see primordials.js).
+// makeInspect(primordials) returns { inspect, formatArgs, table }: inspect(value) as a nested value,
 // formatArgs(args) as console.log joins its arguments, table(data, columns) as
 // console.table draws a table.
 
-function makeInspect() {
+export default function makeInspect(primordials) {
   const {
-    getOwnPropertyDescriptor,
-    getPrototypeOf,
-    keys,
-    prototype: ObjectPrototype,
-  } = Object;
-  const apply = Reflect.apply;
-  const isArray = Array.isArray;
-  const objectToString = Object.prototype.toString;
-  const functionToString = Function.prototype.toString;
-  const StringCtor = String;
-  const NumberCtor = Number;
-  const stringify = JSON.stringify;
-  const isView = ArrayBuffer.isView;
-  const toISOString = Date.prototype.toISOString;
-  const getTime = Date.prototype.getTime;
-  const regexpToString = RegExp.prototype.toString;
-  const mapEntries = Map.prototype.entries;
-  const mapSize = getOwnPropertyDescriptor(Map.prototype, 'size').get;
-  const setValues = Set.prototype.values;
-  const setSize = getOwnPropertyDescriptor(Set.prototype, 'size').get;
-  const wellFormed = Function.prototype.call.bind(String.prototype.toWellFormed);
+    ObjectGetOwnPropertyDescriptor: getOwnPropertyDescriptor,
+    ObjectGetPrototypeOf: getPrototypeOf,
+    ObjectKeys: keys,
+    Object: { prototype: ObjectPrototype },
+    ReflectApply: apply,
+    ArrayIsArray: isArray,
+    ObjectPrototypeToString: objectToString,
+    FunctionPrototypeToString: functionToString,
+    String: StringCtor,
+    Number: NumberCtor,
+    JSONStringify: stringify,
+    ArrayBufferIsView: isView,
+    DatePrototypeToISOString: toISOString,
+    DatePrototypeGetTime: getTime,
+    RegExpPrototypeToString: regexpToString,
+    MapPrototypeEntries: mapEntries,
+    MapPrototypeGetSize: mapSize,
+    SetPrototypeValues: setValues,
+    SetPrototypeGetSize: setSize,
+    uncurryThis,
+    StringPrototypeToWellFormed,
+  } = primordials;
+  const wellFormed = uncurryThis(StringPrototypeToWellFormed);
 
   /** How deep containers are shown before [Object] / [Array]. */
   const DEPTH = 2;

@@ -12,24 +12,32 @@
 // The walk is iterative (any depth is safe to look at) and reads each property once, so a
 // getter cannot show the check one value and the output another.
 //
-// makeJson() returns { encode, TooLong }: encode(root, maxLength) gives the JSON text
+// This file is a module of its own, loaded the first time a run needs it (see primordials.js).
+// makeJson(primordials) returns { encode, TooLong }: encode(root, maxLength) gives the JSON text
 // (undefined for an undefined root), throws TooLong once the text passes maxLength, and
 // throws a TypeError "<path> is <what it is> (<hint>); ..." for values it refuses.
 
-function makeJson() {
-  const { getPrototypeOf, keys, prototype: ObjectPrototype } = Object;
-  const apply = Reflect.apply;
-  const isArray = Array.isArray;
-  const isFinite = Number.isFinite;
-  const stringify = JSON.stringify;
-  const objectToString = Object.prototype.toString;
-  const StringCtor = String;
-  const SetCtor = Set;
-  const setHas = Set.prototype.has;
-  const setAdd = Set.prototype.add;
-  const setDelete = Set.prototype.delete;
-  const TypeErrorCtor = TypeError;
-  const isView = ArrayBuffer.isView;
+export default function makeJson(primordials) {
+  const {
+    ObjectGetPrototypeOf: getPrototypeOf,
+    ObjectKeys: keys,
+    Object: { prototype: ObjectPrototype },
+    ReflectApply: apply,
+    ArrayIsArray: isArray,
+    NumberIsFinite: isFinite,
+    JSONStringify: stringify,
+    ObjectPrototypeToString: objectToString,
+    String: StringCtor,
+    Set: SetCtor,
+    SetPrototypeHas: setHas,
+    SetPrototypeAdd: setAdd,
+    SetPrototypeDelete: setDelete,
+    TypeError: TypeErrorCtor,
+    ArrayBufferIsView: isView,
+    uncurryThis,
+    RegExpPrototypeTest,
+    StringPrototypeToWellFormed,
+  } = primordials;
 
   /** The deepest nesting a value may have. */
   const MAX_DEPTH = 1000;
@@ -44,8 +52,9 @@ function makeJson() {
   // JSON.stringify is costly per call in QuickJS; most strings (and keys) need no escaping.
   // Lone surrogates become U+FFFD: they are not text in any encoding.
   const needsEscape = /["\\\u0000-\u001f\ud800-\udfff]/;
-  const testEscape = Function.prototype.call.bind(RegExp.prototype.test, needsEscape);
-  const wellFormed = Function.prototype.call.bind(String.prototype.toWellFormed);
+  const regexpTest = uncurryThis(RegExpPrototypeTest);
+  const testEscape = (string) => regexpTest(needsEscape, string);
+  const wellFormed = uncurryThis(StringPrototypeToWellFormed);
   const quote = (string) =>
     testEscape(string) ? stringify(wellFormed(string)) : `"${string}"`;
 

@@ -4,22 +4,25 @@
 // TextEncoder and TextDecoder (UTF-8), atob and btoa, and structuredClone. None of them
 // reaches outside the sandbox.
 //
-// makeWeb(randomBytes) returns the globals to install. It runs before any program code.
+// This file is a module of its own, loaded the first time a program reads one of these globals
+// (see primordials.js). makeWeb(primordials) returns the globals to install.
 
-function makeWeb() {
-  const StringCtor = String;
-  const fromCharCode = String.fromCharCode;
-  const TypeErrorCtor = TypeError;
-  const Uint8ArrayCtor = Uint8Array;
-  const isArray = Array.isArray;
-  const MapCtor = Map;
-  const SetCtor = Set;
-  const DateCtor = Date;
-  const RegExpCtor = RegExp;
-  const getPrototypeOf = Object.getPrototypeOf;
-  const keys = Object.keys;
-  const encodeComponent = encodeURIComponent;
-  const decodeComponent = decodeURIComponent;
+export default function makeWeb(primordials) {
+  const {
+    String: StringCtor,
+    StringFromCharCode: fromCharCode,
+    TypeError: TypeErrorCtor,
+    Uint8Array: Uint8ArrayCtor,
+    ArrayIsArray: isArray,
+    Map: MapCtor,
+    Set: SetCtor,
+    Date: DateCtor,
+    RegExp: RegExpCtor,
+    ObjectGetPrototypeOf: getPrototypeOf,
+    ObjectKeys: keys,
+    encodeURIComponent: encodeComponent,
+    decodeURIComponent: decodeComponent,
+  } = primordials;
 
   // ---- TextEncoder / TextDecoder (UTF-8) ------------------------------------------------------
 

@@ -16,14 +16,18 @@
 //!   is how CI runs this backend). `deno-quickjs` cannot link together with `quickjs` (both embed
 //!   QuickJS), so it is built with `--no-default-features`.
 //! * `runtime-js/glue.js` is the engine-neutral JavaScript (an ES module whose default export is a
-//!   setup function) that builds `tools`, `ToolCallError` and `console` on top of two raw host
-//!   functions, `hostCall(name, argsJson) → Promise` and `hostLog(level, line)`, and hands the
-//!   engine its helpers (`encodeResult`, `describeError`, `toolCallError`, `messageOf`). The deno_core backend
-//!   provides the two functions from its ops (`runtime-js/deno.js`) and reuses it unchanged; host-call
-//!   acceptance, output accounting, JSON helpers and failure kinds are shared Rust modules too.
-//!   QuickJS adds a third, optional raw function, `hostCallPlain(name, args)`, that reads plain
-//!   JSON arguments in Rust without JSON text and without running program code, and leaves any
-//!   other value to the glue's check.
+//!   setup function) that builds `tools`, `ToolCallError`, `console` and the web globals on top of
+//!   raw host functions (`call`, `log`, `sleep`, `now`, `random`, `part`) and hands the engine its
+//!   helpers (`encodeResult`, `describeError`, `toolCallError`, `messageOf`, `siteOf`). Its parts
+//!   (`json.js`, `inspect.js`, `web.js`) are modules of their own that take the built-ins they use
+//!   from `primordials.js`, captured before any program code runs: QuickJS loads each the first
+//!   time a run needs it (`part(name)`), so a run that logs nothing, returns plain data and reads no
+//!   web global never reads their bytecode. The deno_core backend provides the raw functions from
+//!   its ops (`runtime-js/deno.js`) and reuses the glue unchanged; host-call acceptance, output
+//!   accounting, JSON helpers and failure kinds are shared Rust modules too. QuickJS adds an
+//!   optional raw function, `callPlain(name, args, trace)`, that reads plain JSON arguments in Rust
+//!   without JSON text and without running program code, and leaves any other value to the glue's
+//!   check.
 //!
 //! # Sandbox
 //! Each run gets a fresh sandbox (QuickJS: runtime and context; deno_core: a `JsRuntime` made ahead
@@ -113,22 +117,17 @@ pub use program::{strip_types, MAX_PROGRAM_BYTES};
 #[cfg(feature = "quickjs")]
 pub use quickjs::{Placement, QuickJsEngine};
 
-/// The engine-neutral JavaScript glue as one ES module: `runtime-js/json.js`, `inspect.js` and
-/// `web.js` (each a `make*` function) followed by `glue.js`, whose default export is the setup
-/// function that builds `tools`, `ToolCallError`, `console` and the other globals from the raw
-/// host functions. ASCII only (deno_core embeds it as a one-byte string).
+/// The engine-neutral JavaScript glue as one ES module: `runtime-js/primordials.js` (the built-ins
+/// the parts use, captured before any program code runs) followed by `glue.js`, whose default
+/// export is the setup function that builds `tools`, `ToolCallError`, `console` and the other
+/// globals from the raw host functions. ASCII only (deno_core embeds it as a one-byte string).
 macro_rules! glue_source {
     () => {
         concat!(
             include_str!(concat!(
                 env!("CARGO_MANIFEST_DIR"),
-                "/../runtime-js/json.js"
+                "/../runtime-js/primordials.js"
             )),
-            include_str!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../runtime-js/inspect.js"
-            )),
-            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../runtime-js/web.js")),
             include_str!(concat!(
                 env!("CARGO_MANIFEST_DIR"),
                 "/../runtime-js/glue.js"
@@ -145,6 +144,15 @@ pub(crate) use glue_source;
 /// [`glue_source!`] as a constant.
 #[cfg_attr(not(feature = "quickjs"), allow(dead_code))]
 pub(crate) const GLUE_JS: &str = glue_source!();
+
+/// The glue's lazily loaded parts, by the name `host.part(name)` takes: ES modules of their own
+/// whose default export is the part's make function (see `runtime-js/glue.js`). ASCII only.
+#[cfg_attr(not(feature = "quickjs"), allow(dead_code))]
+pub(crate) const GLUE_PARTS: [(&str, &str); 3] = [
+    ("json", include_str!("../../runtime-js/json.js")),
+    ("inspect", include_str!("../../runtime-js/inspect.js")),
+    ("web", include_str!("../../runtime-js/web.js")),
+];
 
 /// Console levels the glue forwards.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -9,8 +9,9 @@
 //! * `op_ptc_host_log(level, line)`: records a console line against the output limit on the Rust
 //!   side (the shared [`calls::log`]); a line over the cap halts the run.
 //!
-//! The JavaScript is `runtime-js/deno.js` (the entry point) and the engine-neutral
-//! `runtime-js/glue.js`, both compiled into the binary as the extension's ESM.
+//! The JavaScript is `runtime-js/deno.js` (the entry point), the engine-neutral
+//! `runtime-js/glue.js` and the glue's parts (`json.js`, `inspect.js`, `web.js`, which QuickJS
+//! loads lazily), all compiled into the binary as the extension's ESM.
 
 use std::{borrow::Cow, future::Future, sync::Arc};
 
@@ -53,6 +54,18 @@ deno_core::extension!(
         // Compiled into the binary (the `esm = [..]` form would read the files at run time).
         ext.esm_files = Cow::Owned(vec![
             ExtensionFileSource::new("ext:ptc/glue.js", ascii_str!(crate::glue_source!())),
+            ExtensionFileSource::new(
+                "ext:ptc/json.js",
+                ascii_str_include!("../../../runtime-js/json.js"),
+            ),
+            ExtensionFileSource::new(
+                "ext:ptc/inspect.js",
+                ascii_str_include!("../../../runtime-js/inspect.js"),
+            ),
+            ExtensionFileSource::new(
+                "ext:ptc/web.js",
+                ascii_str_include!("../../../runtime-js/web.js"),
+            ),
             ExtensionFileSource::new(
                 "ext:ptc/deno.js",
                 ascii_str_include!("../../../runtime-js/deno.js"),

@@ -1,14 +1,16 @@
 //! The glue in a QuickJS sandbox: compiled to bytecode once per process, loaded into each
-//! fresh context, and set up with the run's host functions (see `runtime-js/glue.js`).
+//! fresh context, and set up with the run's host functions (see `runtime-js/glue.js`); its
+//! lazily loaded parts likewise, each the first time a run asks for it.
 
 use std::sync::OnceLock;
 
 use rquickjs::{
-    module::WriteOptions, CatchResultExt, Context, Ctx, Function, Module, Object, Value,
+    module::{Evaluated, WriteOptions},
+    CatchResultExt, Context, Ctx, Exception, Function, Module, Object, Promise, Value,
 };
 
 use super::plain_json::PlainJson;
-use crate::{FailureKind, RunFailure, GLUE_JS};
+use crate::{FailureKind, RunFailure, GLUE_JS, GLUE_PARTS};
 
 /// The module name the glue is compiled under (it shows in stack frames of glue code).
 const GLUE_NAME: &str = "ptc:glue.js";
@@ -62,12 +64,16 @@ pub(super) fn install<'js>(
 /// whole trivial run; loading bytecode is cheap).
 static GLUE_BYTECODE: OnceLock<Result<Vec<u8>, String>> = OnceLock::new();
 
-/// Compile the glue module in a throwaway runtime.
-fn compile() -> Result<Vec<u8>, String> {
+/// Each of [`GLUE_PARTS`] compiled to bytecode, the first time any run asks for it.
+static PART_BYTECODE: [OnceLock<Result<Vec<u8>, String>>; GLUE_PARTS.len()] =
+    [const { OnceLock::new() }; GLUE_PARTS.len()];
+
+/// Compile the module `source` under `name` in a throwaway runtime.
+fn compile(name: &str, source: &str) -> Result<Vec<u8>, String> {
     let rt = rquickjs::Runtime::new().map_err(|e| e.to_string())?;
     let context = Context::custom::<super::sandbox::Intrinsics>(&rt).map_err(|e| e.to_string())?;
     context.with(|ctx| {
-        Module::declare(ctx.clone(), GLUE_NAME, GLUE_JS)
+        Module::declare(ctx.clone(), name, source)
             .catch(&ctx)
             .map_err(|e| e.to_string())?
             .write(WriteOptions::default())
@@ -77,20 +83,55 @@ fn compile() -> Result<Vec<u8>, String> {
 
 /// Load and evaluate the glue in `ctx`, returning its default export (the setup function).
 fn setup_function<'js>(ctx: &Ctx<'js>) -> Result<Function<'js>, String> {
-    let bytecode = GLUE_BYTECODE.get_or_init(compile).as_ref()?;
-    load(ctx, bytecode).map_err(|e| e.to_string())
+    let bytecode = GLUE_BYTECODE
+        .get_or_init(|| compile(GLUE_NAME, GLUE_JS))
+        .as_ref()?;
+    let (module, evaluated) = load(ctx, bytecode).map_err(|e| e.to_string())?;
+    // The module has no top-level await: its evaluation promise settles in the job queue (no
+    // program code has run yet, so these are the glue's own jobs).
+    while ctx.execute_pending_job() {}
+    default_export(module, evaluated).map_err(|e| e.to_string())
 }
 
-/// Evaluate the glue's bytecode and take its default export.
-fn load<'js>(ctx: &Ctx<'js>, bytecode: &'static [u8]) -> rquickjs::Result<Function<'js>> {
+/// `host.part(name)`: the make function of the glue's part `name` (`"json"`, `"inspect"` or
+/// `"web"`), loaded into `ctx`. Called while a program runs, so it runs no pending jobs: a part
+/// has no top-level await, and its evaluation has settled when `eval` returns.
+pub(super) fn part<'js>(ctx: &Ctx<'js>, name: &str) -> rquickjs::Result<Function<'js>> {
+    let Some(index) = GLUE_PARTS.iter().position(|(part, _)| *part == name) else {
+        let message = format!("the glue has no part named {name:?}");
+        return Err(Exception::throw_message(ctx, &message));
+    };
+    let bytecode = PART_BYTECODE[index]
+        .get_or_init(|| compile(&format!("ptc:{name}.js"), GLUE_PARTS[index].1))
+        .as_ref()
+        .map_err(|message| Exception::throw_message(ctx, message))?;
+    let (module, evaluated) = load(ctx, bytecode)?;
+    default_export(module, evaluated)
+}
+
+/// Evaluate a module's bytecode.
+fn load<'js>(
+    ctx: &Ctx<'js>,
+    bytecode: &'static [u8],
+) -> rquickjs::Result<(Module<'js, Evaluated>, Promise<'js>)> {
     // SAFETY: the bytes were produced by `Module::write` from this same QuickJS build, and they live
     // in a static for the rest of the process (QuickJS may reference them as ROM data).
     let module = unsafe { Module::load(ctx.clone(), bytecode)? };
-    let (module, evaluated) = module.eval()?;
-    // The module has no top-level await: its evaluation promise settles in the job queue.
-    while ctx.execute_pending_job() {}
-    if let Some(Err(e)) = evaluated.result::<Value<'js>>() {
-        return Err(e);
+    module.eval()
+}
+
+/// An evaluated module's default export, or the error its evaluation ended with.
+fn default_export<'js>(
+    module: Module<'js, Evaluated>,
+    evaluated: Promise<'js>,
+) -> rquickjs::Result<Function<'js>> {
+    match evaluated.result::<Value<'js>>() {
+        Some(Err(e)) => Err(e),
+        Some(Ok(_)) => module.get("default"),
+        None => Err(rquickjs::Error::new_from_js_message(
+            "module",
+            "function",
+            "its evaluation has not finished",
+        )),
     }
-    module.get("default")
 }

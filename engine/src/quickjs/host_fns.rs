@@ -1,6 +1,6 @@
 //! The raw host functions a QuickJS sandbox hands the glue (see `runtime-js/glue.js`):
 //! `call(name, argsJson, trace)`, `callPlain(name, args, trace)`, `log(level, line)`,
-//! `sleep(ms)`, `now()` and `random(n)`.
+//! `sleep(ms)`, `now()`, `random(n)` and `part(name)`.
 
 use std::{cell::RefCell, rc::Rc, sync::Arc, task::Context as TaskContext, time::Instant};
 
@@ -88,6 +88,12 @@ pub(super) fn host_object<'js>(
         })?,
     )?;
     object.set("random", Function::new(ctx.clone(), random)?)?;
+    object.set(
+        "part",
+        Function::new(ctx.clone(), |ctx: Ctx<'js>, name: String| {
+            super::glue::part(&ctx, &name)
+        })?,
+    )?;
     Ok(object)
 }
 

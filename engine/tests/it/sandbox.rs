@@ -118,3 +118,59 @@ engine_test! {
         assert!(host.calls().is_empty());
     }
 }
+
+engine_test! {
+    async fn web_globals_work_and_become_plain_values_once_read() {
+        assert_eq!(
+            value(
+                "const before = Object.getOwnPropertyDescriptor(globalThis, 'URL').value;\n\
+                 const url = new URL('https://example.com/a/../b?q=1#top');\n\
+                 return [before === undefined, url.href, new URLSearchParams('a=1&a=2').getAll('a'),\n\
+                   new TextDecoder().decode(new TextEncoder().encode('h\u{e9}')), atob(btoa('hi')),\n\
+                   structuredClone({ a: [1, { b: 2 }] }),\n\
+                   typeof Object.getOwnPropertyDescriptor(globalThis, 'URL').value,\n\
+                   Object.keys(globalThis).includes('URL')]"
+            )
+            .await,
+            Some(json!([
+                true,
+                "https://example.com/b?q=1#top",
+                ["1", "2"],
+                "h\u{e9}",
+                "hi",
+                {"a": [1, {"b": 2}]},
+                "function",
+                false
+            ]))
+        );
+    }
+}
+
+engine_test! {
+    async fn a_web_global_assigned_before_it_is_read_keeps_the_programs_value() {
+        assert_eq!(
+            value("URL = 5;\nglobalThis.atob = 'mine';\nreturn [URL, atob, typeof btoa]").await,
+            Some(json!([5, "mine", "function"]))
+        );
+    }
+}
+
+engine_test! {
+    async fn parts_loaded_after_a_program_patches_builtins_use_the_originals() {
+        // The glue's parts (console formatting, the web globals, the JSON encoder) load on first
+        // use, after this program has replaced what they rely on.
+        let report = run(
+            "Object.keys = () => [];\nArray.isArray = () => false;\nJSON.stringify = () => 'patched';\n\
+             Map.prototype.entries = function* () {};\nString.fromCharCode = () => '?';\n\
+             encodeURIComponent = () => 'patched';\n\
+             console.log({ a: [1, 'x'] }, new Map([[1, 2]]));\n\
+             return [new URLSearchParams({ q: 'a b' }).toString(), btoa('hi'), { m: [1] }]",
+        )
+        .await;
+        assert_eq!(report.logs, vec!["{ a: [ 1, 'x' ] } Map(1) { 1 => 2 }"]);
+        assert_eq!(
+            report.outcome,
+            Ok(Some(json!(["q=a+b", "aGk=", {"m": [1]}])))
+        );
+    }
+}
