@@ -1,6 +1,8 @@
 //! Quick timing of whole runs (criterion's `benches/engine.rs` is the reference).
 //!
-//! `cargo run --release -p ptc-engine --example profile`
+//! `cargo run --release -p ptc-engine --example profile [adds | calls | program N SOURCE]`:
+//! `calls` runs only the 1,000 sequential sub-calls (for `valgrind --tool=callgrind`), `program`
+//! runs SOURCE N times in place.
 
 use std::{sync::Arc, time::Instant};
 
@@ -47,6 +49,19 @@ async fn time(engine: &QuickJsEngine, label: &str, n: u32, ts: &str) {
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let [_, mode, n, source] = &args[..] {
+        if mode == "program" {
+            let engine = QuickJsEngine::with_placement(Placement::InPlace);
+            time(&engine, "in-place program", n.parse().unwrap(), source).await;
+            return;
+        }
+    }
+    if std::env::args().nth(1).as_deref() == Some("calls") {
+        let engine = QuickJsEngine::with_placement(Placement::InPlace);
+        time(&engine, "in-place 1000 adds", 10, "let s = 0;\nfor (let i = 0; i < 1000; i++) s = await tools.add({ a: i, b: 1 });\nreturn s").await;
+        return;
+    }
     if std::env::args().nth(1).as_deref() == Some("adds") {
         let engine = QuickJsEngine::new();
         time(&engine, "pool 1000 stringify+parse", 30, "let s = 0;\nfor (let i = 0; i < 1000; i++) s = JSON.parse(JSON.stringify({ a: i, b: 1 })).a;\nreturn s").await;

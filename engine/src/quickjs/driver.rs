@@ -14,10 +14,11 @@ use std::{
 };
 
 use futures::stream::{FuturesUnordered, StreamExt};
-use rquickjs::Function;
+use rquickjs::{Function, Value};
 
 use crate::{
     calls::{contained, PANICKED},
+    left::first_site,
     HostCall,
 };
 
@@ -26,22 +27,35 @@ type Tagged = Pin<Box<dyn Future<Output = (u64, Result<serde_json::Value, String
 
 /// What a pending promise stands for.
 #[derive(Debug, Clone)]
-pub(super) enum Kind {
+pub(super) enum Kind<'js> {
     /// A tool call (a failure becomes a `ToolCallError` naming the tool and the call site).
     Tool {
         /// The tool's name.
         name: String,
-        /// Where the program called it (`"line:col"` in the running program, or empty).
-        site: String,
+        /// Where the program called it: the glue's trace, the frames' stack text as QuickJS
+        /// formatted it. Read ([`Kind::site`]) only when the call fails or is left behind.
+        trace: Value<'js>,
     },
     /// A timer (`setTimeout`): resolves with `undefined`.
     Timer,
 }
 
+impl Kind<'_> {
+    /// Where a tool call was made: `"line:col"` of the program's first frame in `filename`
+    /// (`""` for a timer, or when no frame of the program is in the trace).
+    pub(super) fn site(&self, filename: &str) -> String {
+        let Kind::Tool { trace, .. } = self else {
+            return String::new();
+        };
+        let stack = trace.as_string().and_then(|stack| stack.to_string().ok());
+        stack.map_or_else(String::new, |stack| first_site(&stack, filename).to_owned())
+    }
+}
+
 /// A completed host call with what is needed to settle its promise.
 pub(super) struct Settled<'js> {
     /// What the promise stands for.
-    pub(super) kind: Kind,
+    pub(super) kind: Kind<'js>,
     /// The promise's identity (for the rejection tracker).
     pub(super) promise: usize,
     /// The tool's value or failure message.
@@ -54,7 +68,7 @@ pub(super) struct Settled<'js> {
 
 /// A pending promise's resolvers and identity.
 struct Resolvers<'js> {
-    kind: Kind,
+    kind: Kind<'js>,
     promise: usize,
     resolve: Function<'js>,
     reject: Function<'js>,
@@ -87,7 +101,7 @@ impl<'js> Calls<'js> {
     /// that answers at once costs no task allocation and no extra trip through the driver.
     pub(super) fn push(
         &mut self,
-        kind: Kind,
+        kind: Kind<'js>,
         promise: usize,
         mut call: HostCall,
         resolve: Function<'js>,
@@ -147,7 +161,7 @@ impl<'js> Calls<'js> {
         }
     }
 
-    fn settled(&mut self, kind: &Kind) {
+    fn settled(&mut self, kind: &Kind<'js>) {
         if matches!(kind, Kind::Timer) {
             self.timers -= 1;
         }
@@ -158,9 +172,9 @@ impl<'js> Calls<'js> {
         self.timers
     }
 
-    /// The tool calls not yet settled (name and call site), in submission order.
-    pub(super) fn pending_tools(&self) -> Vec<(String, String)> {
-        let mut pending: Vec<(u64, &Kind)> = self
+    /// The tool calls not yet settled (name and call site in `filename`), in submission order.
+    pub(super) fn pending_tools(&self, filename: &str) -> Vec<(String, String)> {
+        let mut pending: Vec<(u64, &Kind<'js>)> = self
             .resolvers
             .iter()
             .map(|(id, r)| (*id, &r.kind))
@@ -172,7 +186,7 @@ impl<'js> Calls<'js> {
             .map(|(_, kind)| kind)
             .chain(ready)
             .filter_map(|kind| match kind {
-                Kind::Tool { name, site } => Some((name.clone(), site.clone())),
+                Kind::Tool { name, .. } => Some((name.clone(), kind.site(filename))),
                 Kind::Timer => None,
             })
             .collect()

@@ -10,7 +10,7 @@ use super::{
     driver::{Calls, Kind, ThreadWaker},
     plain_json::{Bounds, PlainJson, Unread},
 };
-use crate::{calls, left::first_site, output::Output, stop::Stop, Host, HostCall};
+use crate::{calls, output::Output, stop::Stop, Host, HostCall};
 
 /// The most timers a program may have waiting at once.
 const MAX_TIMERS: usize = 10_000;
@@ -24,25 +24,14 @@ pub(super) struct Submit<'js> {
     pub(super) calls: Rc<RefCell<Calls<'js>>>,
     /// Wakes the run's thread when a call can make progress.
     pub(super) waker: Arc<ThreadWaker>,
-    /// The program's file name, as its frames show it.
-    pub(super) filename: Rc<str>,
 }
 
 impl<'js> Submit<'js> {
-    /// The call site in a trace from the glue: the frames' stack text, which QuickJS formatted
-    /// as the glue took them, so that finding the site here costs no JavaScript.
-    fn site(&self, trace: &Value<'js>) -> String {
-        let stack = trace.as_string().and_then(|stack| stack.to_string().ok());
-        stack.map_or_else(String::new, |stack| {
-            first_site(&stack, &self.filename).to_owned()
-        })
-    }
-
     /// Track an accepted call (or throw the refusal's message); its promise.
     fn submit(
         &self,
         ctx: &Ctx<'js>,
-        kind: Kind,
+        kind: Kind<'js>,
         accepted: Result<HostCall, String>,
     ) -> rquickjs::Result<Value<'js>> {
         let call = accepted.map_err(|message| throw(ctx, &message))?;
@@ -102,9 +91,8 @@ fn call<'js>(ctx: &Ctx<'js>, submit: Rc<Submit<'js>>) -> rquickjs::Result<Functi
     Function::new(
         ctx.clone(),
         move |ctx: Ctx<'js>, name: String, args: String, trace: Value<'js>| {
-            let site = submit.site(&trace);
             let accepted = calls::accept_json(&*submit.host, &submit.stop, &name, &args);
-            submit.submit(&ctx, Kind::Tool { name, site }, accepted)
+            submit.submit(&ctx, Kind::Tool { name, trace }, accepted)
         },
     )
 }
@@ -130,9 +118,8 @@ fn call_plain<'js>(
               -> rquickjs::Result<Value<'js>> {
             match plain.read(&args, max_bytes) {
                 Ok(args) => {
-                    let site = submit.site(&trace);
                     let accepted = calls::accept(&*submit.host, &submit.stop, &name, args);
-                    submit.submit(&ctx, Kind::Tool { name, site }, accepted)
+                    submit.submit(&ctx, Kind::Tool { name, trace }, accepted)
                 }
                 Err(Unread::NotPlain) => Ok(Value::new_undefined(ctx)),
                 // The glue turns what this throws into the call's rejection.

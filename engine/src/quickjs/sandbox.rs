@@ -120,7 +120,7 @@ pub(super) fn run(
         let outcome = run.execute(&program, &prepared.js, host);
         let outcome = decide(outcome, run.stop.failure(), cancel.is_cancelled());
         let mut left: Vec<LeftBehind> = run.unhandled.take();
-        for (tool, site) in run.calls.borrow().pending_tools() {
+        for (tool, site) in run.calls.borrow().pending_tools(&program.filename) {
             left.push(LeftBehind {
                 tool,
                 site: parse_site(&site),
@@ -220,7 +220,6 @@ impl<'js> Run<'_, 'js> {
             stop: self.stop.clone(),
             calls: self.calls.clone(),
             waker: self.waker.clone(),
-            filename: program.filename.as_str().into(),
         });
         let host = host_fns::host_object(
             &self.ctx,
@@ -299,15 +298,16 @@ impl<'js> Run<'_, 'js> {
             reject,
         } = settled;
         let failed = |message: String| -> rquickjs::Result<()> {
-            let Kind::Tool { name, site } = &kind else {
+            let Kind::Tool { name, .. } = &kind else {
                 return resolve.call(());
             };
+            let site = kind.site(self.source.filename);
             let error: Value<'js> =
                 glue.tool_call_error
                     .call((name.as_str(), message.as_str(), site.as_str()))?;
             let call = LeftBehind {
                 tool: name.clone(),
-                site: parse_site(site),
+                site: parse_site(&site),
                 left: Left::Failed(message),
             };
             self.unhandled.expect(promise, call);
