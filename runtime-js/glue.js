@@ -28,11 +28,13 @@
 //                                               called once with the primordials.
 //   facts: { toolNames, filename }
 //
-// `trace` records where the program called the tool: the frames below the tool, as their stack
-// text when `host.traceText` (QuickJS formats frames as it takes them), else as an object whose
-// `stack` formats them when read (V8 formats lazily). `siteOf(trace)` is "line:col" of the
-// program's first frame in it (or ""), so failures and work left behind can point at the
-// program's own line; nothing reads a call's site unless one of those needs it.
+// `trace` records where the program called the tool: for a call the engine marked before the run
+// (`tools.x(args)` written in the program, see engine/src/program/sites.rs) the mark it passed,
+// the string "\0line:col"; otherwise the frames below the tool, as their stack text when
+// `host.traceText` (QuickJS formats frames as it takes them), else as an object whose `stack`
+// formats them when read (V8 formats lazily). `siteOf(trace)` is "line:col" of the call (or ""),
+// so failures and work left behind can point at the program's own line; nothing reads a call's
+// site unless one of those needs it.
 //
 // The raw functions stay captured in this closure: the program can never reach them. Setup
 // installs `tools`, `ToolCallError`, `console`, the web-platform globals (web.js), timers,
@@ -185,9 +187,15 @@ export default function ptcGlue(host, facts) {
     return traceText ? trace.stack : trace;
   };
 
-  /** "line:col" of the program's first frame in a trace from `traceOf`, or "". */
+  /** Whether a tool's second argument is the engine's mark of where the call is written. */
+  const isMark = (site) => typeof site === 'string' && site.length > 1 && site[0] === '\0';
+
+  /** The trace of a call to `callee`, a running tool function, given its second argument. */
+  const traceFor = (callee, site) => (isMark(site) ? site : traceOf(callee));
+
+  /** "line:col" of a call from its trace (a mark, or a trace from `traceOf`), or "". */
   const siteOf = (trace) => {
-    if (typeof trace === 'string') return firstSite(trace);
+    if (typeof trace === 'string') return isMark(trace) ? trace.slice(1) : firstSite(trace);
     // V8 formats the frames now, with whatever `prepareStackTrace` is set.
     const prepare = prepareStackTrace.get();
     if (prepare !== undefined) prepareStackTrace.set(undefined);
@@ -259,9 +267,9 @@ export default function ptcGlue(host, facts) {
   };
 
   const makeTool = (name) => {
-    const tool = function (args) {
+    const tool = function (args, site) {
       if (args === undefined) args = {};
-      const trace = traceOf(tool);
+      const trace = traceFor(tool, site);
       if (host.callPlain !== undefined) {
         try {
           const call = host.callPlain(name, args, trace);
@@ -295,8 +303,8 @@ export default function ptcGlue(host, facts) {
   const unknownTools = new ProxyCtor(create(null), {
     get(_, prop) {
       if (typeof prop !== 'string' || PROTOCOL.has(prop)) return undefined;
-      const unknown = function () {
-        return reject(new ToolCallError(prop, unknownToolMessage(prop), siteOf(traceOf(unknown))));
+      const unknown = function (_args, site) {
+        return reject(new ToolCallError(prop, unknownToolMessage(prop), siteOf(traceFor(unknown, site))));
       };
       defineProperty(unknown, 'name', { value: prop });
       return unknown;

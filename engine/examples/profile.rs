@@ -23,8 +23,9 @@ impl Host for Ready {
     }
 }
 
-async fn time(engine: &QuickJsEngine, label: &str, n: u32, ts: &str) {
+async fn time(engine: &QuickJsEngine, label: &str, n: u32, ts: &str) -> Option<Value> {
     let mut samples = Vec::new();
+    let mut value = None;
     for _ in 0..n {
         let t = Instant::now();
         let program = Program {
@@ -40,11 +41,12 @@ async fn time(engine: &QuickJsEngine, label: &str, n: u32, ts: &str) {
                 CancellationToken::new(),
             )
             .await;
-        report.outcome.unwrap();
+        value = report.outcome.unwrap();
         samples.push(t.elapsed());
     }
     samples.sort();
     println!("{label}: median {:?}", samples[samples.len() / 2]);
+    value
 }
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
@@ -53,7 +55,8 @@ async fn main() {
     if let [_, mode, n, source] = &args[..] {
         if mode == "program" {
             let engine = QuickJsEngine::with_placement(Placement::InPlace);
-            time(&engine, "in-place program", n.parse().unwrap(), source).await;
+            let value = time(&engine, "in-place program", n.parse().unwrap(), source).await;
+            println!("{}", value.unwrap_or(Value::Null));
             return;
         }
     }

@@ -28,6 +28,9 @@
 //!   optional raw function, `callPlain(name, args, trace)`, that reads plain JSON arguments in Rust
 //!   without JSON text and without running program code, and leaves any other value to the glue's
 //!   check.
+//! * Where a tool call was written comes with the call: preparing a program marks each direct
+//!   `tools.x(arg)` with its `line:col` as one more argument (`program/sites.rs`), so that only
+//!   other calls (through an alias, say) take a stack trace, the costliest part of a call.
 //!
 //! # Sandbox
 //! Each run gets a fresh sandbox (QuickJS: runtime and context; deno_core: a `JsRuntime` made ahead

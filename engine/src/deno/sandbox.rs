@@ -101,7 +101,7 @@ impl Sandbox {
             at: started + limits.wall_clock,
             wall_clock: limits.wall_clock,
         };
-        let prepared = match prepare(&program, Some(within), &cancel) {
+        let prepared = match prepare(&program, WRAPPER_PREFIX.len(), Some(within), &cancel) {
             Ok(mut prepared) => {
                 prepared.map.insert(1, 1, WRAPPER_PREFIX.len());
                 prepared

@@ -12,9 +12,11 @@
 //! waits for within its wall clock and cancellation. [`positions`] maps every position back to
 //! the program as written.
 
+mod edit;
 pub(crate) mod nesting;
 pub(crate) mod positions;
 pub(crate) mod shape;
+mod sites;
 mod strip;
 
 use std::sync::mpsc;
@@ -82,15 +84,17 @@ pub fn strip_types(ts: &str) -> Result<String, RunFailure> {
 
 /// Shape and strip a run's program (see the module docs), waiting for a preparing thread at
 /// most until `deadline` (a timeout failure) or until `cancel` fires (an aborted failure). A
-/// syntax failure is a diagnostic on the program as written (its line and a caret).
+/// syntax failure is a diagnostic on the program as written (its line and a caret). `lead` is how
+/// many characters of the engine's wrapper precede the program on its first line.
 pub(crate) fn prepare(
     program: &crate::Program,
+    lead: usize,
     deadline: Option<Deadline>,
     cancel: &CancellationToken,
 ) -> Result<Prepared, RunFailure> {
     let owned = program.source.clone();
     let prepared = bounded(&program.source, deadline, cancel, move || {
-        let shaped = shape::shape(&owned)?;
+        let shaped = shape::shape(&owned, lead)?;
         let js =
             strip::strip_now(&shaped.text).map_err(|failure| at_original(failure, &shaped.map))?;
         Ok(Prepared {
@@ -251,7 +255,7 @@ mod tests {
             let handle = std::thread::Builder::new()
                 .stack_size(1024 * 1024)
                 .spawn(move || {
-                    let shaped = super::shape::shape(&program).map(|s| s.text);
+                    let shaped = super::shape::shape(&program, 0).map(|s| s.text);
                     shaped.and_then(|text| strip_now(&text)).map(|_| ())
                 })
                 .unwrap();

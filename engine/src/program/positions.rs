@@ -34,10 +34,13 @@ impl PositionMap {
         }
     }
 
-    /// Record `len` characters inserted before original `line:col` (1-based).
+    /// Record `len` characters inserted before original `line:col` (1-based), after those
+    /// already recorded there. Recording in order of position costs nothing to keep sorted.
     pub(crate) fn insert(&mut self, line: usize, col: usize, len: usize) {
-        self.insertions.push(Insertion { line, col, len });
-        self.insertions.sort_by_key(|i| (i.line, i.col));
+        let at = self
+            .insertions
+            .partition_point(|i| (i.line, i.col) <= (line, col));
+        self.insertions.insert(at, Insertion { line, col, len });
     }
 
     /// The original `line:col` of `line:col` in the shaped program (1-based). A position inside

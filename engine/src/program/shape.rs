@@ -16,7 +16,8 @@
 //! The last three apply only to a program with no top-level `return` of its own. A value
 //! `import`, `export … from`, `export =` or `import x = require(…)` is refused: programs are
 //! not modules. Replacements keep the text's length and newlines; insertions are recorded in a
-//! [`PositionMap`], so diagnostics point at the model's own lines and columns.
+//! [`PositionMap`], so diagnostics point at the model's own lines and columns. Shaping also marks
+//! each direct `tools.<name>(…)` call with where it is ([`super::sites`]).
 //!
 //! The program is parsed as a TypeScript module only to find these shapes (a module allows
 //! `import`, `export` and top-level `await`; the `return`s it reports are expected). When it
@@ -26,7 +27,11 @@ use swc_common::{sync::Lrc, BytePos, SourceMap, Spanned, GLOBALS};
 use swc_ecma_ast::{DefaultDecl, Expr, ImportSpecifier, ModuleDecl, ModuleItem, Stmt, TsModuleRef};
 use swc_ecma_parser::{lexer::Lexer, Parser, StringInput, Syntax, TsSyntax};
 
-use super::positions::PositionMap;
+use super::{
+    edit::{self, Edit},
+    positions::PositionMap,
+    sites,
+};
 use crate::{FailureKind, RunFailure};
 
 /// The name an `export default <expression>` is bound to (as long as `export default`).
@@ -41,19 +46,10 @@ pub(crate) struct Shaped {
     pub(crate) map: PositionMap,
 }
 
-/// One change to the program text, at byte offsets of the original.
-enum Edit {
-    /// Replace `start..end` with spaces (newlines kept).
-    Blank(usize, usize),
-    /// Replace `start..end` with `text`, padded with spaces to the same length.
-    Replace(usize, usize, &'static str),
-    /// Insert `text` before `at`.
-    Insert(usize, &'static str),
-}
-
-/// Shape `source` (see the module docs).
-pub(crate) fn shape(source: &str) -> Result<Shaped, RunFailure> {
-    let mut text = unfence(source);
+/// Shape `source` (see the module docs), which runs after `lead` characters of the engine's
+/// wrapper on its first line.
+pub(crate) fn shape(source: &str, lead: usize) -> Result<Shaped, RunFailure> {
+    let text = unfence(source);
     let mut map = PositionMap::new(source);
     let Some(module) = parse_module(&text) else {
         return Ok(Shaped { text, map });
@@ -88,7 +84,8 @@ pub(crate) fn shape(source: &str) -> Result<Shaped, RunFailure> {
             }
         }
     }
-    apply(&mut text, &mut map, edits);
+    let sites = sites::find(&module.items, |pos| module.offset(pos));
+    let mut text = edit::apply(&text, &mut map, edits, &sites, lead);
     text.push_str(&appended);
     Ok(Shaped { text, map })
 }
@@ -317,36 +314,6 @@ fn is_function(expr: &Expr) -> bool {
     }
 }
 
-/// Apply `edits` to `text` (offsets into it), recording insertions in `map`.
-fn apply(text: &mut String, map: &mut PositionMap, mut edits: Vec<Edit>) {
-    let start_of = |e: &Edit| match e {
-        Edit::Blank(s, _) | Edit::Replace(s, _, _) | Edit::Insert(s, _) => *s,
-    };
-    // From the end backwards, so earlier offsets stay valid.
-    edits.sort_by_key(|e| std::cmp::Reverse(start_of(e)));
-    let original = text.clone();
-    for edit in edits {
-        match edit {
-            Edit::Blank(start, end) => {
-                let blank: String = original[start..end]
-                    .chars()
-                    .map(|c| if c == '\n' || c == '\r' { c } else { ' ' })
-                    .collect();
-                text.replace_range(start..end, &blank);
-            }
-            Edit::Replace(start, end, with) => {
-                let width = original[start..end].chars().count();
-                text.replace_range(start..end, &format!("{with:<width$}"));
-            }
-            Edit::Insert(at, insert) => {
-                let (line, col) = line_col(&original, at);
-                map.insert(line, col, insert.chars().count());
-                text.insert_str(at, insert);
-            }
-        }
-    }
-}
-
 /// The 1-based line and column (in characters) of byte offset `at` in `text`.
 pub(crate) fn line_col(text: &str, at: usize) -> (usize, usize) {
     let mut at = at.min(text.len());
@@ -364,7 +331,7 @@ mod tests {
     use super::shape;
 
     fn shaped(source: &str) -> String {
-        shape(source).unwrap().text
+        shape(source, 0).unwrap().text
     }
 
     #[test]
@@ -399,7 +366,7 @@ mod tests {
             shaped(two).starts_with("```ts\nreturn 1\n```\nor\n```ts"),
             "{two}"
         );
-        assert!(shape("import fs from 'fs'").is_err());
+        assert!(shape("import fs from 'fs'", 0).is_err());
         assert_eq!(
             shaped("async function main() { return 'main ran' }"),
             "async function main() { return 'main ran' }\nreturn await main();"

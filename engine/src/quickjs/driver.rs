@@ -18,7 +18,7 @@ use rquickjs::{Function, Value};
 
 use crate::{
     calls::{contained, PANICKED},
-    left::first_site,
+    left::call_site,
     HostCall,
 };
 
@@ -32,8 +32,9 @@ pub(super) enum Kind<'js> {
     Tool {
         /// The tool's name.
         name: String,
-        /// Where the program called it: the glue's trace, the frames' stack text as QuickJS
-        /// formatted it. Read ([`Kind::site`]) only when the call fails or is left behind.
+        /// Where the program called it: the glue's trace, the call's mark or the frames' stack
+        /// text as QuickJS formatted it. Read ([`Kind::site`]) only when the call fails or is
+        /// left behind.
         trace: Value<'js>,
     },
     /// A timer (`setTimeout`): resolves with `undefined`.
@@ -48,7 +49,7 @@ impl Kind<'_> {
             return String::new();
         };
         let stack = trace.as_string().and_then(|stack| stack.to_string().ok());
-        stack.map_or_else(String::new, |stack| first_site(&stack, filename).to_owned())
+        stack.map_or_else(String::new, |stack| call_site(&stack, filename).to_owned())
     }
 }
 

@@ -60,7 +60,8 @@ pub(super) fn run(
         at: deadline,
         wall_clock: limits.wall_clock,
     };
-    let prepared = match prepare(&program, Some(within), &cancel) {
+    // The program starts on a line of its own after the wrapper (compile.rs): no lead.
+    let prepared = match prepare(&program, 0, Some(within), &cancel) {
         Ok(prepared) => prepared,
         Err(failure) => return RunReport::failed(failure),
     };

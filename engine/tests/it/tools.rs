@@ -105,6 +105,57 @@ return [lines, prepared, Error.prepareStackTrace === prepare, Error.stackTraceLi
     }
 }
 
+/// Where an uncaught ToolCallError's message says the call was (`line:col` as written).
+fn failed_at(report: &ptc_engine::RunReport) -> String {
+    let message = &failure(report).message;
+    let at = message
+        .strip_prefix("ToolCallError: fail failed at run_code.ts:")
+        .unwrap_or_else(|| panic!("{message}"));
+    at.split(':').take(2).collect::<Vec<_>>().join(":")
+}
+
+engine_test! {
+    async fn a_marked_call_site_is_where_the_engine_places_the_call() {
+        // Direct calls carry their site (see program/sites.rs); a program with a `tools` of its
+        // own is not marked, so there the engine's own trace says where the call is.
+        for line in [
+            "await tools.fail({})",
+            "await tools.echo(), await tools.fail({},)",
+            "await tools.echo({ x: await tools.echo() }), await tools.fail()",
+            "const [, r] = await Promise.allSettled([tools.echo({}), tools.fail({ a: 1 })]); throw r.reason",
+            "await tools.echo({\n  a: 1,\n}); await tools.fail({\n  a: 1,\n})",
+        ] {
+            let marked = run(&format!("const x = 1;\n{line}")).await;
+            let traced = run(&format!("var tools = globalThis.tools;\n{line}")).await;
+            assert_eq!(failed_at(&marked), failed_at(&traced), "{line}");
+        }
+        // Columns count characters, on both engines; a site is the tool's name however the call
+        // is spaced.
+        let report = run("const é = '日本'; await tools.fail({})").await;
+        assert_eq!(failed_at(&report), "1:29");
+        for (spaced, at) in [
+            ("   await   tools .  fail  ( {} )", "1:21"),
+            ("await tools.fail<{ a: number }>({ a: 1 } as const)", "1:13"),
+        ] {
+            assert_eq!(failed_at(&run(spaced).await), at, "{spaced}");
+        }
+    }
+}
+
+engine_test! {
+    async fn a_call_site_a_program_forges_misplaces_only_its_own_message() {
+        let report = run("await tools.fail({}, '\\x00999:1')").await;
+        assert_eq!(failure(&report).kind, FailureKind::Exception);
+        assert!(failure(&report).message.contains("it failed"), "{}", failure(&report).message);
+        let report = run("await tools.fail({}, '\\x00junk')").await;
+        assert!(failure(&report).message.contains("it failed"), "{}", failure(&report).message);
+        // A `tools` of the program's own gets exactly the arguments written.
+        for own in ["const tools = { a: (...x) => x.length };", "tools = { a: (...x) => x.length };"] {
+            assert_eq!(value(&format!("{own}\nreturn tools.a(1)")).await, Some(json!(1)), "{own}");
+        }
+    }
+}
+
 engine_test! {
     async fn arguments_json_would_corrupt_reject_and_never_reach_the_host() {
         for (args, says) in [
