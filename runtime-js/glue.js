@@ -53,6 +53,7 @@
 export default function ptcGlue(host, facts) {
   // Primordials, captured before any program code runs.
   const { create, defineProperty, freeze, getOwnPropertyDescriptor, keys } = Object;
+  const ObjectPrototype = Object.prototype;
   const StringCtor = String;
   const ErrorCtor = Error;
   const TypeErrorCtor = TypeError;
@@ -110,14 +111,19 @@ export default function ptcGlue(host, facts) {
     }
   };
 
-  // `run_code.ts:12:5` in a stack line, for the program's own frames.
-  const escaped = filename.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const framePattern = new RegExp(`${escaped}:(\\d+):(\\d+)`, 'g');
+  // `run_code.ts:12:5` in a stack line, for the program's own frames (compiled when first
+  // needed: most runs never describe an error).
+  let framePattern;
+  const frameRegExp = () => {
+    const escaped = filename.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return new RegExp(`${escaped}:(\\d+):(\\d+)`, 'g');
+  };
 
   /** The program's own frames in a stack text, innermost first: [[line, col], ...]. */
   const framesOf = (stack) => {
     const frames = [];
     if (typeof stack !== 'string') return frames;
+    framePattern ??= frameRegExp();
     for (const match of stack.matchAll(framePattern)) {
       frames.push([Number(match[1]), Number(match[2])]);
     }
@@ -187,11 +193,9 @@ export default function ptcGlue(host, facts) {
     return traceText ? trace.stack : trace;
   };
 
-  /** Whether a tool's second argument is the engine's mark of where the call is written. */
-  const isMark = (site) => typeof site === 'string' && site.length > 1 && site[0] === '\0';
-
-  /** The trace of a call to `callee`, a running tool function, given its second argument. */
-  const traceFor = (callee, site) => (isMark(site) ? site : traceOf(callee));
+  // Whether a tool's second argument is the engine's mark of where the call is written (tested
+  // inline where a call is made: a function call there costs a tenth of a sub-call).
+  const isMark = (site) => typeof site === 'string' && site[0] === '\0';
 
   /** "line:col" of a call from its trace (a mark, or a trace from `traceOf`), or "". */
   const siteOf = (trace) => {
@@ -266,13 +270,14 @@ export default function ptcGlue(host, facts) {
     return `no tool named ${stringify(name)}${hint}; available: ${list}`;
   };
 
+  const callPlain = host.callPlain;
   const makeTool = (name) => {
     const tool = function (args, site) {
       if (args === undefined) args = {};
-      const trace = traceFor(tool, site);
-      if (host.callPlain !== undefined) {
+      const trace = typeof site === 'string' && site[0] === '\0' ? site : traceOf(tool);
+      if (callPlain !== undefined) {
         try {
-          const call = host.callPlain(name, args, trace);
+          const call = callPlain(name, args, trace);
           if (call !== undefined) return call;
         } catch (error) {
           return reject(new ToolCallError(name, messageOf(error), siteOf(trace)));
@@ -304,7 +309,7 @@ export default function ptcGlue(host, facts) {
     get(_, prop) {
       if (typeof prop !== 'string' || PROTOCOL.has(prop)) return undefined;
       const unknown = function (_args, site) {
-        return reject(new ToolCallError(prop, unknownToolMessage(prop), siteOf(traceFor(unknown, site))));
+        return reject(new ToolCallError(prop, unknownToolMessage(prop), siteOf(isMark(site) ? site : traceOf(unknown))));
       };
       defineProperty(unknown, 'name', { value: prop });
       return unknown;
@@ -329,55 +334,61 @@ export default function ptcGlue(host, facts) {
     const text = groupIndent === '' ? line : line.split('\n').map((l) => groupIndent + l).join('\n');
     host.log(level, prefix + text);
   };
-  const counts = new MapCtor();
-  const timers = new MapCtor();
-  const consoleMethods = {
-    log: (...args) => emit('log', inspector().formatArgs(args)),
-    info: (...args) => emit('info', inspector().formatArgs(args)),
-    debug: (...args) => emit('debug', inspector().formatArgs(args)),
-    warn: (...args) => emit('warn', inspector().formatArgs(args)),
-    error: (...args) => emit('error', inspector().formatArgs(args)),
-    trace: (...args) => emit('error', `Trace: ${inspector().formatArgs(args)}`),
-    dir: (value) => emit('log', inspector().inspect(value)),
-    table: (data, columns) => emit('log', inspector().table(data, columns)),
-    assert: (condition, ...args) => {
-      if (!condition) emit('error', `Assertion failed${args.length ? `: ${inspector().formatArgs(args)}` : ''}`);
-    },
-    count: (label = 'default') => {
-      const n = (counts.get(label) ?? 0) + 1;
-      counts.set(label, n);
-      emit('log', `${label}: ${n}`);
-    },
-    countReset: (label = 'default') => counts.delete(label),
-    time: (label = 'default') => timers.set(label, host.now()),
-    timeLog: (label = 'default', ...args) => {
-      const start = timers.get(label);
-      const extra = args.length ? ` ${inspector().formatArgs(args)}` : '';
-      if (start !== undefined) emit('log', `${label}: ${(host.now() - start).toFixed(3)}ms${extra}`);
-    },
-    timeEnd: (label = 'default') => {
-      const start = timers.get(label);
-      if (start !== undefined) emit('log', `${label}: ${(host.now() - start).toFixed(3)}ms`);
-      timers.delete(label);
-    },
-    group: (...args) => {
-      if (args.length) emit('log', inspector().formatArgs(args));
-      groupIndent += '  ';
-    },
-    groupCollapsed: (...args) => consoleMethods.group(...args),
-    groupEnd: () => {
-      groupIndent = groupIndent.slice(2);
-    },
+  /** The `console` global, made the first time a program reads it. */
+  const makeConsole = () => {
+    const counts = new MapCtor();
+    const timers = new MapCtor();
+    const consoleMethods = {
+      log: (...args) => emit('log', inspector().formatArgs(args)),
+      info: (...args) => emit('info', inspector().formatArgs(args)),
+      debug: (...args) => emit('debug', inspector().formatArgs(args)),
+      warn: (...args) => emit('warn', inspector().formatArgs(args)),
+      error: (...args) => emit('error', inspector().formatArgs(args)),
+      trace: (...args) => emit('error', `Trace: ${inspector().formatArgs(args)}`),
+      dir: (value) => emit('log', inspector().inspect(value)),
+      table: (data, columns) => emit('log', inspector().table(data, columns)),
+      assert: (condition, ...args) => {
+        if (!condition) emit('error', `Assertion failed${args.length ? `: ${inspector().formatArgs(args)}` : ''}`);
+      },
+      count: (label = 'default') => {
+        const n = (counts.get(label) ?? 0) + 1;
+        counts.set(label, n);
+        emit('log', `${label}: ${n}`);
+      },
+      countReset: (label = 'default') => counts.delete(label),
+      time: (label = 'default') => timers.set(label, host.now()),
+      timeLog: (label = 'default', ...args) => {
+        const start = timers.get(label);
+        const extra = args.length ? ` ${inspector().formatArgs(args)}` : '';
+        if (start !== undefined) emit('log', `${label}: ${(host.now() - start).toFixed(3)}ms${extra}`);
+      },
+      timeEnd: (label = 'default') => {
+        const start = timers.get(label);
+        if (start !== undefined) emit('log', `${label}: ${(host.now() - start).toFixed(3)}ms`);
+        timers.delete(label);
+      },
+      group: (...args) => {
+        if (args.length) emit('log', inspector().formatArgs(args));
+        groupIndent += '  ';
+      },
+      groupCollapsed: (...args) => consoleMethods.group(...args),
+      groupEnd: () => {
+        groupIndent = groupIndent.slice(2);
+      },
+    };
+    const console = create(ObjectPrototype);
+    const names = keys(consoleMethods);
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
+      defineProperty(console, name, {
+        value: consoleMethods[name],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return console;
   };
-  const console = create(Object.prototype);
-  for (const name of keys(consoleMethods)) {
-    defineProperty(console, name, {
-      value: consoleMethods[name],
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
 
   // ---- timers, clock, randomness ------------------------------------------------------------------
 
@@ -437,12 +448,21 @@ export default function ptcGlue(host, facts) {
 
   // ---- what programs cannot use -------------------------------------------------------------------
 
-  const toolLike = (pattern) => toolNames.filter((name) => pattern.test(name));
-  const suggest = (names, otherwise) =>
-    names.length === 0 ? otherwise : `call ${names.map((n) => `tools.${n}`).join(' or ')} instead`;
+  // What to do instead is worked out when a program first reaches for one of these, perhaps
+  // after replacing built-ins: only captured ones are used.
+  const regExpTest = primordials.RegExpPrototypeTest;
+  const suggest = (pattern, otherwise) => () => {
+    let calls = '';
+    for (let i = 0; i < toolNames.length; i++) {
+      const name = toolNames[i];
+      if (apply(regExpTest, pattern, [name])) calls += `${calls === '' ? '' : ' or '}tools.${name}`;
+    }
+    return calls === '' ? otherwise : `call ${calls} instead`;
+  };
   const unavailable = (name, why, instead) => {
     const fail = () => {
-      throw new TypeErrorCtor(`${name} is not available in programs: ${why}; ${instead}`);
+      const advice = typeof instead === 'function' ? instead() : instead;
+      throw new TypeErrorCtor(`${name} is not available in programs: ${why}; ${advice}`);
     };
     return new ProxyCtor(function () {}, {
       apply: fail,
@@ -453,16 +473,16 @@ export default function ptcGlue(host, facts) {
       },
     });
   };
-  const fileTools = suggest(toolLike(/^(read|write|edit|glob|grep|bash)$/), 'call tools.* directly');
-  const stand_ins = {
-    fetch: unavailable('fetch', 'a program has no network access',
-      suggest(toolLike(/fetch|http|web|url|curl|request|browse/i), 'only tools.* reach outside the program')),
-    require: unavailable('require', 'a program is not a module and loads no packages', fileTools),
-    process: unavailable('process', 'there is no environment, argv or exit',
+  const fileTools = suggest(/^(read|write|edit|glob|grep|bash)$/, 'call tools.* directly');
+  const standIns = {
+    fetch: () => unavailable('fetch', 'a program has no network access',
+      suggest(/fetch|http|web|url|curl|request|browse/i, 'only tools.* reach outside the program')),
+    require: () => unavailable('require', 'a program is not a module and loads no packages', fileTools),
+    process: () => unavailable('process', 'there is no environment, argv or exit',
       'return a value to finish, and print with console.log'),
-    Buffer: unavailable('Buffer', 'it is Node-only', 'use TextEncoder/TextDecoder, or atob/btoa for base64'),
-    Deno: unavailable('Deno', 'this is a sandboxed program, not Deno', fileTools),
-    Bun: unavailable('Bun', 'this is a sandboxed program, not Bun', fileTools),
+    Buffer: () => unavailable('Buffer', 'it is Node-only', 'use TextEncoder/TextDecoder, or atob/btoa for base64'),
+    Deno: () => unavailable('Deno', 'this is a sandboxed program, not Deno', fileTools),
+    Bun: () => unavailable('Bun', 'this is a sandboxed program, not Bun', fileTools),
   };
 
   // ---- install ------------------------------------------------------------------------------------
@@ -470,7 +490,6 @@ export default function ptcGlue(host, facts) {
   const globals = {
     tools,
     ToolCallError,
-    console,
     setTimeout: (callback, ms, ...args) => schedule(callback, ms, args, false),
     setInterval: (callback, ms, ...args) => schedule(callback, ms, args, true),
     clearTimeout: clear,
@@ -480,21 +499,24 @@ export default function ptcGlue(host, facts) {
     },
     performance,
     crypto,
-    ...stand_ins,
   };
   const install = (name, value) => {
     defineProperty(globalThis, name, { value, enumerable: false, writable: true, configurable: true });
   };
   for (const name of keys(globals)) install(name, globals[name]);
-  // The web-platform globals (what makeWeb returns) are accessors until a program first reads
-  // one: web.js loads then, and the global becomes a plain value; assigning one first never
-  // loads it.
-  const WEB_GLOBALS = ['URL', 'URLSearchParams', 'TextEncoder', 'TextDecoder', 'atob', 'btoa',
-    'structuredClone'];
-  for (const name of WEB_GLOBALS) {
+  // Globals made when first read: `console`, the stand-ins, and the web-platform globals (what
+  // makeWeb returns: web.js loads then). Each is an accessor until a program reads it, and then
+  // a plain value; assigning one first never makes it.
+  const lazyGlobals = { console: makeConsole, ...standIns };
+  for (const name of ['URL', 'URLSearchParams', 'TextEncoder', 'TextDecoder', 'atob', 'btoa',
+    'structuredClone']) {
+    lazyGlobals[name] = () => web()[name];
+  }
+  for (const name of keys(lazyGlobals)) {
+    const make = lazyGlobals[name];
     defineProperty(globalThis, name, {
       get() {
-        const value = web()[name];
+        const value = make();
         install(name, value);
         return value;
       },

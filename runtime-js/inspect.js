@@ -20,6 +20,11 @@ export default function makeInspect(primordials) {
     ObjectGetPrototypeOf: getPrototypeOf,
     ObjectKeys: keys,
     Object: { prototype: ObjectPrototype },
+    ObjectEntries: objectEntries,
+    ObjectIs: objectIs,
+    MathMax: max,
+    MathMin: min,
+    MathTrunc: trunc,
     ReflectApply: apply,
     ArrayIsArray: isArray,
     ObjectPrototypeToString: objectToString,
@@ -102,7 +107,7 @@ export default function makeInspect(primordials) {
       case 'string':
         return quoteString(value);
       case 'number':
-        return Object.is(value, -0) ? '-0' : StringCtor(value);
+        return objectIs(value, -0) ? '-0' : StringCtor(value);
       case 'bigint':
         return `${value}n`;
       case 'symbol':
@@ -168,7 +173,7 @@ export default function makeInspect(primordials) {
         if (holes !== 0) parts.push(`<${holes} empty item${holes === 1 ? '' : 's'}>`);
         holes = 0;
       };
-      const shown = Math.min(value.length, MAX_ITEMS);
+      const shown = min(value.length, MAX_ITEMS);
       for (let i = 0; i < shown; i++) {
         if (!(i in value)) {
           holes += 1;
@@ -225,7 +230,7 @@ export default function makeInspect(primordials) {
           case '%d':
             return typeof arg === 'bigint' ? `${arg}n` : StringCtor(NumberCtor(arg));
           case '%i':
-            return typeof arg === 'bigint' ? `${arg}n` : StringCtor(Math.trunc(NumberCtor(arg)));
+            return typeof arg === 'bigint' ? `${arg}n` : StringCtor(trunc(NumberCtor(arg)));
           case '%f':
             return StringCtor(NumberCtor.parseFloat(arg));
           case '%j':
@@ -257,7 +262,7 @@ export default function makeInspect(primordials) {
       if (!heads.includes(h)) heads.push(h);
     };
     let hasValues = false;
-    const entries = classOf(data) === 'Map' ? [...apply(mapEntries, data, [])] : Object.entries(data);
+    const entries = classOf(data) === 'Map' ? [...apply(mapEntries, data, [])] : objectEntries(data);
     for (const [index, row] of entries) {
       const cells = new Map();
       if (row !== null && typeof row === 'object') {
@@ -276,7 +281,7 @@ export default function makeInspect(primordials) {
     const names = ['(index)', ...(columns ?? heads), ...(hasValues ? ['Values'] : [])];
     const cellOf = ([index, cells], name) =>
       name === '(index)' ? index : name === 'Values' ? cells.get('\0values') ?? '' : cells.get(name) ?? '';
-    const widths = names.map((name) => Math.max(name.length, ...rows.map((row) => cellOf(row, name).length)) + 2);
+    const widths = names.map((name) => max(name.length, ...rows.map((row) => cellOf(row, name).length)) + 2);
     const H = '\u2500';
     const line = (left, mid, right) => left + widths.map((w) => H.repeat(w)).join(mid) + right;
     const row = (cells) => `\u2502${cells.map((c, i) => ` ${c}${' '.repeat(widths[i] - c.length - 1)}`).join('\u2502')}\u2502`;

@@ -11,6 +11,7 @@ export default function makeWeb(primordials) {
   const {
     String: StringCtor,
     StringFromCharCode: fromCharCode,
+    SymbolIterator: iterator,
     TypeError: TypeErrorCtor,
     Uint8Array: Uint8ArrayCtor,
     ArrayIsArray: isArray,
@@ -187,7 +188,7 @@ export default function makeWeb(primordials) {
         this.#parse(init);
       } else if (init instanceof URLSearchParams) {
         this.#list = init.#list.map(([k, v]) => [k, v]);
-      } else if (isArray(init) || (init && typeof init[Symbol.iterator] === 'function')) {
+      } else if (isArray(init) || (init && typeof init[iterator] === 'function')) {
         for (const pair of init) {
           const [k, v] = [...pair];
           this.#list.push([StringCtor(k), StringCtor(v)]);
@@ -266,7 +267,7 @@ export default function makeWeb(primordials) {
     *values() {
       for (const [, v] of this.#list) yield v;
     }
-    [Symbol.iterator]() {
+    [iterator]() {
       return this.entries();
     }
     toString() {

@@ -13,7 +13,7 @@ use super::{
     compile::{compile, Uncompiled},
     driver::{Calls, Kind, Settled, ThreadWaker},
     glue::{self, Glue},
-    heap::CappedAllocator,
+    heap::{CappedAllocator, JobArena},
     host_fns::{self, Submit},
     interrupt::Interrupts,
     plain_json::{self, Bounds, PlainJson, Unread},
@@ -104,6 +104,7 @@ pub(super) fn run(
         filename: &program.filename,
     };
     let report = context.with(|ctx| {
+        let _job_arena = JobArena::keep(&ctx);
         let mut run = Run {
             ctx: ctx.clone(),
             stop,

@@ -158,19 +158,25 @@ engine_test! {
 engine_test! {
     async fn parts_loaded_after_a_program_patches_builtins_use_the_originals() {
         // The glue's parts (console formatting, the web globals, the JSON encoder) load on first
-        // use, after this program has replaced what they rely on.
+        // use, and `console` and the stand-ins are made when first read, after this program has
+        // replaced what they rely on.
         let report = run(
             "Object.keys = () => [];\nArray.isArray = () => false;\nJSON.stringify = () => 'patched';\n\
              Map.prototype.entries = function* () {};\nString.fromCharCode = () => '?';\n\
-             encodeURIComponent = () => 'patched';\n\
+             encodeURIComponent = () => 'patched';\nObject.is = () => true;\nObject.entries = () => [];\n\
+             Object = null;\n\
+             RegExp.prototype.test = () => true;\nArray.prototype.filter = () => [];\n\
              console.log({ a: [1, 'x'] }, new Map([[1, 2]]));\n\
-             return [new URLSearchParams({ q: 'a b' }).toString(), btoa('hi'), { m: [1] }]",
+             let fetched;\ntry { fetch('https://example.com') } catch (e) { fetched = e.message }\n\
+             return [new URLSearchParams({ q: 'a b' }).toString(), btoa('hi'), { m: [1] }, fetched]",
         )
         .await;
         assert_eq!(report.logs, vec!["{ a: [ 1, 'x' ] } Map(1) { 1 => 2 }"]);
         assert_eq!(
             report.outcome,
-            Ok(Some(json!(["q=a+b", "aGk=", {"m": [1]}])))
+            Ok(Some(json!(["q=a+b", "aGk=", {"m": [1]},
+                "fetch is not available in programs: a program has no network access; \
+                 only tools.* reach outside the program"])))
         );
     }
 }
