@@ -30,7 +30,7 @@
 //
 // `trace` records where the program called the tool: for a call the engine marked before the run
 // (`tools.x(args)` written in the program, see engine/src/program/sites.rs) the mark it passed,
-// the string "\0line:col"; otherwise the frames below the tool, as their stack text when
+// the number -(line * 2^24 + col); otherwise the frames below the tool, as their stack text when
 // `host.traceText` (QuickJS formats frames as it takes them), else as an object whose `stack`
 // formats them when read (V8 formats lazily). `siteOf(trace)` is "line:col" of the call (or ""),
 // so failures and work left behind can point at the program's own line; nothing reads a call's
@@ -193,13 +193,21 @@ export default function ptcGlue(host, facts) {
     return traceText ? trace.stack : trace;
   };
 
-  // Whether a tool's second argument is the engine's mark of where the call is written (tested
-  // inline where a call is made: a function call there costs a tenth of a sub-call).
-  const isMark = (site) => typeof site === 'string' && site[0] === '\0';
+  // Whether a tool's second argument is the engine's mark of where the call is written,
+  // -(line * MARK_BASE + col) (tested inline where a call is made: a function call there costs a
+  // tenth of a sub-call).
+  const MARK_BASE = 16777216;
+  const isMark = (site) => typeof site === 'number' && site < -MARK_BASE;
 
   /** "line:col" of a call from its trace (a mark, or a trace from `traceOf`), or "". */
   const siteOf = (trace) => {
-    if (typeof trace === 'string') return isMark(trace) ? trace.slice(1) : firstSite(trace);
+    if (isMark(trace)) {
+      const mark = -trace;
+      if (mark % 1 !== 0 || mark >= 2 ** 53) return '';
+      const col = mark % MARK_BASE;
+      return `${(mark - col) / MARK_BASE}:${col}`;
+    }
+    if (typeof trace === 'string') return firstSite(trace);
     // V8 formats the frames now, with whatever `prepareStackTrace` is set.
     const prepare = prepareStackTrace.get();
     if (prepare !== undefined) prepareStackTrace.set(undefined);
@@ -274,7 +282,7 @@ export default function ptcGlue(host, facts) {
   const makeTool = (name) => {
     const tool = function (args, site) {
       if (args === undefined) args = {};
-      const trace = typeof site === 'string' && site[0] === '\0' ? site : traceOf(tool);
+      const trace = typeof site === 'number' && site < -MARK_BASE ? site : traceOf(tool);
       if (callPlain !== undefined) {
         try {
           const call = callPlain(name, args, trace);

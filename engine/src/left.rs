@@ -38,16 +38,6 @@ impl LeftBehind {
     }
 }
 
-/// The site of a tool call from its trace as the glue passes it: a mark (`"\0line:col"`, see
-/// `program/sites.rs`) or the stack text of the frames below the tool (see [`first_site`]).
-#[cfg_attr(not(feature = "quickjs"), allow(dead_code))]
-pub(crate) fn call_site<'a>(trace: &'a str, filename: &str) -> &'a str {
-    match trace.strip_prefix('\0') {
-        Some(mark) => mark,
-        None => first_site(trace, filename),
-    }
-}
-
 /// The site in a stack text: the `line:col` after its first `filename:`, or "" when that is not
 /// followed by one. The first such frame is the program's innermost.
 #[cfg_attr(not(feature = "quickjs"), allow(dead_code))]

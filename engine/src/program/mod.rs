@@ -16,7 +16,7 @@ mod edit;
 pub(crate) mod nesting;
 pub(crate) mod positions;
 pub(crate) mod shape;
-mod sites;
+pub(crate) mod sites;
 mod strip;
 
 use std::sync::mpsc;

@@ -2,16 +2,16 @@
 //!
 //! An engine can tell where a running call was made only by taking a stack trace, which costs
 //! more than the rest of a sub-call (QuickJS formats it as it takes it). So shaping marks the
-//! direct calls: `tools.add(x)` runs as `tools.add(x,"\x00<line>:<col>")`, one more argument,
-//! a string literal naming where `add` is in the running program (the position the engines
-//! report for a call, with the column counted in characters), and the glue takes that as the
-//! call's trace. A call that is not marked
+//! direct calls: `tools.add(x)` runs as `tools.add(x,-<line × 2²⁴ + col>)`, one more argument, a
+//! negative integer naming where `add` is in the running program (the position the engines report
+//! for a call, with the column counted in characters), and the glue takes that as the call's trace
+//! ([`MARK_BASE`]; a number is checked and kept for a fraction of what a string costs). A call that is not marked
 //! (through an alias, `tools[name](…)`, `?.`, a spread or several arguments, past
 //! [`MAX_MARKED`]) still takes a trace of the frames below the tool.
 //!
 //! A mark changes nothing else a program can see, because `tools` is the glue's frozen object
 //! whose functions read one argument: a program that declares or assigns anything named `tools`
-//! (or uses `with`) is not marked at all. A program may pass such a string itself; it then
+//! (or uses `with`) is not marked at all. A program may pass such a number itself; it then
 //! only misplaces its own call's site.
 
 use swc_common::Spanned;
@@ -21,9 +21,13 @@ use swc_ecma_ast::{
 };
 use swc_ecma_visit::{Visit, VisitWith};
 
-/// The most calls one program has marked; the rest take traces. Each mark adds about twenty
+/// The most calls one program has marked; the rest take traces. Each mark adds about a dozen
 /// bytes to the running program.
 pub(super) const MAX_MARKED: usize = 10_000;
+
+/// A mark is `-(line × MARK_BASE + col)`: every mark is below `-MARK_BASE` (lines start at 1),
+/// columns stay below it (a program is at most 10 MiB), and every mark is an exact double.
+pub(crate) const MARK_BASE: u64 = 1 << 24;
 
 /// The global a program calls tools through.
 const TOOLS: &str = "tools";
@@ -43,7 +47,18 @@ pub(super) struct Site {
 /// program.
 pub(super) fn mark(site: &Site, line: usize, col: usize) -> String {
     let argument = if site.bare { "void 0" } else { "" };
-    format!("{argument},\"\\x00{line}:{col}\"")
+    let mark = line as u64 * MARK_BASE + col as u64;
+    format!("{argument},-{mark}")
+}
+
+/// The `line:col` a call's mark names, if `value` is one.
+pub(crate) fn marked_site(value: f64) -> Option<String> {
+    let mark = -value;
+    if !(mark > MARK_BASE as f64 && mark < (1u64 << 53) as f64 && mark.fract() == 0.0) {
+        return None;
+    }
+    let mark = mark as u64;
+    Some(format!("{}:{}", mark / MARK_BASE, mark % MARK_BASE))
 }
 
 /// The direct tool calls in `items` (none when the program may mean another `tools`), with
@@ -154,35 +169,63 @@ impl<F: Fn(swc_common::BytePos) -> usize> Visit for Finder<F> {
 
 #[cfg(test)]
 mod tests {
-    use super::MAX_MARKED;
+    use super::{marked_site, MARK_BASE, MAX_MARKED};
     use crate::program::shape::shape;
 
     fn shaped(source: &str) -> String {
         shape(source, 0).unwrap().text
     }
 
+    /// The mark of a call whose name runs at `line:col`.
+    fn m(line: u64, col: u64) -> String {
+        format!("-{}", line * MARK_BASE + col)
+    }
+
     #[test]
     fn direct_calls_are_marked_with_where_their_name_runs() {
         assert_eq!(
             shaped("const r = await tools.add({ a: 1 })\nreturn r"),
-            "const r = await tools.add({ a: 1 },\"\\x001:23\")\nreturn r"
+            format!(
+                "const r = await tools.add({{ a: 1 }},{})\nreturn r",
+                m(1, 23)
+            )
         );
         // A bare call gets `void 0` for its argument; a trailing comma stays after the mark; a
         // later call on the line is named where it runs, after the earlier mark.
         assert_eq!(
             shaped("await tools.a(), await tools.b(x,);"),
-            "return await tools.a(void 0,\"\\x001:20\"), await tools.b(x,\"\\x001:54\",);"
+            format!(
+                "return await tools.a(void 0,{}), await tools.b(x,{},);",
+                m(1, 20),
+                m(1, 53)
+            )
         );
         // Nested calls are each marked; a final expression gets its `return` first.
         assert_eq!(
             shaped("tools.a(await tools.b(1))"),
-            "return tools.a(await tools.b(1,\"\\x001:28\"),\"\\x001:14\")"
+            format!("return tools.a(await tools.b(1,{}),{})", m(1, 28), m(1, 14))
         );
         // Columns count characters.
         assert_eq!(
             shaped("const é = '日本'; await tools.a(1);\nreturn 1"),
-            "const é = '日本'; await tools.a(1,\"\\x001:29\");\nreturn 1"
+            format!("const é = '日本'; await tools.a(1,{});\nreturn 1", m(1, 29))
         );
+        // A mark reads back as its site; other numbers are not marks.
+        assert_eq!(
+            marked_site(-((3 * MARK_BASE + 7) as f64)).as_deref(),
+            Some("3:7")
+        );
+        for other in [
+            -1.0,
+            0.0,
+            5.0,
+            -(MARK_BASE as f64),
+            -1.5e300,
+            f64::NAN,
+            -((2 * MARK_BASE) as f64 + 0.5),
+        ] {
+            assert_eq!(marked_site(other), None, "{other}");
+        }
     }
 
     #[test]
@@ -222,7 +265,7 @@ mod tests {
     fn past_the_most_marked_calls_trace_the_rest() {
         let source = "tools.a(1);\n".repeat(MAX_MARKED + 1) + "return 1";
         let text = shaped(&source);
-        assert_eq!(text.matches("\\x00").count(), MAX_MARKED);
+        assert_eq!(text.matches(",-").count(), MAX_MARKED);
         assert!(
             text.ends_with("\ntools.a(1);\nreturn 1"),
             "the last call is left as written"

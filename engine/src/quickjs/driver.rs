@@ -18,7 +18,8 @@ use rquickjs::{Function, Value};
 
 use crate::{
     calls::{contained, PANICKED},
-    left::call_site,
+    left::first_site,
+    program::sites::marked_site,
     HostCall,
 };
 
@@ -32,9 +33,9 @@ pub(super) enum Kind<'js> {
     Tool {
         /// The tool's name.
         name: String,
-        /// Where the program called it: the glue's trace, the call's mark or the frames' stack
-        /// text as QuickJS formatted it. Read ([`Kind::site`]) only when the call fails or is
-        /// left behind.
+        /// Where the program called it: the glue's trace, the call's mark (a number) or the
+        /// frames' stack text as QuickJS formatted it. Read ([`Kind::site`]) only when the call
+        /// fails or is left behind.
         trace: Value<'js>,
     },
     /// A timer (`setTimeout`): resolves with `undefined`.
@@ -42,14 +43,17 @@ pub(super) enum Kind<'js> {
 }
 
 impl Kind<'_> {
-    /// Where a tool call was made: `"line:col"` of the program's first frame in `filename`
-    /// (`""` for a timer, or when no frame of the program is in the trace).
+    /// Where a tool call was made: `"line:col"` from its mark or of the program's first frame
+    /// in `filename` (`""` for a timer, or when no frame of the program is in the trace).
     pub(super) fn site(&self, filename: &str) -> String {
         let Kind::Tool { trace, .. } = self else {
             return String::new();
         };
+        if let Some(site) = trace.as_number().and_then(marked_site) {
+            return site;
+        }
         let stack = trace.as_string().and_then(|stack| stack.to_string().ok());
-        stack.map_or_else(String::new, |stack| call_site(&stack, filename).to_owned())
+        stack.map_or_else(String::new, |stack| first_site(&stack, filename).to_owned())
     }
 }
 
