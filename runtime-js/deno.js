@@ -24,6 +24,8 @@ import ptcGlue from 'ext:ptc/glue.js';
 import makeInspect from 'ext:ptc/inspect.js';
 import makeJson from 'ext:ptc/json.js';
 import makeWeb from 'ext:ptc/web.js';
+import makeConsole from 'ext:ptc/console.js';
+import makeMissing from 'ext:ptc/missing.js';
 
 // Primordials, captured before any program code runs.
 const { deleteProperty, ownKeys } = Reflect;
@@ -112,6 +114,14 @@ const hostCall = async (name, argsJson, trace) => {
   return parseJson(text);
 };
 
+const PARTS = {
+  json: makeJson,
+  inspect: makeInspect,
+  web: makeWeb,
+  console: makeConsole,
+  missing: makeMissing,
+};
+
 const host = {
   call: hostCall,
   log: op_ptc_host_log,
@@ -119,7 +129,7 @@ const host = {
   now: () => op_ptc_now(),
   random: (n) => op_ptc_random(n),
   // V8 compiles a function when it first runs: the parts are imported with the rest.
-  part: (name) => (name === 'json' ? makeJson : name === 'inspect' ? makeInspect : makeWeb),
+  part: (name) => PARTS[name],
 };
 
 op_ptc_ready((facts) => {

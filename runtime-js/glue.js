@@ -2,9 +2,9 @@
 //
 // The engine evaluates this file after primordials.js (one module: capturePrimordials is in
 // scope) and calls its default export ONCE per fresh sandbox, before the program runs, with the
-// raw host functions and the run's facts. json.js, inspect.js and web.js are modules of their
-// own, loaded the first time a run needs them (many runs need none: a fresh sandbox then reads
-// about a third of the glue's code):
+// raw host functions and the run's facts. json.js, inspect.js, web.js, console.js and
+// missing.js are modules of their own, loaded the first time a run needs them (many runs need
+// none: a fresh sandbox then reads about a third of the glue's code):
 //
 //   host.call(name, argsJson, trace) -> Promise  settles with the tool's JSON value, or rejects
 //                                               with `toolCallError(name, message, site)`; may
@@ -23,9 +23,10 @@
 //   host.sleep(ms) -> Promise                    resolves after ms (timers end with the run).
 //   host.now() -> number                         milliseconds since the run started.
 //   host.random(n) -> number[]                   n bytes from the operating system's generator.
-//   host.part(name) -> function                  the default export of json.js, inspect.js or
-//                                               web.js ('json', 'inspect', 'web'): makeX,
-//                                               called once with the primordials.
+//   host.part(name) -> function                  the default export of a part ('json',
+//                                               'inspect', 'web', 'console', 'missing'): makeX,
+//                                               called once with the primordials (and what
+//                                               else of the glue's that part needs).
 //   facts: { toolNames, filename }
 //
 // `trace` records where the program called the tool: for a call the engine marked before the run
@@ -69,10 +70,11 @@ export default function ptcGlue(host, facts) {
   const filename = StringCtor(facts.filename);
 
   const primordials = capturePrimordials();
-  /** A lazily loaded part: its make function's result, made the first time it is asked for. */
-  const part = (name) => {
+  /** A lazily loaded part: its make function's result, made the first time it is asked for
+   * (with the glue's own values it needs, `extra`). */
+  const part = (name, extra) => {
     let made;
-    return () => (made ??= host.part(name)(primordials));
+    return () => (made ??= host.part(name)(primordials, extra));
   };
   const json = part('json');
   const inspector = part('inspect');
@@ -242,42 +244,6 @@ export default function ptcGlue(host, facts) {
 
   // ---- tools --------------------------------------------------------------------------------------
 
-  /** Edit distance with adjacent swaps counted once (for "did you mean"). */
-  const distance = (a, b) => {
-    const d = [];
-    for (let i = 0; i <= a.length; i++) d.push([i]);
-    for (let j = 1; j <= b.length; j++) d[0][j] = j;
-    for (let i = 1; i <= a.length; i++) {
-      for (let j = 1; j <= b.length; j++) {
-        const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-        d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-          d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-        }
-      }
-    }
-    return d[a.length][b.length];
-  };
-
-  const unknownToolMessage = (name) => {
-    const wanted = name.toLowerCase();
-    let best = null;
-    let bestScore = Infinity;
-    for (const candidate of toolNames) {
-      const other = candidate.toLowerCase();
-      const score = distance(wanted, other);
-      const allowed = Math.min(3, Math.max(1, Math.floor(Math.max(wanted.length, other.length) / 3)));
-      const related = wanted.length >= 3 && (other.includes(wanted) || wanted.includes(other));
-      if ((score <= allowed || related) && score < bestScore) {
-        best = candidate;
-        bestScore = score;
-      }
-    }
-    const hint = best === null ? '' : ` (did you mean ${stringify(best)}?)`;
-    const list = toolNames.length === 0 ? 'none' : toolNames.join(', ');
-    return `no tool named ${stringify(name)}${hint}; available: ${list}`;
-  };
-
   const callPlain = host.callPlain;
   const makeTool = (name) => {
     const tool = function (args, site) {
@@ -312,12 +278,16 @@ export default function ptcGlue(host, facts) {
   // converting): they are absent, not unknown tools.
   const PROTOCOL = new Set(['then', 'toJSON', 'toString', 'valueOf', 'constructor', 'inspect',
     'asymmetricMatch', 'nodeType', '$$typeof', '@@__IMMUTABLE_ITERABLE__@@']);
+  const setHas = Set.prototype.has;
+  // Unknown tools' messages and the stand-ins for Node's globals: missing.js.
+  const missing = part('missing', { toolNames, isProtocol: (key) => apply(setHas, PROTOCOL, [key]) });
   // A program's `tools.ls(...)`: a function that rejects naming the tools there are.
   const unknownTools = new ProxyCtor(create(null), {
     get(_, prop) {
       if (typeof prop !== 'string' || PROTOCOL.has(prop)) return undefined;
       const unknown = function (_args, site) {
-        return reject(new ToolCallError(prop, unknownToolMessage(prop), siteOf(isMark(site) ? site : traceOf(unknown))));
+        const message = missing().unknownToolMessage(prop);
+        return reject(new ToolCallError(prop, message, siteOf(isMark(site) ? site : traceOf(unknown))));
       };
       defineProperty(unknown, 'name', { value: prop });
       return unknown;
@@ -336,67 +306,8 @@ export default function ptcGlue(host, facts) {
 
   // ---- console ------------------------------------------------------------------------------------
 
-  let groupIndent = '';
-  const emit = (level, line) => {
-    const prefix = level === 'warn' ? 'warn: ' : level === 'error' ? 'error: ' : '';
-    const text = groupIndent === '' ? line : line.split('\n').map((l) => groupIndent + l).join('\n');
-    host.log(level, prefix + text);
-  };
-  /** The `console` global, made the first time a program reads it. */
-  const makeConsole = () => {
-    const counts = new MapCtor();
-    const timers = new MapCtor();
-    const consoleMethods = {
-      log: (...args) => emit('log', inspector().formatArgs(args)),
-      info: (...args) => emit('info', inspector().formatArgs(args)),
-      debug: (...args) => emit('debug', inspector().formatArgs(args)),
-      warn: (...args) => emit('warn', inspector().formatArgs(args)),
-      error: (...args) => emit('error', inspector().formatArgs(args)),
-      trace: (...args) => emit('error', `Trace: ${inspector().formatArgs(args)}`),
-      dir: (value) => emit('log', inspector().inspect(value)),
-      table: (data, columns) => emit('log', inspector().table(data, columns)),
-      assert: (condition, ...args) => {
-        if (!condition) emit('error', `Assertion failed${args.length ? `: ${inspector().formatArgs(args)}` : ''}`);
-      },
-      count: (label = 'default') => {
-        const n = (counts.get(label) ?? 0) + 1;
-        counts.set(label, n);
-        emit('log', `${label}: ${n}`);
-      },
-      countReset: (label = 'default') => counts.delete(label),
-      time: (label = 'default') => timers.set(label, host.now()),
-      timeLog: (label = 'default', ...args) => {
-        const start = timers.get(label);
-        const extra = args.length ? ` ${inspector().formatArgs(args)}` : '';
-        if (start !== undefined) emit('log', `${label}: ${(host.now() - start).toFixed(3)}ms${extra}`);
-      },
-      timeEnd: (label = 'default') => {
-        const start = timers.get(label);
-        if (start !== undefined) emit('log', `${label}: ${(host.now() - start).toFixed(3)}ms`);
-        timers.delete(label);
-      },
-      group: (...args) => {
-        if (args.length) emit('log', inspector().formatArgs(args));
-        groupIndent += '  ';
-      },
-      groupCollapsed: (...args) => consoleMethods.group(...args),
-      groupEnd: () => {
-        groupIndent = groupIndent.slice(2);
-      },
-    };
-    const console = create(ObjectPrototype);
-    const names = keys(consoleMethods);
-    for (let i = 0; i < names.length; i++) {
-      const name = names[i];
-      defineProperty(console, name, {
-        value: consoleMethods[name],
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    }
-    return console;
-  };
+  // `console` and `emit(level, line)` (also for errors in timer callbacks): console.js.
+  const consoleKit = part('console', { log: host.log, now: host.now, inspector });
 
   // ---- timers, clock, randomness ------------------------------------------------------------------
 
@@ -406,7 +317,7 @@ export default function ptcGlue(host, facts) {
     try {
       apply(callback, undefined, args);
     } catch (error) {
-      emit('error', `Uncaught ${inspector().inspect(error)} (in a timer callback)`);
+      consoleKit().emit('error', `Uncaught ${inspector().inspect(error)} (in a timer callback)`);
     }
   };
   const schedule = (callback, ms, args, repeat) => {
@@ -454,45 +365,6 @@ export default function ptcGlue(host, facts) {
   });
   const performance = freeze({ now: () => host.now(), timeOrigin: Date.now() - host.now() });
 
-  // ---- what programs cannot use -------------------------------------------------------------------
-
-  // What to do instead is worked out when a program first reaches for one of these, perhaps
-  // after replacing built-ins: only captured ones are used.
-  const regExpTest = primordials.RegExpPrototypeTest;
-  const suggest = (pattern, otherwise) => () => {
-    let calls = '';
-    for (let i = 0; i < toolNames.length; i++) {
-      const name = toolNames[i];
-      if (apply(regExpTest, pattern, [name])) calls += `${calls === '' ? '' : ' or '}tools.${name}`;
-    }
-    return calls === '' ? otherwise : `call ${calls} instead`;
-  };
-  const unavailable = (name, why, instead) => {
-    const fail = () => {
-      const advice = typeof instead === 'function' ? instead() : instead;
-      throw new TypeErrorCtor(`${name} is not available in programs: ${why}; ${advice}`);
-    };
-    return new ProxyCtor(function () {}, {
-      apply: fail,
-      construct: fail,
-      get(_, prop) {
-        if (typeof prop !== 'string' || PROTOCOL.has(prop)) return undefined;
-        return fail();
-      },
-    });
-  };
-  const fileTools = suggest(/^(read|write|edit|glob|grep|bash)$/, 'call tools.* directly');
-  const standIns = {
-    fetch: () => unavailable('fetch', 'a program has no network access',
-      suggest(/fetch|http|web|url|curl|request|browse/i, 'only tools.* reach outside the program')),
-    require: () => unavailable('require', 'a program is not a module and loads no packages', fileTools),
-    process: () => unavailable('process', 'there is no environment, argv or exit',
-      'return a value to finish, and print with console.log'),
-    Buffer: () => unavailable('Buffer', 'it is Node-only', 'use TextEncoder/TextDecoder, or atob/btoa for base64'),
-    Deno: () => unavailable('Deno', 'this is a sandboxed program, not Deno', fileTools),
-    Bun: () => unavailable('Bun', 'this is a sandboxed program, not Bun', fileTools),
-  };
-
   // ---- install ------------------------------------------------------------------------------------
 
   const globals = {
@@ -515,7 +387,10 @@ export default function ptcGlue(host, facts) {
   // Globals made when first read: `console`, the stand-ins, and the web-platform globals (what
   // makeWeb returns: web.js loads then). Each is an accessor until a program reads it, and then
   // a plain value; assigning one first never makes it.
-  const lazyGlobals = { console: makeConsole, ...standIns };
+  const lazyGlobals = { console: () => consoleKit().console };
+  for (const name of ['fetch', 'require', 'process', 'Buffer', 'Deno', 'Bun']) {
+    lazyGlobals[name] = () => missing().standIn(name);
+  }
   for (const name of ['URL', 'URLSearchParams', 'TextEncoder', 'TextDecoder', 'atob', 'btoa',
     'structuredClone']) {
     lazyGlobals[name] = () => web()[name];

@@ -1,4 +1,5 @@
-// ptc code-mode glue: the built-ins the lazily loaded parts (json.js, inspect.js, web.js) use,
+// ptc code-mode glue: the built-ins the lazily loaded parts (json.js, inspect.js, web.js,
+// console.js, missing.js) use,
 // captured when a sandbox is set up, before any program code runs.
 //
 // The parts are loaded on first use, which may be after the program has replaced
@@ -19,10 +20,13 @@ function capturePrimordials() {
     ObjectGetOwnPropertyDescriptor: getOwnPropertyDescriptor,
     ObjectGetPrototypeOf: Object.getPrototypeOf,
     ObjectKeys: Object.keys,
+    ObjectCreate: Object.create,
+    ObjectDefineProperty: Object.defineProperty,
     ObjectEntries: Object.entries,
     ObjectIs: Object.is,
     MathMax: Math.max,
     MathMin: Math.min,
+    MathFloor: Math.floor,
     MathTrunc: Math.trunc,
     SymbolIterator: Symbol.iterator,
     ObjectPrototypeToString: Object.prototype.toString,
@@ -33,6 +37,9 @@ function capturePrimordials() {
     String,
     StringFromCharCode: String.fromCharCode,
     StringPrototypeToWellFormed: String.prototype.toWellFormed,
+    StringPrototypeIncludes: String.prototype.includes,
+    StringPrototypeToLowerCase: String.prototype.toLowerCase,
+    Proxy,
     JSONStringify: JSON.stringify,
     FunctionPrototypeToString: Function.prototype.toString,
     TypeError,

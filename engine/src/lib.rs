@@ -19,10 +19,10 @@
 //!   setup function) that builds `tools`, `ToolCallError`, `console` and the web globals on top of
 //!   raw host functions (`call`, `log`, `sleep`, `now`, `random`, `part`) and hands the engine its
 //!   helpers (`encodeResult`, `describeError`, `toolCallError`, `messageOf`, `siteOf`). Its parts
-//!   (`json.js`, `inspect.js`, `web.js`) are modules of their own that take the built-ins they use
-//!   from `primordials.js`, captured before any program code runs: QuickJS loads each the first
-//!   time a run needs it (`part(name)`), so a run that logs nothing, returns plain data and reads no
-//!   web global never reads their bytecode. The deno_core backend provides the raw functions from
+//!   (`json.js`, `inspect.js`, `web.js`, `console.js`, `missing.js`) are modules of their own that
+//!   take the built-ins they use from `primordials.js`, captured before any program code runs:
+//!   QuickJS loads each the first time a run needs it (`part(name)`), so a run that logs nothing,
+//!   returns plain data and reads no web global never reads their bytecode. The deno_core backend provides the raw functions from
 //!   its ops (`runtime-js/deno.js`) and reuses the glue unchanged; host-call acceptance, output
 //!   accounting, JSON helpers and failure kinds are shared Rust modules too. QuickJS adds an
 //!   optional raw function, `callPlain(name, args, trace)`, that reads plain JSON arguments in Rust
@@ -151,10 +151,12 @@ pub(crate) const GLUE_JS: &str = glue_source!();
 /// The glue's lazily loaded parts, by the name `host.part(name)` takes: ES modules of their own
 /// whose default export is the part's make function (see `runtime-js/glue.js`). ASCII only.
 #[cfg_attr(not(feature = "quickjs"), allow(dead_code))]
-pub(crate) const GLUE_PARTS: [(&str, &str); 3] = [
+pub(crate) const GLUE_PARTS: [(&str, &str); 5] = [
     ("json", include_str!("../../runtime-js/json.js")),
     ("inspect", include_str!("../../runtime-js/inspect.js")),
     ("web", include_str!("../../runtime-js/web.js")),
+    ("console", include_str!("../../runtime-js/console.js")),
+    ("missing", include_str!("../../runtime-js/missing.js")),
 ];
 
 /// Console levels the glue forwards.

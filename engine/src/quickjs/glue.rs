@@ -99,8 +99,8 @@ fn setup_function<'js>(ctx: &Ctx<'js>) -> Result<Function<'js>, String> {
     default_export(module, evaluated).map_err(|e| e.to_string())
 }
 
-/// `host.part(name)`: the make function of the glue's part `name` (`"json"`, `"inspect"` or
-/// `"web"`), loaded into `ctx`. Called while a program runs, so it runs no pending jobs: a part
+/// `host.part(name)`: the make function of the glue's part `name` (one of [`GLUE_PARTS`]),
+/// loaded into `ctx`. Called while a program runs, so it runs no pending jobs: a part
 /// has no top-level await, and its evaluation has settled when `eval` returns.
 pub(super) fn part<'js>(ctx: &Ctx<'js>, name: &str) -> rquickjs::Result<Function<'js>> {
     let Some(index) = GLUE_PARTS.iter().position(|(part, _)| *part == name) else {
