@@ -24,6 +24,7 @@ import ptcGlue from 'ext:ptc/glue.js';
 import makeInspect from 'ext:ptc/inspect.js';
 import makeJson from 'ext:ptc/json.js';
 import makeWeb from 'ext:ptc/web.js';
+import makeUrl from 'ext:ptc/url.js';
 import makeConsole from 'ext:ptc/console.js';
 import makeMissing from 'ext:ptc/missing.js';
 
@@ -118,6 +119,7 @@ const PARTS = {
   json: makeJson,
   inspect: makeInspect,
   web: makeWeb,
+  url: makeUrl,
   console: makeConsole,
   missing: makeMissing,
 };

@@ -2,7 +2,7 @@
 //
 // The engine evaluates this file after primordials.js (one module: capturePrimordials is in
 // scope) and calls its default export ONCE per fresh sandbox, before the program runs, with the
-// raw host functions and the run's facts. json.js, inspect.js, web.js, console.js and
+// raw host functions and the run's facts. json.js, inspect.js, web.js, url.js, console.js and
 // missing.js are modules of their own, loaded the first time a run needs them (many runs need
 // none: a fresh sandbox then reads about a third of the glue's code):
 //
@@ -24,7 +24,7 @@
 //   host.now() -> number                         milliseconds since the run started.
 //   host.random(n) -> number[]                   n bytes from the operating system's generator.
 //   host.part(name) -> function                  the default export of a part ('json',
-//                                               'inspect', 'web', 'console', 'missing'): makeX,
+//                                               'inspect', 'web', 'url', 'console', 'missing'):
 //                                               called once with the primordials (and what
 //                                               else of the glue's that part needs).
 //   facts: { toolNames, filename }
@@ -79,6 +79,7 @@ export default function ptcGlue(host, facts) {
   const json = part('json');
   const inspector = part('inspect');
   const web = part('web');
+  const url = part('url');
 
   // ---- errors -------------------------------------------------------------------------------------
 
@@ -385,16 +386,16 @@ export default function ptcGlue(host, facts) {
   };
   for (const name of keys(globals)) install(name, globals[name]);
   // Globals made when first read: `console`, the stand-ins, and the web-platform globals (what
-  // makeWeb returns: web.js loads then). Each is an accessor until a program reads it, and then
+  // makeWeb and makeUrl return: web.js or url.js loads then). Each is an accessor until a program reads it, and then
   // a plain value; assigning one first never makes it.
   const lazyGlobals = { console: () => consoleKit().console };
   for (const name of ['fetch', 'require', 'process', 'Buffer', 'Deno', 'Bun']) {
     lazyGlobals[name] = () => missing().standIn(name);
   }
-  for (const name of ['URL', 'URLSearchParams', 'TextEncoder', 'TextDecoder', 'atob', 'btoa',
-    'structuredClone']) {
+  for (const name of ['TextEncoder', 'TextDecoder', 'atob', 'btoa', 'structuredClone']) {
     lazyGlobals[name] = () => web()[name];
   }
+  for (const name of ['URL', 'URLSearchParams']) lazyGlobals[name] = () => url()[name];
   for (const name of keys(lazyGlobals)) {
     const make = lazyGlobals[name];
     defineProperty(globalThis, name, {

@@ -1,5 +1,5 @@
 // ptc code-mode glue: the built-ins the lazily loaded parts (json.js, inspect.js, web.js,
-// console.js, missing.js) use,
+// url.js, console.js, missing.js) use,
 // captured when a sandbox is set up, before any program code runs.
 //
 // The parts are loaded on first use, which may be after the program has replaced

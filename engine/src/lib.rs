@@ -19,7 +19,7 @@
 //!   setup function) that builds `tools`, `ToolCallError`, `console` and the web globals on top of
 //!   raw host functions (`call`, `log`, `sleep`, `now`, `random`, `part`) and hands the engine its
 //!   helpers (`encodeResult`, `describeError`, `toolCallError`, `messageOf`, `siteOf`). Its parts
-//!   (`json.js`, `inspect.js`, `web.js`, `console.js`, `missing.js`) are modules of their own that
+//!   (`json.js`, `inspect.js`, `web.js`, `url.js`, `console.js`, `missing.js`) are modules of their own that
 //!   take the built-ins they use from `primordials.js`, captured before any program code runs:
 //!   QuickJS loads each the first time a run needs it (`part(name)`), so a run that logs nothing,
 //!   returns plain data and reads no web global never reads their bytecode. The deno_core backend provides the raw functions from
@@ -151,10 +151,11 @@ pub(crate) const GLUE_JS: &str = glue_source!();
 /// The glue's lazily loaded parts, by the name `host.part(name)` takes: ES modules of their own
 /// whose default export is the part's make function (see `runtime-js/glue.js`). ASCII only.
 #[cfg_attr(not(feature = "quickjs"), allow(dead_code))]
-pub(crate) const GLUE_PARTS: [(&str, &str); 5] = [
+pub(crate) const GLUE_PARTS: [(&str, &str); 6] = [
     ("json", include_str!("../../runtime-js/json.js")),
     ("inspect", include_str!("../../runtime-js/inspect.js")),
     ("web", include_str!("../../runtime-js/web.js")),
+    ("url", include_str!("../../runtime-js/url.js")),
     ("console", include_str!("../../runtime-js/console.js")),
     ("missing", include_str!("../../runtime-js/missing.js")),
 ];

@@ -10,7 +10,7 @@
 //!   side (the shared [`calls::log`]); a line over the cap halts the run.
 //!
 //! The JavaScript is `runtime-js/deno.js` (the entry point), the engine-neutral
-//! `runtime-js/glue.js` and the glue's parts (`json.js`, `inspect.js`, `web.js`, `console.js`,
+//! `runtime-js/glue.js` and the glue's parts (`json.js`, `inspect.js`, `web.js`, `url.js`, `console.js`,
 //! `missing.js`, which QuickJS loads lazily), all compiled into the binary as the extension's ESM.
 
 use std::{borrow::Cow, future::Future, sync::Arc};
@@ -65,6 +65,10 @@ deno_core::extension!(
             ExtensionFileSource::new(
                 "ext:ptc/web.js",
                 ascii_str_include!("../../../runtime-js/web.js"),
+            ),
+            ExtensionFileSource::new(
+                "ext:ptc/url.js",
+                ascii_str_include!("../../../runtime-js/url.js"),
             ),
             ExtensionFileSource::new(
                 "ext:ptc/console.js",
