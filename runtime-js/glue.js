@@ -280,12 +280,13 @@ export default function ptcGlue(host, facts) {
   const PROTOCOL = new Set(['then', 'toJSON', 'toString', 'valueOf', 'constructor', 'inspect',
     'asymmetricMatch', 'nodeType', '$$typeof', '@@__IMMUTABLE_ITERABLE__@@']);
   const setHas = Set.prototype.has;
+  const isProtocol = (key) => apply(setHas, PROTOCOL, [key]);
   // Unknown tools' messages and the stand-ins for Node's globals: missing.js.
-  const missing = part('missing', { toolNames, isProtocol: (key) => apply(setHas, PROTOCOL, [key]) });
+  const missing = part('missing', { toolNames, isProtocol });
   // A program's `tools.ls(...)`: a function that rejects naming the tools there are.
   const unknownTools = new ProxyCtor(create(null), {
     get(_, prop) {
-      if (typeof prop !== 'string' || PROTOCOL.has(prop)) return undefined;
+      if (typeof prop !== 'string' || isProtocol(prop)) return undefined;
       const unknown = function (_args, site) {
         const message = missing().unknownToolMessage(prop);
         return reject(new ToolCallError(prop, message, siteOf(isMark(site) ? site : traceOf(unknown))));
@@ -386,8 +387,8 @@ export default function ptcGlue(host, facts) {
   };
   for (const name of keys(globals)) install(name, globals[name]);
   // Globals made when first read: `console`, the stand-ins, and the web-platform globals (what
-  // makeWeb and makeUrl return: web.js or url.js loads then). Each is an accessor until a program reads it, and then
-  // a plain value; assigning one first never makes it.
+  // makeWeb and makeUrl return: web.js or url.js loads then). Each is an accessor until a
+  // program reads it, and then a plain value; assigning one first never makes it.
   const lazyGlobals = { console: () => consoleKit().console };
   for (const name of ['fetch', 'require', 'process', 'Buffer', 'Deno', 'Bun']) {
     lazyGlobals[name] = () => missing().standIn(name);

@@ -19,12 +19,13 @@
 //!   setup function) that builds `tools`, `ToolCallError`, `console` and the web globals on top of
 //!   raw host functions (`call`, `log`, `sleep`, `now`, `random`, `part`) and hands the engine its
 //!   helpers (`encodeResult`, `describeError`, `toolCallError`, `messageOf`, `siteOf`). Its parts
-//!   (`json.js`, `inspect.js`, `web.js`, `url.js`, `console.js`, `missing.js`) are modules of their own that
-//!   take the built-ins they use from `primordials.js`, captured before any program code runs:
-//!   QuickJS loads each the first time a run needs it (`part(name)`), so a run that logs nothing,
-//!   returns plain data and reads no web global never reads their bytecode. The deno_core backend provides the raw functions from
-//!   its ops (`runtime-js/deno.js`) and reuses the glue unchanged; host-call acceptance, output
-//!   accounting, JSON helpers and failure kinds are shared Rust modules too. QuickJS adds an
+//!   (`json.js`, `inspect.js`, `web.js`, `url.js`, `console.js`, `missing.js`) are modules of
+//!   their own that take the built-ins they use from `primordials.js`, captured before any
+//!   program code runs: QuickJS loads each the first time a run needs it (`part(name)`), so a run
+//!   that logs nothing, returns plain data and reads no web global never reads their bytecode.
+//!   The deno_core backend provides the raw functions from its ops (`runtime-js/deno.js`) and
+//!   reuses the glue unchanged; host-call acceptance, output accounting, JSON helpers and failure
+//!   kinds are shared Rust modules too. QuickJS adds an
 //!   optional raw function, `callPlain(name, args, trace)`, that reads plain JSON arguments in Rust
 //!   without JSON text and without running program code, and leaves any other value to the glue's
 //!   check.

@@ -10,8 +10,9 @@
 //!   side (the shared [`calls::log`]); a line over the cap halts the run.
 //!
 //! The JavaScript is `runtime-js/deno.js` (the entry point), the engine-neutral
-//! `runtime-js/glue.js` and the glue's parts (`json.js`, `inspect.js`, `web.js`, `url.js`, `console.js`,
-//! `missing.js`, which QuickJS loads lazily), all compiled into the binary as the extension's ESM.
+//! `runtime-js/glue.js` and the glue's parts (`json.js`, `inspect.js`, `web.js`, `url.js`,
+//! `console.js`, `missing.js`, which QuickJS loads lazily), all compiled into the binary as the
+//! extension's ESM.
 
 use std::{borrow::Cow, future::Future, sync::Arc};
 
