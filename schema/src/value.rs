@@ -146,20 +146,32 @@ pub fn drop_deep(value: Value) {
 /// further than `limit + 1`: enough to tell whether it exceeds `limit`, at a cost bounded by the
 /// value's size.
 pub fn depth_up_to(value: &Value, limit: usize) -> usize {
+    // Only containers are stacked (a scalar adds no level), so a flat value allocates nothing.
+    fn stack_containers<'a>(
+        stack: &mut Vec<(&'a Value, usize)>,
+        children: impl Iterator<Item = &'a Value>,
+        depth: usize,
+    ) {
+        let containers = children.filter(|c| matches!(c, Value::Array(_) | Value::Object(_)));
+        stack.extend(containers.map(|child| (child, depth)));
+    }
     let mut deepest = 0;
-    let mut stack: Vec<(&Value, usize)> = vec![(value, 0)];
-    while let Some((value, depth)) = stack.pop() {
-        let children: Box<dyn Iterator<Item = &Value>> = match value {
-            Value::Array(items) => Box::new(items.iter()),
-            Value::Object(map) => Box::new(map.values()),
-            _ => continue,
-        };
+    let mut stack: Vec<(&Value, usize)> = Vec::new();
+    let mut next = Some((value, 0));
+    while let Some((value, depth)) = next.take().or_else(|| stack.pop()) {
+        if !matches!(value, Value::Array(_) | Value::Object(_)) {
+            continue;
+        }
         let depth = depth + 1;
         deepest = deepest.max(depth);
         if deepest > limit {
             return deepest;
         }
-        stack.extend(children.map(|child| (child, depth)));
+        match value {
+            Value::Array(items) => stack_containers(&mut stack, items.iter(), depth),
+            Value::Object(map) => stack_containers(&mut stack, map.values(), depth),
+            _ => {}
+        }
     }
     deepest
 }

@@ -12,6 +12,8 @@ use crate::error::{ValidationError, Violation, MAX_VIOLATIONS};
 use crate::pointer::{PathArena, PathId, Seg, ROOT};
 use crate::support::{collect_issues, kind, preview, type_matches};
 
+mod passes;
+
 /// Longest branch failure quoted inside a "no branch matched" message.
 const BRANCH_DETAIL_LIMIT: usize = 160;
 /// Allowed values an enum violation lists.
@@ -83,6 +85,14 @@ pub fn validate(schema: &Value, value: &Value) -> Result<(), ValidationError> {
 /// [`validate`] without the support check, for schemas already known to be supported
 /// (see [`crate::SupportedSchema`]).
 pub(crate) fn validate_supported(schema: &Value, value: &Value) -> Result<(), ValidationError> {
+    if passes::passes(schema, value) {
+        return Ok(());
+    }
+    validate_engine(schema, value)
+}
+
+/// The engine: every violation, with its path and message.
+fn validate_engine(schema: &Value, value: &Value) -> Result<(), ValidationError> {
     let mut arena = PathArena::new();
     let (failures, more) = run(schema, value, &mut arena);
     if failures.is_empty() {
