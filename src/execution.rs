@@ -11,6 +11,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::content::UserMessage;
 use crate::definition::ToolDefinition;
+use crate::hooks::guard::CallGuards;
 use crate::registry::{ResolvedToolSet, ToolRegistry};
 use crate::scope::Agent;
 
@@ -199,6 +200,24 @@ impl ToolExecution {
     pub fn definition(&self) -> Option<&Arc<ToolDefinition>> {
         self.definition.as_ref()
     }
+    /// The same call with other arguments, as a question to ask policies: it opens no span.
+    pub(crate) fn with_arguments(&self, args: Value) -> ToolExecution {
+        ToolExecution {
+            token: self.token,
+            call_id: self.call_id.clone(),
+            root_call_id: self.root_call_id.clone(),
+            name: self.name.clone(),
+            arguments: Arc::new(args),
+            agent: self.agent.clone(),
+            tool_set: self.tool_set.clone(),
+            parent: self.parent,
+            signal: self.signal.clone(),
+            definition: self.definition.clone(),
+            started_at: self.started_at,
+            span: Default::default(),
+        }
+    }
+
     pub(crate) fn scope_id(&self) -> Option<u64> {
         self.agent.as_ref().map(|a| a.scope().id())
     }
@@ -283,46 +302,7 @@ impl ToolRunContext {
         if hooks.guards.is_empty() {
             return None;
         }
-        Some(CallGuards {
-            hooks,
-            exec: self.exec.clone(),
-        })
-    }
-}
-
-/// The guards of one call ([`ToolRunContext::guards`]).
-#[derive(Clone)]
-pub struct CallGuards {
-    hooks: Arc<crate::hooks::HookSet>,
-    exec: Arc<ToolExecution>,
-}
-
-impl CallGuards {
-    /// The reason the guards would deny this call with `args` instead of its own arguments.
-    pub fn denial(&self, args: Value) -> Option<String> {
-        let own = &self.exec;
-        let exec = ToolExecution {
-            token: own.token,
-            call_id: own.call_id.clone(),
-            root_call_id: own.root_call_id.clone(),
-            name: own.name.clone(),
-            arguments: Arc::new(args),
-            agent: own.agent.clone(),
-            tool_set: own.tool_set.clone(),
-            parent: own.parent,
-            signal: own.signal.clone(),
-            definition: own.definition.clone(),
-            started_at: own.started_at,
-            // The question is hypothetical: it opens no span of its own.
-            span: Default::default(),
-        };
-        crate::hooks::guard::check(&self.hooks, &exec)
-    }
-}
-
-impl fmt::Debug for CallGuards {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("CallGuards").finish_non_exhaustive()
+        Some(CallGuards::new(hooks, self.exec.clone()))
     }
 }
 

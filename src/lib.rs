@@ -99,7 +99,7 @@ pub use definition::{
 pub use disposer::Disposer;
 pub use error::{codes, RegistryError, ToolError, ToolErrorInfo, ToolFailure};
 pub use execution::{
-    CallGuards, ExecutionToken, ToolArguments, ToolExecution, ToolExecutionInput, ToolRunContext,
+    ExecutionToken, ToolArguments, ToolExecution, ToolExecutionInput, ToolRunContext,
 };
 pub use executor::{
     LogStep, NativeExecutor, PolicyStages, Schedule, Scheduler, ToolBatchExecutionError,
@@ -110,14 +110,12 @@ pub use hooks::dispatch_log::{
     PtcDispatchLog, PtcDispatchLogHook, PtcDispatchLogNext, PtcDispatchLogStage,
 };
 pub use hooks::execute::{DispatchExecution, ExecuteHook, ExecuteNext, ExecuteStage};
-pub use hooks::guard::ToolGuard;
+pub use hooks::guard::{CallGuards, ToolGuard};
 pub use hooks::observer::ResultObserver;
 pub use hooks::post_execute::{
     PostExecute, PostExecuteStage, PostNext, PostToolDecision, Replacement,
 };
-pub use hooks::pre_execute::{
-    DisplayReason, PreExecute, PreExecuteStage, PreNext, PreToolDecision,
-};
+pub use hooks::pre_execute::{PreExecute, PreExecuteStage, PreNext, PreToolDecision};
 pub use hooks::Next;
 pub use mode::ToolMode;
 pub use owner::{Owner, OwnerHandle};

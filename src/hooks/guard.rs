@@ -1,5 +1,10 @@
 //! Monotonic guards: final pre-dispatch policy that can only deny.
 
+use std::fmt;
+use std::sync::Arc;
+
+use serde_json::Value;
+
 use super::HookSet;
 use crate::contain::contain;
 use crate::execution::ToolExecution;
@@ -39,4 +44,28 @@ pub(crate) fn check(hooks: &HookSet, exec: &ToolExecution) -> Option<String> {
             Ok(reason) => reason,
             Err(p) => Some(format!("guard failed: {p}")),
         })
+}
+
+/// The guards of one call ([`ToolRunContext::guards`](crate::ToolRunContext::guards)).
+#[derive(Clone)]
+pub struct CallGuards {
+    hooks: Arc<HookSet>,
+    exec: Arc<ToolExecution>,
+}
+
+impl CallGuards {
+    pub(crate) fn new(hooks: Arc<HookSet>, exec: Arc<ToolExecution>) -> Self {
+        CallGuards { hooks, exec }
+    }
+
+    /// The reason the guards would deny this call with `args` instead of its own arguments.
+    pub fn denial(&self, args: Value) -> Option<String> {
+        check(&self.hooks, &self.exec.with_arguments(args))
+    }
+}
+
+impl fmt::Debug for CallGuards {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CallGuards").finish_non_exhaustive()
+    }
 }

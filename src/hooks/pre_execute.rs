@@ -9,15 +9,7 @@ use super::waterfall::{step, Next, Stage};
 use super::{HookSet, Listener};
 use crate::error::ToolErrorInfo;
 use crate::execution::ToolExecution;
-
-/// Localized prompt text for an `ask` decision; `en` is required.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DisplayReason {
-    /// English text.
-    pub en: String,
-    /// Other locales, `(locale, text)`.
-    pub other: Vec<(String, String)>,
-}
+use crate::policy::approval::DisplayReason;
 
 /// A pre-dispatch decision.
 #[derive(Debug, Clone, PartialEq, Eq)]

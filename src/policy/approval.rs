@@ -11,7 +11,15 @@ use std::sync::Arc;
 use futures::future::{BoxFuture, FutureExt};
 
 use crate::execution::ToolExecution;
-use crate::hooks::pre_execute::DisplayReason;
+
+/// Localized prompt text for an `ask` decision (what a prompt shows); `en` is required.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DisplayReason {
+    /// English text.
+    pub en: String,
+    /// Other locales, `(locale, text)`.
+    pub other: Vec<(String, String)>,
+}
 
 /// What the pipeline asks the approval service.
 #[derive(Debug, Clone)]
