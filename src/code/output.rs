@@ -35,8 +35,12 @@ pub(crate) fn run_result(report: RunReport, max_output_bytes: usize) -> Result<V
             text.push_str(&left);
             Ok(Value::String(text))
         }
-        // A failed run is not silent: its failure says what happened.
-        Err(failure) => Err(run_failure(&failure, &report.logs)),
+        // A failed run is not silent: its failure says what happened, and what it cut short.
+        Err(failure) => Err(run_failure(
+            &failure,
+            &stopped_calls(&report.left_behind),
+            &report.logs,
+        )),
     }
 }
 
@@ -47,10 +51,7 @@ fn left_behind(calls: &[LeftBehind]) -> String {
     }
     let mut note = String::from("\n[left behind when the program ended]");
     for call in calls {
-        let site = match call.site {
-            Some((line, col)) => format!("run_code.ts:{line}:{col} "),
-            None => String::new(),
-        };
+        let site = site_of(call);
         let what = match &call.left {
             Left::Pending => "was still running when the program ended and was cancelled; it may \
                  already have taken effect, so check before retrying (await it, or Promise.all \
@@ -68,6 +69,31 @@ fn left_behind(calls: &[LeftBehind]) -> String {
         note.push_str(&format!("\n- {site}{}: {what}", call.tool));
     }
     note
+}
+
+/// The note on calls still running when a run failed (empty when there are none): a timeout
+/// names what it was waiting for, and any failure what may have taken effect.
+fn stopped_calls(calls: &[LeftBehind]) -> String {
+    let mut note = String::new();
+    for call in calls.iter().filter(|c| matches!(c.left, Left::Pending)) {
+        if note.is_empty() {
+            note.push_str("\n[still running when the run stopped, and cancelled]");
+        }
+        let site = site_of(call);
+        note.push_str(&format!(
+            "\n- {site}{}: it may already have taken effect, so check before retrying",
+            call.tool
+        ));
+    }
+    note
+}
+
+/// `run_code.ts:LINE:COL ` where the call is written, or nothing.
+fn site_of(call: &LeftBehind) -> String {
+    match call.site {
+        Some((line, col)) => format!("run_code.ts:{line}:{col} "),
+        None => String::new(),
+    }
 }
 
 /// `text` cut to at most `max` characters: its head and its tail, with a notice of what was
@@ -94,10 +120,11 @@ pub(crate) fn cap_text(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
     .into()
 }
 
-/// The structured `CODE_RUN_FAILED` error for a failed run.
-pub(crate) fn run_failure(failure: &RunFailure, logs: &[String]) -> ToolError {
+/// The structured `CODE_RUN_FAILED` error for a failed run: the failure, the `note` on calls it
+/// cut short, then the output captured so far.
+fn run_failure(failure: &RunFailure, note: &str, logs: &[String]) -> ToolError {
     let mut message = format!(
-        "code run failed ({}): {}",
+        "code run failed ({}): {}{note}",
         failure.kind.as_str(),
         failure.message
     );

@@ -11,13 +11,13 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
-use ignore::overrides::OverrideBuilder;
 use ignore::{WalkBuilder, WalkState};
 use ptc_schema::{ParameterSpec, ValueSpec};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
+use super::path_glob::path_glob;
 use super::shared::{self, arg_str, blocking, invalid_args, PolicyFilter};
 use super::workspace::Workspace;
 use ptc::presentation::SearchShape;
@@ -56,7 +56,8 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
              total, so narrow the pattern or path to see the rest.",
         )
         .code_description(
-            "Find files whose paths match a glob pattern, hidden and ignored ones included (not \
+            "Find files whose paths match a glob pattern under `path` (\"*.ts\": .ts files at any \
+             depth; \"src/*.ts\": those directly in src), hidden and ignored ones included (not \
              VCS metadata); if `truncated`, narrow the pattern or path.",
         )
         .parameters(
@@ -136,11 +137,6 @@ fn glob(
             "`pattern` is empty; pass a glob such as \"**/*.rs\"",
         ));
     }
-    if args.pattern.starts_with('!') {
-        return Err(invalid_args(
-            "`pattern` starts with `!`; negated globs are not supported",
-        ));
-    }
     let dir = ws.resolve(args.path.as_deref().unwrap_or("."), "path")?;
     if !dir.exists {
         return Err(ToolError::new(format!(
@@ -154,13 +150,7 @@ fn glob(
             dir.display
         )));
     }
-    let mut overrides = OverrideBuilder::new(&dir.path);
-    overrides
-        .add(&args.pattern)
-        .map_err(|e| invalid_args(format!("`pattern` is not a valid glob: {e}")))?;
-    let overrides = overrides
-        .build()
-        .map_err(|e| invalid_args(format!("`pattern` is not a valid glob: {e}")))?;
+    let overrides = path_glob(&dir.path, &args.pattern, "pattern")?;
     let found: Mutex<Vec<(SystemTime, PathBuf)>> = Mutex::new(Vec::new());
     WalkBuilder::new(&dir.path)
         .standard_filters(false)

@@ -45,6 +45,7 @@ mod diff;
 mod edit;
 mod glob;
 mod grep;
+mod path_glob;
 mod read;
 mod shared;
 pub mod tasks;

@@ -55,7 +55,11 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
     ToolDefinition::builder("read")
         .path_arguments(ws.path_arguments(&[("file_path", None)]))
         .description("Read a UTF-8 text file and return line-numbered content.")
-        .code_description("Read a UTF-8 text file: a window of its lines.")
+        .code_description(format!(
+            "Read a UTF-8 text file: a window of its lines (at most `limit` lines and {} KiB of \
+             text; if `truncated`, go on from `next_offset`).",
+            MAX_WINDOW_BYTES / 1024
+        ))
         .parameters(
             ParameterSpec::new()
                 .required(

@@ -73,6 +73,35 @@ async fn glob_matches_names_at_any_depth_and_anchors_patterns_with_slashes() {
 }
 
 #[tokio::test]
+async fn glob_reads_a_leading_dot_slash_or_the_directory_s_own_path_as_an_anchor() {
+    let f = Fixture::new();
+    tree(&f);
+    let root = f.root.display().to_string();
+    for (pattern, path, expect) in [
+        ("./src/**/*.rs", None, vec!["src/deep/mod.rs", "src/lib.rs"]),
+        // The directory's own files, not every `.rs` below it.
+        ("./*.rs", None, vec!["main.rs"]),
+        ("./*.rs", Some("./src"), vec!["src/lib.rs"]),
+        (&format!("{root}/src/*.rs"), None, vec!["src/lib.rs"]),
+        (&format!("{root}/src/*.rs"), Some("src"), vec!["src/lib.rs"]),
+        // An absolute path elsewhere is a glob like any other: it names nothing under `src`.
+        (&format!("{root}/web/*.ts"), Some("src"), vec![]),
+        (
+            &format!("{root}/src/*.rs"),
+            Some(root.as_str()),
+            vec!["src/lib.rs"],
+        ),
+    ] {
+        let mut args = json!({ "pattern": pattern });
+        if let Some(path) = path {
+            args["path"] = json!(path);
+        }
+        let v = f.call("glob", args).await.value().clone();
+        assert_eq!(paths(&v), expect, "{pattern} in {path:?}");
+    }
+}
+
+#[tokio::test]
 async fn glob_sorts_newest_first() {
     let f = Fixture::new();
     let now = SystemTime::now();

@@ -86,6 +86,22 @@ async fn grep_filters_files_with_one_include_glob() {
         .value()
         .clone();
     assert_eq!(match_paths(&v), ["b.js:1", "c.jsx:1"]);
+    // A leading `./` anchors the glob at the searched directory.
+    let v = f
+        .call(
+            "grep",
+            json!({"pattern": "needle", "include": "./sub/*.ts"}),
+        )
+        .await
+        .value()
+        .clone();
+    assert_eq!(match_paths(&v), ["sub/e.ts:1"]);
+    let v = f
+        .call("grep", json!({"pattern": "needle", "include": "./*.ts"}))
+        .await
+        .value()
+        .clone();
+    assert_eq!(match_paths(&v), ["a.ts:1"]);
     let v = f
         .call("grep", json!({"pattern": "needle", "path": "sub"}))
         .await
@@ -234,7 +250,7 @@ async fn grep_rejects_bad_patterns_includes_and_paths() {
         ),
         (
             json!({"pattern": "x", "include": "!*.rs"}),
-            "negation is not supported",
+            "negated globs are not supported",
         ),
         (
             json!({"pattern": "x", "include": "a[b"}),

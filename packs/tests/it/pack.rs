@@ -293,7 +293,7 @@ fn builtin_descriptions_are_true_in_code_mode_and_the_code_list_is_lean() {
     for (tool, code) in [
         (
             "read",
-            "// Read a UTF-8 text file: a window of its lines.\nread: {",
+            "// Read a UTF-8 text file: a window of its lines (at most `limit` lines and 256 KiB of text; if `truncated`, go on from `next_offset`).\nread: {",
         ),
         (
             "bash",

@@ -150,8 +150,9 @@ pub(crate) fn tool(bg: Background) -> ToolDefinition {
             "Run `bash -c COMMAND` in a fresh shell: no state (cwd, variables, functions) \
              persists, so pass `workdir` (inside the workspace) instead of `cd`. A non-zero exit \
              is a result, not an error; a timeout rejects (the output so far in its message). \
-             Processes it starts die with it; `run_in_background: true` returns a task id (see \
-             task_output).{}",
+             Processes it starts die with it. Calls run one at a time, even under Promise.all: \
+             for commands in parallel, start each with `run_in_background: true` (returns a task \
+             id) and wait with task_output.{}",
             sandbox_clause(sandbox.mode(), sandbox.network())
         ))
         .parameters(

@@ -19,7 +19,6 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkMatch};
-use ignore::overrides::OverrideBuilder;
 use ignore::{WalkBuilder, WalkState};
 use matcher::CancellableMatcher;
 use ptc_schema::{ParameterSpec, ValueSpec};
@@ -27,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
+use super::path_glob::path_glob;
 use super::shared::{self, arg_str, blocking, invalid_args, PolicyFilter};
 use super::workspace::Workspace;
 use ptc::presentation::SearchShape;
@@ -270,20 +270,7 @@ fn grep(
             .add_custom_ignore_filename(".rgignore")
             .threads(super::walk_threads());
         if let Some(include) = args.include.as_deref().filter(|i| !i.is_empty()) {
-            if include.starts_with('!') {
-                return Err(invalid_args(
-                    "`include` starts with `!`; negation is not supported",
-                ));
-            }
-            let mut overrides = OverrideBuilder::new(&target.path);
-            overrides
-                .add(include)
-                .map_err(|e| invalid_args(format!("`include` is not a valid glob: {e}")))?;
-            walk.overrides(
-                overrides
-                    .build()
-                    .map_err(|e| invalid_args(format!("`include` is not a valid glob: {e}")))?,
-            );
+            walk.overrides(path_glob(&target.path, include, "include")?);
         }
         walk.build_parallel().run(|| {
             let (matcher, out) = (matcher.clone(), &out);
