@@ -36,6 +36,8 @@ export default function makeJson(primordials) {
     ArrayBufferIsView: isView,
     uncurryThis,
     RegExpPrototypeTest,
+    RegExpPrototypeExec,
+    ObjectDefineProperty: defineProperty,
     StringPrototypeToWellFormed,
   } = primordials;
 
@@ -51,7 +53,11 @@ export default function makeJson(primordials) {
 
   // JSON.stringify is costly per call in QuickJS; most strings (and keys) need no escaping.
   // Lone surrogates become U+FFFD: they are not text in any encoding.
-  const needsEscape = /["\\\u0000-\u001f\ud800-\udfff]/;
+  // The glue's own regular expressions run the original `exec` (`test` looks `exec` up on the
+  // regex): a program's RegExp.prototype.exec cannot change what is escaped.
+  const own = (regex) => defineProperty(regex, 'exec', { value: RegExpPrototypeExec });
+  const needsEscape = own(/["\\\u0000-\u001f\ud800-\udfff]/);
+  const identifier = own(/^[A-Za-z_$][\w$]*$/);
   const regexpTest = uncurryThis(RegExpPrototypeTest);
   const testEscape = (string) => regexpTest(needsEscape, string);
   const wellFormed = uncurryThis(StringPrototypeToWellFormed);
@@ -110,7 +116,7 @@ export default function makeJson(primordials) {
   const pathOf = (frames, key) => {
     let path = '$';
     const step = (k) => {
-      path += typeof k === 'number' ? `[${k}]` : /^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${stringify(k)}]`;
+      path += typeof k === 'number' ? `[${k}]` : regexpTest(identifier, k) ? `.${k}` : `[${stringify(k)}]`;
     };
     for (let i = 0; i < frames.length; i++) {
       if (frames[i].key !== undefined) step(frames[i].key);

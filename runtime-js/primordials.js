@@ -49,6 +49,7 @@ function capturePrimordials() {
     DatePrototypeToISOString: Date.prototype.toISOString,
     RegExp,
     RegExpPrototypeTest: RegExp.prototype.test,
+    RegExpPrototypeExec: RegExp.prototype.exec,
     RegExpPrototypeToString: RegExp.prototype.toString,
     Map,
     MapPrototypeEntries: Map.prototype.entries,

@@ -3,6 +3,8 @@
 //! line against the output limit. A backend only converts values and throws the returned message.
 
 use std::future::Future;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 use futures::FutureExt;
 
@@ -12,33 +14,153 @@ use crate::{json, output::Output, stop::Stop, Host, HostCall, LogLevel};
 /// The failure message of a host call whose future panicked (or whose `call_tool` did).
 pub(crate) const PANICKED: &str = "the tool call panicked";
 
-/// Hand one tool call to `host`: `args` is the glue's strict JSON text.
+/// Bytes counted for every value of a tool call's arguments, on top of its text (a
+/// `serde_json::Value` and its share of the container holding it).
+pub(crate) const VALUE_BYTES: usize = 48;
+
+/// What the host holds of a run's tool-call arguments: every accepted call's, until it settles,
+/// counted against one cap (the run's heap cap). A program cannot make the host hold more for its
+/// calls in flight than its own heap may, however often a value is referenced, however many
+/// calls wait in the queue.
+#[derive(Clone)]
+pub(crate) struct Held {
+    bytes: Arc<AtomicUsize>,
+    cap: usize,
+}
+
+/// One call's share of [`Held`], given back when dropped.
+struct Share {
+    bytes: Arc<AtomicUsize>,
+    taken: usize,
+}
+
+impl Drop for Share {
+    fn drop(&mut self) {
+        self.bytes.fetch_sub(self.taken, Ordering::Relaxed);
+    }
+}
+
+impl Held {
+    /// Nothing held yet, at most `cap` bytes.
+    pub(crate) fn new(cap: usize) -> Self {
+        Held {
+            bytes: Arc::default(),
+            cap,
+        }
+    }
+
+    /// Bytes one more call's arguments may take.
+    pub(crate) fn room(&self) -> usize {
+        self.cap.saturating_sub(self.bytes.load(Ordering::Relaxed))
+    }
+
+    /// Take `taken` bytes, or the message the call is refused with.
+    fn take(&self, taken: usize) -> Result<Share, String> {
+        let before = self.bytes.fetch_add(taken, Ordering::Relaxed);
+        let share = Share {
+            bytes: self.bytes.clone(),
+            taken,
+        };
+        if before.saturating_add(taken) > self.cap {
+            return Err(self.refusal_with(before));
+        }
+        Ok(share)
+    }
+
+    /// The refusal of arguments past the room left now.
+    pub(crate) fn refusal(&self) -> String {
+        self.refusal_with(self.bytes.load(Ordering::Relaxed))
+    }
+
+    /// The refusal of arguments past the room left while calls holding `held` bytes are in flight.
+    fn refusal_with(&self, held: usize) -> String {
+        let mut message = format!(
+            "arguments are too large: they take more than {} bytes once expanded (a value \
+             referenced many times counts each time)",
+            self.cap
+        );
+        if held > 0 {
+            message.push_str(&format!(
+                "; calls still in flight hold {held} of them (await some before making more)"
+            ));
+        }
+        message
+    }
+}
+
+/// Hand one tool call to `host`: `args` is the glue's strict JSON text, counted against `held`
+/// before it is parsed.
 ///
 /// `Err(message)` is what the program sees thrown: the run is already over, the arguments are not
-/// JSON, the host panicked, or the host refused the call (its failure is then recorded in `stop`,
-/// which ends the run).
+/// JSON or too large, the host panicked, or the host refused the call (its failure is then
+/// recorded in `stop`, which ends the run).
 pub(crate) fn accept_json(
     host: &dyn Host,
     stop: &Stop,
+    held: &Held,
     name: &str,
     args: &str,
 ) -> Result<HostCall, String> {
     still_running(stop)?;
+    let share = held.take(expanded_bytes(args))?;
     let args = json::parse(args).map_err(|e| format!("arguments are not JSON: {e}"))?;
-    accept(host, stop, name, args)
+    accept_held(host, stop, name, args, share)
 }
 
-/// Hand one tool call with already-read JSON `args` to `host` (see [`accept_json`]).
+/// Hand one tool call with already-read JSON `args` (`bytes` as [`VALUE_BYTES`] counts them) to
+/// `host` (see [`accept_json`]).
 pub(crate) fn accept(
+    host: &dyn Host,
+    stop: &Stop,
+    held: &Held,
+    name: &str,
+    args: serde_json::Value,
+    bytes: usize,
+) -> Result<HostCall, String> {
+    still_running(stop)?;
+    let share = held.take(bytes)?;
+    accept_held(host, stop, name, args, share)
+}
+
+/// A JSON text's bytes as [`VALUE_BYTES`] counts them: its length, and [`VALUE_BYTES`] per value
+/// (every `,`, `[` and `{` outside strings starts one more), read without parsing it.
+fn expanded_bytes(text: &str) -> usize {
+    let (mut values, mut in_string, mut escaped) = (1usize, false, false);
+    for &byte in text.as_bytes() {
+        if in_string {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+        } else {
+            match byte {
+                b'"' => in_string = true,
+                b',' | b'[' | b'{' => values += 1,
+                _ => {}
+            }
+        }
+    }
+    text.len()
+        .saturating_add(values.saturating_mul(VALUE_BYTES))
+}
+
+/// [`accept`] once the arguments' share is taken: the share is given back when the call settles
+/// (or is dropped unsettled).
+fn accept_held(
     host: &dyn Host,
     stop: &Stop,
     name: &str,
     args: serde_json::Value,
+    share: Share,
 ) -> Result<HostCall, String> {
-    still_running(stop)?;
     match contain(|| host.call_tool(name, args)) {
         Err(_) => Err(PANICKED.to_string()),
-        Ok(Ok(call)) => Ok(call),
+        Ok(Ok(call)) => Ok(Box::pin(call.map(move |settled| {
+            drop(share);
+            settled
+        }))),
         Ok(Err(failure)) => {
             let message = format!("the run is over ({}): {}", failure.kind, failure.message);
             stop.fail(failure);
@@ -86,5 +208,44 @@ pub(crate) fn log(
             stop.fail(failure);
             Err(message)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{expanded_bytes, Held, VALUE_BYTES};
+
+    #[test]
+    fn a_json_text_counts_its_values_not_the_punctuation_in_its_strings() {
+        for (text, values) in [
+            ("1", 1),
+            ("[1,2,3]", 4),
+            (r#"{"a":[1,{"b":2}]}"#, 5),
+            (r#"{"a,[{":"x\",[{\\","b":1}"#, 3),
+            (r#"["\\\\",","]"#, 3),
+        ] {
+            assert_eq!(
+                expanded_bytes(text),
+                text.len() + values * VALUE_BYTES,
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn shares_are_given_back_when_dropped() {
+        let held = Held::new(100);
+        let first = held.take(60).unwrap();
+        assert_eq!(held.room(), 40);
+        let refused = held.take(41).err().unwrap();
+        assert!(
+            refused.contains("calls still in flight hold 60"),
+            "{refused}"
+        );
+        assert_eq!(held.room(), 40, "a refused call takes nothing");
+        drop(first);
+        assert_eq!(held.room(), 100);
+        assert!(held.take(100).is_ok());
+        assert!(!held.refusal().contains("in flight"));
     }
 }

@@ -38,6 +38,8 @@ pub(super) struct RunState {
     pub(super) caller: Handle,
     /// When the run started (`performance.now()`).
     pub(super) started: std::time::Instant,
+    /// What the host holds of the arguments of calls in flight.
+    pub(super) held: calls::Held,
 }
 
 deno_core::extension!(
@@ -110,7 +112,7 @@ fn op_ptc_host_call(
         .ok_or_else(|| JsErrorBox::generic("no run is in progress"))?;
     let accepted = {
         let _caller = run.caller.enter();
-        calls::accept_json(&*run.host, run.control.stop(), &name, &args)
+        calls::accept_json(&*run.host, run.control.stop(), &run.held, &name, &args)
     };
     let call = match accepted {
         Ok(call) => call,

@@ -17,7 +17,7 @@ use crate::{
     failure::decide,
     left::LeftBehind,
     output::{Encoded, Output},
-    program::{prepare, Deadline, Prepared},
+    program::{prepare, without_bom, Deadline, Prepared},
     FailureKind, Host, Limits, Program, RunFailure, RunReport,
 };
 
@@ -96,6 +96,7 @@ impl Sandbox {
             control,
             caller,
         } = job;
+        let program = without_bom(program);
         let started = std::time::Instant::now();
         let within = Deadline {
             at: started + limits.wall_clock,
@@ -136,6 +137,7 @@ impl Sandbox {
             output: Output::new(limits.max_output_bytes),
             caller: caller.clone(),
             started,
+            held: crate::calls::Held::new(limits.max_heap_bytes),
         });
         let source = Source {
             text: &program.source,

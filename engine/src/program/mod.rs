@@ -82,6 +82,15 @@ pub fn strip_types(ts: &str) -> Result<String, RunFailure> {
     })
 }
 
+/// `program` without a leading byte-order mark. swc reads past one, so the offsets it reports
+/// would be three bytes short of the text the edits apply to; positions count from after it.
+pub(crate) fn without_bom(mut program: crate::Program) -> crate::Program {
+    if let Some(rest) = program.source.strip_prefix('\u{feff}') {
+        program.source = rest.to_string();
+    }
+    program
+}
+
 /// Shape and strip a run's program (see the module docs), waiting for a preparing thread at
 /// most until `deadline` (a timeout failure) or until `cancel` fires (an aborted failure). A
 /// syntax failure is a diagnostic on the program as written (its line and a caret). `lead` is how

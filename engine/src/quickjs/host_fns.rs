@@ -10,7 +10,8 @@ use super::{
     driver::{Calls, Kind, ThreadWaker},
     plain_json::{Bounds, PlainJson, Unread},
 };
-use crate::{calls, output::Output, stop::Stop, Host, HostCall};
+use crate::calls::{self, Held};
+use crate::{output::Output, stop::Stop, Host, HostCall};
 
 /// The most timers a program may have waiting at once.
 const MAX_TIMERS: usize = 10_000;
@@ -24,6 +25,8 @@ pub(super) struct Submit<'js> {
     pub(super) calls: Rc<RefCell<Calls<'js>>>,
     /// Wakes the run's thread when a call can make progress.
     pub(super) waker: Arc<ThreadWaker>,
+    /// What the host holds of the arguments of calls in flight.
+    pub(super) held: Held,
 }
 
 impl<'js> Submit<'js> {
@@ -57,17 +60,13 @@ pub(super) fn host_object<'js>(
     ctx: &Ctx<'js>,
     submit: Rc<Submit<'js>>,
     bounds: Bounds,
-    max_argument_bytes: usize,
     output: Rc<RefCell<Output>>,
     started: Instant,
 ) -> rquickjs::Result<Object<'js>> {
     let object = Object::new(ctx.clone())?;
     object.set("traceText", true)?;
     object.set("call", call(ctx, submit.clone())?)?;
-    object.set(
-        "callPlain",
-        call_plain(ctx, submit.clone(), bounds, max_argument_bytes)?,
-    )?;
+    object.set("callPlain", call_plain(ctx, submit.clone(), bounds)?)?;
     object.set("log", log(ctx, submit.clone(), output)?)?;
     object.set("sleep", sleep(ctx, submit)?)?;
     object.set(
@@ -91,7 +90,8 @@ fn call<'js>(ctx: &Ctx<'js>, submit: Rc<Submit<'js>>) -> rquickjs::Result<Functi
     Function::new(
         ctx.clone(),
         move |ctx: Ctx<'js>, name: String, args: String, trace: Value<'js>| {
-            let accepted = calls::accept_json(&*submit.host, &submit.stop, &name, &args);
+            let accepted =
+                calls::accept_json(&*submit.host, &submit.stop, &submit.held, &name, &args);
             submit.submit(&ctx, Kind::Tool { name, trace }, accepted)
         },
     )
@@ -106,7 +106,6 @@ fn call_plain<'js>(
     ctx: &Ctx<'js>,
     submit: Rc<Submit<'js>>,
     bounds: Bounds,
-    max_bytes: usize,
 ) -> rquickjs::Result<Function<'js>> {
     let plain = PlainJson::new(ctx, bounds)?;
     Function::new(
@@ -116,16 +115,15 @@ fn call_plain<'js>(
               args: Value<'js>,
               trace: Value<'js>|
               -> rquickjs::Result<Value<'js>> {
-            match plain.read(&args, max_bytes) {
-                Ok(args) => {
-                    let accepted = calls::accept(&*submit.host, &submit.stop, &name, args);
+            match plain.read(&args, submit.held.room()) {
+                Ok((args, bytes)) => {
+                    let (host, stop) = (&*submit.host, &submit.stop);
+                    let accepted = calls::accept(host, stop, &submit.held, &name, args, bytes);
                     submit.submit(&ctx, Kind::Tool { name, trace }, accepted)
                 }
                 Err(Unread::NotPlain) => Ok(Value::new_undefined(ctx)),
                 // The glue turns what this throws into the call's rejection.
-                Err(Unread::TooLarge(message)) => {
-                    Err(throw(&ctx, &format!("arguments are too large: {message}")))
-                }
+                Err(Unread::TooLarge) => Err(throw(&ctx, &submit.held.refusal())),
                 Err(Unread::Failed(failure)) => {
                     let message = failure.message.clone();
                     submit.stop.fail(failure);

@@ -36,6 +36,7 @@ mod glue;
 mod heap;
 mod host_fns;
 mod interrupt;
+mod own;
 mod plain_json;
 mod sandbox;
 mod unhandled;

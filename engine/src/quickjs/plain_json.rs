@@ -18,7 +18,8 @@
 //! being read when the wall clock runs out (or the run is cancelled) ends the run with that
 //! failure ([`Unread::Failed`]), instead of exhausting the host's memory or time.
 //!
-//! Left to the glue: proxies, accessors, array holes, non-plain prototypes, symbol keys,
+//! Left to the glue: proxies, accessors, array holes, non-plain prototypes, a `toJSON` anywhere
+//! JSON would look for one (own, or on `Object.prototype` / `Array.prototype`), symbol keys,
 //! non-JSON values (functions, `undefined`, symbols, BigInts, non-finite numbers), strings with
 //! lone surrogates, integers beyond 2^53 (whose JSON text has rounded digits), and nesting deeper
 //! than [`MAX_DEPTH`] (which also covers cycles).
@@ -29,6 +30,7 @@ use rquickjs::{qjs, Ctx, Object, Value};
 use serde_json::{Map, Number};
 use tokio_util::sync::CancellationToken;
 
+use super::own::{has_to_json, own_data, OwnKeys};
 use crate::RunFailure;
 
 /// How deep the reader follows nested containers before leaving the value to the glue (which
@@ -45,10 +47,6 @@ const EXPONENT_FORM: f64 = 1e21;
 /// How many values the reader converts between looks at the clock and the cancellation token.
 const CHECK_EVERY: u32 = 4096;
 
-/// Bytes counted for every value read as a tool call's arguments, on top of its text (a
-/// `serde_json::Value` and its share of the container holding it).
-pub(super) const VALUE_BYTES: usize = 48;
-
 /// The value is not plain JSON data that can be read without running program code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct NotPlain;
@@ -58,8 +56,8 @@ pub(super) struct NotPlain;
 pub(super) enum Unread {
     /// Leave the value to the glue's check.
     NotPlain,
-    /// The expanded value is over the size budget: the call is refused with this message.
-    TooLarge(String),
+    /// The expanded value is over the size budget: the call is refused.
+    TooLarge,
     /// The run must end: the wall clock ran out (or the run was cancelled) while reading.
     Failed(RunFailure),
 }
@@ -94,11 +92,7 @@ impl Tally<'_> {
     fn count(&mut self, text: usize) -> Result<(), Unread> {
         self.bytes = self.bytes.saturating_add(self.bounds.per_value + text);
         if self.bytes > self.max_bytes {
-            return Err(Unread::TooLarge(format!(
-                "the value takes more than {} bytes once expanded (a value referenced many \
-                 times counts each time)",
-                self.max_bytes
-            )));
+            return Err(Unread::TooLarge);
         }
         self.until_check = self.until_check.saturating_sub(1);
         if self.until_check == 0 {
@@ -124,6 +118,8 @@ pub(super) struct PlainJson {
     /// The address of the context's own `Object.prototype` (a program cannot replace it, and it
     /// lives as long as the context).
     object_prototype: *mut std::ffi::c_void,
+    /// The same for `Array.prototype`.
+    array_prototype: *mut std::ffi::c_void,
     /// The class of ordinary objects (`{}`).
     object_class: qjs::JSClassID,
     bounds: Bounds,
@@ -134,30 +130,40 @@ impl PlainJson {
     pub(super) fn new(ctx: &Ctx<'_>, bounds: Bounds) -> rquickjs::Result<Self> {
         let probe = Object::new(ctx.clone())?;
         let object_prototype = probe.get_prototype().ok_or(rquickjs::Error::Unknown)?;
-        // SAFETY: both are live objects of this context; only their class and address are read.
+        let array = rquickjs::Array::new(ctx.clone())?;
+        let array_prototype = array.get_prototype().ok_or(rquickjs::Error::Unknown)?;
+        // SAFETY: these are live objects of this context; only their class and address are read.
         unsafe {
             Ok(PlainJson {
                 object_prototype: qjs::JS_VALUE_GET_PTR(object_prototype.as_raw()),
+                array_prototype: qjs::JS_VALUE_GET_PTR(array_prototype.as_raw()),
                 object_class: qjs::JS_GetClassID(probe.as_raw()),
                 bounds,
             })
         }
     }
 
-    /// `value` as JSON, counting at most `max_bytes` (see [`Bounds::per_value`]);
+    /// `value` as JSON and the bytes it counted, at most `max_bytes` (see [`Bounds::per_value`]);
     /// [`Unread::NotPlain`] when the glue has to check it.
     pub(super) fn read(
         &self,
         value: &Value<'_>,
         max_bytes: usize,
-    ) -> Result<serde_json::Value, Unread> {
+    ) -> Result<(serde_json::Value, usize), Unread> {
+        let ctx = value.ctx();
+        // JSON looks up `toJSON` through the prototype chain: one the program put on a shared
+        // prototype applies to every value.
+        if has_to_json(ctx, self.object_prototype) || has_to_json(ctx, self.array_prototype) {
+            return Err(Unread::NotPlain);
+        }
         let mut tally = Tally {
             bounds: &self.bounds,
             max_bytes,
             bytes: 0,
             until_check: CHECK_EVERY,
         };
-        self.read_at(value, 0, &mut tally)
+        let json = self.read_at(value, 0, &mut tally)?;
+        Ok((json, tally.bytes))
     }
 
     fn read_at(
@@ -212,6 +218,18 @@ impl PlainJson {
         depth: usize,
         tally: &mut Tally<'_>,
     ) -> Result<serde_json::Value, Unread> {
+        match array.get_prototype() {
+            // SAFETY: a live object; only its address is read.
+            Some(proto)
+                if unsafe { qjs::JS_VALUE_GET_PTR(proto.as_raw()) } == self.array_prototype => {}
+            _ => return Err(Unread::NotPlain),
+        }
+        // SAFETY: a live array; only its address is read.
+        if has_to_json(array.ctx(), unsafe {
+            qjs::JS_VALUE_GET_PTR(array.as_raw())
+        }) {
+            return Err(Unread::NotPlain);
+        }
         // An array's `length` is its own data property: reading it runs no code.
         let len: u32 = array.get("length").map_err(|_| NotPlain)?;
         if len > i32::MAX as u32 {
@@ -255,6 +273,10 @@ impl PlainJson {
             };
             // Symbol keys (enumerable or not) make the glue throw; so does a lone surrogate.
             let name = name.as_string().ok_or(NotPlain)?;
+            if key.atom == qjs::JS_ATOM_toJSON as qjs::JSAtom {
+                // Enumerable or not, JSON calls it.
+                return Err(Unread::NotPlain);
+            }
             if !key.is_enumerable {
                 continue;
             }
@@ -265,43 +287,6 @@ impl PlainJson {
         }
         Ok(serde_json::Value::Object(map))
     }
-}
-
-/// The value of `object`'s own data property `atom` (an accessor or a missing property is
-/// [`NotPlain`]). Only for arrays and ordinary objects, where this runs no program code.
-fn own_data<'js>(object: &Object<'js>, atom: qjs::JSAtom) -> Result<Value<'js>, NotPlain> {
-    let ctx = object.ctx();
-    let raw_ctx = ctx.as_raw().as_ptr();
-    let mut desc = qjs::JSPropertyDescriptor {
-        flags: 0,
-        value: qjs::JS_UNDEFINED,
-        getter: qjs::JS_UNDEFINED,
-        setter: qjs::JS_UNDEFINED,
-    };
-    // SAFETY: `object` is live; on success the descriptor's three values are owned by us and
-    // each is handed to `Value::from_raw` exactly once (freed on drop).
-    let (value, accessors) = unsafe {
-        let found = qjs::JS_GetOwnProperty(raw_ctx, &mut desc, object.as_raw(), atom);
-        if found <= 0 {
-            if found < 0 {
-                // Only out of memory, for these classes; leave no exception pending.
-                let _ = ctx.catch();
-            }
-            return Err(NotPlain);
-        }
-        (
-            Value::from_raw(ctx.clone(), desc.value),
-            [
-                Value::from_raw(ctx.clone(), desc.getter),
-                Value::from_raw(ctx.clone(), desc.setter),
-            ],
-        )
-    };
-    drop(accessors);
-    if desc.flags & qjs::JS_PROP_GETSET as i32 != 0 {
-        return Err(NotPlain);
-    }
-    Ok(value)
 }
 
 /// A tool's JSON value as a QuickJS value: scalars directly, containers through `JSON.parse` (its
@@ -341,63 +326,6 @@ fn number(float: f64) -> Result<Number, NotPlain> {
         }
     }
     Number::from_f64(float).ok_or(NotPlain)
-}
-
-/// The own property keys of an object (strings and symbols), freed on drop.
-struct OwnKeys<'js> {
-    ctx: Ctx<'js>,
-    table: *mut qjs::JSPropertyEnum,
-    len: u32,
-}
-
-impl<'js> OwnKeys<'js> {
-    fn of(ctx: &Ctx<'js>, object: &Object<'js>) -> Result<Self, NotPlain> {
-        let mut table = std::ptr::null_mut();
-        let mut len = 0;
-        let flags = (qjs::JS_GPN_STRING_MASK | qjs::JS_GPN_SYMBOL_MASK) as i32;
-        // SAFETY: `object` is a live ordinary object, whose keys are listed without running code.
-        let status = unsafe {
-            qjs::JS_GetOwnPropertyNames(
-                ctx.as_raw().as_ptr(),
-                &mut table,
-                &mut len,
-                object.as_raw(),
-                flags,
-            )
-        };
-        if status != 0 {
-            let _ = ctx.catch();
-            return Err(NotPlain);
-        }
-        Ok(OwnKeys {
-            ctx: ctx.clone(),
-            table,
-            len,
-        })
-    }
-
-    fn len(&self) -> usize {
-        self.len as usize
-    }
-
-    fn iter(&self) -> impl Iterator<Item = &qjs::JSPropertyEnum> {
-        // SAFETY: QuickJS filled `len` entries at `table` (or left it null when `len` is 0).
-        let entries: &[qjs::JSPropertyEnum] = if self.len == 0 || self.table.is_null() {
-            &[]
-        } else {
-            unsafe { std::slice::from_raw_parts(self.table, self.len as usize) }
-        };
-        entries.iter()
-    }
-}
-
-impl Drop for OwnKeys<'_> {
-    fn drop(&mut self) {
-        if !self.table.is_null() {
-            // SAFETY: the table came from `JS_GetOwnPropertyNames` on this context, freed once.
-            unsafe { qjs::JS_FreePropertyEnum(self.ctx.as_raw().as_ptr(), self.table, self.len) };
-        }
-    }
 }
 
 #[cfg(test)]

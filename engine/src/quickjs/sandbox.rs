@@ -20,11 +20,12 @@ use super::{
     unhandled::{describe_rejection, Unhandled},
 };
 use crate::{
+    calls::{Held, VALUE_BYTES},
     diagnostic::{self, Described, Source},
     failure::decide,
     left::{parse_site, Left, LeftBehind},
     output::{Encoded, Output},
-    program::{prepare, Deadline},
+    program::{prepare, without_bom, Deadline},
     stop::Stop,
     FailureKind, Host, Limits, Program, RunFailure, RunReport,
 };
@@ -54,6 +55,7 @@ pub(super) fn run(
     limits: Limits,
     cancel: CancellationToken,
 ) -> RunReport {
+    let program = without_bom(program);
     let started = Instant::now();
     let deadline = started + limits.wall_clock;
     let within = Deadline {
@@ -222,12 +224,12 @@ impl<'js> Run<'_, 'js> {
             stop: self.stop.clone(),
             calls: self.calls.clone(),
             waker: self.waker.clone(),
+            held: Held::new(self.limits.max_heap_bytes),
         });
         let host = host_fns::host_object(
             &self.ctx,
             submit,
-            self.bounds(plain_json::VALUE_BYTES),
-            self.limits.max_heap_bytes,
+            self.bounds(VALUE_BYTES),
             self.output.clone(),
             self.started,
         )
@@ -364,8 +366,8 @@ impl<'js> Run<'_, 'js> {
         // Every value's JSON text takes at least one byte plus a separator or bracket, except the
         // outermost value's (hence the one byte of slack).
         match glue.result_reader.read(&value, budget.saturating_add(1)) {
-            Ok(json) => return self.output.borrow_mut().finish_value(json),
-            Err(Unread::TooLarge(_)) => return Err(self.output.borrow().exceeded()),
+            Ok((json, _)) => return self.output.borrow_mut().finish_value(json),
+            Err(Unread::TooLarge) => return Err(self.output.borrow().exceeded()),
             Err(Unread::Failed(failure)) => return Err(failure),
             Err(Unread::NotPlain) => {}
         }

@@ -339,6 +339,34 @@ engine_test! {
 }
 
 engine_test! {
+    async fn arguments_of_calls_in_flight_count_against_one_cap() {
+        // Each call's arguments take 12 MiB (one string, counted the same by the Rust reader and
+        // by the JSON text's count) of the 32 MiB cap: two wait unsettled, the third is refused
+        // while they hold their share, and a call made after they settle is accepted again.
+        let limits = Limits {
+            max_heap_bytes: 32 * 1024 * 1024,
+            wall_clock: Duration::from_secs(60),
+            ..Limits::default()
+        };
+        let host = TestHost::new();
+        let program = "const s = 'x'.repeat(12 * 1024 * 1024);\n\
+             const first = tools.sleep({ ms: 50, s }), second = tools.sleep({ ms: 50, s });\n\
+             let refused;\n\
+             try { await tools.echo({ s }) } catch (e) { refused = e.message }\n\
+             await Promise.all([first, second]);\n\
+             await tools.sleep({ ms: 1, s });\n\
+             return refused";
+        let report = run_full(program, host.clone(), limits, CancellationToken::new()).await;
+        let refused = report.outcome.unwrap().unwrap();
+        let refused = refused.as_str().unwrap();
+        assert!(refused.contains("bytes once expanded"), "{refused}");
+        assert!(refused.contains("calls still in flight hold"), "{refused}");
+        let names: Vec<String> = host.calls().into_iter().map(|(name, _)| name).collect();
+        assert_eq!(names, ["sleep", "sleep", "sleep"]);
+    }
+}
+
+engine_test! {
     async fn shared_references_count_every_time_they_are_expanded() {
         let limits = || Limits {
             max_heap_bytes: 16 * 1024 * 1024,

@@ -143,6 +143,27 @@ engine_test! {
 }
 
 engine_test! {
+    async fn a_byte_order_mark_before_the_program_changes_nothing() {
+        // swc reads past a leading BOM: edits placed by its offsets must still land in place.
+        let host = TestHost::new();
+        let program = "\u{feff}const é = 'x';\nawait tools.echo({ path: 'notes.txt' });\n\
+                       return await tools.add({ a: 40, b: 2 })";
+        let report = run_full(program, host.clone(), Default::default(), Default::default()).await;
+        assert_eq!(report.outcome, Ok(Some(json!(42))));
+        assert_eq!(
+            host.calls(),
+            vec![
+                ("echo".to_string(), json!({ "path": "notes.txt" })),
+                ("add".to_string(), json!({ "a": 40, "b": 2 })),
+            ]
+        );
+        assert_eq!(value("\u{feff}const a = 41;\na + 1").await, Some(json!(42)));
+        let report = run("\u{feff}await tools.fail({})").await;
+        assert_eq!(failed_at(&report), "1:13");
+    }
+}
+
+engine_test! {
     async fn a_call_site_a_program_forges_misplaces_only_its_own_message() {
         // A mark naming line 999 of a one-line program, and a number that is no mark.
         for forged in ["-(999 * 2 ** 24 + 1)", "-(2 ** 24) - 0.5", "-(2 ** 60)"] {
@@ -181,6 +202,55 @@ engine_test! {
             assert!(message.contains(says), "{args}: {value}");
             assert!(host.calls().is_empty(), "{args} reached the host");
         }
+    }
+}
+
+engine_test! {
+    async fn a_to_json_anywhere_json_looks_applies_to_arguments() {
+        for (program, expected) in [
+            (
+                "class Secret extends Array { toJSON() { return '[redacted]' } }\n\
+                 const s = new Secret(); s.push('hunter2');\n\
+                 const o = { b: 1 };\n\
+                 Object.defineProperty(o, 'toJSON', { value: () => 'own', enumerable: false });\n\
+                 await tools.echo({ a: s, o })",
+                json!({ "a": "[redacted]", "o": "own" }),
+            ),
+            (
+                "Array.prototype.toJSON = function () { return this.length };\n\
+                 await tools.echo({ a: [1, 2, 3] })",
+                json!({ "a": 3 }),
+            ),
+            (
+                "Object.prototype.toJSON = function () { return 'proto' };\n\
+                 await tools.echo({ x: 1 })",
+                json!("proto"),
+            ),
+        ] {
+            let host = TestHost::new();
+            let report = run_full(program, host.clone(), Default::default(), Default::default()).await;
+            assert!(report.outcome.is_ok(), "{program}: {:?}", report.outcome);
+            assert_eq!(host.calls(), vec![("echo".to_string(), expected)], "{program}");
+        }
+    }
+}
+
+engine_test! {
+    async fn a_programs_regexp_exec_cannot_change_how_arguments_are_escaped() {
+        let host = TestHost::new();
+        // The symbol key sends the value through the glue's own encoder on both engines.
+        let program = "RegExp.prototype.exec = function () { return null };\n\
+                       await tools.echo({ content: 'notes\",\"file_path\":\"injected.txt', \
+                       [Symbol()]: 1, 'odd key': [1] })";
+        let report = run_full(program, host.clone(), Default::default(), Default::default()).await;
+        assert!(report.outcome.is_ok(), "{:?}", report.outcome);
+        assert_eq!(
+            host.calls(),
+            vec![(
+                "echo".to_string(),
+                json!({ "content": "notes\",\"file_path\":\"injected.txt", "odd key": [1] })
+            )]
+        );
     }
 }
 
