@@ -105,10 +105,17 @@ impl Watchdog {
         })
     }
 
-    /// Halt `control` with a timeout once `wall_clock` has passed (unless the run is over).
-    pub(super) fn watch(&self, control: &Arc<Control>, wall_clock: Duration, host: &Arc<dyn Host>) {
+    /// Halt `control` with a timeout once `wall_clock` has passed since `started` (unless the run
+    /// is over); the failure names `wall_clock`, the limit as configured.
+    pub(super) fn watch(
+        &self,
+        control: &Arc<Control>,
+        started: Instant,
+        wall_clock: Duration,
+        host: &Arc<dyn Host>,
+    ) {
         // A wall clock too long to represent never passes.
-        let Some(at) = Instant::now().checked_add(wall_clock) else {
+        let Some(at) = started.checked_add(wall_clock) else {
             return;
         };
         let deadline = Deadline {

@@ -110,11 +110,7 @@ impl Sandbox {
             Err(failure) => return RunReport::failed(failure),
         };
         control.attach(self.runtime.v8_isolate().thread_safe_handle());
-        Watchdog::global().watch(
-            &control,
-            limits.wall_clock.saturating_sub(started.elapsed()),
-            &host,
-        );
+        Watchdog::global().watch(&control, started, limits.wall_clock, &host);
         let on_heap_limit = control.clone();
         let max_heap = limits.max_heap_bytes;
         let mut raises = 0;
