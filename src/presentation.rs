@@ -106,6 +106,17 @@ pub enum ToolCallView {
     },
 }
 
+impl ToolCallView {
+    /// The card's title, whatever its kind.
+    pub fn title(&self) -> &str {
+        match self {
+            ToolCallView::Generic { title, .. }
+            | ToolCallView::Terminal { title, .. }
+            | ToolCallView::Diff { title, .. } => title,
+        }
+    }
+}
+
 /// Whether a search result lists matches grouped by file or a flat path list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

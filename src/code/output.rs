@@ -12,9 +12,14 @@ pub(crate) const NO_OUTPUT: &str = "(run_code completed with no output)";
 /// Console lines joined by newlines, then the returned value (a string raw, anything
 /// else pretty JSON, or compact JSON where pretty-printing would take the text past
 /// `max_output_bytes`: indentation grows with depth), then the calls a successful program
-/// left behind (pending, or failed with nothing awaiting them); a failure becomes `code run failed (<kind>): <message>` followed by the output
-/// captured so far.
-pub(crate) fn run_result(report: RunReport, max_output_bytes: usize) -> Result<Value, ToolError> {
+/// left behind (pending, or failed with nothing awaiting them); a failure becomes `code run
+/// failed (<kind>): <message>`, then the `changes` its calls made before it (see
+/// `Bridge::changes`), the calls it cut short, and the output captured so far.
+pub(crate) fn run_result(
+    report: RunReport,
+    max_output_bytes: usize,
+    failed: Failed<'_>,
+) -> Result<Value, ToolError> {
     let left = left_behind(&report.left_behind);
     match report.outcome {
         Ok(value) => {
@@ -36,11 +41,11 @@ pub(crate) fn run_result(report: RunReport, max_output_bytes: usize) -> Result<V
             Ok(Value::String(text))
         }
         // A failed run is not silent: its failure says what happened, and what it cut short.
-        Err(failure) => Err(run_failure(
-            &failure,
-            &stopped_calls(&report.left_behind),
-            &report.logs,
-        )),
+        Err(failure) => {
+            let mut note = done_before(failed.changes);
+            note.push_str(&stopped_calls(&report.left_behind, failed.may_change));
+            Err(run_failure(&failure, &note, &report.logs))
+        }
     }
 }
 
@@ -71,11 +76,35 @@ fn left_behind(calls: &[LeftBehind]) -> String {
     note
 }
 
-/// The note on calls still running when a run failed (empty when there are none): a timeout
-/// names what it was waiting for, and any failure what may have taken effect.
-fn stopped_calls(calls: &[LeftBehind]) -> String {
+/// What a failed run's note draws on besides the engine's report.
+pub(crate) struct Failed<'a> {
+    /// What the run's calls that may change something did (see `Bridge::changes`).
+    pub(crate) changes: &'a [String],
+    /// Whether a tool's calls may change something (its calls are not concurrency-safe).
+    pub(crate) may_change: &'a dyn Fn(&str) -> bool,
+}
+
+/// The note on what a failed run's calls changed before it failed (empty when nothing): a
+/// retry of the whole program would do it again.
+fn done_before(changes: &[String]) -> String {
+    if changes.is_empty() {
+        return String::new();
+    }
+    let mut note =
+        String::from("\n[done before the failure, and not undone: check before retrying]");
+    for change in changes {
+        note.push_str("\n- ");
+        note.push_str(change);
+    }
+    note
+}
+
+/// The note on calls of tools that `may_change` something still running when a run failed
+/// (empty when there are none): what may have taken effect, and what a timeout was waiting for.
+fn stopped_calls(calls: &[LeftBehind], may_change: &dyn Fn(&str) -> bool) -> String {
     let mut note = String::new();
-    for call in calls.iter().filter(|c| matches!(c.left, Left::Pending)) {
+    let stopped = calls.iter().filter(|c| matches!(c.left, Left::Pending));
+    for call in stopped.filter(|c| may_change(&c.tool)) {
         if note.is_empty() {
             note.push_str("\n[still running when the run stopped, and cancelled]");
         }

@@ -7,7 +7,7 @@ use ptc_schema::{ParameterSpec, ValueSpec};
 use serde_json::Value;
 
 use super::bridge;
-use super::output::{cap_text, run_result};
+use super::output::{cap_text, run_result, Failed};
 use super::CodeConfig;
 use crate::content::ContentBlock;
 use crate::definition::ToolDefinition;
@@ -70,13 +70,11 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
     }
     let exec = ctx.execution().clone();
     let scope = exec.agent().map(|a| a.scope());
-    let tool_names = ctx
+    let definitions = ctx
         .registry()
         .view(scope, exec.tool_set())
-        .executable_definitions()
-        .iter()
-        .map(|d| d.name().to_string())
-        .collect();
+        .executable_definitions();
+    let tool_names = definitions.iter().map(|d| d.name().to_string()).collect();
     let program = Program {
         source: args.code,
         tool_names,
@@ -109,7 +107,19 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
         Err(f) => f.kind.as_str(),
     };
     bridge.wind_down(reason).await;
-    run_result(report, config.limits.max_output_bytes).map_err(|mut error| {
+    let changes = bridge.changes();
+    // A call cut short "may have taken effect" only if its tool may change something.
+    let may_change = |name: &str| {
+        definitions
+            .iter()
+            .find(|d| d.name() == name)
+            .is_none_or(|d| !d.is_concurrency_safe(&Value::Object(Default::default())))
+    };
+    let failed = Failed {
+        changes: &changes,
+        may_change: &may_change,
+    };
+    run_result(report, config.limits.max_output_bytes, failed).map_err(|mut error| {
         error.message = cap_text(&error.message, config.max_result_chars).into_owned();
         error
     })

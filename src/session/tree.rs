@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::SessionEvent;
 use crate::content::{content_text, ContentBlock};
 use crate::error::ToolFailure;
-use crate::presentation::{ToolCallView, ToolResult, ToolResultView};
+use crate::presentation::{ToolResult, ToolResultView};
 use crate::registry::ToolRegistry;
 
 /// One call in a replayed session.
@@ -178,11 +178,7 @@ pub(crate) fn describe(
     let title = def
         .as_ref()
         .and_then(|d| d.present_call(&call.arguments))
-        .map(|view| match view {
-            ToolCallView::Generic { title, .. }
-            | ToolCallView::Terminal { title, .. }
-            | ToolCallView::Diff { title, .. } => title,
-        })
+        .map(|view| view.title().to_string())
         .unwrap_or_else(|| call.name.clone());
     let summary = call.settled.as_ref().map(|s| {
         def.as_ref()

@@ -350,6 +350,29 @@ async fn b50_an_uncaught_tool_call_error_fails_the_run() {
     );
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn b50_a_failed_run_lists_what_its_calls_changed_before_it() {
+    // A retry of the whole program would do these again: the failure says they were done.
+    let registry = code_registry();
+    let hits = Arc::new(AtomicUsize::new(0));
+    registry
+        .register(counting("tally", false, hits.clone()))
+        .unwrap();
+    registry.register(counting("peek", true, hits)).unwrap();
+    let code = "await tools.tally({});\nawait tools.peek({});\nawait tools.tally({});\n\
+                await tools.fail({ message: 'boom' });";
+    let r = run(&registry, code).await;
+    assert_eq!(r.error_code(), Some(codes::CODE_RUN_FAILED));
+    assert!(
+        r.text().ends_with(
+            "boom\n 4 | await tools.fail({ message: 'boom' });\n   |             ^\n\
+             [done before the failure, and not undone: check before retrying]\n- tally\n- tally"
+        ),
+        "only the calls that may change something, in order: {}",
+        r.text()
+    );
+}
+
 // ---- b53: bindings -------------------------------------------------------------------------------
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -74,10 +74,12 @@ pub(crate) fn open(
     let outer = ctx.execution().clone();
     let person = Arc::new(PersonClock::default());
     let registry = ctx.registry().clone();
+    let changes = Arc::new(Mutex::new(Vec::new()));
     let sub_calls = SubCalls {
         registry: registry.clone(),
         ctx,
         signal,
+        changes: changes.clone(),
     };
     let scheduler = Scheduler::new(registry, sub_calls, limits.max_parallel)
         .with_policy_stages(PolicyStages::OneAtATime)
@@ -97,7 +99,7 @@ pub(crate) fn open(
         wake_on_submit: !engine_polls_while_computing,
         person,
     };
-    (host, Bridge { run })
+    (host, Bridge { run, changes })
 }
 
 fn lock(run: &Mutex<Run>) -> MutexGuard<'_, Run> {
@@ -191,9 +193,19 @@ impl Host for BridgeHost {
 /// The `run_code` body's handle on the run's sub-calls.
 pub(crate) struct Bridge {
     run: Arc<Mutex<Run>>,
+    changes: Arc<Mutex<Vec<String>>>,
 }
 
 impl Bridge {
+    /// What the run's calls that may change something did, in the order they succeeded (see
+    /// `SubCalls::changes`); the list says when it was cut.
+    pub(crate) fn changes(&self) -> Vec<String> {
+        self.changes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
     /// Advance sub-calls from this task until the engine's run finishes; returns its report.
     pub(crate) async fn drive(&self, engine_run: impl Future<Output = RunReport>) -> RunReport {
         let mut engine_run = std::pin::pin!(engine_run);

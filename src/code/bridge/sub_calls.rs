@@ -2,7 +2,7 @@
 //! is prepared, the `tool/ptc-dispatch-start` event when it starts, and when it commits the
 //! deferred effects, `tools/ptc-dispatch-log`, the `tool/ptc-dispatch` event and the reply.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use futures::future::{BoxFuture, FutureExt};
 use serde_json::Value;
@@ -34,7 +34,13 @@ pub(super) struct SubCalls {
     pub(super) registry: ToolRegistry,
     pub(super) ctx: ToolRunContext,
     pub(super) signal: CancellationToken,
+    /// What the calls that may change something (those not concurrency-safe) did, as they
+    /// succeeded: `<tool>: <title of its call card>`.
+    pub(super) changes: Arc<Mutex<Vec<String>>>,
 }
+
+/// Changes a failed run lists at most.
+const MAX_CHANGES: usize = 20;
 
 impl Schedule for SubCalls {
     type Call = SubCall;
@@ -70,6 +76,9 @@ impl Schedule for SubCalls {
         exec: &Arc<ToolExecution>,
         result: ToolExecutionResult,
     ) -> Option<BoxFuture<'static, ()>> {
+        if !result.is_error() {
+            self.record_change(exec);
+        }
         let (ctx, exec) = (self.ctx.clone(), exec.clone());
         let pipeline = call.pipeline.expect("a committed call has started");
         let reply = call.reply;
@@ -101,6 +110,26 @@ impl Schedule for SubCalls {
 }
 
 impl SubCalls {
+    /// Note a successful call of a tool that may change something (not concurrency-safe).
+    fn record_change(&self, exec: &ToolExecution) {
+        let Some(def) = exec.definition() else { return };
+        if def.is_concurrency_safe(exec.arguments()) {
+            return;
+        }
+        let mut changes = self.changes.lock().unwrap_or_else(|e| e.into_inner());
+        if changes.len() >= MAX_CHANGES {
+            if changes.len() == MAX_CHANGES {
+                changes.push("… and more".to_string());
+            }
+            return;
+        }
+        let title = def.present_call(exec.arguments());
+        changes.push(match title {
+            Some(view) => format!("{}: {}", exec.name(), view.title()),
+            None => exec.name().to_string(),
+        });
+    }
+
     /// Log a started sub-call that did not stop within [`WIND_DOWN_GRACE`] as aborted.
     pub(super) fn log_abandoned(&self, exec: &ToolExecution) {
         let failure = ToolFailure::new(
