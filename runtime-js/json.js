@@ -38,6 +38,7 @@ export default function makeJson(primordials) {
     RegExpPrototypeTest,
     RegExpPrototypeExec,
     ObjectDefineProperty: defineProperty,
+    MapPrototypeEntries: mapEntries,
     StringPrototypeToWellFormed,
   } = primordials;
 
@@ -73,6 +74,22 @@ export default function makeJson(primordials) {
     }
   };
 
+  /** 'Map' or 'Set' when one is among a Map's first values (a hint for both layers), else ''. */
+  const nestedIn = (map) => {
+    try {
+      const entries = apply(mapEntries, map, []);
+      for (let i = 0; i < 100; i++) {
+        const step = entries.next();
+        if (step.done) break;
+        const inner = step.value[1];
+        if (inner === null || typeof inner !== 'object') continue;
+        const kind = classOf(inner);
+        if (kind === 'Map' || kind === 'Set') return kind;
+      }
+    } catch {}
+    return '';
+  };
+
   /** Why a value cannot be JSON and how to fix it, or null when it can be encoded. */
   const refusal = (value) => {
     switch (typeof value) {
@@ -91,7 +108,14 @@ export default function makeJson(primordials) {
     if (proto === ObjectPrototype || proto === null) return null;
     switch (classOf(value)) {
       case 'Map':
-        return 'a Map (use Object.fromEntries(map))';
+        switch (nestedIn(value)) {
+          case 'Set':
+            return 'a Map of Sets (use Object.fromEntries([...map].map(([k, v]) => [k, [...v]])))';
+          case 'Map':
+            return 'a Map of Maps (use Object.fromEntries([...map].map(([k, v]) => [k, Object.fromEntries(v)])))';
+          default:
+            return 'a Map (use Object.fromEntries(map))';
+        }
       case 'Set':
         return 'a Set (use [...set])';
       case 'WeakMap':

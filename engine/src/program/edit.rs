@@ -54,16 +54,20 @@ pub(super) fn apply(
         pass.copy_to(at);
         match event {
             Event::Edit(Edit::Blank(_, end)) => {
-                let blank: String = pass
-                    .ahead(end)
-                    .chars()
-                    .map(|c| if c == '\n' || c == '\r' { c } else { ' ' })
-                    .collect();
+                let blank = blanked(pass.ahead(end));
                 pass.replace(end, &blank);
             }
             Event::Edit(Edit::Replace(_, end, with)) => {
-                let width = pass.ahead(end).chars().count();
-                pass.replace(end, &format!("{with:<width$}"));
+                let replaced = pass.ahead(end);
+                if replaced.contains(['\n', '\r']) {
+                    // Keep the lines (`export\ndefault …`): blank the range, then insert `with`.
+                    let blank = blanked(replaced);
+                    pass.replace(end, &blank);
+                    pass.insert(map, with);
+                } else {
+                    let width = replaced.chars().count();
+                    pass.replace(end, &format!("{with:<width$}"));
+                }
             }
             Event::Edit(Edit::Insert(_, text)) => pass.insert(map, text),
             Event::Name(i) => pass.names[i] = pass.running(),
@@ -75,6 +79,13 @@ pub(super) fn apply(
     }
     pass.copy_to(original.len());
     pass.out
+}
+
+/// `text` as spaces, its line breaks kept.
+fn blanked(text: &str) -> String {
+    text.chars()
+        .map(|c| if c == '\n' || c == '\r' { c } else { ' ' })
+        .collect()
 }
 
 /// The state of one [`apply`] pass.

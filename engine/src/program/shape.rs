@@ -9,6 +9,7 @@
 //! | `export` / `export { a, b }` on local declarations | the keyword (or statement) blanked |
 //! | `export default async function main() {…}` | the declaration, called if the program never calls it |
 //! | `export default <expression>` (an anonymous function included) | bound, then returned (called if a function) |
+//! | `export default class {…}` | bound (a class is never called) |
 //! | a final `async () => {…}` or `function () {…}` expression | `return await (…)()` |
 //! | an uncalled top-level `function main()` or `function run()` | a final `return await main();` |
 //! | a final bare expression (`1 + 1`, `result`, `main()`) | `return …`, as a REPL shows it |
@@ -206,6 +207,10 @@ fn module_decl(
                     edits.push(Edit::Replace(start, body, DEFAULT_BINDING));
                     *default_entry = true;
                 }
+                // A class needs a name to be a statement; bound, it is an ordinary value.
+                DefaultDecl::Class(c) if c.ident.is_none() => {
+                    edits.push(Edit::Replace(start, body, DEFAULT_BINDING));
+                }
                 _ => edits.push(Edit::Blank(start, body)),
             }
         }
@@ -367,6 +372,10 @@ mod tests {
             "{two}"
         );
         assert!(shape("import fs from 'fs'", 0).is_err());
+        assert_eq!(
+            shaped("export default class { x = 1 }"),
+            "const __ptcd = class { x = 1 }"
+        );
         assert_eq!(
             shaped("async function main() { return 'main ran' }"),
             "async function main() { return 'main ran' }\nreturn await main();"

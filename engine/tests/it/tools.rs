@@ -164,6 +164,23 @@ engine_test! {
 }
 
 engine_test! {
+    async fn an_export_default_split_over_lines_keeps_every_later_position() {
+        let body = "async () => {\n  const o = null;\n  return o.x;\n}";
+        let at = |report: &ptc_engine::RunReport| {
+            let message = &failure(report).message;
+            let at = message.strip_prefix("run_code.ts:").unwrap_or_else(|| panic!("{message}"));
+            let mut parts = at.split(':').map(|n| n.parse::<usize>().unwrap_or(0));
+            (parts.next().unwrap(), parts.next().unwrap())
+        };
+        let (line, col) = at(&run(&format!("export default {body}")).await);
+        for split in ["export\ndefault ", "export /*\n*/ default "] {
+            let report = run(&format!("{split}{body}")).await;
+            assert_eq!(at(&report), (line + 1, col), "{split:?}: {}", failure(&report).message);
+        }
+    }
+}
+
+engine_test! {
     async fn a_call_site_a_program_forges_misplaces_only_its_own_message() {
         // A mark naming line 999 of a one-line program, and a number that is no mark.
         for forged in ["-(999 * 2 ** 24 + 1)", "-(2 ** 24) - 0.5", "-(2 ** 60)"] {
@@ -186,6 +203,14 @@ engine_test! {
             ("{ n: 1n }", "$.n is a BigInt"),
             ("(() => { const o = {}; o.o = o; return o })()", "$.o is a cycle"),
             ("{ m: new Map() }", "$.m is a Map (use Object.fromEntries(map))"),
+            (
+                "{ m: new Map([['a', new Set([1])]]) }",
+                "$.m is a Map of Sets (use Object.fromEntries([...map].map(([k, v]) => [k, [...v]])))",
+            ),
+            (
+                "{ m: new Map([['a', 1], ['b', new Map()]]) }",
+                "$.m is a Map of Maps (use Object.fromEntries([...map].map(([k, v]) => [k, Object.fromEntries(v)])))",
+            ),
             ("new Set()", "$ is a Set (use [...set])"),
             ("{ p: Promise.resolve(1) }", "$.p is a Promise (await it)"),
         ] {
