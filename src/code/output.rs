@@ -40,7 +40,7 @@ pub(crate) fn run_result(
             text.push_str(&left);
             Ok(Value::String(text))
         }
-        // A failed run is not silent: its failure says what happened, and what it cut short.
+        // A failed run is not silent: it says what happened, what was done, what was cut short.
         Err(failure) => {
             let mut note = done_before(failed.changes);
             note.push_str(&stopped_calls(&report.left_behind, failed.may_change));
@@ -149,8 +149,8 @@ pub(crate) fn cap_text(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
     .into()
 }
 
-/// The structured `CODE_RUN_FAILED` error for a failed run: the failure, the `note` on calls it
-/// cut short, then the output captured so far.
+/// The structured `CODE_RUN_FAILED` error for a failed run: the failure, the `note` on what its
+/// calls did and what it cut short, then the output captured so far.
 fn run_failure(failure: &RunFailure, note: &str, logs: &[String]) -> ToolError {
     let mut message = format!(
         "code run failed ({}): {}{note}",
