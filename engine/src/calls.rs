@@ -29,7 +29,7 @@ pub(crate) struct Held {
 }
 
 /// One call's share of [`Held`], given back when dropped.
-struct Share {
+pub(crate) struct Share {
     bytes: Arc<AtomicUsize>,
     taken: usize,
 }
@@ -88,6 +88,21 @@ impl Held {
     }
 }
 
+/// A call the host accepted: its future, and what it holds of [`Held`] (none for a timer), which
+/// the engine keeps with the pending call and drops when it settles or is dropped unsettled.
+pub(crate) struct Accepted {
+    /// The host's future.
+    pub(crate) call: HostCall,
+    /// The arguments' share of [`Held`].
+    pub(crate) share: Option<Share>,
+}
+
+impl From<HostCall> for Accepted {
+    fn from(call: HostCall) -> Self {
+        Accepted { call, share: None }
+    }
+}
+
 /// Hand one tool call to `host`: `args` is the glue's strict JSON text, counted against `held`
 /// before it is parsed.
 ///
@@ -100,7 +115,7 @@ pub(crate) fn accept_json(
     held: &Held,
     name: &str,
     args: &str,
-) -> Result<HostCall, String> {
+) -> Result<Accepted, String> {
     still_running(stop)?;
     let share = held.take(expanded_bytes(args))?;
     let args = json::parse(args).map_err(|e| format!("arguments are not JSON: {e}"))?;
@@ -116,7 +131,7 @@ pub(crate) fn accept(
     name: &str,
     args: serde_json::Value,
     bytes: usize,
-) -> Result<HostCall, String> {
+) -> Result<Accepted, String> {
     still_running(stop)?;
     let share = held.take(bytes)?;
     accept_held(host, stop, name, args, share)
@@ -146,21 +161,20 @@ fn expanded_bytes(text: &str) -> usize {
         .saturating_add(values.saturating_mul(VALUE_BYTES))
 }
 
-/// [`accept`] once the arguments' share is taken: the share is given back when the call settles
-/// (or is dropped unsettled).
+/// [`accept`] once the arguments' share is taken (given back at once if the call is refused).
 fn accept_held(
     host: &dyn Host,
     stop: &Stop,
     name: &str,
     args: serde_json::Value,
     share: Share,
-) -> Result<HostCall, String> {
+) -> Result<Accepted, String> {
     match contain(|| host.call_tool(name, args)) {
         Err(_) => Err(PANICKED.to_string()),
-        Ok(Ok(call)) => Ok(Box::pin(call.map(move |settled| {
-            drop(share);
-            settled
-        }))),
+        Ok(Ok(call)) => Ok(Accepted {
+            call,
+            share: Some(share),
+        }),
         Ok(Err(failure)) => {
             let message = format!("the run is over ({}): {}", failure.kind, failure.message);
             stop.fail(failure);

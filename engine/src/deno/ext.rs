@@ -114,8 +114,8 @@ fn op_ptc_host_call(
         let _caller = run.caller.enter();
         calls::accept_json(&*run.host, run.control.stop(), &run.held, &name, &args)
     };
-    let call = match accepted {
-        Ok(call) => call,
+    let calls::Accepted { call, share } = match accepted {
+        Ok(accepted) => accepted,
         Err(message) => {
             // A refusal may have recorded a stop (a call cap): end the program now.
             run.control.halt_if_stopped();
@@ -124,6 +124,8 @@ fn op_ptc_host_call(
     };
     let caller = run.caller.clone();
     Ok(async move {
+        // What the call holds of the run's argument bytes, until it settles.
+        let _share = share;
         let result = InContext::new(caller, calls::contained(call)).await;
         match result {
             Ok(value) => {

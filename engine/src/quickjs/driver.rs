@@ -17,10 +17,9 @@ use futures::stream::{FuturesUnordered, StreamExt};
 use rquickjs::{Function, Value};
 
 use crate::{
-    calls::{contained, PANICKED},
+    calls::{contained, Accepted, PANICKED},
     left::first_site,
     program::sites::marked_site,
-    HostCall,
 };
 
 /// A host call in flight, tagged with the id of its promise.
@@ -108,11 +107,12 @@ impl<'js> Calls<'js> {
         &mut self,
         kind: Kind<'js>,
         promise: usize,
-        mut call: HostCall,
+        accepted: Accepted,
         resolve: Function<'js>,
         reject: Function<'js>,
         cx: &mut Context<'_>,
     ) {
+        let Accepted { mut call, share } = accepted;
         if matches!(kind, Kind::Timer) {
             self.timers += 1;
         }
@@ -141,8 +141,11 @@ impl<'js> Calls<'js> {
                 reject,
             },
         );
-        self.pending
-            .push(Box::pin(async move { (id, contained(call).await) }));
+        self.pending.push(Box::pin(async move {
+            // What the call holds of the run's argument bytes, until it settles.
+            let _share = share;
+            (id, contained(call).await)
+        }));
     }
 
     /// The next completed call with its resolvers, if one is ready.

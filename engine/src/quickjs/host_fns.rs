@@ -10,7 +10,7 @@ use super::{
     driver::{Calls, Kind, ThreadWaker},
     plain_json::{Bounds, PlainJson, Unread},
 };
-use crate::calls::{self, Held};
+use crate::calls::{self, Accepted, Held};
 use crate::{output::Output, stop::Stop, Host, HostCall};
 
 /// The most timers a program may have waiting at once.
@@ -35,9 +35,9 @@ impl<'js> Submit<'js> {
         &self,
         ctx: &Ctx<'js>,
         kind: Kind<'js>,
-        accepted: Result<HostCall, String>,
+        accepted: Result<Accepted, String>,
     ) -> rquickjs::Result<Value<'js>> {
-        let call = accepted.map_err(|message| throw(ctx, &message))?;
+        let accepted = accepted.map_err(|message| throw(ctx, &message))?;
         let (promise, resolve, reject) = ctx.promise()?;
         // SAFETY: a live object of this context; only its address is read, as an identity.
         let id = unsafe { qjs::JS_VALUE_GET_PTR(promise.as_raw()) } as usize;
@@ -50,7 +50,7 @@ impl<'js> Submit<'js> {
         }
         self.calls
             .borrow_mut()
-            .push(kind, id, call, resolve, reject, &mut cx);
+            .push(kind, id, accepted, resolve, reject, &mut cx);
         promise.into_js(ctx)
     }
 }
@@ -171,7 +171,7 @@ fn sleep<'js>(ctx: &Ctx<'js>, submit: Rc<Submit<'js>>) -> rquickjs::Result<Funct
                 tokio::time::sleep(delay).await;
                 Ok(serde_json::Value::Null)
             });
-            submit.submit(&ctx, Kind::Timer, Ok(timer))
+            submit.submit(&ctx, Kind::Timer, Ok(timer.into()))
         },
     )
 }
