@@ -2,7 +2,8 @@
 //!
 //! - [`config`] — operator configuration (`ptc.toml`): packs, modes, limits, policy rules,
 //!   MCP servers, the sandbox, telemetry, and workspace trust;
-//! - [`terminal`] — approvals and questions answered on the controlling terminal.
+//! - [`terminal`] — approvals and questions answered on the controlling terminal;
+//! - [`visible`] — text shown on a terminal with its control characters made visible.
 //!
 //! The binary (`src/bin/ptc`) parses flags with clap and assembles a registry from these,
 //! [`ptc_packs`] and [`ptc_mcp`].
@@ -11,3 +12,4 @@
 
 pub mod config;
 pub mod terminal;
+pub mod visible;

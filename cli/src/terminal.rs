@@ -3,6 +3,12 @@
 //!
 //! When no terminal is attached (CI, pipes, servers) every request is denied, so an
 //! `ask` policy never silently allows.
+//!
+//! What the prompt shows is what will run: the tool's name, its arguments as JSON and the
+//! reason, each rendered by [`visible_line`] (no escape sequence in them can move the cursor,
+//! erase or conceal a line); a call too large to show in full is denied rather than asked
+//! about. Input typed before the question is complete is discarded (`tcflush`) before the
+//! answer is read, so nothing typed ahead, or pushed into the terminal's input, answers it.
 
 use std::io::{BufRead, BufReader, IsTerminal, Write};
 
@@ -11,6 +17,11 @@ use futures::future::{BoxFuture, FutureExt};
 use ptc::policy::approval::{ApprovalAnswer, ApprovalRequest, ApprovalService};
 use ptc::policy::question::{Answer, Question, QuestionService, NO_ONE_TO_ASK};
 use ptc::ToolExecution;
+
+use crate::visible::{visible, visible_line};
+
+/// The most text a prompt shows for one call; a larger call is denied without asking.
+pub const MAX_PROMPT_CHARS: usize = 16 * 1024;
 
 /// Prompts `Allow <tool> <args>? [y/N]` on `/dev/tty`.
 #[derive(Debug, Clone, Default)]
@@ -42,14 +53,23 @@ fn prompt(request: &ApprovalRequest) -> ApprovalAnswer {
         .map(|d| d.en.clone())
         .or_else(|| request.reason.clone())
         .unwrap_or_default();
+    let call = format!("{} {}", exec.name(), exec.arguments());
+    if call.chars().count() > MAX_PROMPT_CHARS {
+        return ApprovalAnswer::Other(format!(
+            "the call is too large to show on a terminal ({} characters, at most \
+             {MAX_PROMPT_CHARS} are shown): approve it with an allow rule instead",
+            call.chars().count()
+        ));
+    }
     let mut writer = &tty;
     let _ = write!(
         writer,
-        "\nptc: {reason}\n  {} {}\nAllow this call once? [y/N] ",
-        exec.name(),
-        exec.arguments()
+        "\nptc: {}\n  {}\nAllow this call once? [y/N] ",
+        visible_line(&reason),
+        visible_line(&call)
     );
     let _ = writer.flush();
+    discard_typed_ahead(&tty);
     let mut line = String::new();
     match BufReader::new(&tty).read_line(&mut line) {
         Ok(_) if matches!(line.trim(), "y" | "Y" | "yes") => ApprovalAnswer::AllowedOnce,
@@ -93,14 +113,25 @@ fn ask_on_tty(questions: &[Question]) -> Result<Vec<Answer>, String> {
             .as_deref()
             .map(|h| format!("[{h}] "))
             .unwrap_or_default();
-        let _ = writeln!(writer, "\nptc asks: {heading}{}", q.question);
+        let _ = writeln!(
+            writer,
+            "\nptc asks: {}{}",
+            visible_line(&heading),
+            visible(&q.question)
+        );
         for (i, o) in q.options.iter().enumerate() {
             let note = o
                 .description
                 .as_deref()
                 .map(|d| format!(" — {d}"))
                 .unwrap_or_default();
-            let _ = writeln!(writer, "  {}. {}{note}", i + 1, o.label);
+            let _ = writeln!(
+                writer,
+                "  {}. {}{}",
+                i + 1,
+                visible_line(&o.label),
+                visible_line(&note)
+            );
         }
         let hint = match (q.options.is_empty(), q.multi_select) {
             (true, _) => "> ",
@@ -109,6 +140,7 @@ fn ask_on_tty(questions: &[Question]) -> Result<Vec<Answer>, String> {
         };
         let _ = write!(writer, "{hint}");
         let _ = writer.flush();
+        discard_typed_ahead(&tty);
         let mut line = String::new();
         match reader.read_line(&mut line) {
             Ok(0) => return Err("the user closed the terminal without answering".into()),
@@ -121,6 +153,14 @@ fn ask_on_tty(questions: &[Question]) -> Result<Vec<Answer>, String> {
         });
     }
     Ok(answers)
+}
+
+/// Wait until the prompt has been written out, then drop every byte typed so far: only what
+/// is typed after the question is complete answers it.
+fn discard_typed_ahead(tty: &std::fs::File) {
+    use rustix::termios::{tcdrain, tcflush, QueueSelector};
+    let _ = tcdrain(tty);
+    let _ = tcflush(tty, QueueSelector::IFlush);
 }
 
 /// The labels a typed answer picks (numbers of options), else the text itself.

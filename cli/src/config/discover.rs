@@ -7,11 +7,17 @@
 //! | inside the root, never trusted | only what narrows: `mode`; `deny` and `ask` policies; `[limits]`, `[tasks]` and `[terminals]` values that lower a limit; `[sandbox]` that is stricter; `[telemetry] max_attribute_chars`. Ignored, with a notice: `tools`, `[[mcp]]`, `allow` policies, `unknown_arguments = "allow"`, wider limits and sandbox settings, `[serve]`, `[telemetry]`'s endpoint and protocol |
 //! | inside the root, trusted but changed since | error: ptc refuses to start |
 //! | trusted but gone | error: ptc refuses to start |
+//! | inside the root through a symbolic link (any component), or not a regular file | error: ptc refuses to start |
+//!
+//! "Inside the root" is decided by where the file really is (read from the descriptor it was
+//! read through) and, for a `--config` path, by where it is written: a path written inside the
+//! root is opened with no link followed ([`super::open`]), so a `ptc.toml` that a program
+//! linked to a file of its own elsewhere never counts as the operator's.
 //!
 //! A changed or deleted file is an error, not a reason to ignore it: a program that rewrote
 //! `ptc.toml` to drop its deny rules must not gain the power those rules withheld.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::trust::{sha256_hex, TrustStore};
 use super::{Config, ConfigError, PolicyAction, FILE_NAME};
@@ -56,9 +62,12 @@ impl Config {
             other => other,
         };
         let candidate = root.join(FILE_NAME);
-        let path = match explicit {
-            Some(path) => path.to_path_buf(),
-            None if candidate.is_file() => candidate,
+        let path = explicit.map_or_else(|| candidate.clone(), Path::to_path_buf);
+        let file = match Config::read_file(&path, &root)? {
+            Some(file) => file,
+            None if explicit.is_some() => {
+                return Err(error(&path, "no such file".to_string()));
+            }
             None => {
                 let recorded = match store {
                     Some(store) => store.get(&candidate).map_err(|e| error(&candidate, e))?,
@@ -81,12 +90,10 @@ impl Config {
                 });
             }
         };
-        let bytes = std::fs::read(&path).map_err(|e| error(&path, e.to_string()))?;
-        let canonical: PathBuf =
-            std::fs::canonicalize(&path).map_err(|e| error(&path, e.to_string()))?;
-        let text = String::from_utf8(bytes).map_err(|_| error(&path, "not UTF-8".into()))?;
-        let mut config = Config::parse(&text, Some(&path))?;
+        let mut config = Config::parse(&file.text, Some(&path))?;
+        let (text, canonical) = (file.text, file.real);
         if !canonical.starts_with(&root) {
+            // Named by the operator and outside the workspace (never through a link from it).
             return Ok(Loaded { config, notices });
         }
         let hash = sha256_hex(text.as_bytes());

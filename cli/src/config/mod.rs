@@ -61,6 +61,7 @@
 
 mod background;
 mod discover;
+mod open;
 mod policy;
 mod sandbox;
 mod serve;
@@ -69,6 +70,7 @@ pub mod trust;
 
 pub use background::{TasksConfig, TerminalsConfig};
 pub use discover::Loaded;
+pub use open::{ConfigFile, MAX_CONFIG_BYTES};
 pub use policy::{PolicyAction, PolicyRule, PolicySet};
 pub use sandbox::SandboxSection;
 pub use serve::ServeConfig;
@@ -334,12 +336,29 @@ impl Config {
 
     /// Read and parse `path`.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+        let error = |message: String| ConfigError {
             path: Some(path.to_path_buf()),
             line: None,
-            message: e.to_string(),
-        })?;
-        Config::parse(&text, Some(path))
+            message,
+        };
+        let file = open::read_config(path, open::Links::Follow)
+            .map_err(error)?
+            .ok_or_else(|| error("no such file".to_string()))?;
+        Config::parse(&file.text, Some(path))
+    }
+
+    /// Read the configuration file `path` for the workspace `root` (canonical) as
+    /// [`Config::discover_trusted`] does: a path written inside the root is reached through no
+    /// symbolic link; the content and the real location come from one open descriptor.
+    /// `Ok(None)`: there is no such file.
+    pub fn read_file(path: &Path, root: &Path) -> Result<Option<ConfigFile>, ConfigError> {
+        let error = |message: String| ConfigError {
+            path: Some(path.to_path_buf()),
+            line: None,
+            message,
+        };
+        let (absolute, links) = open::locate(path, root).map_err(error)?;
+        open::read_config(&absolute, links).map_err(error)
     }
 
     /// `explicit` if given, else `<root>/ptc.toml` if it exists, else the defaults; applied

@@ -16,7 +16,9 @@ mod cli;
 #[cfg(feature = "quickjs")]
 mod fuzz_corpus;
 mod log;
+mod operator_terminal;
 mod program;
 mod sandbox;
 mod serve;
 mod tools;
+mod trust;

@@ -1,16 +1,16 @@
 //! `bash`'s kernel sandbox and configuration a program cannot forge: real processes on the
 //! real kernel (Landlock, seccomp, namespaces), through the pipeline and through the CLI.
 
-use std::io::Write;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 
 use ptc::{ToolExecutionInput, ToolExecutionResult, ToolRegistry};
 use ptc_packs::builtin::Builtin;
 use ptc_packs::sandbox::{SandboxConfig, SandboxMode};
 use ptc_packs::PackContext;
 use serde_json::{json, Value};
+
+use crate::trust::{ptc, stderr, Workspace};
 
 /// `<tmp>/root` (the workspace) beside `<tmp>/outside`, with a registry holding the builtin
 /// pack under `sandbox`.
@@ -250,134 +250,8 @@ fn processes_with(marker: &str) -> Vec<u32> {
 }
 
 // ---------------------------------------------------------------------------------------
-// Through the CLI: trust, and the full run path.
+// Through the CLI: the full run path (the helpers live with the trust cases, `crate::trust`).
 // ---------------------------------------------------------------------------------------
-
-/// `ptc ARGS` with its trust store under `xdg`, reading `stdin`.
-fn ptc(xdg: &Path, args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ptc"))
-        .args(args)
-        .env("XDG_CONFIG_HOME", xdg)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("ptc runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A workspace whose `ptc.toml` declares an `[[mcp]]` server that, if started, leaves a
-/// marker file (and then fails the MCP handshake); the trust store beside it.
-struct Workspace {
-    _tmp: tempfile::TempDir,
-    root: PathBuf,
-    xdg: PathBuf,
-    marker: PathBuf,
-}
-
-impl Workspace {
-    fn new() -> Workspace {
-        let tmp = tempfile::tempdir().unwrap();
-        let base = std::fs::canonicalize(tmp.path()).unwrap();
-        let (root, xdg) = (base.join("root"), base.join("xdg"));
-        std::fs::create_dir_all(&root).unwrap();
-        let marker = base.join("mcp-started");
-        std::fs::write(
-            root.join("ptc.toml"),
-            format!(
-                "tools = [\"builtin\"]\n\n[[mcp]]\nname = \"evil\"\ncommand = \"sh\"\nargs = [\"-c\", \"touch {}\"]\n",
-                marker.display()
-            ),
-        )
-        .unwrap();
-        Workspace {
-            _tmp: tmp,
-            root,
-            xdg,
-            marker,
-        }
-    }
-
-    fn tools(&self) -> Output {
-        ptc(
-            &self.xdg,
-            &["tools", "--root", self.root.to_str().unwrap()],
-            "",
-        )
-    }
-
-    fn trust(&self) -> Output {
-        ptc(
-            &self.xdg,
-            &["trust", "--root", self.root.to_str().unwrap()],
-            "",
-        )
-    }
-}
-
-#[test]
-fn sandbox_untrusted_workspace_config_starts_no_mcp_server_until_trusted() {
-    let w = Workspace::new();
-    let o = w.tools();
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(!w.marker.exists(), "an untrusted [[mcp]] command ran");
-    let err = stderr(&o);
-    assert!(
-        err.contains("not trusted") && err.contains("[[mcp]] `evil`") && err.contains("ptc trust"),
-        "{err}"
-    );
-    // Its `tools` were ignored too: no builtin tools listed.
-    assert!(!String::from_utf8_lossy(&o.stdout).contains("bash"));
-    let o = w.trust();
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(w.xdg.join("ptc/trusted.toml").is_file());
-    // Trusted: the server is started (and, not being an MCP server, fails the setup).
-    let o = w.tools();
-    assert!(
-        w.marker.exists(),
-        "the trusted [[mcp]] command did not run: {}",
-        stderr(&o)
-    );
-}
-
-#[test]
-fn sandbox_trusted_config_that_changed_or_vanished_is_an_error() {
-    let w = Workspace::new();
-    std::fs::write(w.root.join("ptc.toml"), "tools = [\"builtin\"]\n").unwrap();
-    assert_eq!(w.trust().status.code(), Some(0));
-    assert_eq!(w.tools().status.code(), Some(0));
-    // A program drops a rule (here: adds a line); the next start refuses.
-    std::fs::write(w.root.join("ptc.toml"), "tools = [\"builtin\"]\n# edited\n").unwrap();
-    let o = w.tools();
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains("changed since you trusted it"),
-        "{}",
-        stderr(&o)
-    );
-    // Deleting it is no way out either.
-    std::fs::remove_file(w.root.join("ptc.toml")).unwrap();
-    let o = w.tools();
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("trusted but is gone"), "{}", stderr(&o));
-    let o = ptc(
-        &w.xdg,
-        &["trust", "--forget", "--root", w.root.to_str().unwrap()],
-        "",
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(w.tools().status.code(), Some(0));
-}
 
 #[test]
 fn sandbox_cli_run_confines_bash_and_protects_the_config() {

@@ -1,5 +1,6 @@
 //! Where the CLI's own output goes: standard output that tolerates a closed pipe
-//! (`ptc replay log | head`), and a session log whose write failures are loud.
+//! (`ptc replay log | head`) and shows a terminal no raw control characters, and a session log
+//! whose write failures are loud.
 
 use std::io::Write;
 use std::path::Path;
@@ -21,6 +22,17 @@ pub fn stdout(text: &str) {
             std::process::exit(2);
         }
     }
+}
+
+/// Text for a person: [`stdout`], with control characters made visible when standard output
+/// is a terminal ([`ptc_cli::visible`]); exact bytes into a pipe or a file.
+pub fn stdout_shown(text: &str) {
+    stdout(&ptc_cli::visible::for_stream(text, &std::io::stdout()));
+}
+
+/// [`stdout_shown`] with a newline.
+pub fn stdout_shown_line(text: &str) {
+    stdout_shown(&format!("{text}\n"));
 }
 
 /// [`stdout`] with a newline.

@@ -17,6 +17,7 @@ use ptc::{
     ToolExecutionResult, ToolMode, ToolRegistry,
 };
 use ptc_cli::config::LimitsConfig;
+use ptc_cli::visible;
 use serde_json::json;
 use tokio::signal::unix::{signal, SignalKind};
 use tokio_util::sync::CancellationToken;
@@ -114,7 +115,8 @@ pub async fn main(args: RunArgs) -> Result<ExitCode, String> {
         limits.apply(config);
         if live {
             config.console = Some(Arc::new(|_: &ToolExecution, _, line: &str| {
-                eprintln!("{line}")
+                let stderr = std::io::stderr();
+                eprintln!("{}", visible::for_stream(line, &stderr))
             }));
         }
     })
@@ -240,7 +242,7 @@ async fn run(
         });
         crate::output::stdout_line(&serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?);
     } else {
-        crate::output::stdout_line(&ptc::content_text(&result.content));
+        crate::output::stdout_shown_line(&ptc::content_text(&result.content));
     }
     if args.repeat.is_some() {
         let total_ms = elapsed.as_secs_f64() * 1e3;

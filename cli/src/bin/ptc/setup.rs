@@ -320,7 +320,11 @@ pub async fn replay(args: ReplayArgs) -> Result<ExitCode, String> {
         let tree = ptc::session::build_tree(&replayed.events);
         ptc::session::render_tree(&tree, Some(&setup.registry))
     };
-    crate::output::stdout(&page);
+    if args.html {
+        crate::output::stdout(&page);
+    } else {
+        crate::output::stdout_shown(&page);
+    }
     setup.shutdown().await;
     Ok(ExitCode::SUCCESS)
 }

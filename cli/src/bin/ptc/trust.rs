@@ -25,25 +25,34 @@ pub struct TrustArgs {
 pub fn main(args: TrustArgs) -> Result<ExitCode, String> {
     let store = TrustStore::default_location()
         .ok_or("neither XDG_CONFIG_HOME nor HOME is set: ptc has no trust store")?;
+    let cwd =
+        std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
     let path = match (&args.config, &args.root) {
         (Some(file), _) => file.clone(),
         (None, Some(root)) => root.join(FILE_NAME),
-        (None, None) => std::env::current_dir()
-            .map_err(|e| format!("cannot read the current directory: {e}"))?
-            .join(FILE_NAME),
+        (None, None) => cwd.join(FILE_NAME),
     };
-    let canonical = if args.forget {
+    // The workspace as `ptc run` would see it from here: a path inside it is read through no
+    // symbolic link, as `ptc run` reads it.
+    let workspace = args.root.as_deref().unwrap_or(&cwd);
+    let workspace =
+        std::fs::canonicalize(workspace).map_err(|e| format!("{}: {e}", workspace.display()))?;
+    let (canonical, text) = if args.forget {
         let parent = path.parent().unwrap_or(std::path::Path::new("."));
         let dir =
             std::fs::canonicalize(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
-        dir.join(path.file_name().unwrap_or_default())
+        (
+            dir.join(path.file_name().unwrap_or_default()),
+            String::new(),
+        )
     } else {
-        std::fs::canonicalize(&path).map_err(|e| format!("{}: {e}", path.display()))?
+        let file = Config::read_file(&path, &workspace)
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| format!("{}: no such file", path.display()))?;
+        (file.real, file.text)
     };
     let root = match &args.root {
-        Some(root) => {
-            std::fs::canonicalize(root).map_err(|e| format!("{}: {e}", root.display()))?
-        }
+        Some(_) => workspace,
         None => canonical.parent().map(PathBuf::from).unwrap_or_default(),
     };
     if store.is_inside(&root) {
@@ -59,9 +68,6 @@ pub fn main(args: TrustArgs) -> Result<ExitCode, String> {
         eprintln!("ptc: forgot {}", canonical.display());
         return Ok(ExitCode::SUCCESS);
     }
-    let bytes = std::fs::read(&canonical).map_err(|e| format!("{}: {e}", canonical.display()))?;
-    let text =
-        String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8", canonical.display()))?;
     // Refuse to trust what ptc could not load anyway.
     let config = Config::parse(&text, Some(&canonical)).map_err(|e| e.to_string())?;
     let hash = sha256_hex(text.as_bytes());
