@@ -86,7 +86,7 @@ fn main() -> ExitCode {
     match outcome {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("ptc: {message}");
+            output::stderr_line(&format!("ptc: {message}"));
             ExitCode::from(2)
         }
     }

@@ -35,6 +35,13 @@ pub fn stdout_shown_line(text: &str) {
     stdout_shown(&format!("{text}\n"));
 }
 
+/// One line on standard error for a person: control characters made visible when it is a
+/// terminal (tool names, paths, messages and server warnings may carry a program's text).
+pub fn stderr_line(text: &str) {
+    let stderr = std::io::stderr();
+    eprintln!("{}", ptc_cli::visible::for_stream(text, &stderr));
+}
+
 /// [`stdout`] with a newline.
 pub fn stdout_line(text: &str) {
     stdout(&format!("{text}\n"));

@@ -75,7 +75,7 @@ pub async fn main(args: ServeArgs) -> Result<ExitCode, String> {
     let setup = match registry_until(&args.packs, adjust, &stop).await {
         Ok(setup) => setup,
         Err(e) if stop.is_cancelled() => {
-            eprintln!("ptc: stopped before serving ({e})");
+            crate::output::stderr_line(&format!("ptc: stopped before serving ({e})"));
             return Ok(ExitCode::SUCCESS);
         }
         Err(e) => return Err(e),
@@ -132,7 +132,7 @@ async fn serve(
             let exposed = check_exposure(binding.0, token.as_ref(), args.http_unauthenticated)
                 .map_err(|e| e.to_string())?;
             if let Some(warning) = exposed {
-                eprintln!("ptc: {warning}");
+                crate::output::stderr_line(&format!("ptc: {warning}"));
             }
             let options = HttpOptions {
                 limits,

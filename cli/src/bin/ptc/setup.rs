@@ -134,7 +134,7 @@ pub async fn registry_until(
     let loaded = Config::discover_trusted(args.config.as_deref(), &root, store.as_ref())
         .map_err(|e| e.to_string())?;
     for notice in &loaded.notices {
-        eprintln!("ptc: {notice}");
+        crate::output::stderr_line(&format!("ptc: {notice}"));
     }
     let config = loaded.config;
     // The active configuration and the trust store: no tool may change them.
@@ -206,7 +206,7 @@ pub async fn registry_until(
 fn sandbox_notice(ctx: &ptc_packs::PackContext) -> Result<(), String> {
     let root = std::fs::canonicalize(&ctx.root).map_err(|e| e.to_string())?;
     if let Some(notice) = Sandbox::new(&ctx.sandbox, &root)?.notice() {
-        eprintln!("ptc: warning: {notice}");
+        crate::output::stderr_line(&format!("ptc: warning: {notice}"));
     }
     Ok(())
 }
@@ -238,7 +238,7 @@ async fn connect_mcp(
             }
         };
         for warning in &pack.warnings {
-            eprintln!("ptc: warning: {warning}");
+            crate::output::stderr_line(&format!("ptc: warning: {warning}"));
         }
         clients.push(pack.client);
     }

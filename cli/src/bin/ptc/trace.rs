@@ -18,12 +18,12 @@ pub fn install(registry: &ToolRegistry) {
             } else {
                 ""
             };
-            eprintln!(
+            crate::output::stderr_line(&format!(
                 "{indent}{} {} {:.1?} {outcome}",
                 exec.call_id(),
                 exec.name(),
                 took
-            );
+            ));
         },
     );
 }
