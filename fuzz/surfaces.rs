@@ -7,6 +7,8 @@
 //! - [`arguments`]: tool-argument text through materialisation, schema validation and the
 //!   conversions between the engine and the host;
 //! - [`config`]: `ptc.toml` text through parsing and policy checks;
+//! - [`config_loader`]: workspace layouts (links, FIFOs, hard links) through configuration
+//!   discovery and trust;
 //! - [`mcp_stdio`]: bytes on `ptc serve`'s standard input through its line transport and
 //!   rmcp, in code mode.
 #![allow(dead_code)]
@@ -210,4 +212,77 @@ pub fn mcp_stdio(data: &[u8]) -> Vec<Value> {
             })
             .collect()
     })
+}
+
+/// A workspace laid out from `data` (links, FIFOs, directories and files at the places a
+/// configuration is looked for) and a `ptc.toml` found in it: whatever the layout, a
+/// configuration ptc reads from the workspace, or through a link from it, never applies in full
+/// while nothing is trusted, and the loader neither panics nor blocks (a FIFO, a loop).
+///
+/// Each pair of bytes places one thing: the first picks the slot (`ptc.toml` of the root or of
+/// its sub-folder, the sub-folder itself, a `link` entry), the second what goes there.
+pub fn config_loader(data: &[u8]) {
+    use std::os::unix::fs::symlink;
+    use std::path::Path;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static CASE: AtomicU64 = AtomicU64::new(0);
+    let base = std::env::temp_dir().join(format!(
+        "ptc-fuzz-loader-{}-{}",
+        std::process::id(),
+        CASE.fetch_add(1, Ordering::Relaxed)
+    ));
+    let (root, out) = (base.join("root"), base.join("out"));
+    let sub = root.join("sub");
+    for dir in [&root, &out, &sub] {
+        std::fs::create_dir_all(dir).expect("a scratch directory");
+    }
+    let evil = "tools = [\"builtin\"]\n[[mcp]]\nname = \"evil\"\ncommand = \"true\"\n";
+    std::fs::write(out.join("evil.toml"), evil).expect("a scratch file");
+    std::fs::write(root.join("real.toml"), evil).expect("a scratch file");
+    let slots = [root.join("ptc.toml"), sub.join("ptc.toml"), sub.clone(), root.join("link")];
+    for pair in data.chunks(2).take(8) {
+        let slot = &slots[pair[0] as usize % slots.len()];
+        let what = pair.get(1).copied().unwrap_or(0) % 10;
+        let _ = std::fs::remove_file(slot).or_else(|_| std::fs::remove_dir_all(slot));
+        let _ = match what {
+            0 => std::fs::write(slot, evil),
+            1 => symlink(out.join("evil.toml"), slot),
+            2 => symlink("../out/evil.toml", slot),
+            3 => symlink(&out, slot),
+            4 => symlink(root.join("real.toml"), slot),
+            5 => mkfifo(slot),
+            6 => std::fs::create_dir(slot),
+            7 => symlink(slot, slot),
+            8 => symlink(base.join("missing"), slot),
+            _ => std::fs::hard_link(out.join("evil.toml"), slot),
+        };
+    }
+    let (choice, explicit) = match data.len() % 4 {
+        0 => (root.clone(), None),
+        1 => (sub.clone(), None),
+        2 => (root.clone(), Some(sub.join("ptc.toml"))),
+        _ => (root.clone(), Some(root.join("link").join("evil.toml"))),
+    };
+    let store = ptc_cli::config::TrustStore::new(base.join("store/trusted.toml"));
+    let loaded =
+        ptc_cli::config::Config::discover_trusted(explicit.as_deref(), &choice, Some(&store));
+    if let Ok(loaded) = loaded {
+        assert!(
+            loaded.config.mcp.is_empty(),
+            "a workspace configuration applied in full with nothing trusted: {:?}",
+            Path::new(&choice)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+/// `mkfifo(3)`.
+fn mkfifo(path: &std::path::Path) -> std::io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::CString::new(path.as_os_str().as_bytes())?;
+    // SAFETY: a valid NUL-terminated path; mkfifo reads nothing else.
+    match unsafe { libc::mkfifo(path.as_ptr(), 0o600) } {
+        0 => Ok(()),
+        _ => Err(std::io::Error::last_os_error()),
+    }
 }

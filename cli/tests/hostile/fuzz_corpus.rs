@@ -50,3 +50,8 @@ fn fuzz_corpus_mcp_stdio() {
         .expect("the run_code reply");
     assert_eq!(answer["result"]["content"][0]["text"], "3", "{replies:?}");
 }
+
+#[test]
+fn fuzz_corpus_config_loader() {
+    replay("config_loader", surfaces::config_loader);
+}
