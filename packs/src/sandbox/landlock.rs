@@ -11,6 +11,7 @@
 //! 4); signals to processes outside the sandbox, and abstract unix sockets when the network is
 //! denied (scopes, ABI 6). Device `ioctl`s (ABI 5) are not handled.
 
+use std::ffi::CString;
 use std::fs;
 use std::io;
 use std::os::fd::OwnedFd;
@@ -97,6 +98,17 @@ pub(super) fn ruleset(abi: u32, grants: &Grants<'_>) -> io::Result<OwnedFd> {
         )?;
     }
     Ok(ruleset)
+}
+
+/// The rules for the sandbox's own `devpts` (`/dev/pts` and the `/dev/ptmx` bound to its
+/// `ptmx`), which exist only inside its mount namespace: the command's process adds them
+/// after the mounts, before it enforces the ruleset (see [`sys::ChildPlan::late_rules`]).
+pub(super) fn own_devpts_rules(abi: u32) -> Vec<(CString, u64)> {
+    let rights = (READ | WRITE_FILE | TRUNCATE) & handled_fs(abi);
+    vec![
+        (c"/dev/pts".into(), rights),
+        (c"/dev/ptmx".into(), rights & FILE_RIGHTS),
+    ]
 }
 
 fn allow(ruleset: &OwnedFd, path: &Path, rights: u64) -> io::Result<()> {

@@ -34,20 +34,44 @@ use std::sync::OnceLock;
 
 pub(crate) use plan::Prepared;
 
-/// Make the process `command` execs a session leader whose controlling terminal is its
-/// standard input (a PTY's slave side). Call after [`Prepared::apply`], so that it runs in the
-/// sandboxed process that execs, not in the sandbox's helpers.
-pub(crate) fn controlling_terminal(command: &mut std::process::Command) {
-    sys::controlling_terminal(command);
+/// Make the process `command` spawns leave ptc's session: no controlling terminal (so no
+/// `TIOCSTI` into the operator's), a process group of its own (its pid), and no descriptor of
+/// ptc's above 2 across `exec`. Call before [`Prepared::apply`].
+pub(crate) fn detach(command: &mut std::process::Command) {
+    sys::detach(command);
 }
 
-/// Set the window size of the terminal open as `fd`.
-pub(crate) fn set_window_size(
-    fd: &impl std::os::fd::AsRawFd,
-    rows: u16,
-    cols: u16,
-) -> std::io::Result<()> {
-    sys::set_window_size(fd, rows, cols)
+/// The PTY a terminal backend opens for itself, inside its sandbox, as its standard streams
+/// and controlling terminal; ptc gets the master side from it over a unix socket.
+#[derive(Debug)]
+pub(crate) struct OwnTerminal {
+    ours: std::os::unix::net::UnixStream,
+    theirs: Option<std::os::unix::net::UnixStream>,
+}
+
+impl OwnTerminal {
+    /// Make the process `command` execs open a PTY of `rows`×`cols` for itself. Call after
+    /// [`detach`] and [`Prepared::apply`], then [`OwnTerminal::master`] once it was spawned.
+    pub(crate) fn install(
+        command: &mut std::process::Command,
+        rows: u16,
+        cols: u16,
+    ) -> std::io::Result<OwnTerminal> {
+        use std::os::fd::AsRawFd;
+        let (ours, theirs) = std::os::unix::net::UnixStream::pair()?;
+        sys::open_terminal(command, theirs.as_raw_fd(), rows, cols);
+        Ok(OwnTerminal {
+            ours,
+            theirs: Some(theirs),
+        })
+    }
+
+    /// The master side of the PTY, once `spawn` returned (it waits for the `exec`, and the
+    /// PTY was sent before).
+    pub(crate) fn master(mut self) -> std::io::Result<std::os::fd::OwnedFd> {
+        drop(self.theirs.take());
+        sys::receive_fd(&self.ours)
+    }
 }
 
 /// Credential locations no sandboxed command may read (`~` is the user's home).
@@ -147,6 +171,17 @@ fn canonical(paths: &[PathBuf]) -> Vec<PathBuf> {
         .collect()
 }
 
+/// `path` with its deepest existing ancestor canonical and the rest kept as written (`None`
+/// for a relative path or a `..` past what exists): a protected file that does not exist yet
+/// still has a place.
+fn canonical_or_planned(path: &Path) -> Option<PathBuf> {
+    if let Ok(path) = std::fs::canonicalize(path) {
+        return Some(path);
+    }
+    let (parent, name) = (path.parent()?, path.file_name()?);
+    Some(canonical_or_planned(parent)?.join(name))
+}
+
 /// What this kernel offers, probed once per process.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Support {
@@ -194,7 +229,11 @@ impl Sandbox {
             root: root.to_path_buf(),
             deny,
             writable: canonical(&config.writable),
-            protected: canonical(&config.protected),
+            protected: config
+                .protected
+                .iter()
+                .filter_map(|p| canonical_or_planned(p))
+                .collect(),
             network: config.network,
         };
         if let Some(holder) = sandbox
@@ -237,7 +276,7 @@ impl Sandbox {
         self.network
     }
 
-    /// The files no tool may change (canonical).
+    /// The files no tool may change (canonical, or where they would be made).
     pub fn protected(&self) -> &[PathBuf] {
         &self.protected
     }
