@@ -46,7 +46,11 @@ impl Terminals {
     /// `bash` as `owner`: its stdout.
     async fn bash(&self, owner: usize, command: &str) -> String {
         let r = self
-            .call(owner, "bash", json!({"command": command, "description": "t"}))
+            .call(
+                owner,
+                "bash",
+                json!({"command": command, "description": "t"}),
+            )
             .await;
         assert!(!r.is_error(), "{}", text(&r));
         r.value().unwrap()["stdout"].as_str().unwrap().to_string()
@@ -54,15 +58,24 @@ impl Terminals {
 
     /// Open a terminal of `kind` as `owner`: its session id.
     async fn open(&self, owner: usize, kind: &str) -> String {
-        let r = self.call(owner, "terminal_open", json!({"type": kind})).await;
+        let r = self
+            .call(owner, "terminal_open", json!({"type": kind}))
+            .await;
         assert!(!r.is_error(), "{}", text(&r));
-        r.value().unwrap()["sessionId"].as_str().unwrap().to_string()
+        r.value().unwrap()["sessionId"]
+            .as_str()
+            .unwrap()
+            .to_string()
     }
 
     /// Type `line` into `owner`'s terminal `id`: the output it answers with.
     async fn send(&self, owner: usize, id: &str, line: &str) -> String {
         let r = self
-            .call(owner, "terminal_send", json!({"sessionId": id, "text": line}))
+            .call(
+                owner,
+                "terminal_send",
+                json!({"sessionId": id, "text": line}),
+            )
             .await;
         assert!(!r.is_error(), "{}", text(&r));
         r.value().unwrap()["output"].as_str().unwrap().to_string()
@@ -129,7 +142,12 @@ fn hostile_sandboxed_bash_cannot_type_into_the_operators_terminal() {
     // Standard input stays open (and silent) until the session ends.
     let _stdin = child.stdin.take();
     let mut out = String::new();
-    child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
     assert!(child.wait().unwrap().success(), "{out}");
     for target in ["/dev/tty", "0", "1", "2"] {
         assert!(
@@ -138,7 +156,10 @@ fn hostile_sandboxed_bash_cannot_type_into_the_operators_terminal() {
         );
     }
     assert!(!out.contains("injected"), "{out}");
-    assert!(!out.contains("PWNED"), "the injected line reached the terminal: {out}");
+    assert!(
+        !out.contains("PWNED"),
+        "the injected line reached the terminal: {out}"
+    );
     assert!(out.contains("NOTHING LEFT"), "{out}");
     let fds = out.split("--- fds").nth(1).unwrap_or_default();
     assert!(
@@ -197,17 +218,40 @@ match = { command = "^node" }
     .unwrap();
     let _lift = config.policies.install(&t.registry);
     std::fs::create_dir(t.root.join("x")).unwrap();
-    let denied = t.call(0, "bash", json!({"command": "rm -rf x", "description": "t"})).await;
+    let denied = t
+        .call(
+            0,
+            "bash",
+            json!({"command": "rm -rf x", "description": "t"}),
+        )
+        .await;
     assert_eq!(denied.error_code(), Some(ptc::codes::TOOL_DENIED));
     let term = t.open(0, "bash").await;
     let r = t
-        .call(0, "terminal_send", json!({"sessionId": term, "text": "rm -rf x"}))
+        .call(
+            0,
+            "terminal_send",
+            json!({"sessionId": term, "text": "rm -rf x"}),
+        )
         .await;
-    assert_eq!(r.error_code(), Some(ptc::codes::TOOL_DENIED), "{}", text(&r));
+    assert_eq!(
+        r.error_code(),
+        Some(ptc::codes::TOOL_DENIED),
+        "{}",
+        text(&r)
+    );
     assert!(text(&r).contains("denied by policy"), "{}", text(&r));
-    assert!(t.root.join("x").is_dir(), "the terminal ran the denied command");
+    assert!(
+        t.root.join("x").is_dir(),
+        "the terminal ran the denied command"
+    );
     // Other text still goes through; a backend whose command line a rule denies does not open.
     assert!(t.send(0, &term, "echo fine").await.contains("fine"));
     let r = t.call(0, "terminal_open", json!({"type": "node"})).await;
-    assert_eq!(r.error_code(), Some(ptc::codes::TOOL_DENIED), "{}", text(&r));
+    assert_eq!(
+        r.error_code(),
+        Some(ptc::codes::TOOL_DENIED),
+        "{}",
+        text(&r)
+    );
 }

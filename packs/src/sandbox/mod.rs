@@ -8,14 +8,19 @@
 //! | `danger-full-access` | no sandbox: whatever ptc's user may do | | |
 //!
 //! `network = true` allows the network in the first two modes. The active configuration file
-//! and ptc's trust store are read-only to the command even when they lie inside the root.
+//! and ptc's trust store are read-only to the command even when they lie inside the root, and
+//! none of their ancestors there can be renamed or removed.
 //!
 //! Mechanisms (see `SECURITY.md`): Landlock for files, TCP and signals (`landlock.rs`); a
-//! seccomp filter on socket families (`seccomp.rs`); new PID, mount and network namespaces
+//! seccomp filter refusing terminal input injection (`TIOCSTI`, `TIOCLINUX`) and, when the
+//! network is denied, socket families (`seccomp.rs`); new PID, mount and network namespaces
 //! (inside a user namespace when ptc is not root), where PID 1 is ptc's own small init, so
 //! every process the command starts dies with the call, `setsid` included; mounts that mask
-//! the deny paths and block devices, and bind the protected files read-only; no capabilities
-//! and no new privileges. A fresh private temp dir per call is `TMPDIR` and is removed after.
+//! the deny paths and block devices, bind the protected files read-only and pin their
+//! ancestors, and give the sandbox a `devpts` of its own; a session of its own (no controlling
+//! terminal, [`detach`]), a terminal's PTY opened inside the sandbox ([`OwnTerminal`]); no
+//! capabilities and no new privileges. A fresh private temp dir per call is `TMPDIR` and is
+//! removed after.
 //!
 //! Where the kernel lacks Landlock, [`Sandbox::unavailable`] says why and sandboxed modes
 //! refuse to run commands; where it gives no namespaces, Landlock and seccomp still apply and
@@ -188,7 +193,7 @@ pub struct Support {
     /// The Landlock ABI version, or `None` without Landlock.
     pub landlock_abi: Option<u32>,
     /// Whether new PID, mount and network namespaces can be made (in a user namespace when
-    /// not root).
+    /// not root), with a `devpts` of their own.
     pub namespaces: bool,
 }
 
@@ -305,7 +310,8 @@ impl Sandbox {
         (!support().namespaces).then(|| {
             "the sandbox has no namespaces here (user namespaces are disabled): bash still runs \
              under Landlock and seccomp, but processes that leave its process group (`setsid`) \
-             can outlive a call, the active config is protected only by trust, and the \
+             can outlive a call, the active config is protected only by trust, a trust store \
+             in a writable directory and other sessions' terminals are not protected, and the \
              ancestors of deny paths cannot be listed"
                 .to_string()
         })
