@@ -97,8 +97,8 @@ fn text(r: &ToolExecutionResult) -> String {
     ptc::content_text(&r.content)
 }
 
-/// A program pushes a line into "its" terminal with `TIOCSTI` on `/dev/tty` and on fds 0-2
-/// and lists its descriptors; the line, if it got through, would run in the operator's shell
+/// A program pushes a line into "its" terminal with `TIOCSTI` on `/dev/tty` and on fds 0-2,
+/// from `bash` and from a background task, and lists bash's descriptors; the line, if it got through, would run in the operator's shell
 /// after ptc exits (or answer ptc's own approval prompt).
 const INJECT: &str = r#"
 const inject = "import fcntl, os, termios\n" +
@@ -111,9 +111,12 @@ const inject = "import fcntl, os, termios\n" +
   "        print(t, 'injected')\n" +
   "    except OSError as e:\n" +
   "        print(t, 'refused', e.errno)\n";
-const a = await tools.bash({command: "python3 -c \"$P\"".replace("$P", inject.replaceAll('"', '\\"')), description: "inject"});
+const command = "python3 -c \"$P\"".replace("$P", inject.replaceAll('"', '\\"'));
+const a = await tools.bash({command, description: "inject"});
+const task = await tools.bash({command, description: "inject", run_in_background: true});
+const t = await tools.task_output({task_id: task.task_id, wait: true, timeout_ms: 20000});
 const b = await tools.bash({command: "ls -l /proc/self/fd/", description: "fds"});
-return a.stdout + "--- fds\n" + b.stdout;
+return a.stdout + t.output + "--- fds\n" + b.stdout;
 "#;
 
 #[test]
@@ -150,9 +153,10 @@ fn hostile_sandboxed_bash_cannot_type_into_the_operators_terminal() {
         .unwrap();
     assert!(child.wait().unwrap().success(), "{out}");
     for target in ["/dev/tty", "0", "1", "2"] {
-        assert!(
-            out.contains(&format!("{target} refused")),
-            "{target} was not refused: {out}"
+        assert_eq!(
+            out.matches(&format!("{target} refused")).count(),
+            2,
+            "{target} was not refused in bash and in a background task: {out}"
         );
     }
     assert!(!out.contains("injected"), "{out}");
@@ -203,6 +207,11 @@ async fn hostile_bash_deny_rule_also_refuses_the_same_command_typed_into_a_termi
     let t = Terminals::new(&["a"]);
     let config = Config::parse(
         r#"
+# Allowing the terminal tool by name does not lift bash's rules: the stricter decision holds.
+[[policy]]
+tool = "terminal_send"
+action = "allow"
+
 [[policy]]
 tool = "bash"
 action = "deny"
