@@ -230,9 +230,11 @@ impl PolicySet {
         Ok(())
     }
 
-    /// The first rule that applies to a call of `name` with `args` (compared as given).
+    /// The rule that decides a call of `name` with `args` (compared as given): as
+    /// [`PolicySet::decide_for`], path arguments unresolved.
     pub fn decide(&self, name: &str, args: &Value) -> Option<&PolicyRule> {
-        self.rules.iter().find(|r| r.applies(name, args))
+        let own = self.rules.iter().find(|r| r.applies(name, args));
+        self.stricter_as_bash(own, name, args)
     }
 
     /// The rule that decides `exec`: the first that applies to it (path arguments resolved,
@@ -241,7 +243,19 @@ impl PolicySet {
     /// running the same command (deny over ask over allow).
     pub fn decide_for(&self, exec: &ToolExecution) -> Option<&PolicyRule> {
         let own = self.rules.iter().find(|r| r.applies_to(exec));
-        let typed = as_bash(exec.name(), exec.arguments()).and_then(|a| self.decide("bash", &a));
+        self.stricter_as_bash(own, exec.name(), exec.arguments())
+    }
+
+    /// `own`, or the rule deciding the `bash` call that `name` with `args` amounts to when
+    /// that one is stricter.
+    fn stricter_as_bash<'a>(
+        &'a self,
+        own: Option<&'a PolicyRule>,
+        name: &str,
+        args: &Value,
+    ) -> Option<&'a PolicyRule> {
+        let typed =
+            as_bash(name, args).and_then(|a| self.rules.iter().find(|r| r.applies("bash", &a)));
         match (own, typed) {
             (Some(own), Some(typed)) if strictness(typed.action) > strictness(own.action) => {
                 Some(typed)

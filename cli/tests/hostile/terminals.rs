@@ -225,6 +225,9 @@ match = { command = "^node" }
         None,
     )
     .unwrap();
+    let typed = json!({"sessionId": "term-1", "text": "rm -rf x"});
+    let rule = config.policies.decide("terminal_send", &typed).unwrap();
+    assert_eq!(rule.action, ptc_cli::config::PolicyAction::Deny);
     let _lift = config.policies.install(&t.registry);
     std::fs::create_dir(t.root.join("x")).unwrap();
     let denied = t
