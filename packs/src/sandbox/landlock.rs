@@ -36,7 +36,9 @@ const NET_CONNECT_TCP: u64 = 1 << 1;
 const SCOPE_ABSTRACT_UNIX_SOCKET: u64 = 1 << 0;
 const SCOPE_SIGNAL: u64 = 1 << 1;
 
-/// Device nodes every sandboxed command may read and write.
+/// Device nodes every sandboxed command may read and write. Not the host's PTYs
+/// (`/dev/pts`, `/dev/ptmx`): with namespaces the sandbox has a `devpts` of its own
+/// ([`own_devpts_rules`]); without, PTYs (the operator's, other sessions') stay closed.
 const DEVICES: &[&str] = &[
     "/dev/null",
     "/dev/zero",
@@ -44,8 +46,6 @@ const DEVICES: &[&str] = &[
     "/dev/random",
     "/dev/urandom",
     "/dev/tty",
-    "/dev/ptmx",
-    "/dev/pts",
 ];
 
 /// The filesystem rights ABI `abi` handles (device ioctls left out).

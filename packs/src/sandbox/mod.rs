@@ -56,7 +56,10 @@ pub(crate) struct OwnTerminal {
 
 impl OwnTerminal {
     /// Make the process `command` execs open a PTY of `rows`×`cols` for itself. Call after
-    /// [`detach`] and [`Prepared::apply`], then [`OwnTerminal::master`] once it was spawned.
+    /// [`detach`]; after [`Prepared::apply`] when the confinement is
+    /// [isolated](Prepared::isolated) (the PTY is made inside, in the sandbox's own `devpts`),
+    /// before it otherwise (made before Landlock, which grants no PTY). Then
+    /// [`OwnTerminal::master`] once it was spawned.
     pub(crate) fn install(
         command: &mut std::process::Command,
         rows: u16,
@@ -311,7 +314,7 @@ impl Sandbox {
             "the sandbox has no namespaces here (user namespaces are disabled): bash still runs \
              under Landlock and seccomp, but processes that leave its process group (`setsid`) \
              can outlive a call, the active config is protected only by trust, a trust store \
-             in a writable directory and other sessions' terminals are not protected, and the \
+             in a writable directory is not protected, commands cannot open PTYs, and the \
              ancestors of deny paths cannot be listed"
                 .to_string()
         })

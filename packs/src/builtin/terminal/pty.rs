@@ -80,11 +80,24 @@ pub(super) async fn open(
             .stdout(Stdio::null())
             .stderr(Stdio::null());
         sandbox::detach(&mut command);
-        if let Some(confinement) = &confinement {
-            confinement.apply(&mut command);
-        }
-        let own = OwnTerminal::install(&mut command, ROWS, COLS)
-            .map_err(|e| ToolError::new(format!("cannot prepare the PTY: {e}")))?;
+        // With namespaces the PTY is made inside, in the sandbox's own devpts; without, before
+        // Landlock, which then leaves every PTY closed to the terminal's processes.
+        let own = |command: &mut std::process::Command| {
+            OwnTerminal::install(command, ROWS, COLS)
+                .map_err(|e| ToolError::new(format!("cannot prepare the PTY: {e}")))
+        };
+        let own = match &confinement {
+            Some(confinement) if isolated => {
+                confinement.apply(&mut command);
+                own(&mut command)?
+            }
+            Some(confinement) => {
+                let own = own(&mut command)?;
+                confinement.apply(&mut command);
+                own
+            }
+            None => own(&mut command)?,
+        };
         let child = tokio::process::Command::from(command)
             .spawn()
             .map_err(|e| ToolError::new(format!("cannot start `{}`: {e}", launch.argv[0])))?;
