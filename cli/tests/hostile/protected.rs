@@ -20,10 +20,18 @@ struct Home {
 
 impl Home {
     fn new(store: Option<&str>) -> Home {
+        Home::at(".", store)
+    }
+
+    /// The workspace root at `root` under the fake `$HOME`, which is writable too.
+    fn at(root: &str, store: Option<&str>) -> Home {
         let tmp = tempfile::tempdir().unwrap();
-        let root = std::fs::canonicalize(tmp.path()).unwrap();
-        std::fs::create_dir_all(root.join(".config")).unwrap();
-        let store_path = root.join(".config/ptc/trusted.toml");
+        let home = std::fs::canonicalize(tmp.path()).unwrap();
+        std::fs::create_dir_all(home.join(".config")).unwrap();
+        let store_path = home.join(".config/ptc/trusted.toml");
+        let root = home.join(root);
+        std::fs::create_dir_all(&root).unwrap();
+        let root = std::fs::canonicalize(root).unwrap();
         if let Some(text) = store {
             std::fs::create_dir_all(store_path.parent().unwrap()).unwrap();
             std::fs::write(&store_path, text).unwrap();
@@ -31,6 +39,7 @@ impl Home {
         let mut ctx = PackContext::new(root.clone());
         ctx.sandbox = SandboxConfig {
             protected: vec![store_path.clone()],
+            writable: vec![home],
             ..SandboxConfig::default()
         };
         let registry = ToolRegistry::new();
@@ -100,5 +109,23 @@ async fn hostile_missing_trust_store_in_a_writable_tree_cannot_be_made() {
         let (code, text) = home.bash(attack).await;
         assert_ne!(code, 0, "{attack}: {text}");
         assert_eq!(read(&home.store), None, "{attack}: {text}");
+    }
+}
+
+#[tokio::test]
+async fn hostile_trust_store_is_kept_in_the_outermost_writable_tree() {
+    // The root is `~/.config` itself, and `~` is writable too: the root cannot be moved aside.
+    let home = Home::at(".config", Some("# the operator's\n"));
+    for attack in [
+        "cd .. && mv .config .cfg && mkdir -p .config/ptc && echo forged > .config/ptc/trusted.toml",
+        "mv ptc x && mkdir ptc && echo forged > ptc/trusted.toml",
+    ] {
+        let (code, text) = home.bash(attack).await;
+        assert_ne!(code, 0, "{attack}: {text}");
+        assert_eq!(
+            read(&home.store).as_deref(),
+            Some("# the operator's\n"),
+            "{attack}: {text}"
+        );
     }
 }

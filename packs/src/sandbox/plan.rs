@@ -124,19 +124,23 @@ fn bind_read_only(source: &Path, target: &Path, mounts: &mut Vec<Mount>) -> io::
 /// mount point (a self bind mount: a mount point can be neither renamed nor removed, `EBUSY`),
 /// so no ancestor can be moved aside and replaced; then the file is bound read-only, or, when
 /// it does not exist, its directory is (made if need be and) bound read-only, so that it
-/// cannot be created. Parents before children, so no mount hides another.
+/// cannot be created (unless that directory holds the workspace root, which stays writable).
+/// Parents before children, so no mount hides another.
 fn protect(sandbox: &Sandbox, writable: &[PathBuf], mounts: &mut Vec<Mount>) -> io::Result<()> {
     // (path, read-only): the pins and the frozen, parents first.
     let mut keep: Vec<(PathBuf, bool)> = Vec::new();
     for path in &sandbox.protected {
-        let (Some(tree), Some(dir)) =
-            (writable.iter().find(|w| path.starts_with(w)), path.parent())
-        else {
+        // The outermost writable tree that holds it: every ancestor below it could be moved.
+        let tree = writable
+            .iter()
+            .filter(|w| path.starts_with(w))
+            .min_by_key(|w| w.components().count());
+        let (Some(tree), Some(dir)) = (tree, path.parent()) else {
             continue;
         };
         if path.is_file() {
             keep.push((path.clone(), true));
-        } else if !path.exists() && dir != sandbox.root {
+        } else if !path.exists() && !sandbox.root.starts_with(dir) {
             fs::create_dir_all(dir)?;
             keep.push((dir.to_path_buf(), true));
         }
