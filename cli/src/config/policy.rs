@@ -238,9 +238,10 @@ impl PolicySet {
     }
 
     /// The rule that decides `exec`: the first that applies to it (path arguments resolved,
-    /// see [`PolicyRule::applies_to`]); for a terminal call that runs a command (see
-    /// [`as_bash`]), the stricter of that and the first rule that applies to the `bash` call
-    /// running the same command (deny over ask over allow).
+    /// see [`PolicyRule::applies_to`]); for a terminal call that runs a command (the text
+    /// `terminal_send` types, the command line `terminal_open` starts), the stricter of that
+    /// and the first rule that applies to the `bash` call with that `command` (deny over ask
+    /// over allow).
     pub fn decide_for(&self, exec: &ToolExecution) -> Option<&PolicyRule> {
         let own = self.rules.iter().find(|r| r.applies_to(exec));
         self.stricter_as_bash(own, exec.name(), exec.arguments())

@@ -18,7 +18,7 @@
 //! every process the command starts dies with the call, `setsid` included; mounts that mask
 //! the deny paths and block devices, bind the protected files read-only and pin their
 //! ancestors, and give the sandbox a `devpts` of its own; a session of its own (no controlling
-//! terminal, [`detach`]), a terminal's PTY opened inside the sandbox ([`OwnTerminal`]); no
+//! terminal, `detach`), a terminal's PTY opened inside the sandbox (`OwnTerminal`); no
 //! capabilities and no new privileges. A fresh private temp dir per call is `TMPDIR` and is
 //! removed after.
 //!
