@@ -9,6 +9,7 @@ use std::process::{Command, Stdio};
 use ptc::{Agent, Owner, ScopeKey, ToolExecutionInput, ToolExecutionResult, ToolRegistry};
 use ptc_cli::config::Config;
 use ptc_packs::builtin::Builtin;
+use ptc_packs::sandbox::{SandboxConfig, SandboxMode};
 use ptc_packs::PackContext;
 use serde_json::{json, Value};
 
@@ -23,10 +24,16 @@ struct Terminals {
 
 impl Terminals {
     fn new(owners: &[&str]) -> Terminals {
+        Terminals::with(owners, SandboxConfig::default())
+    }
+
+    fn with(owners: &[&str], sandbox: SandboxConfig) -> Terminals {
         let tmp = tempfile::tempdir().unwrap();
         let root = std::fs::canonicalize(tmp.path()).unwrap();
         let registry = ToolRegistry::new();
-        let pack = Builtin::new(&PackContext::new(root.clone())).unwrap();
+        let mut ctx = PackContext::new(root.clone());
+        ctx.sandbox = sandbox;
+        let pack = Builtin::new(&ctx).unwrap();
         pack.register(&registry).unwrap();
         Terminals {
             _tmp: tmp,
@@ -170,6 +177,36 @@ fn hostile_sandboxed_bash_cannot_type_into_the_operators_terminal() {
         !fds.contains("/dev/pts") && !fds.contains("tty"),
         "a terminal descriptor reached bash: {fds}"
     );
+}
+
+#[tokio::test]
+async fn hostile_tiocsti_is_refused_in_every_sandbox_mode_even_on_a_terminals_own_pty() {
+    // A terminal's PTY is its controlling terminal, where the kernel alone would allow
+    // TIOCSTI: only the seccomp filter refuses it.
+    let inject = "python3 -c \"import fcntl, termios; fcntl.ioctl(0, termios.TIOCSTI, b'#')\" \
+                  && echo INJECT-OK || echo INJECT-REFUSED";
+    let modes = [
+        (SandboxMode::WorkspaceWrite, false),
+        (SandboxMode::WorkspaceWrite, true),
+        (SandboxMode::ReadOnly, false),
+    ];
+    for (mode, network) in modes {
+        let t = Terminals::with(
+            &["a"],
+            SandboxConfig {
+                mode,
+                network,
+                ..SandboxConfig::default()
+            },
+        );
+        let term = t.open(0, "bash").await;
+        let out = t.send(0, &term, inject).await;
+        assert!(
+            out.lines().any(|l| l.trim() == "INJECT-REFUSED")
+                && !out.lines().any(|l| l.trim().ends_with("INJECT-OK")),
+            "{mode} network={network}: {out}"
+        );
+    }
 }
 
 #[tokio::test]
