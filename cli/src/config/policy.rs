@@ -4,6 +4,10 @@
 //! Rules are installed as a `tools/pre-execute` listener, and every `deny` rule also as
 //! a guard, so a denial holds whatever other listeners do. They apply equally to native
 //! calls and to sub-calls inside `run_code`.
+//!
+//! Rules follow the command, not the tool name: what `terminal_send` types (its `text`) and
+//! the command line `terminal_open` starts are also decided as a `bash` call with that
+//! `command`, and the stricter of the two decisions holds (see [`PolicySet::decide_for`]).
 
 use std::sync::Arc;
 
@@ -130,6 +134,27 @@ impl PolicyRule {
     }
 }
 
+/// The arguments of the `bash` call a terminal call amounts to: `terminal_send` types its
+/// `text` into a shell or REPL, `terminal_open` starts its backend's command line.
+fn as_bash(name: &str, args: &Value) -> Option<Value> {
+    let command = match name {
+        "terminal_send" => args.get("text")?.as_str()?.to_string(),
+        "terminal_open" => {
+            ptc_packs::builtin::terminal::backend_command(args.get("type")?.as_str()?)?
+        }
+        _ => return None,
+    };
+    Some(serde_json::json!({ "command": command }))
+}
+
+fn strictness(action: PolicyAction) -> u8 {
+    match action {
+        PolicyAction::Allow => 0,
+        PolicyAction::Ask => 1,
+        PolicyAction::Deny => 2,
+    }
+}
+
 /// The rules of one configuration, in file order.
 #[derive(Debug, Clone, Default)]
 pub struct PolicySet {
@@ -205,15 +230,40 @@ impl PolicySet {
         Ok(())
     }
 
-    /// The first rule that applies to a call of `name` with `args` (compared as given).
+    /// The rule that decides a call of `name` with `args` (compared as given): as
+    /// [`PolicySet::decide_for`], path arguments unresolved.
     pub fn decide(&self, name: &str, args: &Value) -> Option<&PolicyRule> {
-        self.rules.iter().find(|r| r.applies(name, args))
+        let own = self.rules.iter().find(|r| r.applies(name, args));
+        self.stricter_as_bash(own, name, args)
     }
 
-    /// The first rule that applies to `exec` (path arguments resolved, see
-    /// [`PolicyRule::applies_to`]).
+    /// The rule that decides `exec`: the first that applies to it (path arguments resolved,
+    /// see [`PolicyRule::applies_to`]); for a terminal call that runs a command (the text
+    /// `terminal_send` types, the command line `terminal_open` starts), the stricter of that
+    /// and the first rule that applies to the `bash` call with that `command` (deny over ask
+    /// over allow).
     pub fn decide_for(&self, exec: &ToolExecution) -> Option<&PolicyRule> {
-        self.rules.iter().find(|r| r.applies_to(exec))
+        let own = self.rules.iter().find(|r| r.applies_to(exec));
+        self.stricter_as_bash(own, exec.name(), exec.arguments())
+    }
+
+    /// `own`, or the rule deciding the `bash` call that `name` with `args` amounts to when
+    /// that one is stricter.
+    fn stricter_as_bash<'a>(
+        &'a self,
+        own: Option<&'a PolicyRule>,
+        name: &str,
+        args: &Value,
+    ) -> Option<&'a PolicyRule> {
+        let typed =
+            as_bash(name, args).and_then(|a| self.rules.iter().find(|r| r.applies("bash", &a)));
+        match (own, typed) {
+            (Some(own), Some(typed)) if strictness(typed.action) > strictness(own.action) => {
+                Some(typed)
+            }
+            (None, typed) => typed,
+            (own, _) => own,
+        }
     }
 
     /// Install as a pre-execute listener plus guards for the deny rules. Returns the

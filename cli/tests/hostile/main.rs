@@ -4,7 +4,8 @@
 //! small documented slack, and the process stays up: the next run in the same process works.
 //! Area modules: `program` (code-mode programs and their arguments and results), `tools` (builtin
 //! tools and the CLI's inputs), `log` (the session log and replay), `sandbox` (bash's kernel
-//! sandbox, configuration trust), `serve` (`ptc serve` over stdio and HTTP).
+//! sandbox, configuration trust), `protected` (the trust store's ancestors), `terminals`
+//! (terminals, the operator's terminal), `serve` (`ptc serve` over stdio and HTTP).
 
 // Shared with the `it` binary (the hostile suite is a binary of its own: it measures children's
 // peak memory, and the kernel counts a child's from its parent's at spawn).
@@ -18,7 +19,9 @@ mod fuzz_corpus;
 mod log;
 mod operator_terminal;
 mod program;
+mod protected;
 mod sandbox;
 mod serve;
+mod terminals;
 mod tools;
 mod trust;

@@ -11,6 +11,7 @@
 //! 4); signals to processes outside the sandbox, and abstract unix sockets when the network is
 //! denied (scopes, ABI 6). Device `ioctl`s (ABI 5) are not handled.
 
+use std::ffi::CString;
 use std::fs;
 use std::io;
 use std::os::fd::OwnedFd;
@@ -35,7 +36,9 @@ const NET_CONNECT_TCP: u64 = 1 << 1;
 const SCOPE_ABSTRACT_UNIX_SOCKET: u64 = 1 << 0;
 const SCOPE_SIGNAL: u64 = 1 << 1;
 
-/// Device nodes every sandboxed command may read and write.
+/// Device nodes every sandboxed command may read and write. Not the host's PTYs
+/// (`/dev/pts`, `/dev/ptmx`): with namespaces the sandbox has a `devpts` of its own
+/// ([`own_devpts_rules`]); without, PTYs (the operator's, other sessions') stay closed.
 const DEVICES: &[&str] = &[
     "/dev/null",
     "/dev/zero",
@@ -43,8 +46,6 @@ const DEVICES: &[&str] = &[
     "/dev/random",
     "/dev/urandom",
     "/dev/tty",
-    "/dev/ptmx",
-    "/dev/pts",
 ];
 
 /// The filesystem rights ABI `abi` handles (device ioctls left out).
@@ -97,6 +98,17 @@ pub(super) fn ruleset(abi: u32, grants: &Grants<'_>) -> io::Result<OwnedFd> {
         )?;
     }
     Ok(ruleset)
+}
+
+/// The rules for the sandbox's own `devpts` (`/dev/pts` and the `/dev/ptmx` bound to its
+/// `ptmx`), which exist only inside its mount namespace: the command's process adds them
+/// after the mounts, before it enforces the ruleset (see [`sys::ChildPlan::late_rules`]).
+pub(super) fn own_devpts_rules(abi: u32) -> Vec<(CString, u64)> {
+    let rights = (READ | WRITE_FILE | TRUNCATE) & handled_fs(abi);
+    vec![
+        (c"/dev/pts".into(), rights),
+        (c"/dev/ptmx".into(), rights & FILE_RIGHTS),
+    ]
 }
 
 fn allow(ruleset: &OwnedFd, path: &Path, rights: u64) -> io::Result<()> {

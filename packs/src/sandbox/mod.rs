@@ -8,14 +8,19 @@
 //! | `danger-full-access` | no sandbox: whatever ptc's user may do | | |
 //!
 //! `network = true` allows the network in the first two modes. The active configuration file
-//! and ptc's trust store are read-only to the command even when they lie inside the root.
+//! and ptc's trust store are read-only to the command even when they lie inside the root, and
+//! none of their ancestors there can be renamed or removed.
 //!
 //! Mechanisms (see `SECURITY.md`): Landlock for files, TCP and signals (`landlock.rs`); a
-//! seccomp filter on socket families (`seccomp.rs`); new PID, mount and network namespaces
+//! seccomp filter refusing terminal input injection (`TIOCSTI`, `TIOCLINUX`) and, when the
+//! network is denied, socket families (`seccomp.rs`); new PID, mount and network namespaces
 //! (inside a user namespace when ptc is not root), where PID 1 is ptc's own small init, so
 //! every process the command starts dies with the call, `setsid` included; mounts that mask
-//! the deny paths and block devices, and bind the protected files read-only; no capabilities
-//! and no new privileges. A fresh private temp dir per call is `TMPDIR` and is removed after.
+//! the deny paths and block devices, bind the protected files read-only and pin their
+//! ancestors, and give the sandbox a `devpts` of its own; a session of its own (no controlling
+//! terminal, `detach`), a terminal's PTY opened inside the sandbox (`OwnTerminal`); no
+//! capabilities and no new privileges. A fresh private temp dir per call is `TMPDIR` and is
+//! removed after.
 //!
 //! Where the kernel lacks Landlock, [`Sandbox::unavailable`] says why and sandboxed modes
 //! refuse to run commands; where it gives no namespaces, Landlock and seccomp still apply and
@@ -34,20 +39,47 @@ use std::sync::OnceLock;
 
 pub(crate) use plan::Prepared;
 
-/// Make the process `command` execs a session leader whose controlling terminal is its
-/// standard input (a PTY's slave side). Call after [`Prepared::apply`], so that it runs in the
-/// sandboxed process that execs, not in the sandbox's helpers.
-pub(crate) fn controlling_terminal(command: &mut std::process::Command) {
-    sys::controlling_terminal(command);
+/// Make the process `command` spawns leave ptc's session: no controlling terminal (so no
+/// `TIOCSTI` into the operator's), a process group of its own (its pid), and no descriptor of
+/// ptc's above 2 across `exec`. Call before [`Prepared::apply`].
+pub(crate) fn detach(command: &mut std::process::Command) {
+    sys::detach(command);
 }
 
-/// Set the window size of the terminal open as `fd`.
-pub(crate) fn set_window_size(
-    fd: &impl std::os::fd::AsRawFd,
-    rows: u16,
-    cols: u16,
-) -> std::io::Result<()> {
-    sys::set_window_size(fd, rows, cols)
+/// The PTY a terminal backend opens for itself, inside its sandbox, as its standard streams
+/// and controlling terminal; ptc gets the master side from it over a unix socket.
+#[derive(Debug)]
+pub(crate) struct OwnTerminal {
+    ours: std::os::unix::net::UnixStream,
+    theirs: Option<std::os::unix::net::UnixStream>,
+}
+
+impl OwnTerminal {
+    /// Make the process `command` execs open a PTY of `rows`×`cols` for itself. Call after
+    /// [`detach`]; after [`Prepared::apply`] when the confinement is
+    /// [isolated](Prepared::isolated) (the PTY is made inside, in the sandbox's own `devpts`),
+    /// before it otherwise (made before Landlock, which grants no PTY). Then
+    /// [`OwnTerminal::master`] once it was spawned.
+    pub(crate) fn install(
+        command: &mut std::process::Command,
+        rows: u16,
+        cols: u16,
+    ) -> std::io::Result<OwnTerminal> {
+        use std::os::fd::AsRawFd;
+        let (ours, theirs) = std::os::unix::net::UnixStream::pair()?;
+        sys::open_terminal(command, theirs.as_raw_fd(), rows, cols);
+        Ok(OwnTerminal {
+            ours,
+            theirs: Some(theirs),
+        })
+    }
+
+    /// The master side of the PTY, once `spawn` returned (it waits for the `exec`, and the
+    /// PTY was sent before).
+    pub(crate) fn master(mut self) -> std::io::Result<std::os::fd::OwnedFd> {
+        drop(self.theirs.take());
+        sys::receive_fd(&self.ours)
+    }
 }
 
 /// Credential locations no sandboxed command may read (`~` is the user's home).
@@ -147,13 +179,24 @@ fn canonical(paths: &[PathBuf]) -> Vec<PathBuf> {
         .collect()
 }
 
+/// `path` with its deepest existing ancestor canonical and the rest kept as written (`None`
+/// for a relative path or a `..` past what exists): a protected file that does not exist yet
+/// still has a place.
+fn canonical_or_planned(path: &Path) -> Option<PathBuf> {
+    if let Ok(path) = std::fs::canonicalize(path) {
+        return Some(path);
+    }
+    let (parent, name) = (path.parent()?, path.file_name()?);
+    Some(canonical_or_planned(parent)?.join(name))
+}
+
 /// What this kernel offers, probed once per process.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Support {
     /// The Landlock ABI version, or `None` without Landlock.
     pub landlock_abi: Option<u32>,
     /// Whether new PID, mount and network namespaces can be made (in a user namespace when
-    /// not root).
+    /// not root), with a `devpts` of their own.
     pub namespaces: bool,
 }
 
@@ -194,7 +237,11 @@ impl Sandbox {
             root: root.to_path_buf(),
             deny,
             writable: canonical(&config.writable),
-            protected: canonical(&config.protected),
+            protected: config
+                .protected
+                .iter()
+                .filter_map(|p| canonical_or_planned(p))
+                .collect(),
             network: config.network,
         };
         if let Some(holder) = sandbox
@@ -237,7 +284,7 @@ impl Sandbox {
         self.network
     }
 
-    /// The files no tool may change (canonical).
+    /// The files no tool may change (canonical, or where they would be made).
     pub fn protected(&self) -> &[PathBuf] {
         &self.protected
     }
@@ -266,7 +313,8 @@ impl Sandbox {
         (!support().namespaces).then(|| {
             "the sandbox has no namespaces here (user namespaces are disabled): bash still runs \
              under Landlock and seccomp, but processes that leave its process group (`setsid`) \
-             can outlive a call, the active config is protected only by trust, and the \
+             can outlive a call, the active config is protected only by trust, a trust store \
+             in a writable directory is not protected, commands cannot open PTYs, and the \
              ancestors of deny paths cannot be listed"
                 .to_string()
         })

@@ -1,7 +1,7 @@
 //! How the model learns that the sandbox stopped a command.
 //!
 //! The kernel's refusals reach the command as ordinary errors (`EACCES`, `EPERM`, `EROFS`,
-//! `ENETUNREACH`), which ptc cannot tell apart from outside. The rule: when a sandboxed command
+//! `EBUSY` for a protected file's mount points, `ENETUNREACH`), which ptc cannot tell apart from outside. The rule: when a sandboxed command
 //! failed (non-zero exit or a signal) and its standard error carries the text of such an error,
 //! the result ends with `[sandbox: file access denied under <mode> mode]`; when the network is
 //! denied and standard error shows a failed connection or name lookup, with
@@ -16,6 +16,7 @@ const FILE_DENIALS: &[&str] = &[
     "permission denied",
     "operation not permitted",
     "read-only file system",
+    "device or resource busy",
 ];
 
 /// Error texts of network failures under a denied network.

@@ -104,7 +104,7 @@ fn bind_read_only(source: &Path, target: &Path, mounts: &mut Vec<Mount>) -> io::
         source: Some(cstring(source)?),
         target: target.clone(),
         fstype: None,
-        flags: libc::MS_BIND,
+        flags: libc::MS_BIND | libc::MS_REC,
         data: None,
         optional: false,
     });
@@ -119,27 +119,95 @@ fn bind_read_only(source: &Path, target: &Path, mounts: &mut Vec<Mount>) -> io::
     Ok(())
 }
 
-/// The mounts PID 1 makes: private propagation, protected files read-only, deny paths and
-/// block devices masked, a `/proc` of the new PID namespace.
+/// The mounts that keep each protected file (the active configuration, the trust store) that
+/// lies in a writable tree `W` as it is: every directory between `W` and the file becomes a
+/// mount point (a self bind mount: a mount point can be neither renamed nor removed, `EBUSY`),
+/// so no ancestor can be moved aside and replaced; then the file is bound read-only, or, when
+/// it does not exist, its directory is (made if need be and) bound read-only, so that it
+/// cannot be created (unless that directory holds the workspace root, which stays writable).
+/// Parents before children, so no mount hides another.
+fn protect(sandbox: &Sandbox, writable: &[PathBuf], mounts: &mut Vec<Mount>) -> io::Result<()> {
+    // (path, read-only): the pins and the frozen, parents first.
+    let mut keep: Vec<(PathBuf, bool)> = Vec::new();
+    for path in &sandbox.protected {
+        // The outermost writable tree that holds it: every ancestor below it could be moved.
+        let tree = writable
+            .iter()
+            .filter(|w| path.starts_with(w))
+            .min_by_key(|w| w.components().count());
+        let (Some(tree), Some(dir)) = (tree, path.parent()) else {
+            continue;
+        };
+        if path.is_file() {
+            keep.push((path.clone(), true));
+        } else if !path.exists() && !sandbox.root.starts_with(dir) {
+            fs::create_dir_all(dir)?;
+            keep.push((dir.to_path_buf(), true));
+        }
+        keep.extend(
+            dir.ancestors()
+                .take_while(|a| *a != tree.as_path() && a.starts_with(tree))
+                .map(|a| (a.to_path_buf(), false)),
+        );
+    }
+    // Read-only first among equals, so dedup keeps it.
+    keep.sort_by_key(|(p, ro)| (p.components().count(), p.clone(), !ro));
+    keep.dedup_by(|b, a| a.0 == b.0);
+    for (path, read_only) in &keep {
+        if *read_only {
+            bind_read_only(path, path, mounts)?;
+        } else {
+            let dir = cstring(path)?;
+            mounts.push(Mount {
+                source: Some(dir.clone()),
+                target: dir,
+                fstype: None,
+                flags: libc::MS_BIND | libc::MS_REC,
+                data: None,
+                optional: false,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A `devpts` instance of the sandbox's own on `/dev/pts`, and `/dev/ptmx` its `ptmx`: the
+/// PTYs of other sandboxes and of the operator are not there, and those made inside are not
+/// seen outside.
+fn own_devpts(mounts: &mut Vec<Mount>) {
+    if !Path::new("/dev/pts").is_dir() {
+        return;
+    }
+    mounts.push(Mount {
+        source: Some(c"devpts".into()),
+        target: c"/dev/pts".into(),
+        fstype: Some(c"devpts".into()),
+        flags: libc::MS_NOSUID | libc::MS_NOEXEC,
+        data: Some(c"newinstance,ptmxmode=0666,mode=0620".into()),
+        optional: false,
+    });
+    if Path::new("/dev/ptmx").exists() {
+        mounts.push(Mount {
+            source: Some(c"/dev/pts/ptmx".into()),
+            target: c"/dev/ptmx".into(),
+            fstype: None,
+            flags: libc::MS_BIND,
+            data: None,
+            optional: false,
+        });
+    }
+}
+
+/// The mounts PID 1 makes: private propagation, protected files kept (see [`protect`]), deny
+/// paths and block devices masked, its own `devpts`, a `/proc` of the new PID namespace.
 fn mounts(
     sandbox: &Sandbox,
     deny: &[PathBuf],
     writable: &[PathBuf],
     empty: &Path,
 ) -> io::Result<Vec<Mount>> {
-    let mut out = vec![Mount {
-        source: None,
-        target: c"/".into(),
-        fstype: None,
-        flags: libc::MS_REC | libc::MS_PRIVATE,
-        data: None,
-        optional: false,
-    }];
-    for file in &sandbox.protected {
-        if writable.iter().any(|w| file.starts_with(w)) && file.is_file() {
-            bind_read_only(file, file, &mut out)?;
-        }
-    }
+    let mut out = vec![private_root()];
+    protect(sandbox, writable, &mut out)?;
     let devices = fs::read_dir("/dev")
         .into_iter()
         .flatten()
@@ -154,6 +222,7 @@ fn mounts(
         };
         bind_read_only(&mask, &path, &mut out)?;
     }
+    own_devpts(&mut out);
     out.push(Mount {
         source: Some(c"proc".into()),
         target: c"/proc".into(),
@@ -163,6 +232,18 @@ fn mounts(
         optional: true,
     });
     Ok(out)
+}
+
+/// Mount events stay inside the namespace (`MS_PRIVATE`, recursively from `/`).
+fn private_root() -> Mount {
+    Mount {
+        source: None,
+        target: c"/".into(),
+        fstype: None,
+        flags: libc::MS_REC | libc::MS_PRIVATE,
+        data: None,
+        optional: false,
+    }
 }
 
 /// The namespaces to enter: a user namespace first unless root.
@@ -214,15 +295,17 @@ pub(super) fn prepare(sandbox: &Sandbox) -> io::Result<Prepared> {
             write: &writable,
             network: sandbox.network,
         };
+        let late_rules = if namespaces.is_some() && Path::new("/dev/pts").is_dir() {
+            landlock::own_devpts_rules(abi)
+        } else {
+            Vec::new()
+        };
         Ok(ChildPlan {
             parent_pid: std::process::id() as libc::pid_t,
             namespaces,
             ruleset: Some(landlock::ruleset(abi, &grants)?),
-            seccomp: if sandbox.network {
-                None
-            } else {
-                seccomp::network_filter()
-            },
+            late_rules,
+            seccomp: seccomp::filter(sandbox.network),
         })
     };
     match build() {
@@ -238,20 +321,16 @@ pub(super) fn prepare(sandbox: &Sandbox) -> io::Result<Prepared> {
     }
 }
 
-/// Whether a child can enter new PID, mount and network namespaces here (one `sh -c :`).
+/// Whether a child can enter new PID, mount and network namespaces here, and mount a `devpts`
+/// of its own there (one `sh -c :`).
 pub(super) fn probe_namespaces() -> bool {
-    let mounts = vec![Mount {
-        source: None,
-        target: c"/".into(),
-        fstype: None,
-        flags: libc::MS_REC | libc::MS_PRIVATE,
-        data: None,
-        optional: false,
-    }];
+    let mut mounts = vec![private_root()];
+    own_devpts(&mut mounts);
     let plan = ChildPlan {
         parent_pid: std::process::id() as libc::pid_t,
         namespaces: Some(namespaces(false, mounts)),
         ruleset: None,
+        late_rules: Vec::new(),
         seccomp: None,
     };
     let mut command = std::process::Command::new("sh");

@@ -21,7 +21,7 @@
 
 mod tail;
 
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
@@ -307,8 +307,9 @@ pub(super) fn workdir(
     Ok(dir.path)
 }
 
-/// `bash -c COMMAND` in `dir`, in a process group of its own, standard input closed, the
-/// streams piped, confined when `confinement` says so.
+/// `bash -c COMMAND` in `dir`, in a session and process group of its own (no controlling
+/// terminal), standard input `/dev/null`, the streams piped, confined when `confinement`
+/// says so.
 pub(super) fn command(
     dir: &Path,
     command: &str,
@@ -320,8 +321,9 @@ pub(super) fn command(
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
+        .stderr(Stdio::piped());
+    // Its own session (no controlling terminal) and process group, before the sandbox.
+    crate::sandbox::detach(&mut out);
     if let Some(confinement) = confinement {
         confinement.apply(&mut out);
     }

@@ -31,6 +31,7 @@ use tokio_util::sync::CancellationToken;
 
 pub(crate) use io::{read_tool, send_tool};
 pub(crate) use manage::{close_tool, list_tool, signal_tool};
+pub use open::backend_command;
 pub(crate) use open::open_tool;
 pub(crate) use text::clean as clean_text;
 

@@ -23,6 +23,13 @@ const BACKENDS: &[(&str, &[&str], &str)] = &[
     ("node", &["node", "-i"], "node -i"),
 ];
 
+/// The command line a terminal of backend `kind` starts (`"bash -i"`, `"python3 -i"`, the
+/// user's shell for `"shell"`), or `None` for an unknown backend: what policies on `bash`'s
+/// `command` see of a `terminal_open`.
+pub fn backend_command(kind: &str) -> Option<String> {
+    argv(kind).ok().map(|(_, argv)| argv.join(" "))
+}
+
 /// The command line of backend `kind`.
 fn argv(kind: &str) -> Result<(&'static str, Vec<String>), ToolError> {
     let Some((name, argv, _)) = BACKENDS.iter().find(|(name, ..)| *name == kind) else {

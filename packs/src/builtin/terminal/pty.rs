@@ -1,5 +1,7 @@
-//! Starting a terminal: a PTY pair, the backend spawned on its slave side inside the sandbox
-//! (on the background thread, see [`super::super::tasks`]), and the driver that reads the
+//! Starting a terminal: the backend spawned inside the sandbox (on the background thread, see
+//! [`super::super::tasks`]), where it opens its own PTY (the sandbox's own `devpts` instance
+//! with namespaces, so no other session's terminals are visible and its own is not visible to
+//! them) and hands the master side back ([`OwnTerminal`]); and the driver that reads the
 //! master side until every process is gone.
 //!
 //! The process tree is the sandbox's: with namespaces the spawned helper leads a process
@@ -9,17 +11,14 @@
 //! is the backend itself, in a new session; closing kills its group and then every process
 //! still in its session (job-control jobs lead groups of their own).
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::os::fd::OwnedFd;
-use std::os::unix::fs::OpenOptionsExt;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use nix::fcntl::OFlag;
-use nix::pty::{grantpt, posix_openpt, ptsname_r, unlockpt};
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
 use tokio::io::AsyncReadExt;
@@ -33,7 +32,7 @@ use super::{InUse, State, TermStatus, Terminal};
 use crate::builtin::background::Background;
 use crate::builtin::bash::signal_name;
 use crate::builtin::tasks::{new_id, run_on_host, Resource, Ring};
-use crate::sandbox::{self, Prepared};
+use crate::sandbox::{self, OwnTerminal, Prepared};
 use ptc::OwnerHandle;
 use ptc::ToolError;
 
@@ -52,10 +51,6 @@ pub(super) struct Launch {
     pub(super) name: Option<String>,
 }
 
-fn io_error(what: &str) -> impl Fn(nix::Error) -> ToolError + '_ {
-    move |e| ToolError::new(format!("cannot {what}: {e}"))
-}
-
 /// Open a terminal for `owner`, in use by the caller until the guard is dropped.
 pub(super) async fn open(
     bg: &Background,
@@ -69,29 +64,10 @@ pub(super) async fn open(
         .map_err(ToolError::new)?;
     let (sandbox, hold) = (bg.sandbox.clone(), owner.hold());
     let term = run_on_host(async move {
-        let master =
-            posix_openpt(OFlag::O_RDWR | OFlag::O_NOCTTY | OFlag::O_CLOEXEC | OFlag::O_NONBLOCK)
-                .map_err(io_error("open a PTY"))?;
-        grantpt(&master).map_err(io_error("grant the PTY"))?;
-        unlockpt(&master).map_err(io_error("unlock the PTY"))?;
-        let path = ptsname_r(&master).map_err(io_error("name the PTY"))?;
-        let slave = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .custom_flags(libc::O_NOCTTY)
-            .open(&path)
-            .map_err(|e| ToolError::new(format!("cannot open {path}: {e}")))?;
-        sandbox::set_window_size(&slave, ROWS, COLS)
-            .map_err(|e| ToolError::new(format!("cannot size the PTY: {e}")))?;
         let confinement = sandbox
             .prepare()
             .map_err(|e| ToolError::new(format!("cannot set up the sandbox: {e}")))?;
         let isolated = confinement.as_ref().is_some_and(Prepared::isolated);
-        let stdio = || -> Result<Stdio, ToolError> {
-            Ok(Stdio::from(slave.try_clone().map_err(|e| {
-                ToolError::new(format!("cannot share the PTY: {e}"))
-            })?))
-        };
         let mut command = std::process::Command::new(&launch.argv[0]);
         command
             .args(&launch.argv[1..])
@@ -100,21 +76,35 @@ pub(super) async fn open(
             .env("PAGER", "cat")
             .env("GIT_PAGER", "cat")
             .env("PYTHON_BASIC_REPL", "1")
-            .stdin(stdio()?)
-            .stdout(stdio()?)
-            .stderr(stdio()?);
-        if let Some(confinement) = &confinement {
-            confinement.apply(&mut command);
-        }
-        if isolated {
-            command.process_group(0);
-        }
-        sandbox::controlling_terminal(&mut command);
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        sandbox::detach(&mut command);
+        // With namespaces the PTY is made inside, in the sandbox's own devpts; without, before
+        // Landlock, which then leaves every PTY closed to the terminal's processes.
+        let own = |command: &mut std::process::Command| {
+            OwnTerminal::install(command, ROWS, COLS)
+                .map_err(|e| ToolError::new(format!("cannot prepare the PTY: {e}")))
+        };
+        let own = match &confinement {
+            Some(confinement) if isolated => {
+                confinement.apply(&mut command);
+                own(&mut command)?
+            }
+            Some(confinement) => {
+                let own = own(&mut command)?;
+                confinement.apply(&mut command);
+                own
+            }
+            None => own(&mut command)?,
+        };
         let child = tokio::process::Command::from(command)
             .spawn()
             .map_err(|e| ToolError::new(format!("cannot start `{}`: {e}", launch.argv[0])))?;
-        drop(slave);
-        let master = Arc::new(File::from(OwnedFd::from(master)));
+        let master = own.master().map_err(|e| {
+            ToolError::new(format!("cannot take the PTY of `{}`: {e}", launch.argv[0]))
+        })?;
+        let master = Arc::new(File::from(master));
         let now = Instant::now();
         let term = Arc::new(Terminal {
             id: new_id("term"),
