@@ -1,6 +1,6 @@
 //! The parser-facing surfaces of ptc, as functions of arbitrary bytes that must never panic,
 //! abort or hang. The fuzz targets (`fuzz_targets/*.rs`, run with `cargo fuzz`) call them on
-//! generated input; `cli/tests/it/hostile/fuzz_corpus.rs` calls them on the kept corpus, so CI
+//! generated input; `cli/tests/hostile/fuzz_corpus.rs` calls them on the kept corpus, so CI
 //! replays every input the fuzzer found interesting.
 //!
 //! - [`program`]: program text through type stripping and the QuickJS engine;
@@ -239,7 +239,12 @@ pub fn config_loader(data: &[u8]) {
     let evil = "tools = [\"builtin\"]\n[[mcp]]\nname = \"evil\"\ncommand = \"true\"\n";
     std::fs::write(out.join("evil.toml"), evil).expect("a scratch file");
     std::fs::write(root.join("real.toml"), evil).expect("a scratch file");
-    let slots = [root.join("ptc.toml"), sub.join("ptc.toml"), sub.clone(), root.join("link")];
+    let slots = [
+        root.join("ptc.toml"),
+        sub.join("ptc.toml"),
+        sub.clone(),
+        root.join("link"),
+    ];
     for pair in data.chunks(2).take(8) {
         let slot = &slots[pair[0] as usize % slots.len()];
         let what = pair.get(1).copied().unwrap_or(0) % 10;

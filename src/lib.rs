@@ -83,6 +83,7 @@ pub mod session;
 pub mod suggest;
 pub mod telemetry;
 pub mod testkit;
+pub mod visible;
 
 pub use ptc_schema as schema;
 

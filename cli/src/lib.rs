@@ -2,8 +2,7 @@
 //!
 //! - [`config`] — operator configuration (`ptc.toml`): packs, modes, limits, policy rules,
 //!   MCP servers, the sandbox, telemetry, and workspace trust;
-//! - [`terminal`] — approvals and questions answered on the controlling terminal;
-//! - [`visible`] — text shown on a terminal with its control characters made visible.
+//! - [`terminal`] — approvals and questions answered on the controlling terminal.
 //!
 //! The binary (`src/bin/ptc`) parses flags with clap and assembles a registry from these,
 //! [`ptc_packs`] and [`ptc_mcp`].
@@ -12,4 +11,3 @@
 
 pub mod config;
 pub mod terminal;
-pub mod visible;

@@ -18,7 +18,7 @@ use ptc::policy::approval::{ApprovalAnswer, ApprovalRequest, ApprovalService};
 use ptc::policy::question::{Answer, Question, QuestionService, NO_ONE_TO_ASK};
 use ptc::ToolExecution;
 
-use crate::visible::{visible, visible_line};
+use ptc::visible::{visible, visible_line};
 
 /// The most text a prompt shows for one call; a larger call is denied without asking.
 pub const MAX_PROMPT_CHARS: usize = 16 * 1024;

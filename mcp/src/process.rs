@@ -1,5 +1,8 @@
-//! An MCP server's process: spawned as the leader of its own process group, and stopped
-//! and reaped on every path — a graceful stop, a kill after a failed start, and a drop.
+//! An MCP server's process: spawned as the leader of its own session (so with no controlling
+//! terminal: it cannot push input into the operator's with `TIOCSTI`), and stopped and reaped
+//! on every path — a graceful stop, a kill after a failed start, and a drop. Its standard error
+//! is relayed line by line to ptc's, never handed the operator's terminal itself; on a terminal,
+//! its control characters are shown as visible stand-ins ([`ptc::visible`]).
 //!
 //! The group matters because wrappers such as `npx` start the real server as their own
 //! child: signalling the group reaches both. Reaping matters because a child that exits
@@ -10,7 +13,8 @@ use std::time::Duration;
 
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
-use process_wrap::tokio::{ChildWrapper, CommandWrap, ProcessGroup};
+use process_wrap::tokio::{ChildWrapper, CommandWrap, ProcessSession};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, BufReader};
 use tokio::process::{ChildStdin, ChildStdout};
 
 use super::McpServerSpec;
@@ -22,8 +26,8 @@ pub(crate) struct ServerProcess {
 }
 
 impl ServerProcess {
-    /// Start `spec`'s command with piped stdin and stdout (stderr is inherited) as the
-    /// leader of a new process group.
+    /// Start `spec`'s command with piped stdin and stdout (stderr relayed) as the leader
+    /// of a new session and process group.
     pub(crate) fn spawn(
         spec: &McpServerSpec,
     ) -> std::io::Result<(ServerProcess, ChildStdout, ChildStdin)> {
@@ -33,12 +37,15 @@ impl ServerProcess {
             .envs(&spec.env)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::inherit())
+            .stderr(std::process::Stdio::piped())
             // The last resort when the runtime is already gone at drop time.
             .kill_on_drop(true);
         let mut command = CommandWrap::from(command);
-        command.wrap(ProcessGroup::leader());
+        command.wrap(ProcessSession);
         let mut child = command.spawn()?;
+        if let Some(stderr) = child.stderr().take() {
+            tokio::spawn(relay_stderr(stderr));
+        }
         let pid = child
             .id()
             .ok_or_else(|| std::io::Error::other("the process has no id"))?;
@@ -100,6 +107,34 @@ impl Drop for ServerProcess {
             runtime.spawn(async move {
                 let _ = child.wait().await;
             });
+        }
+    }
+}
+
+/// The longest piece of a server's standard error relayed as one write.
+const MAX_STDERR_LINE: u64 = 8 * 1024;
+
+/// Copy a server's standard error to ptc's, a line (at most [`MAX_STDERR_LINE`] bytes) at a
+/// time, until the server closes it.
+async fn relay_stderr(stderr: impl AsyncRead + Unpin) {
+    use std::io::Write;
+    let mut reader = BufReader::new(stderr);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match (&mut reader)
+            .take(MAX_STDERR_LINE)
+            .read_until(b'\n', &mut line)
+            .await
+        {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {
+                let text = String::from_utf8_lossy(&line);
+                let out = std::io::stderr();
+                let _ = out
+                    .lock()
+                    .write_all(ptc::visible::for_stream(&text, &out).as_bytes());
+            }
         }
     }
 }

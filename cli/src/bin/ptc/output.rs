@@ -25,9 +25,9 @@ pub fn stdout(text: &str) {
 }
 
 /// Text for a person: [`stdout`], with control characters made visible when standard output
-/// is a terminal ([`ptc_cli::visible`]); exact bytes into a pipe or a file.
+/// is a terminal ([`ptc::visible`]); exact bytes into a pipe or a file.
 pub fn stdout_shown(text: &str) {
-    stdout(&ptc_cli::visible::for_stream(text, &std::io::stdout()));
+    stdout(&ptc::visible::for_stream(text, &std::io::stdout()));
 }
 
 /// [`stdout_shown`] with a newline.
@@ -39,7 +39,7 @@ pub fn stdout_shown_line(text: &str) {
 /// terminal (tool names, paths, messages and server warnings may carry a program's text).
 pub fn stderr_line(text: &str) {
     let stderr = std::io::stderr();
-    eprintln!("{}", ptc_cli::visible::for_stream(text, &stderr));
+    eprintln!("{}", ptc::visible::for_stream(text, &stderr));
 }
 
 /// [`stdout`] with a newline.

@@ -12,12 +12,12 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
+use ptc::visible;
 use ptc::{
     Agent, LogStep, Owner, ScopeKey, ToolBatchInput, ToolCallBlock, ToolExecution,
     ToolExecutionResult, ToolMode, ToolRegistry,
 };
 use ptc_cli::config::LimitsConfig;
-use ptc_cli::visible;
 use serde_json::json;
 use tokio::signal::unix::{signal, SignalKind};
 use tokio_util::sync::CancellationToken;
