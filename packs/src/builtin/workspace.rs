@@ -266,7 +266,12 @@ impl Workspace {
                 }
                 Err(e) if beneath::raced(&e) && tries < 8 => {
                     tries += 1;
-                    target = self.resolve(raw, what)?;
+                    let again = self.resolve(raw, what)?;
+                    // Resolved the same: not a race (a file where a directory must be).
+                    if again == target {
+                        return Err(cannot_open(&target, &e));
+                    }
+                    target = again;
                 }
                 Err(e) if beneath::raced(&e) => {
                     return Err(ToolError::new(format!(
@@ -274,12 +279,7 @@ impl Workspace {
                          swapped in); try again once nothing else changes it"
                     )))
                 }
-                Err(e) => {
-                    return Err(ToolError::new(format!(
-                        "cannot open `{}`: {e}",
-                        target.display
-                    )))
-                }
+                Err(e) => return Err(cannot_open(&target, &e)),
             }
         }
     }
@@ -376,6 +376,11 @@ fn escape(raw: &str, root: &Path) -> ToolError {
         "WorkspaceEscapeError",
         codes::TOOL_DENIED,
     ))
+}
+
+/// A failed open of `target`, for a reason other than where it is.
+fn cannot_open(target: &Resolved, e: &io::Error) -> ToolError {
+    ToolError::new(format!("cannot open `{}`: {e}", target.display))
 }
 
 /// The denial of a write to a protected file.
