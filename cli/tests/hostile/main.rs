@@ -3,7 +3,7 @@
 //! Every case ends with a clear result of the right kind, within the configured limits plus a
 //! small documented slack, and the process stays up: the next run in the same process works.
 //! Area modules: `program` (code-mode programs and their arguments and results), `tools` (builtin
-//! tools and the CLI's inputs), `log` (the session log and replay), `sandbox` (bash's kernel
+//! tools and the CLI's inputs), `paths` (deny paths and file sizes across the file tools), `log` (the session log and replay), `sandbox` (bash's kernel
 //! sandbox, configuration trust), `serve` (`ptc serve` over stdio and HTTP).
 
 // Shared with the `it` binary (the hostile suite is a binary of its own: it measures children's
@@ -16,6 +16,7 @@ mod cli;
 #[cfg(feature = "quickjs")]
 mod fuzz_corpus;
 mod log;
+mod paths;
 mod program;
 mod sandbox;
 mod serve;
