@@ -124,7 +124,7 @@ mod tests {
         assert!(!deny.covers(&root.join(".sshx/a")));
         assert!(!deny.covers(&root));
         // A deny path that holds the root is left out rather than deny everything.
-        let holder = DenyPaths::new(&[root.clone()]).now(&root);
+        let holder = DenyPaths::new(std::slice::from_ref(&root)).now(&root);
         assert!(!holder.covers(&root.join("a")));
     }
 }
