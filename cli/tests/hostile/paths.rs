@@ -1,9 +1,9 @@
-//! Hostile paths and files for the file tools: deny paths reached through every tool, and
-//! files sized to make a tool allocate without bound.
+//! Hostile paths and files for the file tools: deny paths reached through every tool, files
+//! sized to make a tool allocate without bound, and a tree too deep to remove recursively.
 
 use std::path::Path;
 
-use crate::cli::{ptc, Ran};
+use crate::cli::{ptc, ptc_with_env, Ran};
 
 /// `ptc run --tools builtin --root ROOT --config CONFIG -` with `program` on standard input,
 /// under an operator's configuration holding `config`.
@@ -127,4 +127,88 @@ fn hostile_sparse_files_and_blown_up_replace_all_keep_memory_bounded() {
         "one three\n"
     );
     assert!(ran.peak_kb < 200 * 1024, "{} KiB", ran.peak_kb);
+}
+
+/// Makes a chain of 20,000 directories in `$TMPDIR`, each relative to the last (the whole
+/// path is far past `PATH_MAX`). Run outside the sandbox: under Landlock every access walks
+/// back up the tree, so a program building it there takes minutes.
+const DEEP_TREE: &str = "import os\n\
+fd = os.open(os.environ['TMPDIR'], os.O_RDONLY)\n\
+for _ in range(20000):\n    \
+    os.mkdir('d', dir_fd=fd)\n    \
+    inner = os.open('d', os.O_RDONLY, dir_fd=fd)\n    \
+    os.close(fd)\n    \
+    fd = inner\n";
+
+/// Wait for a call's private `$TMPDIR` under `tmp` to hold `ready`, nest 20,000 directories
+/// in it, then let the call finish (`go`).
+fn nest_when_ready(tmp: &Path, script: &Path) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let call_tmp = loop {
+        let found = std::fs::read_dir(tmp)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path().join("tmp"))
+            .find(|t| t.join("ready").exists());
+        if let Some(found) = found {
+            break found;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the call never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let made = std::process::Command::new("python3")
+        .arg(script)
+        .env("TMPDIR", &call_tmp)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    std::fs::write(call_tmp.join("go"), "").unwrap();
+}
+
+#[test]
+fn hostile_a_tree_too_deep_to_remove_recursively_leaves_no_scratch_behind() {
+    let (dir, root) = workspace();
+    // The calls' temp dirs in memory where there is a tmpfs: 20,000 levels on a busy disk
+    // take a minute to make and remove.
+    let shm = Path::new("/dev/shm");
+    let scratch = match shm.is_dir() {
+        true => tempfile::tempdir_in(shm).unwrap(),
+        false => tempfile::tempdir().unwrap(),
+    };
+    let tmp = scratch.path().to_path_buf();
+    let script = dir.path().join("deep.py");
+    std::fs::write(&script, DEEP_TREE).unwrap();
+    let nester = {
+        let (tmp, script) = (tmp.clone(), script.clone());
+        std::thread::spawn(move || nest_when_ready(&tmp, &script))
+    };
+    let program = "const made = await tools.bash({ description: 'wait', command: \
+        'touch \"$TMPDIR/ready\"; while [ ! -e \"$TMPDIR/go\" ]; do sleep 0.05; done; echo deep' });\n\
+        const again = await tools.bash({ description: 'again', command: 'echo again' });\n\
+        return made.stdout + again.stdout";
+    let args = [
+        "run",
+        "--tools",
+        "builtin",
+        "--root",
+        root.to_str().unwrap(),
+        "-",
+    ];
+    let ran = ptc_with_env(&root, &args, program, &[("TMPDIR", &tmp)]);
+    nester.join().unwrap();
+    let left: Vec<_> = std::fs::read_dir(&tmp)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    // Whatever is left is removed before asserting (a recursive removal would abort the test).
+    for path in &left {
+        ptc_packs::fs_tree::remove_tree(path).unwrap();
+    }
+    assert_eq!(ran.code(), 0, "{}", ran.all());
+    assert!(ran.stdout.contains("deep\nagain"), "{}", ran.all());
+    assert!(left.is_empty(), "scratch left behind: {left:?}");
 }
