@@ -6,7 +6,8 @@
 //!   background tasks, terminals, todos, questions), confined to a workspace root;
 //! - `testkit` — small tools for trying code mode ([`ptc::testkit`]);
 //! - [`sandbox`] — the kernel sandbox (Landlock, seccomp, namespaces) of the processes the
-//!   builtin pack starts.
+//!   builtin pack starts;
+//! - [`fs_tree`] — removing directory trees (the sandbox's scratch directories) iteratively.
 //!
 //! ```no_run
 //! use ptc::ToolRegistry;
@@ -17,6 +18,7 @@
 //! ```
 
 pub mod builtin;
+pub mod fs_tree;
 pub mod sandbox;
 
 use std::path::PathBuf;

@@ -27,7 +27,8 @@
 //!
 //! [sandbox]                          # bash's kernel sandbox (see `ptc::sandbox`)
 //! mode = "workspace-write"           # read-only | workspace-write | danger-full-access
-//! deny_read = ["~/secrets"]          # paths no command may read, added to the defaults
+//! deny_read = ["~/secrets"]          # paths no command or file tool may read (nor the file
+//!                                    # tools write), added to the defaults
 //! writable = ["~/.cache/pip"]        # more paths commands may write (workspace-write)
 //! network = false                    # true lets commands use the network
 //!

@@ -13,7 +13,8 @@ pub struct SandboxSection {
     /// `read-only | workspace-write | danger-full-access`.
     pub mode: Option<SandboxMode>,
     /// Paths no command may read, added to the defaults (`~/` is the home directory; a
-    /// relative path is relative to the workspace root).
+    /// relative path is relative to the workspace root); the file tools neither read nor
+    /// write them either.
     #[serde(default)]
     pub deny_read: Vec<String>,
     /// More paths commands may write under `workspace-write`.

@@ -48,11 +48,17 @@ pub fn tail(text: &str) -> &str {
 }
 
 /// Run `ptc ARGS` in `dir` with `stdin` as its input.
+pub fn ptc(dir: &Path, args: &[&str], stdin: &str) -> Ran {
+    ptc_with_env(dir, args, stdin, &[])
+}
+
+/// As [`ptc`], with `env` added to its environment.
 // The child is reaped by `wait4` (for its peak memory), not by `Child::wait`.
 #[allow(clippy::zombie_processes)]
-pub fn ptc(dir: &Path, args: &[&str], stdin: &str) -> Ran {
+pub fn ptc_with_env(dir: &Path, args: &[&str], stdin: &str, env: &[(&str, &Path)]) -> Ran {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ptc"))
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

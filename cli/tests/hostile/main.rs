@@ -3,9 +3,12 @@
 //! Every case ends with a clear result of the right kind, within the configured limits plus a
 //! small documented slack, and the process stays up: the next run in the same process works.
 //! Area modules: `program` (code-mode programs and their arguments and results), `tools` (builtin
-//! tools and the CLI's inputs), `log` (the session log and replay), `sandbox` (bash's kernel
-//! sandbox, configuration trust), `protected` (the trust store's ancestors), `terminals`
-//! (terminals, the operator's terminal), `serve` (`ptc serve` over stdio and HTTP).
+//! tools and the CLI's inputs), `paths` (deny paths and file sizes across the file tools), `log`
+//! (the session log and replay), `sandbox` (bash's kernel sandbox), `protected` (the trust
+//! store and active configuration from inside the sandbox), `trust` (workspace configuration
+//! trust), `terminals` (sessions' terminals, `TIOCSTI`, policies typed into a terminal),
+//! `operator_terminal` (the approval prompt and what a person reads), `serve` (`ptc serve` over
+//! stdio and HTTP).
 
 // Shared with the `it` binary (the hostile suite is a binary of its own: it measures children's
 // peak memory, and the kernel counts a child's from its parent's at spawn).
@@ -18,6 +21,7 @@ mod cli;
 mod fuzz_corpus;
 mod log;
 mod operator_terminal;
+mod paths;
 mod program;
 mod protected;
 mod sandbox;

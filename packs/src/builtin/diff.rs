@@ -89,52 +89,62 @@ pub(crate) fn replaced(old: &str, new: &str) -> Vec<Hunk> {
 }
 
 /// Replace the non-overlapping byte ranges `matches` (ascending) of `old` with
-/// `replacement`; returns the new text and one hunk per group of nearby changes.
+/// `replacement`; returns the new text (of `new_len` bytes, reserved up front, so an
+/// allocation that fails is an error, not an abort) and one hunk per group of nearby changes
+/// (the first [`MAX_HUNKS`]). One pass over `old`, whatever the number of matches.
 pub(crate) fn apply_edits(
     old: &str,
-    matches: &[(usize, usize)],
+    matches: impl IntoIterator<Item = (usize, usize)>,
     replacement: &str,
-) -> (String, Vec<Hunk>) {
-    let mut new = String::with_capacity(old.len());
-    let mut last = 0;
-    for &(start, end) in matches {
+    new_len: usize,
+) -> Result<(String, Vec<Hunk>), std::collections::TryReserveError> {
+    let mut new = String::new();
+    new.try_reserve_exact(new_len)?;
+    // Spans of lines (0-based, inclusive) around the matches, merged, with the bytes the
+    // replacements before the span's first match and through its last one added.
+    let mut spans: Vec<(usize, usize, isize, isize)> = Vec::new();
+    let (mut last, mut shift, mut full) = (0usize, 0isize, false);
+    let (mut counted, mut line) = (0usize, 0usize); // newlines in old[..counted]
+    let mut line_of = |pos: usize| {
+        line += newlines(&old.as_bytes()[counted..pos]);
+        counted = pos;
+        line
+    };
+    for (start, end) in matches {
         new.push_str(&old[last..start]);
         new.push_str(replacement);
         last = end;
+        let before = shift;
+        shift += replacement.len() as isize - (end - start) as isize;
+        if full {
+            continue;
+        }
+        let first = line_of(start).saturating_sub(CONTEXT);
+        let through = line_of(end.max(start + 1) - 1) + CONTEXT;
+        match spans.last_mut() {
+            Some(span) if first <= span.1 + 1 => {
+                span.1 = through;
+                span.3 = shift;
+            }
+            _ => match spans.len() < MAX_HUNKS {
+                true => spans.push((first, through, before, shift)),
+                false => full = true,
+            },
+        }
     }
     new.push_str(&old[last..]);
 
-    // Line spans (in `old`, as byte ranges on line boundaries) around each match, merged.
-    let mut spans: Vec<(usize, usize, usize, usize)> = Vec::new(); // old start/end, first/last match
-    for (i, &(start, end)) in matches.iter().enumerate() {
-        let s = line_start_back(old, start, CONTEXT);
-        let e = line_end_forward(old, end, CONTEXT);
-        match spans.last_mut() {
-            Some(span) if s <= span.1 => {
-                span.1 = span.1.max(e);
-                span.3 = i;
-            }
-            _ => spans.push((s, e, i, i)),
-        }
-    }
-    let delta = replacement.len() as isize;
-    let shift = |pos: usize, before: usize| -> usize {
-        // Bytes added by the `before` replacements that end at or before `pos`.
-        let removed: usize = matches[..before].iter().map(|(s, e)| e - s).sum();
-        (pos as isize + delta * before as isize - removed as isize) as usize
-    };
+    let starts = line_starts(old, spans.iter().flat_map(|s| [s.0, s.1 + 1]));
     let mut line = 1u64;
     let mut counted = 0usize;
     let hunks = spans
-        .into_iter()
-        .take(MAX_HUNKS)
-        .map(|(s, e, first, last)| {
-            let ns = shift(s, first);
-            let ne = shift(e, last + 1);
-            line += new.as_bytes()[counted..ns]
-                .iter()
-                .filter(|&&b| b == b'\n')
-                .count() as u64;
+        .iter()
+        .zip(starts.chunks(2))
+        .map(|(&(_, _, before, after), bounds)| {
+            let (s, e) = (bounds[0], bounds[1]);
+            let ns = (s as isize + before) as usize;
+            let ne = (e as isize + after) as usize;
+            line += newlines(&new.as_bytes()[counted..ns]) as u64;
             counted = ns;
             Hunk {
                 line,
@@ -143,36 +153,31 @@ pub(crate) fn apply_edits(
             }
         })
         .collect();
-    (new, hunks)
+    Ok((new, hunks))
 }
 
-/// Start of the line `lines` lines above the one holding `pos`.
-fn line_start_back(text: &str, pos: usize, lines: usize) -> usize {
-    let mut start = text[..pos].rfind('\n').map_or(0, |i| i + 1);
-    for _ in 0..lines {
-        if start == 0 {
-            break;
-        }
-        start = text[..start - 1].rfind('\n').map_or(0, |i| i + 1);
-    }
-    start
+fn newlines(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b == b'\n').count()
 }
 
-/// End (after the newline) of the line `lines` lines below the one holding `pos - 1`.
-fn line_end_forward(text: &str, pos: usize, lines: usize) -> usize {
-    // A match that ends right after a newline ends its line there.
-    let mut end = if pos > 0 && text.as_bytes()[pos - 1] == b'\n' {
-        pos
-    } else {
-        text[pos..].find('\n').map_or(text.len(), |i| pos + i + 1)
-    };
-    for _ in 0..lines {
-        if end >= text.len() {
-            break;
+/// The byte offset where each of `lines` (0-based, ascending) starts in `text` (its length
+/// for a line past the end), in one pass.
+fn line_starts(text: &str, lines: impl IntoIterator<Item = usize>) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut breaks = text
+        .bytes()
+        .enumerate()
+        .filter(|&(_, b)| b == b'\n')
+        .map(|(i, _)| i + 1);
+    let (mut at_line, mut at) = (0usize, 0usize);
+    for wanted in lines {
+        while at_line < wanted && at < text.len() {
+            at = breaks.next().unwrap_or(text.len());
+            at_line += 1;
         }
-        end = text[end..].find('\n').map_or(text.len(), |i| end + i + 1);
+        out.push(if at_line < wanted { text.len() } else { at });
     }
-    end
+    out
 }
 
 fn cap(text: &str) -> String {
@@ -196,7 +201,7 @@ mod tests {
         let a = old.find("line 2\n").unwrap();
         let b = old.find("line 18\n").unwrap();
         let matches = [(a, a + 6), (b, b + 7)];
-        let (new, hunks) = apply_edits(&old, &matches, "X");
+        let (new, hunks) = apply_edits(&old, matches, "X", old.len()).unwrap();
         assert!(new.starts_with("line 1\nX\nline 3\n"));
         assert!(new.contains("line 17\nX\nline 19\n"));
         assert_eq!(hunks.len(), 2);
@@ -220,7 +225,7 @@ mod tests {
     #[test]
     fn nearby_edits_merge_into_one_hunk() {
         let old = "a\nb\nc\nd\ne\n";
-        let (new, hunks) = apply_edits(old, &[(0, 1), (4, 5)], "zz");
+        let (new, hunks) = apply_edits(old, [(0, 1), (4, 5)], "zz", 12).unwrap();
         assert_eq!(new, "zz\nb\nzz\nd\ne\n");
         assert_eq!(hunks.len(), 1);
         assert_eq!(hunks[0].old_text, old);

@@ -2,22 +2,32 @@
 //!
 //! `old_string` must occur exactly once unless `replace_all` is set; the error for zero
 //! or several matches says which, so the caller can add context. Binary and non-UTF-8
-//! files are refused rather than rewritten lossily.
+//! files are refused rather than rewritten lossily. Files over [`MAX_FILE_BYTES`], and edits
+//! whose result would pass it (`replace_all` of a short string with a long one), are refused
+//! before anything is read or built. The file is opened race-free ([`Workspace::open`]) and
+//! rewritten in place through that descriptor.
 
-use std::fs;
+use std::fs::File;
+use std::io::Read;
+use std::os::unix::fs::FileExt;
 use std::sync::Arc;
 
 use ptc_schema::{ParameterSpec, ValueSpec};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use super::beneath::Access;
 use super::diff::{self, Hunk};
 use super::shared::{self, arg_str, blocking, invalid_args, location};
 use super::workspace::Workspace;
 use ptc::presentation::{FileDiff, ToolCallView, ToolResultView};
 use ptc::ContentBlock;
 use ptc::ToolDefinition;
-use ptc::ToolError;
+use ptc::{codes, ToolError, ToolErrorInfo};
+
+/// The largest file edit changes, and the largest result it writes (apparent sizes: a sparse
+/// file counts whole); the file and its result are held in memory.
+pub const MAX_FILE_BYTES: u64 = 32 * 1024 * 1024;
 
 #[derive(Deserialize)]
 struct Args {
@@ -125,21 +135,32 @@ fn edit(ws: &Workspace, args: Args) -> Result<Output, ToolError> {
     }
     let target = ws.resolve(&args.file_path, "file_path")?;
     ws.check_writable(&target)?;
-    let shown = &target.display;
     if !target.exists {
         return Err(ToolError::new(format!(
             "File not found: `{}` does not exist in the workspace. Use write to create a file.",
             args.file_path
         )));
     }
-    let meta = fs::metadata(&target.path)?;
+    // Only for the message (opening a directory for writing fails anyway).
+    if target.path.is_dir() {
+        return Err(ToolError::new(format!(
+            "`{}` is not a regular file; edit only changes text files.",
+            target.display
+        )));
+    }
+    let opened = ws.open(target, &args.file_path, "file_path", Access::ReadWrite)?;
+    let (file, meta, target) = (opened.file, opened.meta, opened.target);
+    let shown = &target.display;
     if !meta.is_file() {
         return Err(ToolError::new(format!(
             "`{shown}` is not a regular file; edit only changes text files."
         )));
     }
-    let bytes = fs::read(&target.path)
+    let hint = "Change it with bash (sed, a script) instead.";
+    shared::check_size(meta.len(), MAX_FILE_BYTES, shown, "edit", hint)?;
+    let bytes = read_all(&file, meta.len())
         .map_err(|e| ToolError::new(format!("cannot read `{shown}`: {e}")))?;
+    shared::check_size(bytes.len() as u64, MAX_FILE_BYTES, shown, "edit", hint)?;
     if shared::looks_binary(&bytes[..bytes.len().min(shared::BINARY_PROBE)]) {
         return Err(ToolError::new(format!(
             "`{shown}` is a binary file; edit only changes text files."
@@ -151,11 +172,8 @@ fn edit(ws: &Workspace, args: Args) -> Result<Output, ToolError> {
             e.utf8_error().valid_up_to()
         ))
     })?;
-    let matches: Vec<(usize, usize)> = old
-        .match_indices(&args.old_string)
-        .map(|(i, m)| (i, i + m.len()))
-        .collect();
-    match matches.len() {
+    let count = old.match_indices(&args.old_string).count();
+    match count {
         0 => {
             return Err(ToolError::new(format!(
                 "`old_string` was not found in `{shown}`. It must match the file exactly, \
@@ -171,12 +189,46 @@ fn edit(ws: &Workspace, args: Args) -> Result<Output, ToolError> {
         }
         _ => {}
     }
-    let (new, hunks) = diff::apply_edits(&old, &matches, &args.new_string);
-    fs::write(&target.path, new)
+    // The result's size, known before anything is built.
+    let new_len = old.len() as u128 - count as u128 * args.old_string.len() as u128
+        + count as u128 * args.new_string.len() as u128;
+    if new_len > MAX_FILE_BYTES as u128 {
+        return Err(ToolError::new(format!(
+            "replacing the {count} occurrences would make `{shown}` {} ({new_len} bytes); edit \
+             writes files up to {}. {hint}",
+            shared::size(new_len.min(u64::MAX as u128) as u64),
+            shared::size(MAX_FILE_BYTES)
+        ))
+        .with_info(ToolErrorInfo::new("FileTooLargeError", codes::TOOL_ERROR)));
+    }
+    let matches = old
+        .match_indices(&args.old_string)
+        .map(|(i, m)| (i, i + m.len()));
+    let (new, hunks) = diff::apply_edits(&old, matches, &args.new_string, new_len as usize)
+        .map_err(|e| ToolError::new(format!("cannot edit `{shown}`: {e}")))?;
+    drop(old);
+    rewrite(&file, new.as_bytes())
         .map_err(|e| ToolError::new(format!("cannot write `{shown}`: {e}")))?;
     Ok(Output {
         path: target.display,
-        replacements: matches.len() as u64,
+        replacements: count as u64,
         hunks,
     })
+}
+
+/// The whole of `file` (`len` bytes when it was opened; it may have changed since), read into
+/// memory reserved up front, never more than one byte past [`MAX_FILE_BYTES`].
+fn read_all(file: &File, len: u64) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    bytes
+        .try_reserve_exact(len as usize)
+        .map_err(std::io::Error::other)?;
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Replace the content of `file` with `new`, in place (same inode, same permissions).
+fn rewrite(file: &File, new: &[u8]) -> std::io::Result<()> {
+    file.write_all_at(new, 0)?;
+    file.set_len(new.len() as u64)
 }

@@ -4,8 +4,9 @@
 //! pattern means what it means to `rg --files --glob PATTERN`: a pattern without `/`
 //! matches a file name at any depth, one with `/` is anchored at the searched
 //! directory, `**` crosses directories. Hidden and ignored files are included; VCS
-//! metadata directories are not; symlinks are not followed (so nothing outside the
-//! root is listed).
+//! metadata directories are not; symlinks are not followed, and each file found is looked
+//! at race-free ([`Workspace::open_found`]), so nothing outside the root is listed. The deny
+//! paths are pruned (and counted); the walk stops at [`super::walk::MAX_DEPTH`] levels.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -17,8 +18,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
+use super::beneath::Access;
 use super::path_glob::path_glob;
 use super::shared::{self, arg_str, blocking, invalid_args, PolicyFilter};
+use super::walk::{self, WalkLimits};
 use super::workspace::Workspace;
 use ptc::presentation::SearchShape;
 use ptc::ContentBlock;
@@ -43,6 +46,10 @@ struct Output {
     truncated: bool,
     #[serde(skip_serializing_if = "shared::is_zero")]
     hidden: u64,
+    #[serde(skip_serializing_if = "shared::is_zero")]
+    denied: u64,
+    #[serde(skip_serializing_if = "walk::is_false")]
+    deep: bool,
 }
 
 /// The `glob` tool.
@@ -77,7 +84,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                     ),
                 ),
         )
-        .output(
+        .output(walk::output_properties(
             ValueSpec::object(false)
                 .required_property(
                     "paths",
@@ -88,7 +95,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 .required_property("total", ValueSpec::integer())
                 .required_property("truncated", ValueSpec::boolean())
                 .property("hidden", shared::hidden_spec()),
-        )
+        ))
         .concurrency_safe(true)
         .execute(move |args: Args, ctx| {
             let ws = ws.clone();
@@ -116,6 +123,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 ));
             }
             text.push_str(&shared::hidden_note(value));
+            text.push_str(&walk::notes(value));
             vec![ContentBlock::text(text)]
         })
         .presentation_meta(|_, value| {
@@ -152,18 +160,19 @@ fn glob(
     }
     let overrides = path_glob(&dir.path, &args.pattern, "pattern")?;
     let found: Mutex<Vec<(SystemTime, PathBuf)>> = Mutex::new(Vec::new());
-    WalkBuilder::new(&dir.path)
-        .standard_filters(false)
+    let limits = WalkLimits::new(ws);
+    let mut walk = WalkBuilder::new(&dir.path);
+    limits.apply(&mut walk, |entry| {
+        !(entry.file_type().is_some_and(|t| t.is_dir())
+            && VCS_DIRS.iter().any(|v| entry.file_name() == *v))
+    });
+    walk.standard_filters(false)
         .follow_links(false)
         .overrides(overrides)
-        .filter_entry(|entry| {
-            !(entry.file_type().is_some_and(|t| t.is_dir())
-                && VCS_DIRS.iter().any(|v| entry.file_name() == *v))
-        })
         .threads(super::walk_threads())
         .build_parallel()
         .run(|| {
-            let found = &found;
+            let (found, limits) = (&found, &limits);
             Box::new(move |entry| {
                 if signal.is_cancelled() {
                     return WalkState::Quit;
@@ -171,14 +180,16 @@ fn glob(
                 let Ok(entry) = entry else {
                     return WalkState::Continue;
                 };
-                if entry.file_type().is_some_and(|t| t.is_file())
-                    && !filter.hides(&ws.display(entry.path()))
+                limits.visit(&entry);
+                if !entry.file_type().is_some_and(|t| t.is_file())
+                    || filter.hides(&ws.display(entry.path()))
                 {
-                    let mtime = entry
-                        .metadata()
-                        .ok()
-                        .and_then(|m| m.modified().ok())
-                        .unwrap_or(SystemTime::UNIX_EPOCH);
+                    return WalkState::Continue;
+                }
+                // Looked at race-free: a path that leads through a symlink swapped in since
+                // the walk listed it is left out, so only what is inside the root is listed.
+                if let Some((_, meta)) = ws.open_found(entry.path(), Access::Look) {
+                    let mtime = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
                     let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
                     found.push((mtime, entry.into_path()));
                 }
@@ -203,5 +214,7 @@ fn glob(
         total: total as u64,
         truncated: total > MAX_PATHS,
         hidden: filter.hidden(),
+        denied: limits.denied(),
+        deep: limits.deep(),
     })
 }

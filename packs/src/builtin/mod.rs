@@ -33,14 +33,17 @@
 //! [`Owner`] (or, without one, the pack's own, which ends when the pack's tools are
 //! dropped), are capped per owner, and die with it.
 //!
-//! Every path goes through [`Workspace::resolve`] (see [`workspace`]); paths in values
-//! are relative to the root. The host reads the session todo lists through the
+//! Every path goes through [`Workspace::resolve`] and every file is opened race-free through
+//! [`Workspace::open`] (see [`workspace`]); the sandbox's deny paths bind every file tool as
+//! they bind `bash`. Paths in values are relative to the root. The host reads the session todo lists through the
 //! [`TodoStore`] of [`Builtin::todos`] (or the one [`register`] returns), and each owner's
 //! tasks and terminals through [`Builtin::tasks`] and [`Builtin::terminals`].
 
 mod ask;
 mod background;
 mod bash;
+mod beneath;
+mod deny;
 mod diff;
 mod edit;
 mod glob;
@@ -51,11 +54,13 @@ mod shared;
 pub mod tasks;
 pub mod terminal;
 mod todo;
+mod walk;
 pub mod workspace;
 mod write;
 
 use std::sync::Arc;
 
+pub use deny::SECRET_DIRS;
 pub use tasks::{TaskInfo, TaskLimits, TaskStore};
 pub use terminal::{TerminalInfo, TerminalLimits, TerminalStore};
 pub use todo::{Todo, TodoSnapshot, TodoStatus, TodoStore};
@@ -115,6 +120,7 @@ impl Builtin {
     pub fn new(ctx: &PackContext) -> Result<Self, PackError> {
         let workspace = Workspace::new(&ctx.root)?.with_protected(&ctx.sandbox.protected);
         let sandbox = Sandbox::new(&ctx.sandbox, workspace.root()).map_err(PackError::Setup)?;
+        let workspace = workspace.with_denied(sandbox.deny_paths());
         Ok(Builtin {
             bg: Background {
                 ws: Arc::new(workspace),

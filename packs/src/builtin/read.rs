@@ -2,10 +2,11 @@
 //!
 //! The file is streamed: lines before the window are skipped, lines after it are only
 //! counted, so a window of a 200,000-line file costs one pass and no more memory than
-//! the window. Binary files (a NUL byte in the first 8 KiB) are refused; bytes that are
-//! not UTF-8 are shown as U+FFFD.
+//! the window. Binary files (a NUL byte in the first 8 KiB) and files over
+//! [`MAX_FILE_BYTES`] are refused; bytes that are not UTF-8 are shown as U+FFFD. The file is
+//! opened race-free ([`Workspace::open`]); a `.env` file is read with a note that it may hold
+//! secrets.
 
-use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::sync::Arc;
 
@@ -14,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
+use super::beneath::Access;
 use super::shared::{self, arg_str, blocking, location, whole_number};
 use super::workspace::Workspace;
 use ptc::presentation::{ReadFileLine, ToolCallKind, ToolCallView, ToolResultView};
@@ -30,6 +32,9 @@ pub const MAX_LINE_CHARS: usize = 2000;
 const MAX_LINE_BYTES: usize = MAX_LINE_CHARS * 4 + 4;
 /// Bytes of line text one window returns at most; the window ends early past it.
 pub const MAX_WINDOW_BYTES: usize = 256 * 1024;
+/// The largest file read reads (its apparent size: a sparse file counts whole), so one call
+/// never streams through more.
+pub const MAX_FILE_BYTES: u64 = 1024 * 1024 * 1024;
 
 #[derive(Deserialize)]
 struct Args {
@@ -48,6 +53,8 @@ struct Output {
     truncated: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     next_offset: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
 }
 
 /// The `read` tool.
@@ -138,6 +145,10 @@ fn output_spec() -> ValueSpec {
         .required_property("total_lines", ValueSpec::integer())
         .required_property("truncated", ValueSpec::boolean())
         .property("next_offset", ValueSpec::integer())
+        .property(
+            "note",
+            ValueSpec::string().describe("Said of a file that may hold secrets (`.env`)."),
+        )
 }
 
 fn read(ws: &Workspace, args: Args, signal: &CancellationToken) -> Result<Output, ToolError> {
@@ -145,14 +156,15 @@ fn read(ws: &Workspace, args: Args, signal: &CancellationToken) -> Result<Output
     let offset = whole_number(args.offset, "offset", 1, 1)?;
     let limit = whole_number(args.limit, "limit", DEFAULT_LIMIT, 1)?;
     let target = ws.resolve(&args.file_path, "file_path")?;
-    let shown = &target.display;
     if !target.exists {
         return Err(ToolError::new(format!(
             "File not found: `{}` does not exist in the workspace. Use glob to find files.",
             args.file_path
         )));
     }
-    let meta = std::fs::metadata(&target.path)?;
+    let opened = ws.open(target, &args.file_path, "file_path", Access::Read)?;
+    let (mut file, meta, target) = (opened.file, opened.meta, opened.target);
+    let shown = &target.display;
     if meta.is_dir() {
         return Err(ToolError::new(format!(
             "`{shown}` is a directory, not a file. Use glob to list its files."
@@ -163,8 +175,13 @@ fn read(ws: &Workspace, args: Args, signal: &CancellationToken) -> Result<Output
             "`{shown}` is not a regular file (a device, socket or pipe); read only reads files."
         )));
     }
-    let mut file = File::open(&target.path)
-        .map_err(|e| ToolError::new(format!("cannot open `{shown}`: {e}")))?;
+    shared::check_size(
+        meta.len(),
+        MAX_FILE_BYTES,
+        shown,
+        "read",
+        "Read parts of it with bash (head, tail, sed -n).",
+    )?;
     let mut probe = Vec::with_capacity(shared::BINARY_PROBE);
     (&mut file)
         .take(shared::BINARY_PROBE as u64)
@@ -221,6 +238,7 @@ fn read(ws: &Workspace, args: Args, signal: &CancellationToken) -> Result<Output
     let total_lines = window_end + rest_newlines + u64::from(unterminated);
     let truncated = total_lines > window_end && !lines.is_empty();
     Ok(Output {
+        note: shared::secrets_note(&target.path),
         path: target.display,
         offset,
         next_offset: truncated.then_some(window_end + 1),
@@ -256,6 +274,9 @@ fn render(value: &Value) -> String {
             "[lines {offset}-{} of {total}; continue with offset={next}]\n",
             next - 1
         ));
+    }
+    if let Some(note) = value["note"].as_str() {
+        out.push_str(&format!("[{note}]\n"));
     }
     out
 }

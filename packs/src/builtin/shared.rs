@@ -68,6 +68,52 @@ pub(crate) fn hidden_spec() -> ptc_schema::ValueSpec {
     ptc_schema::ValueSpec::integer().describe("Files a policy hid.")
 }
 
+/// Refuse a file of `len` bytes (its apparent size, from `fstat`: a sparse file counts whole)
+/// past `cap`, before anything of it is read: the error names both and what to do (`hint`).
+pub(crate) fn check_size(
+    len: u64,
+    cap: u64,
+    shown: &str,
+    tool: &str,
+    hint: &str,
+) -> Result<(), ToolError> {
+    if len <= cap {
+        return Ok(());
+    }
+    Err(ToolError::new(format!(
+        "`{shown}` is too large: {} ({len} bytes); {tool} handles files up to {}. {hint}",
+        size(len),
+        size(cap)
+    ))
+    .with_info(ToolErrorInfo::new("FileTooLargeError", codes::TOOL_ERROR)))
+}
+
+/// `bytes` in the largest binary unit that keeps it at least 1 (`10.0 GiB`).
+pub(crate) fn size(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if bytes < 1024 {
+        return format!("{bytes} bytes");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit < UNITS.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
+}
+
+/// The note a file named `.env` or `.env.*` is read with: such files are not denied by
+/// default (projects keep examples and harmless settings in them) but often hold secrets.
+pub(crate) fn secrets_note(path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?;
+    (name == ".env" || name.starts_with(".env.")).then(|| {
+        "this is a `.env` file: it may hold secrets; do not repeat its values unless the task \
+         needs them"
+            .to_string()
+    })
+}
+
 /// How many leading bytes decide whether a file is binary (a NUL byte among them).
 pub(crate) const BINARY_PROBE: usize = 8192;
 

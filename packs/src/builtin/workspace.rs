@@ -1,12 +1,14 @@
 //! Root confinement: every path a `builtin` tool touches goes through
-//! [`Workspace::resolve`].
+//! [`Workspace::resolve`], and every file it opens through [`Workspace::open`].
 //!
 //! A user path (relative to the root, or absolute) is joined to the root; if it is
 //! outside the root as text (`..` applied lexically), it is denied without touching the
 //! file system. Otherwise the deepest part of it that exists on disk is canonicalized (so `..` and every symlink
 //! on the way are resolved by the OS), and the missing tail is appended as plain
-//! names. The result must lie inside the canonical root, compared component-wise, or
-//! the call is denied before anything is opened. Consequences:
+//! names. The result must lie inside the canonical root, compared component-wise, and
+//! outside the deny paths (`deny.rs`: the sandbox's credential locations and
+//! `[sandbox] deny_read`, and `.ssh`, `.aws`, `.gnupg` anywhere under the root), or the call
+//! is denied before anything is opened. Consequences:
 //!
 //! - `../x`, `/etc/passwd`, and `link/x` where `link` points outside are denied;
 //! - a symlink inside the root that points inside the root is followed;
@@ -17,18 +19,21 @@
 //! - for a write, the missing tail is created below the canonical existing ancestor,
 //!   which is inside the root;
 //! - every denial of a path that is or leads outside reads the same, so it reveals
-//!   neither whether something outside exists nor where a link points.
+//!   neither whether something outside exists nor where a link points; a denial of a
+//!   deny path reads the same whether or not it exists.
 //!
-//! The check and the later open are separate system calls, so a process that swaps a
-//! directory for a symlink in between could still redirect one call: the confinement
-//! protects against model-supplied paths and links already in the tree, not against
-//! a concurrent local adversary.
+//! The check and the open cannot race: [`Workspace::open`] opens the canonical path relative
+//! to a descriptor of the root, following no symlink (`beneath.rs`), then checks the file it
+//! opened (type, size, real path) and the tool uses only that descriptor. A program that swaps
+//! a path for a symlink in between makes the open fail, and the path is resolved again.
 
-use std::fs;
+use std::fs::{self, File, Metadata};
 use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
+use super::beneath::{self, Access, Beneath};
+use super::deny::{DenyNow, DenyPaths};
 use crate::PackError;
 use ptc::PathArguments;
 use ptc::{codes, ToolError, ToolErrorInfo};
@@ -37,6 +42,10 @@ use ptc::{codes, ToolError, ToolErrorInfo};
 #[derive(Debug, Clone)]
 pub struct Workspace {
     root: PathBuf,
+    /// A descriptor of the root, every open is relative to.
+    beneath: Arc<Beneath>,
+    /// The paths no tool reads or writes.
+    deny: DenyPaths,
     /// Files no tool may change (the active configuration, the trust store), with their
     /// device and inode so that another link to them is refused too.
     protected: Vec<(PathBuf, Option<(u64, u64)>)>,
@@ -69,10 +78,25 @@ impl Workspace {
                 root.display()
             )));
         }
+        let beneath = Beneath::new(&canonical).map_err(|e| {
+            PackError::Setup(format!(
+                "the workspace root {} cannot be opened: {e}",
+                root.display()
+            ))
+        })?;
         Ok(Workspace {
             root: canonical,
+            beneath: Arc::new(beneath),
+            deny: DenyPaths::default(),
             protected: Vec::new(),
         })
+    }
+
+    /// The same confinement, where no tool reads or writes at or below `paths` (absolute: the
+    /// sandbox's deny paths, see [`crate::sandbox::Sandbox::deny_paths`]).
+    pub fn with_denied(mut self, paths: &[PathBuf]) -> Self {
+        self.deny = DenyPaths::new(paths);
+        self
     }
 
     /// The same confinement, where the files `paths` may be read but never written.
@@ -100,12 +124,7 @@ impl Workspace {
         if !hit {
             return Ok(());
         }
-        Err(ToolError::new(format!(
-            "Access denied: `{}` is ptc's active configuration (or its trust store); no tool may \
-             change it. The operator edits it outside ptc.",
-            target.display
-        ))
-        .with_info(ToolErrorInfo::new("ProtectedFileError", codes::TOOL_DENIED)))
+        Err(protected(&target.display))
     }
 
     /// The canonical root.
@@ -170,6 +189,7 @@ impl Workspace {
                 // Through a link that leads out, the error would tell about the outside.
                 Err(e) => {
                     return Err(match fs::canonicalize(existing) {
+                        Ok(inside) if self.deny_now().covers(&inside) => denied(raw),
                         Ok(inside) if inside.starts_with(&self.root) => {
                             ToolError::new(format!("cannot access `{raw}`: {e}"))
                         }
@@ -199,6 +219,9 @@ impl Workspace {
                 }
             }
         }
+        if self.deny_now().covers(&path) {
+            return Err(denied(raw));
+        }
         let exists = tail.as_os_str().is_empty();
         Ok(Resolved {
             display: self.display(&path),
@@ -206,6 +229,106 @@ impl Workspace {
             exists,
         })
     }
+
+    /// The deny list as the file system is now (for a search to consult per entry).
+    pub(crate) fn deny_now(&self) -> DenyNow {
+        self.deny.now(&self.root)
+    }
+
+    /// Open `target` (what [`Workspace::resolve`] made of `raw`, the argument `what`) for
+    /// `access`, race-free: relative to the root's descriptor, following no symlink; when the
+    /// path changed since it was resolved, it is resolved again (a few times). The opened file
+    /// is checked where it really is (inside the root, outside the deny paths) and, for a
+    /// write, against the protected files. `Create` makes the missing parent directories.
+    pub(crate) fn open(
+        &self,
+        mut target: Resolved,
+        raw: &str,
+        what: &str,
+        access: Access,
+    ) -> Result<Opened, ToolError> {
+        let mut tries = 0;
+        loop {
+            match self.open_resolved(&target, access) {
+                Ok((file, meta)) => {
+                    if let Some(real) = beneath::real_path(&file) {
+                        if !real.starts_with(&self.root) {
+                            return Err(escape(raw, &self.root));
+                        }
+                        if self.deny_now().covers(&real) {
+                            return Err(denied(raw));
+                        }
+                    }
+                    if access != Access::Read && access != Access::Look {
+                        self.check_not_protected(&target, &meta)?;
+                    }
+                    return Ok(Opened { file, meta, target });
+                }
+                Err(e) if beneath::raced(&e) && tries < 8 => {
+                    tries += 1;
+                    let again = self.resolve(raw, what)?;
+                    // Resolved the same: not a race (a file where a directory must be).
+                    if again == target {
+                        return Err(cannot_open(&target, &e));
+                    }
+                    target = again;
+                }
+                Err(e) if beneath::raced(&e) => {
+                    return Err(ToolError::new(format!(
+                        "`{raw}` kept changing while it was opened (a symbolic link or directory \
+                         swapped in); try again once nothing else changes it"
+                    )))
+                }
+                Err(e) => return Err(cannot_open(&target, &e)),
+            }
+        }
+    }
+
+    /// Open the canonical path `target` below the root (no retry, no check of where it is).
+    fn open_resolved(&self, target: &Resolved, access: Access) -> io::Result<(File, Metadata)> {
+        let rel = target.path.strip_prefix(&self.root).map_err(|_| {
+            io::Error::new(io::ErrorKind::InvalidInput, "outside the workspace root")
+        })?;
+        if access == Access::Create && !target.exists {
+            if let Some(parent) = rel.parent() {
+                self.beneath.make_dirs(parent)?;
+            }
+        }
+        let file = self.beneath.open(rel, access)?;
+        let meta = file.metadata()?;
+        Ok((file, meta))
+    }
+
+    /// Open the file `path` a search walk found (under the root, symlinks not followed by the
+    /// walk) for `access`, race-free; `None` when it is gone, changed into something else, or
+    /// is not a regular file. The walk has already left the deny paths out.
+    pub(crate) fn open_found(&self, path: &Path, access: Access) -> Option<(File, Metadata)> {
+        let rel = path.strip_prefix(&self.root).ok()?;
+        let file = self.beneath.open(rel, access).ok()?;
+        let meta = file.metadata().ok()?;
+        meta.is_file().then_some((file, meta))
+    }
+
+    /// Deny a write through the opened file `meta` (of `target`) when it is a protected file.
+    fn check_not_protected(&self, target: &Resolved, meta: &Metadata) -> Result<(), ToolError> {
+        use std::os::unix::fs::MetadataExt;
+        let id = Some((meta.dev(), meta.ino()));
+        match self.protected.iter().any(|(_, pid)| *pid == id) {
+            true => Err(protected(&target.display)),
+            false => Ok(()),
+        }
+    }
+}
+
+/// A file a tool opened through [`Workspace::open`].
+#[derive(Debug)]
+pub(crate) struct Opened {
+    /// The open file; the tool reads and writes only through it.
+    pub file: File,
+    /// Its metadata when it was opened (`fstat`).
+    pub meta: Metadata,
+    /// The path it was opened by.
+    pub target: Resolved,
 }
 
 /// The part of `joined` below `existing` (empty when they are equal).
@@ -253,4 +376,28 @@ fn escape(raw: &str, root: &Path) -> ToolError {
         "WorkspaceEscapeError",
         codes::TOOL_DENIED,
     ))
+}
+
+/// A failed open of `target`, for a reason other than where it is.
+fn cannot_open(target: &Resolved, e: &io::Error) -> ToolError {
+    ToolError::new(format!("cannot open `{}`: {e}", target.display))
+}
+
+/// The denial of a write to a protected file.
+fn protected(shown: &str) -> ToolError {
+    ToolError::new(format!(
+        "Access denied: `{shown}` is ptc's active configuration (or its trust store); no tool may \
+         change it. The operator edits it outside ptc."
+    ))
+    .with_info(ToolErrorInfo::new("ProtectedFileError", codes::TOOL_DENIED))
+}
+
+/// The denial for a path at or under a deny path. The same words whether or not it exists.
+fn denied(raw: &str) -> ToolError {
+    ToolError::new(format!(
+        "Access denied: `{raw}` is under a path the sandbox denies (a credential location such \
+         as .ssh, .aws or .gnupg, or `[sandbox] deny_read`). The builtin tools neither read nor \
+         write there, and bash cannot read it either."
+    ))
+    .with_info(ToolErrorInfo::new("DeniedPathError", codes::TOOL_DENIED))
 }

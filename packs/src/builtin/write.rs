@@ -1,16 +1,21 @@
 //! `write`: create or fully replace a UTF-8 text file (`diff` card).
 //!
 //! Missing parent directories are created (inside the root: the confinement resolves
-//! the deepest existing ancestor first). The result card shows the whole file for a new
+//! the deepest existing ancestor first, and each directory is made relative to the one
+//! before it, through no symlink). The file is opened race-free ([`Workspace::open`]), checked
+//! (a regular file, not a protected one) and only then truncated and written through that
+//! descriptor. The result card shows the whole file for a new
 //! file, or the changed region with context when an existing text file is replaced.
 
-use std::fs;
+use std::io::{Read, Write};
+use std::os::unix::fs::FileExt;
 use std::sync::Arc;
 
 use ptc_schema::{ParameterSpec, ValueSpec};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use super::beneath::Access;
 use super::diff::{self, Hunk};
 use super::shared::{self, arg_str, blocking, location};
 use super::workspace::Workspace;
@@ -113,31 +118,41 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
 fn write(ws: &Workspace, args: Args) -> Result<Output, ToolError> {
     let target = ws.resolve(&args.file_path, "file_path")?;
     ws.check_writable(&target)?;
-    let shown = &target.display;
-    let mut before = None;
-    if target.exists {
-        let meta = fs::metadata(&target.path)?;
-        if meta.is_dir() {
-            return Err(ToolError::new(format!(
-                "`{shown}` is a directory; write needs a file path."
-            )));
-        }
-        if !meta.is_file() {
-            return Err(ToolError::new(format!(
-                "`{shown}` is not a regular file; write only replaces regular files."
-            )));
-        }
-        if meta.len() <= MAX_BEFORE_IMAGE {
-            before = fs::read(&target.path)
-                .ok()
-                .and_then(|bytes| String::from_utf8(bytes).ok());
-        }
-    } else if let Some(parent) = target.path.parent() {
-        fs::create_dir_all(parent).map_err(|e| {
-            ToolError::new(format!("cannot create the directories for `{shown}`: {e}"))
-        })?;
+    let created = !target.exists;
+    // Only for the message (opening a directory for writing fails anyway).
+    if target.exists && target.path.is_dir() {
+        return Err(ToolError::new(format!(
+            "`{}` is a directory; write needs a file path.",
+            target.display
+        )));
     }
-    fs::write(&target.path, &args.content)
+    let opened = ws.open(target, &args.file_path, "file_path", Access::Create)?;
+    let (mut file, meta, target) = (opened.file, opened.meta, opened.target);
+    let shown = &target.display;
+    if meta.is_dir() {
+        return Err(ToolError::new(format!(
+            "`{shown}` is a directory; write needs a file path."
+        )));
+    }
+    if !meta.is_file() {
+        return Err(ToolError::new(format!(
+            "`{shown}` is not a regular file; write only replaces regular files."
+        )));
+    }
+    let mut before = None;
+    if !created && meta.len() <= MAX_BEFORE_IMAGE {
+        let mut bytes = Vec::new();
+        if (&file)
+            .take(MAX_BEFORE_IMAGE)
+            .read_to_end(&mut bytes)
+            .is_ok()
+        {
+            before = String::from_utf8(bytes).ok();
+        }
+    }
+    file.set_len(0)
+        .and_then(|()| file.write_all_at(args.content.as_bytes(), 0))
+        .and_then(|()| file.flush())
         .map_err(|e| ToolError::new(format!("cannot write `{shown}`: {e}")))?;
     let hunks = match &before {
         Some(old) => diff::replaced(old, &args.content),
@@ -145,7 +160,7 @@ fn write(ws: &Workspace, args: Args) -> Result<Output, ToolError> {
     };
     Ok(Output {
         path: target.display,
-        created: !target.exists,
+        created,
         bytes: args.content.len() as u64,
         lines: shared::count_lines(&args.content),
         hunks,

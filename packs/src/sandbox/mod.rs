@@ -274,6 +274,11 @@ impl Sandbox {
         out
     }
 
+    /// The deny paths as configured (the defaults, then `deny_read`); the file tools deny them too.
+    pub fn deny_paths(&self) -> &[PathBuf] {
+        &self.deny
+    }
+
     /// The mode.
     pub fn mode(&self) -> SandboxMode {
         self.mode

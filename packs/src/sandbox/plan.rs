@@ -37,32 +37,9 @@ impl Prepared {
 
 impl Drop for Prepared {
     fn drop(&mut self) {
-        if fs::remove_dir_all(&self.dir).is_err() {
-            // A command may have left directories without permissions: restore, retry.
-            for entry in walk(&self.dir) {
-                let _ = fs::set_permissions(&entry, fs::Permissions::from_mode(0o700));
-            }
-            let _ = fs::remove_dir_all(&self.dir);
-        }
+        // Iterative, whatever the command nested there; mode-000 directories are opened up.
+        let _ = crate::fs_tree::remove_tree(&self.dir);
     }
-}
-
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = vec![dir.to_path_buf()];
-    let mut i = 0;
-    while i < out.len() {
-        let _ = fs::set_permissions(&out[i], fs::Permissions::from_mode(0o700));
-        if let Ok(entries) = fs::read_dir(&out[i]) {
-            out.extend(
-                entries
-                    .flatten()
-                    .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-                    .map(|e| e.path()),
-            );
-        }
-        i += 1;
-    }
-    out
 }
 
 /// A fresh `<temp>/ptc-bash-<pid>-<n>` with `tmp/` (the command's), and `empty` and

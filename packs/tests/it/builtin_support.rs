@@ -32,6 +32,12 @@ pub struct Fixture {
 impl Fixture {
     /// An empty workspace.
     pub fn new() -> Self {
+        Self::with_deny(&[])
+    }
+
+    /// An empty workspace whose sandbox denies `deny` (relative to the root) besides the
+    /// defaults, as `[sandbox] deny_read` does.
+    pub fn with_deny(deny: &[&str]) -> Self {
         let tmp = tempfile::tempdir().unwrap();
         let base = fs::canonicalize(tmp.path()).unwrap();
         let root = base.join("root");
@@ -41,7 +47,9 @@ impl Fixture {
         fs::write(outside.join("secret.txt"), SECRET).unwrap();
         fs::write(outside.join("dir/inner.txt"), SECRET).unwrap();
         let registry = ToolRegistry::new();
-        let pack = Builtin::new(&PackContext::new(root.clone())).unwrap();
+        let mut ctx = PackContext::new(root.clone());
+        ctx.sandbox.deny_read = deny.iter().map(|d| root.join(d)).collect();
+        let pack = Builtin::new(&ctx).unwrap();
         pack.register(&registry).unwrap();
         Fixture {
             _tmp: tmp,

@@ -1,5 +1,6 @@
 //! `ptc-packs`'s integration tests: the `builtin` tools, one module per tool (`pack` for the
-//! pack as a whole), over temporary workspaces.
+//! pack as a whole, `paths` for the path policy all file tools share: deny paths, races,
+//! deep trees, sizes), over temporary workspaces.
 
 mod builtin_support;
 
@@ -8,6 +9,7 @@ mod edit;
 mod glob;
 mod grep;
 mod pack;
+mod paths;
 mod read;
 mod todo;
 mod write;

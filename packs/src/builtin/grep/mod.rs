@@ -8,14 +8,17 @@
 //! counted for the true total; the first [`MAX_MATCHES`] in path order are returned.
 //!
 //! Bounded whatever the input: the pattern's compiled size is capped and the search checks
-//! the call's cancellation as it goes (`matcher.rs`), and a file with a line longer than
-//! [`MAX_LINE_BYTES`] is skipped (and counted) instead of being read whole into memory.
+//! the call's cancellation as it goes (`matcher.rs`), a file with a line longer than
+//! [`MAX_LINE_BYTES`] is skipped (and counted) instead of being read whole into memory, and
+//! the walk stops at [`super::walk::MAX_DEPTH`] levels. Each file the walk yields is opened
+//! race-free ([`Workspace::open_found`]: no symlink followed, nothing outside the root) and
+//! searched through that descriptor; the deny paths are pruned from the walk and counted.
 
 mod matcher;
 
 use std::collections::BTreeMap;
+use std::fs::File;
 use std::io;
-use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkMatch};
@@ -26,8 +29,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
+use super::beneath::Access;
 use super::path_glob::path_glob;
 use super::shared::{self, arg_str, blocking, invalid_args, PolicyFilter};
+use super::walk::{self, WalkLimits};
 use super::workspace::Workspace;
 use ptc::presentation::SearchShape;
 use ptc::ContentBlock;
@@ -66,6 +71,10 @@ struct Output {
     skipped: u64,
     #[serde(skip_serializing_if = "shared::is_zero")]
     hidden: u64,
+    #[serde(skip_serializing_if = "shared::is_zero")]
+    denied: u64,
+    #[serde(skip_serializing_if = "walk::is_false")]
+    deep: bool,
 }
 
 /// The `grep` tool.
@@ -104,7 +113,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                     ),
                 ),
         )
-        .output(
+        .output(walk::output_properties(
             ValueSpec::object(false)
                 .required_property(
                     "matches",
@@ -124,7 +133,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                     ValueSpec::integer().describe("Files with a line over 8 MiB, not searched."),
                 )
                 .property("hidden", shared::hidden_spec()),
-        )
+        ))
         .concurrency_safe(true)
         .execute(move |args: Args, ctx| {
             let ws = ws.clone();
@@ -211,12 +220,11 @@ fn searcher() -> Searcher {
         .build()
 }
 
-/// Search one file, adding its matches to `out`.
+/// Search the open file `file` (shown as `shown`), adding its matches to `out`.
 fn search_file(
-    ws: &Workspace,
     searcher: &mut Searcher,
     matcher: &CancellableMatcher,
-    path: &Path,
+    (file, shown): (&File, String),
     signal: &CancellationToken,
     out: &Mutex<Collected>,
 ) {
@@ -225,10 +233,10 @@ fn search_file(
         matches: Vec::new(),
         signal,
     };
-    match searcher.search_path(matcher, path, &mut sink) {
+    match searcher.search_file(matcher, file, &mut sink) {
         Ok(()) if sink.count > 0 => {
             let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
-            out.add(ws.display(path), sink.count, sink.matches);
+            out.add(shown, sink.count, sink.matches);
         }
         Ok(()) => {}
         // A line over the searcher's heap limit (its only allocation error).
@@ -262,29 +270,51 @@ fn grep(
         )));
     }
     let out = Mutex::new(Collected::default());
+    let limits = WalkLimits::new(ws);
     if target.path.is_file() {
-        search_file(ws, &mut searcher(), &matcher, &target.path, signal, &out);
+        let raw = args.path.as_deref().unwrap_or(".");
+        let opened = ws.open(target, raw, "path", Access::Read)?;
+        if opened.meta.is_file() {
+            let shown = opened.target.display;
+            search_file(
+                &mut searcher(),
+                &matcher,
+                (&opened.file, shown),
+                signal,
+                &out,
+            );
+        }
     } else {
         let mut walk = WalkBuilder::new(&target.path);
         walk.follow_links(false)
             .add_custom_ignore_filename(".rgignore")
             .threads(super::walk_threads());
+        limits.apply(&mut walk, |_| true);
         if let Some(include) = args.include.as_deref().filter(|i| !i.is_empty()) {
             walk.overrides(path_glob(&target.path, include, "include")?);
         }
         walk.build_parallel().run(|| {
-            let (matcher, out) = (matcher.clone(), &out);
+            let (matcher, out, limits) = (matcher.clone(), &out, &limits);
             let mut searcher = searcher();
             Box::new(move |entry| {
                 if signal.is_cancelled() {
                     return WalkState::Quit;
                 }
-                if let Ok(entry) = entry {
-                    if entry.file_type().is_some_and(|t| t.is_file())
-                        && !filter.hides(&ws.display(entry.path()))
-                    {
-                        search_file(ws, &mut searcher, &matcher, entry.path(), signal, out);
-                    }
+                let Ok(entry) = entry else {
+                    return WalkState::Continue;
+                };
+                limits.visit(&entry);
+                if !entry.file_type().is_some_and(|t| t.is_file()) {
+                    return WalkState::Continue;
+                }
+                let shown = ws.display(entry.path());
+                if filter.hides(&shown) {
+                    return WalkState::Continue;
+                }
+                // Opened race-free: a file swapped for a symlink since the walk saw it is
+                // skipped, never followed.
+                if let Some((file, _)) = ws.open_found(entry.path(), Access::Read) {
+                    search_file(&mut searcher, &matcher, (&file, shown), signal, out);
                 }
                 WalkState::Continue
             })
@@ -312,6 +342,8 @@ fn grep(
         files: out.files,
         skipped: out.skipped,
         hidden: filter.hidden(),
+        denied: limits.denied(),
+        deep: limits.deep(),
     })
 }
 
@@ -342,9 +374,10 @@ fn render(args: &Value, value: &Value) -> String {
     let files = value["files"].as_u64().unwrap_or(0);
     if total == 0 {
         return format!(
-            "No matches for `{}`.\n{}",
+            "No matches for `{}`.\n{}{}",
             arg_str(args, "pattern").unwrap_or_default(),
-            shared::hidden_note(value)
+            shared::hidden_note(value),
+            walk::notes(value)
         )
         .trim_end()
         .to_string();
@@ -370,6 +403,7 @@ fn render(args: &Value, value: &Value) -> String {
         ));
     }
     text.push_str(&shared::hidden_note(value));
+    text.push_str(&walk::notes(value));
     if let Some(skipped) = value["skipped"].as_u64().filter(|&n| n > 0) {
         text.push_str(&format!(
             "\n[{skipped} file(s) not searched: a line longer than 8 MiB]\n"
