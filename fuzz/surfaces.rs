@@ -9,6 +9,8 @@
 //! - [`config`]: `ptc.toml` text through parsing and policy checks;
 //! - [`config_loader`]: workspace layouts (links, FIFOs, hard links) through configuration
 //!   discovery and trust;
+//! - [`paths`]: path arguments and glob patterns through the builtin file tools' workspace
+//!   confinement and deny paths;
 //! - [`mcp_stdio`]: bytes on `ptc serve`'s standard input through its line transport and
 //!   rmcp, in code mode.
 #![allow(dead_code)]
@@ -289,5 +291,77 @@ fn mkfifo(path: &std::path::Path) -> std::io::Result<()> {
     match unsafe { libc::mkfifo(path.as_ptr(), 0o600) } {
         0 => Ok(()),
         _ => Err(std::io::Error::last_os_error()),
+    }
+}
+
+/// The builtin file tools over a workspace with links in and out of it, a credential
+/// directory and a `deny_read` path, each holding a secret: a path argument (or glob pattern)
+/// from `data` may reach any of them, but no result ever shows a secret, and nothing outside
+/// the workspace or under a denied path changes. The first byte picks the tool (`read`,
+/// `glob`, `grep`, `write`, `edit`); the rest is the path.
+pub fn paths(data: &[u8]) {
+    use std::path::PathBuf;
+    struct Tree {
+        registry: ToolRegistry,
+        guarded: Vec<PathBuf>,
+    }
+    const SECRET: &str = "SECRET-8d1f";
+    static TREE: OnceLock<Tree> = OnceLock::new();
+    let tree = TREE.get_or_init(|| {
+        use std::os::unix::fs::symlink;
+        let base = std::env::temp_dir().join(format!("ptc-fuzz-paths-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let (root, outside) = (base.join("root"), base.join("outside"));
+        for dir in ["root/dir", "root/.ssh", "root/private", "outside"] {
+            std::fs::create_dir_all(base.join(dir)).expect("a scratch directory");
+        }
+        let secret = |path: PathBuf| std::fs::write(path, SECRET).expect("a scratch file");
+        secret(outside.join("secret.txt"));
+        secret(root.join(".ssh/id_rsa"));
+        secret(root.join("private/key"));
+        std::fs::write(root.join("dir/b.txt"), "x\n").expect("a scratch file");
+        let _ = symlink(root.join("dir"), root.join("link-in"));
+        let _ = symlink("../outside", root.join("link-out"));
+        let _ = symlink(".ssh/id_rsa", root.join("link-secret"));
+        let _ = symlink("private", root.join("link-private"));
+        let mut ctx = ptc_packs::PackContext::new(root.clone());
+        ctx.sandbox.deny_read.push(root.join("private"));
+        let registry = ToolRegistry::new();
+        ptc_packs::builtin::Builtin::new(&ctx)
+            .expect("the builtin pack")
+            .register(&registry)
+            .expect("registers");
+        Tree {
+            registry,
+            guarded: vec![
+                outside.join("secret.txt"),
+                root.join(".ssh/id_rsa"),
+                root.join("private/key"),
+            ],
+        }
+    });
+    let Some((&tool, rest)) = data.split_first() else {
+        return;
+    };
+    let path = text(rest);
+    let (name, args) = match tool % 5 {
+        0 => ("read", serde_json::json!({ "file_path": path })),
+        1 => ("glob", serde_json::json!({ "pattern": path })),
+        2 => ("grep", serde_json::json!({ "pattern": "SECRET|x", "path": path })),
+        3 => ("write", serde_json::json!({ "file_path": path, "content": "w" })),
+        _ => (
+            "edit",
+            serde_json::json!({ "file_path": path, "old_string": SECRET, "new_string": "e" }),
+        ),
+    };
+    let result = runtime().block_on(
+        tree.registry
+            .dispatch(ToolExecutionInput::new("fuzz", name, args)),
+    );
+    let shown = format!("{:?} {:?}", result.content, result.value());
+    assert!(!shown.contains(SECRET), "{name} {path:?} showed a secret: {shown}");
+    for file in &tree.guarded {
+        let content = std::fs::read_to_string(file).unwrap_or_default();
+        assert_eq!(content, SECRET, "{name} {path:?} changed {}", file.display());
     }
 }

@@ -55,3 +55,8 @@ fn fuzz_corpus_mcp_stdio() {
 fn fuzz_corpus_config_loader() {
     replay("config_loader", surfaces::config_loader);
 }
+
+#[test]
+fn fuzz_corpus_paths() {
+    replay("paths", surfaces::paths);
+}
