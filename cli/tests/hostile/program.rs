@@ -72,6 +72,22 @@ fn hostile_nested_source_is_a_syntax_failure_not_a_crash() {
 }
 
 #[test]
+fn hostile_runs_of_prefix_operators_are_a_syntax_failure_not_a_crash() {
+    // One run of operator characters is many prefix operators, each a level of swc's tree.
+    for (what, unit) in [("!", "!"), ("~", "~"), ("!~-+", "!~-+"), ("...", "...")] {
+        let program = format!("return [{}1]", unit.repeat(2 * 1024 * 1024 / unit.len()));
+        let ran = run(&program, &[]);
+        assert_eq!(ran.code(), 1, "{what}: {}", ran.all());
+        assert!(
+            ran.stdout.contains("code run failed (syntax)")
+                && ran.stdout.contains("nests deeper than 1000 levels"),
+            "{what}: {}",
+            ran.stdout
+        );
+    }
+}
+
+#[test]
 fn hostile_deep_arguments_are_refused_in_the_program() {
     let ran = run(
         "let v = {};\nfor (let i = 0; i < 40000; i++) v = { v };\ntry { await tools.echo({ text: 'x', v }) } catch (e) { return e.message }",

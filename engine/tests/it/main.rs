@@ -11,3 +11,4 @@ mod results;
 mod sandbox;
 mod strip;
 mod tools;
+mod unbracketed;
