@@ -6,6 +6,7 @@
 mod common;
 
 mod concurrency;
+mod fences;
 mod limits;
 mod results;
 mod sandbox;

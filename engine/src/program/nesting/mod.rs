@@ -126,11 +126,13 @@ fn weight(op: &[u8]) -> usize {
 }
 
 mod lexemes;
+mod probe;
 #[cfg(test)]
 mod tests;
 mod words;
 
 use lexemes::{is_name_part, is_name_start, is_operator_char};
+pub(crate) use probe::starts_in_code;
 use words::{CONTINUING, MAYBE_NAMES, NESTING_WORDS, OPERAND_KEYWORDS, STATEMENT_WORDS};
 
 struct Scan<'a> {
@@ -242,19 +244,24 @@ impl<'a> Scan<'a> {
 
     fn run(&mut self) {
         while self.pos < self.text.len() {
-            if self.top_open() == Open::Template {
-                self.template_text();
-                continue;
-            }
-            if self.line_break() {
-                continue;
-            }
-            match self.text[self.pos] {
-                b' ' | b'\t' | 0x0b | 0x0c => self.pos += 1,
-                b'/' if self.peek(1) == b'/' => self.line_comment(),
-                b'/' if self.peek(1) == b'*' => self.block_comment(),
-                c => self.token(c),
-            }
+            self.step();
+        }
+    }
+
+    /// One lexeme: template text, a line break, a blank, a comment or a token.
+    fn step(&mut self) {
+        if self.top_open() == Open::Template {
+            self.template_text();
+            return;
+        }
+        if self.line_break() {
+            return;
+        }
+        match self.text[self.pos] {
+            b' ' | b'\t' | 0x0b | 0x0c => self.pos += 1,
+            b'/' if self.peek(1) == b'/' => self.line_comment(),
+            b'/' if self.peek(1) == b'*' => self.block_comment(),
+            c => self.token(c),
         }
     }
 
