@@ -17,9 +17,10 @@ use futures::stream::{FuturesUnordered, StreamExt};
 use rquickjs::{Function, Value};
 
 use crate::{
-    calls::{contained, Accepted, PANICKED},
+    calls::{contained, Accepted, Held, Share, PANICKED},
     left::first_site,
     program::sites::marked_site,
+    stop::Stop,
 };
 
 /// A host call in flight, tagged with the id of its promise.
@@ -68,6 +69,8 @@ pub(super) struct Settled<'js> {
     pub(super) resolve: Function<'js>,
     /// Rejects the program's promise.
     pub(super) reject: Function<'js>,
+    /// What the value holds of the run's cap until it is handed to the program.
+    pub(super) share: Option<Share>,
 }
 
 /// A pending promise's resolvers and identity.
@@ -86,16 +89,61 @@ pub(super) struct Calls<'js> {
     resolvers: HashMap<u64, Resolvers<'js>>,
     pending: FuturesUnordered<Tagged>,
     timers: usize,
+    /// The run's cap on what the host holds for its calls (arguments, and results not yet
+    /// handed to the program).
+    held: Held,
+    /// Where a result past that cap ends the run.
+    stop: Arc<Stop>,
 }
 
 impl<'js> Calls<'js> {
-    pub(super) fn new() -> Self {
+    pub(super) fn new(held: Held, stop: Arc<Stop>) -> Self {
         Calls {
             next_id: 0,
             ready: VecDeque::new(),
             resolvers: HashMap::new(),
             pending: FuturesUnordered::new(),
             timers: 0,
+            held,
+            stop,
+        }
+    }
+
+    /// What the host holds of the run's cap.
+    pub(super) fn held(&self) -> &Held {
+        &self.held
+    }
+
+    /// Drop every call not settled yet (aborting it) and every result not handed over.
+    pub(super) fn clear(&mut self) {
+        self.ready.clear();
+        self.resolvers.clear();
+        self.pending = FuturesUnordered::new();
+    }
+
+    /// A completed call's result and its share of the cap; past the cap the run fails (the
+    /// value is dropped at once, and the promise is rejected with the failure's message).
+    fn hold(
+        &self,
+        kind: &Kind<'js>,
+        result: Result<serde_json::Value, String>,
+    ) -> (Result<serde_json::Value, String>, Option<Share>) {
+        let Ok(value) = &result else {
+            return (result, None);
+        };
+        if matches!(kind, Kind::Timer) {
+            return (result, None);
+        }
+        match self.held.take_result(value) {
+            Ok(share) => (result, Some(share)),
+            Err(failure) => {
+                let message = failure.message.clone();
+                self.stop.fail(failure);
+                if let Ok(value) = result {
+                    crate::json::drop_deep(value);
+                }
+                (Err(message), None)
+            }
         }
     }
 
@@ -120,13 +168,17 @@ impl<'js> Calls<'js> {
         let first = crate::contain::contain(|| call.as_mut().poll(cx))
             .unwrap_or_else(|_| Poll::Ready(Err(PANICKED.to_string())));
         if let Poll::Ready(result) = first {
+            // The arguments' share first: the result takes its place.
+            drop(share);
             self.settled(&kind);
+            let (result, share) = self.hold(&kind, result);
             self.ready.push_back(Settled {
                 kind,
                 promise,
                 result,
                 resolve,
                 reject,
+                share,
             });
             return;
         }
@@ -157,12 +209,14 @@ impl<'js> Calls<'js> {
             Poll::Ready(Some((id, result))) => {
                 let r = self.resolvers.remove(&id)?;
                 self.settled(&r.kind);
+                let (result, share) = self.hold(&r.kind, result);
                 Some(Settled {
                     kind: r.kind,
                     promise: r.promise,
                     result,
                     resolve: r.resolve,
                     reject: r.reject,
+                    share,
                 })
             }
             _ => None,
