@@ -7,6 +7,7 @@ mod common;
 
 mod concurrency;
 mod fences;
+mod held;
 mod limits;
 mod results;
 mod sandbox;
