@@ -2,8 +2,6 @@
 
 use std::{
     collections::{HashMap, VecDeque},
-    future::Future,
-    pin::Pin,
     sync::{
         atomic::{AtomicBool, Ordering},
         Arc,
@@ -13,18 +11,14 @@ use std::{
     time::Instant,
 };
 
-use futures::stream::{FuturesUnordered, StreamExt};
 use rquickjs::{Function, Value};
 
+use super::in_flight::InFlight;
 use crate::{
     calls::{contained, Accepted, Held, Share, PANICKED},
     left::first_site,
     program::sites::marked_site,
-    stop::Stop,
 };
-
-/// A host call in flight, tagged with the id of its promise.
-type Tagged = Pin<Box<dyn Future<Output = (u64, Result<serde_json::Value, String>)> + Send>>;
 
 /// What a pending promise stands for.
 #[derive(Debug, Clone)]
@@ -87,64 +81,33 @@ pub(super) struct Calls<'js> {
     /// Calls that completed on their first poll, in submission order.
     ready: VecDeque<Settled<'js>>,
     resolvers: HashMap<u64, Resolvers<'js>>,
-    pending: FuturesUnordered<Tagged>,
+    /// Calls in flight and their results, counted against the run's cap (arguments, and
+    /// results not yet handed to the program).
+    pending: InFlight,
     timers: usize,
-    /// The run's cap on what the host holds for its calls (arguments, and results not yet
-    /// handed to the program).
-    held: Held,
-    /// Where a result past that cap ends the run.
-    stop: Arc<Stop>,
 }
 
 impl<'js> Calls<'js> {
-    pub(super) fn new(held: Held, stop: Arc<Stop>) -> Self {
+    pub(super) fn new(pending: InFlight) -> Self {
         Calls {
             next_id: 0,
             ready: VecDeque::new(),
             resolvers: HashMap::new(),
-            pending: FuturesUnordered::new(),
+            pending,
             timers: 0,
-            held,
-            stop,
         }
     }
 
     /// What the host holds of the run's cap.
-    pub(super) fn held(&self) -> &Held {
-        &self.held
+    pub(super) fn held(&self) -> Held {
+        self.pending.held()
     }
 
     /// Drop every call not settled yet (aborting it) and every result not handed over.
     pub(super) fn clear(&mut self) {
         self.ready.clear();
         self.resolvers.clear();
-        self.pending = FuturesUnordered::new();
-    }
-
-    /// A completed call's result and its share of the cap; past the cap the run fails (the
-    /// value is dropped at once, and the promise is rejected with the failure's message).
-    fn hold(
-        &self,
-        kind: &Kind<'js>,
-        result: Result<serde_json::Value, String>,
-    ) -> (Result<serde_json::Value, String>, Option<Share>) {
-        let Ok(value) = &result else {
-            return (result, None);
-        };
-        if matches!(kind, Kind::Timer) {
-            return (result, None);
-        }
-        match self.held.take_result(value) {
-            Ok(share) => (result, Some(share)),
-            Err(failure) => {
-                let message = failure.message.clone();
-                self.stop.fail(failure);
-                if let Ok(value) = result {
-                    crate::json::drop_deep(value);
-                }
-                (Err(message), None)
-            }
-        }
+        self.pending.clear();
     }
 
     /// Track `call`, settling the promise with `resolve`/`reject` when it completes.
@@ -171,7 +134,7 @@ impl<'js> Calls<'js> {
             // The arguments' share first: the result takes its place.
             drop(share);
             self.settled(&kind);
-            let (result, share) = self.hold(&kind, result);
+            let (result, share) = self.pending.hold(result);
             self.ready.push_back(Settled {
                 kind,
                 promise,
@@ -205,22 +168,17 @@ impl<'js> Calls<'js> {
         if let Some(settled) = self.ready.pop_front() {
             return Some(settled);
         }
-        match self.pending.poll_next_unpin(cx) {
-            Poll::Ready(Some((id, result))) => {
-                let r = self.resolvers.remove(&id)?;
-                self.settled(&r.kind);
-                let (result, share) = self.hold(&r.kind, result);
-                Some(Settled {
-                    kind: r.kind,
-                    promise: r.promise,
-                    result,
-                    resolve: r.resolve,
-                    reject: r.reject,
-                    share,
-                })
-            }
-            _ => None,
-        }
+        let (id, result, share) = self.pending.next(cx)?;
+        let r = self.resolvers.remove(&id)?;
+        self.settled(&r.kind);
+        Some(Settled {
+            kind: r.kind,
+            promise: r.promise,
+            result,
+            resolve: r.resolve,
+            reject: r.reject,
+            share,
+        })
     }
 
     fn settled(&mut self, kind: &Kind<'js>) {

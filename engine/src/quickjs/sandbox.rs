@@ -15,6 +15,7 @@ use super::{
     glue::{self, Glue},
     heap::{CappedAllocator, JobArena},
     host_fns::{self, Submit},
+    in_flight::InFlight,
     interrupt::Interrupts,
     plain_json::{self, Bounds, PlainJson, Unread},
     unhandled::{describe_rejection, Unhandled},
@@ -85,6 +86,7 @@ pub(super) fn run(
         tracker.track(id, handled, || describe_rejection(&reason));
     })));
     let waker = ThreadWaker::current();
+    let in_flight = InFlight::new(Held::new(limits.max_heap_bytes), stop.clone());
     rt.set_interrupt_handler(Some(
         Interrupts {
             stop: stop.clone(),
@@ -93,6 +95,7 @@ pub(super) fn run(
             wall_clock: limits.wall_clock,
             host: host.clone(),
             waker: waker.clone(),
+            in_flight: in_flight.clone(),
         }
         .into_handler(),
     ));
@@ -109,16 +112,13 @@ pub(super) fn run(
         let _job_arena = JobArena::keep(&ctx);
         let mut run = Run {
             ctx: ctx.clone(),
-            stop: stop.clone(),
+            stop,
             limits: &limits,
             started,
             deadline,
             cancel: &cancel,
             output: Rc::new(RefCell::new(Output::new(limits.max_output_bytes))),
-            calls: Rc::new(RefCell::new(Calls::new(
-                Held::new(limits.max_heap_bytes),
-                stop.clone(),
-            ))),
+            calls: Rc::new(RefCell::new(Calls::new(in_flight))),
             host: host.clone(),
             waker,
             unhandled,
@@ -227,7 +227,7 @@ impl<'js> Run<'_, 'js> {
             stop: self.stop.clone(),
             calls: self.calls.clone(),
             waker: self.waker.clone(),
-            held: self.calls.borrow().held().clone(),
+            held: self.calls.borrow().held(),
         });
         let host = host_fns::host_object(
             &self.ctx,

@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use common::{run_full, TestHost};
 use ptc_engine::{FailureKind, Limits};
@@ -40,5 +40,27 @@ engine_test! {
             Err(failure) => assert_eq!(failure.kind, FailureKind::Memory, "{failure:?}"),
             other => panic!("{other:?}"),
         }
+    }
+}
+
+engine_test! {
+    async fn results_that_arrive_while_the_program_computes_are_counted_as_they_arrive() {
+        // Forty calls with small arguments and 4 MiB results, then a loop that never yields:
+        // the results arrive while it runs and are counted then, so the run ends with the
+        // memory failure at once instead of holding them all until its wall clock runs out.
+        let limits = Limits {
+            max_heap_bytes: 16 * 1024 * 1024,
+            wall_clock: Duration::from_secs(30),
+            ..Limits::default()
+        };
+        let host = TestHost::new();
+        let program = "for (let i = 0; i < 40; i++) tools.big({ bytes: 4 * 1024 * 1024 });\n\
+             while (true) {}";
+        let started = Instant::now();
+        let report = run_full(program, host.clone(), limits, CancellationToken::new()).await;
+        let failure = report.outcome.unwrap_err();
+        assert_eq!(failure.kind, FailureKind::Memory, "{failure:?}");
+        assert!(failure.message.contains("not yet handed"), "{}", failure.message);
+        assert!(started.elapsed() < Duration::from_secs(20), "{:?}", started.elapsed());
     }
 }
