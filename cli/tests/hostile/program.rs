@@ -88,6 +88,22 @@ fn hostile_runs_of_prefix_operators_are_a_syntax_failure_not_a_crash() {
 }
 
 #[test]
+fn hostile_code_fenced_inside_a_comment_stays_commented_out() {
+    // A reviewer reads the fenced block as commented out; it must not be what runs.
+    let fence = "```";
+    let program = format!("/*\n{fence}ts\nreturn 'hidden'\n{fence}\n*/\nreturn 'visible'");
+    let ran = run(&program, &[]);
+    assert_eq!(ran.code(), 0, "{}", ran.all());
+    assert!(ran.stdout.contains("visible"), "{}", ran.stdout);
+    assert!(!ran.stdout.contains("hidden"), "{}", ran.stdout);
+    // The same block as the whole program, with prose around it, runs.
+    let program = format!("Here it is:\n{fence}ts\nreturn 'fenced'\n{fence}\nDone.");
+    let ran = run(&program, &[]);
+    assert_eq!(ran.code(), 0, "{}", ran.all());
+    assert!(ran.stdout.contains("fenced"), "{}", ran.stdout);
+}
+
+#[test]
 fn hostile_large_results_of_parallel_calls_count_against_the_heap_cap() {
     // Forty echoes of one 16 MiB string at once under a 32 MiB heap cap: each settles at
     // once, and its result waits for the program with the others. Without counting them the
