@@ -9,7 +9,7 @@ use std::sync::Arc;
 use futures::FutureExt;
 
 use crate::contain::{contain, contain_async};
-use crate::{json, output::Output, stop::Stop, Host, HostCall, LogLevel};
+use crate::{json, output::Output, stop::Stop, Host, HostCall, LogLevel, RunFailure};
 
 /// The failure message of a host call whose future panicked (or whose `call_tool` did).
 pub(crate) const PANICKED: &str = "the tool call panicked";
@@ -67,6 +67,29 @@ impl Held {
         Ok(share)
     }
 
+    /// Take the share of a tool call's `result` while it waits to be handed to the program
+    /// (the arguments' share given back first), or the failure that ends the run: the results of
+    /// settled calls the program has not taken yet count against the same cap as the arguments of
+    /// calls in flight, so calls that settle faster than the program takes their results cannot
+    /// make the host hold more than the program's own heap may.
+    pub(crate) fn take_result(&self, result: &serde_json::Value) -> Result<Share, RunFailure> {
+        let room = self.room();
+        let bytes = value_bytes(result, room);
+        match bytes <= room {
+            true => self.take(bytes).map_err(|_| self.results_too_large()),
+            false => Err(self.results_too_large()),
+        }
+    }
+
+    fn results_too_large(&self) -> RunFailure {
+        let mut failure = RunFailure::heap_exceeded(self.cap);
+        failure.message.push_str(
+            ": the results of its tool calls not yet handed to it, with the arguments of the \
+             calls still in flight, take more (await fewer large results at once)",
+        );
+        failure
+    }
+
     /// The refusal of arguments past the room left now.
     pub(crate) fn refusal(&self) -> String {
         self.refusal_with(self.bytes.load(Ordering::Relaxed))
@@ -81,7 +104,8 @@ impl Held {
         );
         if held > 0 {
             message.push_str(&format!(
-                "; calls still in flight hold {held} of them (await some before making more)"
+                "; calls still in flight hold {held} of them, with the results the program has \
+                 not taken yet (await some before making more)"
             ));
         }
         message
@@ -159,6 +183,32 @@ fn expanded_bytes(text: &str) -> usize {
     }
     text.len()
         .saturating_add(values.saturating_mul(VALUE_BYTES))
+}
+
+/// A value's bytes as [`VALUE_BYTES`] counts them (its strings and keys, and [`VALUE_BYTES`] per
+/// value), counted without recursion and only until they pass `limit`.
+fn value_bytes(value: &serde_json::Value, limit: usize) -> usize {
+    use serde_json::Value;
+    let mut bytes = 0usize;
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        if bytes > limit {
+            break;
+        }
+        bytes = bytes.saturating_add(VALUE_BYTES);
+        match value {
+            Value::String(text) => bytes = bytes.saturating_add(text.len()),
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => {
+                for (key, item) in map {
+                    bytes = bytes.saturating_add(key.len());
+                    stack.push(item);
+                }
+            }
+            _ => {}
+        }
+    }
+    bytes
 }
 
 /// [`accept`] once the arguments' share is taken (given back at once if the call is refused).
@@ -244,6 +294,23 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn results_waiting_for_the_program_count_against_the_cap() {
+        let held = Held::new(1_000);
+        let text = serde_json::Value::String("x".repeat(600));
+        let first = held.take_result(&text).unwrap();
+        assert_eq!(held.room(), 1_000 - 600 - VALUE_BYTES);
+        let failure = held.take_result(&text).err().unwrap();
+        assert_eq!(failure.kind, crate::FailureKind::Memory);
+        assert!(
+            failure.message.contains("heap limit") && failure.message.contains("not yet handed"),
+            "{}",
+            failure.message
+        );
+        drop(first);
+        assert!(held.take_result(&text).is_ok());
     }
 
     #[test]

@@ -9,6 +9,14 @@
 //! | a request whose `params` do not fit its method (`initialize`, `ping`, `tools/list`, `tools/call`; rmcp answers others with `-32601`) | `-32602` invalid params, with its `id` and serde's reason |
 //! | a malformed notification or response | nothing (JSON-RPC never answers those) |
 //!
+//! Both MCP eras share one connection: rmcp settles a connection's lifecycle on the
+//! first request that is neither `initialize`, `ping` nor `server/discover`, and a 2026-07-28
+//! request there (its version and capabilities in `_meta`) would make it stateless for good,
+//! every later legacy request refused for missing `_meta`. So before such a request the
+//! transport hands rmcp a legacy `initialize` of its own (its reply is not written): rmcp then
+//! answers each 2026-07-28 request from its own `_meta`, and a client's own `initialize`,
+//! whenever it comes, replaces the stand-in's (empty) client information.
+//!
 //! Valid messages go to rmcp unchanged. Error replies are written by a task of their own,
 //! so a cancelled `receive` never leaves half a line on stdout, and the next line is read
 //! only once the reply is out, so a flood of bad lines is read no faster than its replies
@@ -18,8 +26,8 @@ use std::future::Future;
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, ClientNotification, ClientRequest, InitializeRequestParams,
-    JsonRpcMessage, PaginatedRequestParams,
+    CallToolRequestParams, ClientNotification, ClientRequest, GetMeta, InitializeRequestParams,
+    JsonRpcMessage, NumberOrString, PaginatedRequestParams, ProtocolVersion,
 };
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
@@ -47,7 +55,16 @@ pub(crate) struct LineTransport<R, W> {
     write: Arc<Mutex<W>>,
     /// The error reply being written, if any.
     replying: Option<JoinHandle<()>>,
+    /// Whether the connection's lifecycle is settled (see the module docs).
+    settled: bool,
+    /// The stateless request that follows the stand-in `initialize` to rmcp.
+    queued: Option<Box<RxJsonRpcMessage<RoleServer>>>,
+    /// rmcp's reply to the stand-in is still to come (and is not written).
+    stand_in_unanswered: bool,
 }
+
+/// The id of the stand-in `initialize` (see the module docs).
+const STAND_IN_ID: &str = "ptc-stdio:stand-in-initialize";
 
 enum LineRead {
     Line,
@@ -69,7 +86,32 @@ where
             discarding: false,
             write: Arc::new(Mutex::new(write)),
             replying: None,
+            settled: false,
+            queued: None,
+            stand_in_unanswered: false,
         }
+    }
+
+    /// `message` for rmcp, or the stand-in `initialize` before it (see the module docs).
+    fn steer(&mut self, message: RxJsonRpcMessage<RoleServer>) -> RxJsonRpcMessage<RoleServer> {
+        if self.settled {
+            return message;
+        }
+        let JsonRpcMessage::Request(request) = &message else {
+            return message;
+        };
+        match &request.request {
+            ClientRequest::InitializeRequest(_) => self.settled = true,
+            ClientRequest::PingRequest(_) | ClientRequest::DiscoverRequest(_) => {}
+            other if stateless(other) => {
+                self.settled = true;
+                self.stand_in_unanswered = true;
+                self.queued = Some(Box::new(message));
+                return stand_in();
+            }
+            _ => {}
+        }
+        message
     }
 
     /// One `\n`-terminated line into `self.line`, never growing it past `self.max`.
@@ -133,10 +175,28 @@ where
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
         let write = self.write.clone();
-        async move { write_line(&write, &item).await }
+        let id = match &item {
+            JsonRpcMessage::Response(response) => Some(&response.id),
+            JsonRpcMessage::Error(error) => error.id.as_ref(),
+            _ => None,
+        };
+        let stand_in_reply = self.stand_in_unanswered
+            && matches!(id, Some(NumberOrString::String(id)) if &**id == STAND_IN_ID);
+        if stand_in_reply {
+            self.stand_in_unanswered = false;
+        }
+        async move {
+            match stand_in_reply {
+                true => Ok(()),
+                false => write_line(&write, &item).await,
+            }
+        }
     }
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
+        if let Some(request) = self.queued.take() {
+            return Some(*request);
+        }
         loop {
             // Backpressure for a flood of bad lines; cancel-safe (nothing read yet).
             if let Some(replying) = self.replying.as_mut() {
@@ -161,7 +221,7 @@ where
             self.line = line;
             self.line.clear();
             match inbound {
-                Inbound::Message(message) => return Some(*message),
+                Inbound::Message(message) => return Some(self.steer(*message)),
                 Inbound::Reply(reply) => self.reply(reply),
                 Inbound::Ignore => {}
             }
@@ -174,6 +234,29 @@ where
         }
         self.write.lock().await.flush().await
     }
+}
+
+/// Whether `request` carries a 2026-07-28 request's `_meta` (a version and the client's
+/// capabilities): the test rmcp applies before a lifecycle is settled.
+fn stateless(request: &ClientRequest) -> bool {
+    let meta = request.get_meta();
+    meta.protocol_version().is_some()
+        && meta
+            .missing_required_keys(&ProtocolVersion::V_2026_07_28)
+            .is_empty()
+}
+
+/// The legacy `initialize` the transport hands rmcp before the first stateless request.
+fn stand_in() -> RxJsonRpcMessage<RoleServer> {
+    let request = json!({
+        "jsonrpc": "2.0", "id": STAND_IN_ID, "method": "initialize",
+        "params": {
+            "protocolVersion": ProtocolVersion::LATEST_WITH_INITIALIZE,
+            "capabilities": {},
+            "clientInfo": { "name": "ptc-stdio-stand-in", "version": "0" },
+        },
+    });
+    RxJsonRpcMessage::<RoleServer>::deserialize(&request).expect("a valid initialize request")
 }
 
 /// `line` without its `\n` (or `\r\n`).

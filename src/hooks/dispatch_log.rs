@@ -2,6 +2,9 @@
 //!
 //! Only the logged copy changes: the program already received its value and the model
 //! sees neither. A panicking listener is contained and the original content is logged.
+//! The stage runs only when the run's agent has a session log (there is no copy to shape
+//! otherwise), and the content it starts from is the sub-call's own, moved, not copied: a
+//! large result is held once, however many sub-calls log one.
 
 use std::future::Future;
 use std::sync::Arc;

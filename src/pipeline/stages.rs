@@ -324,12 +324,14 @@ impl Pipeline {
     }
 
     /// The durable content copy: the `tools/ptc-dispatch-log` waterfall's answer, or the
-    /// settled content when there is no listener or a listener panics.
+    /// settled `content` itself (moved, never copied) when there is no listener, or a copy of
+    /// it when a listener panics.
     pub(crate) async fn dispatch_log(
         &self,
         outer: &Arc<ToolExecution>,
         sub: &ToolExecution,
-        result: &ToolExecutionResult,
+        is_error: bool,
+        content: Vec<crate::content::ContentBlock>,
     ) -> Vec<crate::content::ContentBlock> {
         let hooks = &self.hooks;
         if !hooks
@@ -337,18 +339,19 @@ impl Pipeline {
             .iter()
             .any(|l| l.applies_to(outer.scope_id()))
         {
-            return result.content.clone();
+            return content;
         }
         let dispatch = Arc::new(PtcDispatchLog {
             exec: outer.clone(),
             sub_call_id: sub.call_id().to_string(),
             name: sub.name().to_string(),
-            is_error: result.is_error(),
-            content: result.content.clone(),
+            is_error,
+            content,
         });
-        contain_async(crate::hooks::chain(hooks.clone(), PtcDispatchLogStage::new(dispatch)).run())
+        let stage = PtcDispatchLogStage::new(dispatch.clone());
+        contain_async(crate::hooks::chain(hooks.clone(), stage).run())
             .await
-            .unwrap_or_else(|_| result.content.clone())
+            .unwrap_or_else(|_| dispatch.content.clone())
     }
 
     /// `finalize_content` (exactly once), freeze, then `tools/result` observers.

@@ -72,6 +72,73 @@ fn hostile_nested_source_is_a_syntax_failure_not_a_crash() {
 }
 
 #[test]
+fn hostile_runs_of_prefix_operators_are_a_syntax_failure_not_a_crash() {
+    // One run of operator characters is many prefix operators, each a level of swc's tree.
+    for (what, unit) in [("!", "!"), ("~", "~"), ("!~-+", "!~-+"), ("...", "...")] {
+        let program = format!("return [{}1]", unit.repeat(2 * 1024 * 1024 / unit.len()));
+        let ran = run(&program, &[]);
+        assert_eq!(ran.code(), 1, "{what}: {}", ran.all());
+        assert!(
+            ran.stdout.contains("code run failed (syntax)")
+                && ran.stdout.contains("nests deeper than 1000 levels"),
+            "{what}: {}",
+            ran.stdout
+        );
+    }
+}
+
+#[test]
+fn hostile_code_fenced_inside_a_comment_stays_commented_out() {
+    // A reviewer reads the fenced block as commented out; it must not be what runs.
+    let fence = "```";
+    let program = format!("/*\n{fence}ts\nreturn 'hidden'\n{fence}\n*/\nreturn 'visible'");
+    let ran = run(&program, &[]);
+    assert_eq!(ran.code(), 0, "{}", ran.all());
+    assert!(ran.stdout.contains("visible"), "{}", ran.stdout);
+    assert!(!ran.stdout.contains("hidden"), "{}", ran.stdout);
+    // The same block as the whole program, with prose around it, runs.
+    let program = format!("Here it is:\n{fence}ts\nreturn 'fenced'\n{fence}\nDone.");
+    let ran = run(&program, &[]);
+    assert_eq!(ran.code(), 0, "{}", ran.all());
+    assert!(ran.stdout.contains("fenced"), "{}", ran.stdout);
+}
+
+#[test]
+fn hostile_large_results_of_parallel_calls_count_against_the_heap_cap() {
+    // Forty echoes of one 16 MiB string at once under a 32 MiB heap cap: each settles at
+    // once, and its result waits for the program with the others. Without counting them the
+    // host held every result (640 MiB and more; 40 × 250 MiB aborted at 7.5 GB).
+    let program = "const s = 'x'.repeat(16 * 1024 * 1024);\n\
+         const rs = await Promise.all(Array.from({ length: 40 }, () => tools.echo({ text: s })));\n\
+         return rs.length";
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("session.jsonl");
+    let log = log.to_str().unwrap();
+    for extra in [
+        &["--max-heap-mb", "32"][..],
+        &["--max-heap-mb", "32", "--log", log],
+    ] {
+        let ran = run(program, extra);
+        assert_eq!(ran.code(), 1, "{extra:?}: {}", ran.all());
+        let stdout = &ran.stdout;
+        assert!(stdout.contains("code run failed"), "{extra:?}: {stdout}");
+        assert!(
+            stdout.contains("33554432 bytes") || stdout.contains("heap limit of 32 MiB"),
+            "the failure names the cap: {stdout}"
+        );
+        eprintln!(
+            "40 × 16 MiB results, cap 32 MiB {extra:?}: peak {} KiB",
+            ran.peak_kb
+        );
+        assert!(
+            ran.peak_kb < MEMORY_CEILING_KB,
+            "{extra:?}: {} KiB",
+            ran.peak_kb
+        );
+    }
+}
+
+#[test]
 fn hostile_deep_arguments_are_refused_in_the_program() {
     let ran = run(
         "let v = {};\nfor (let i = 0; i < 40000; i++) v = { v };\ntry { await tools.echo({ text: 'x', v }) } catch (e) { return e.message }",

@@ -370,3 +370,117 @@ fn serve_stdio_survives_hostile_programs_and_serves_the_next_call() {
     assert_eq!(reply["content"][0]["text"], "still here", "{reply}");
     assert_eq!(peer.finish(), Some(0));
 }
+
+/// `ptc serve` over stdio with no handshake done: raw JSON lines in, replies out.
+struct RawStdio {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+impl RawStdio {
+    fn start(dir: &Path) -> RawStdio {
+        use std::io::BufRead;
+        let root = mcp_support::serve::workspace(dir);
+        let mut child = Command::new(ptc_bin())
+            .args(["serve", "--root", root.to_str().unwrap()])
+            .args(["--tools", "testkit", "--mode", "native"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("ptc runs");
+        let (send, lines) = std::sync::mpsc::channel();
+        let stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+            {
+                let _ = send.send(line);
+            }
+        });
+        let stdin = child.stdin.take().unwrap();
+        RawStdio {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    /// Send `request`; the reply to it (panics after 60 s of silence).
+    fn ask(&mut self, request: Value) -> Value {
+        writeln!(self.stdin, "{request}").unwrap();
+        self.stdin.flush().unwrap();
+        let line = self
+            .lines
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("no reply to {request}"));
+        let reply: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(reply["id"], request["id"], "{request} → {reply}");
+        reply
+    }
+
+    fn notify(&mut self, notification: Value) {
+        writeln!(self.stdin, "{notification}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+}
+
+impl Drop for RawStdio {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The `_meta` of a 2026-07-28 (stateless) request.
+fn stateless_meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": { "name": "probe", "version": "1" },
+    })
+}
+
+fn legacy_echo(stdio: &mut RawStdio, id: u64, text: &str) {
+    let reply = stdio.ask(json!({
+        "jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": { "name": "echo", "arguments": { "text": text } },
+    }));
+    assert_eq!(reply["result"]["content"][0]["text"], text, "{reply}");
+}
+
+#[test]
+fn serve_stdio_a_stateless_request_before_initialize_leaves_the_legacy_session_working() {
+    for probe in ["server/discover", "tools/list", "tools/call"] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut stdio = RawStdio::start(dir.path());
+        // A 2026-07-28 request first, carrying its version and capabilities in `_meta`.
+        let mut params = json!({ "_meta": stateless_meta() });
+        if probe == "tools/call" {
+            params["name"] = json!("echo");
+            params["arguments"] = json!({ "text": "stateless" });
+        }
+        let reply =
+            stdio.ask(json!({ "jsonrpc": "2.0", "id": 1, "method": probe, "params": params }));
+        assert!(reply.get("result").is_some(), "{probe}: {reply}");
+        // Then a legacy client's handshake and calls, without `_meta`.
+        let reply = stdio.ask(serde_json::from_str(&initialize(2)).unwrap());
+        assert!(
+            reply["result"]["protocolVersion"].is_string(),
+            "{probe}: {reply}"
+        );
+        stdio.notify(json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+        let listed = stdio.ask(json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/list" }));
+        assert!(listed["result"]["tools"].is_array(), "{probe}: {listed}");
+        legacy_echo(&mut stdio, 4, "legacy");
+        // And stateless requests keep being answered on the same connection.
+        let reply = stdio.ask(json!({
+            "jsonrpc": "2.0", "id": 5, "method": "tools/list",
+            "params": { "_meta": stateless_meta() },
+        }));
+        assert!(reply["result"]["tools"].is_array(), "{probe}: {reply}");
+        legacy_echo(&mut stdio, 6, "legacy again");
+    }
+}

@@ -122,13 +122,25 @@ fn op_ptc_host_call(
             return Err(JsErrorBox::generic(message));
         }
     };
-    let caller = run.caller.clone();
+    let (caller, held, control) = (run.caller.clone(), run.held.clone(), run.control.clone());
     Ok(async move {
         // What the call holds of the run's argument bytes, until it settles.
-        let _share = share;
+        let share = share;
         let result = InContext::new(caller, calls::contained(call)).await;
+        drop(share);
         match result {
             Ok(value) => {
+                // The result's share instead, until it is handed to the program; past the cap
+                // the run ends (see `calls::Held::take_result`).
+                let _share = match held.take_result(&value) {
+                    Ok(share) => share,
+                    Err(failure) => {
+                        json::drop_deep(value);
+                        let message = failure.message.clone();
+                        control.halt(failure);
+                        return Err(JsErrorBox::generic(message));
+                    }
+                };
                 let text = json::to_string(&value);
                 json::drop_deep(value);
                 Ok(text)

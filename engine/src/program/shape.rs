@@ -4,7 +4,7 @@
 //!
 //! | written | becomes |
 //! |---|---|
-//! | one markdown fence around the program (```` ```ts ```` … ```` ``` ````) | the fence lines blanked |
+//! | one markdown fence around the program (```` ```ts ```` … ```` ``` ````), prose before and after it allowed; never a fence JavaScript reads inside a comment, string or template | the fence lines (and the prose) blanked |
 //! | `import type …`, `export type …`, `export interface …` | erased |
 //! | `export` / `export { a, b }` on local declarations | the keyword (or statement) blanked |
 //! | `export default async function main() {…}` | the declaration, called if the program never calls it |
@@ -94,7 +94,9 @@ pub(crate) fn shape(source: &str, lead: usize) -> Result<Shaped, RunFailure> {
 /// Blank one markdown fence around the whole program (its opening and closing lines), or
 /// else, when the program is prose around exactly one fenced block (```` ```ts ```` alone on
 /// a line … ```` ``` ```` alone on a line), everything but the block's code. Blanking keeps
-/// every position.
+/// every position. A fence whose opening line JavaScript reads inside a comment, a string or a
+/// template literal is left alone: the program is what its text says, and a fence in a
+/// comment is commented out ([`super::nesting::starts_in_code`]).
 fn unfence(source: &str) -> String {
     let lines: Vec<&str> = source.split('\n').collect();
     let first = lines.iter().position(|l| !l.trim().is_empty());
@@ -118,6 +120,10 @@ fn unfence(source: &str) -> String {
             _ => return source.to_string(),
         }
     };
+    let open_at: usize = lines[..open].iter().map(|line| line.len() + 1).sum();
+    if !super::nesting::starts_in_code(source, open_at) {
+        return source.to_string();
+    }
     lines
         .iter()
         .enumerate()

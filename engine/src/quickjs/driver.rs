@@ -2,8 +2,6 @@
 
 use std::{
     collections::{HashMap, VecDeque},
-    future::Future,
-    pin::Pin,
     sync::{
         atomic::{AtomicBool, Ordering},
         Arc,
@@ -13,17 +11,14 @@ use std::{
     time::Instant,
 };
 
-use futures::stream::{FuturesUnordered, StreamExt};
 use rquickjs::{Function, Value};
 
+use super::in_flight::InFlight;
 use crate::{
-    calls::{contained, Accepted, PANICKED},
+    calls::{contained, Accepted, Held, Share, PANICKED},
     left::first_site,
     program::sites::marked_site,
 };
-
-/// A host call in flight, tagged with the id of its promise.
-type Tagged = Pin<Box<dyn Future<Output = (u64, Result<serde_json::Value, String>)> + Send>>;
 
 /// What a pending promise stands for.
 #[derive(Debug, Clone)]
@@ -68,6 +63,8 @@ pub(super) struct Settled<'js> {
     pub(super) resolve: Function<'js>,
     /// Rejects the program's promise.
     pub(super) reject: Function<'js>,
+    /// What the value holds of the run's cap until it is handed to the program.
+    pub(super) share: Option<Share>,
 }
 
 /// A pending promise's resolvers and identity.
@@ -84,19 +81,33 @@ pub(super) struct Calls<'js> {
     /// Calls that completed on their first poll, in submission order.
     ready: VecDeque<Settled<'js>>,
     resolvers: HashMap<u64, Resolvers<'js>>,
-    pending: FuturesUnordered<Tagged>,
+    /// Calls in flight and their results, counted against the run's cap (arguments, and
+    /// results not yet handed to the program).
+    pending: InFlight,
     timers: usize,
 }
 
 impl<'js> Calls<'js> {
-    pub(super) fn new() -> Self {
+    pub(super) fn new(pending: InFlight) -> Self {
         Calls {
             next_id: 0,
             ready: VecDeque::new(),
             resolvers: HashMap::new(),
-            pending: FuturesUnordered::new(),
+            pending,
             timers: 0,
         }
+    }
+
+    /// What the host holds of the run's cap.
+    pub(super) fn held(&self) -> Held {
+        self.pending.held()
+    }
+
+    /// Drop every call not settled yet (aborting it) and every result not handed over.
+    pub(super) fn clear(&mut self) {
+        self.ready.clear();
+        self.resolvers.clear();
+        self.pending.clear();
     }
 
     /// Track `call`, settling the promise with `resolve`/`reject` when it completes.
@@ -120,13 +131,17 @@ impl<'js> Calls<'js> {
         let first = crate::contain::contain(|| call.as_mut().poll(cx))
             .unwrap_or_else(|_| Poll::Ready(Err(PANICKED.to_string())));
         if let Poll::Ready(result) = first {
+            // The arguments' share first: the result takes its place.
+            drop(share);
             self.settled(&kind);
+            let (result, share) = self.pending.hold(result);
             self.ready.push_back(Settled {
                 kind,
                 promise,
                 result,
                 resolve,
                 reject,
+                share,
             });
             return;
         }
@@ -153,20 +168,17 @@ impl<'js> Calls<'js> {
         if let Some(settled) = self.ready.pop_front() {
             return Some(settled);
         }
-        match self.pending.poll_next_unpin(cx) {
-            Poll::Ready(Some((id, result))) => {
-                let r = self.resolvers.remove(&id)?;
-                self.settled(&r.kind);
-                Some(Settled {
-                    kind: r.kind,
-                    promise: r.promise,
-                    result,
-                    resolve: r.resolve,
-                    reject: r.reject,
-                })
-            }
-            _ => None,
-        }
+        let (id, result, share) = self.pending.next(cx)?;
+        let r = self.resolvers.remove(&id)?;
+        self.settled(&r.kind);
+        Some(Settled {
+            kind: r.kind,
+            promise: r.promise,
+            result,
+            resolve: r.resolve,
+            reject: r.reject,
+            share,
+        })
     }
 
     fn settled(&mut self, kind: &Kind<'js>) {

@@ -7,7 +7,8 @@
 //!   has passed;
 //! * otherwise, at most every [`PROGRESS_INTERVAL`], lets the host advance its accepted calls
 //!   ([`Host::poll_progress`]), so calls a program submitted start even while it keeps computing,
-//!   without any other thread having to be woken for them.
+//!   without any other thread having to be woken for them, and collects the calls that completed,
+//!   so their results count against the run's cap as they arrive ([`InFlight`]).
 
 use std::{
     sync::Arc,
@@ -17,7 +18,7 @@ use std::{
 
 use tokio_util::sync::CancellationToken;
 
-use super::driver::ThreadWaker;
+use super::{driver::ThreadWaker, in_flight::InFlight};
 use crate::{stop::Stop, Host, RunFailure};
 
 /// How often a computing program lets the host make progress, at most.
@@ -32,6 +33,8 @@ pub(super) struct Interrupts {
     pub(super) host: Arc<dyn Host>,
     /// The run's thread waker: a call the host advances here wakes the run's event loop.
     pub(super) waker: Arc<ThreadWaker>,
+    /// The run's calls in flight, whose results are collected here.
+    pub(super) in_flight: InFlight,
 }
 
 impl Interrupts {
@@ -56,7 +59,9 @@ impl Interrupts {
             if now >= next_progress {
                 next_progress = now + PROGRESS_INTERVAL;
                 let waker = self.waker.waker();
-                self.host.poll_progress(&mut Context::from_waker(&waker));
+                let mut cx = Context::from_waker(&waker);
+                self.host.poll_progress(&mut cx);
+                self.in_flight.collect(&mut cx);
             }
             false
         })

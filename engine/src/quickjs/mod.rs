@@ -35,6 +35,7 @@ mod driver;
 mod glue;
 mod heap;
 mod host_fns;
+mod in_flight;
 mod interrupt;
 mod own;
 mod plain_json;

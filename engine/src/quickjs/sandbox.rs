@@ -15,6 +15,7 @@ use super::{
     glue::{self, Glue},
     heap::{CappedAllocator, JobArena},
     host_fns::{self, Submit},
+    in_flight::InFlight,
     interrupt::Interrupts,
     plain_json::{self, Bounds, PlainJson, Unread},
     unhandled::{describe_rejection, Unhandled},
@@ -85,6 +86,7 @@ pub(super) fn run(
         tracker.track(id, handled, || describe_rejection(&reason));
     })));
     let waker = ThreadWaker::current();
+    let in_flight = InFlight::new(Held::new(limits.max_heap_bytes), stop.clone());
     rt.set_interrupt_handler(Some(
         Interrupts {
             stop: stop.clone(),
@@ -93,6 +95,7 @@ pub(super) fn run(
             wall_clock: limits.wall_clock,
             host: host.clone(),
             waker: waker.clone(),
+            in_flight: in_flight.clone(),
         }
         .into_handler(),
     ));
@@ -115,7 +118,7 @@ pub(super) fn run(
             deadline,
             cancel: &cancel,
             output: Rc::new(RefCell::new(Output::new(limits.max_output_bytes))),
-            calls: Rc::new(RefCell::new(Calls::new())),
+            calls: Rc::new(RefCell::new(Calls::new(in_flight))),
             host: host.clone(),
             waker,
             unhandled,
@@ -133,7 +136,7 @@ pub(super) fn run(
         }
         // Settle nothing more: drop unsettled host calls (aborting them) and their resolvers while
         // the runtime is still alive.
-        *run.calls.borrow_mut() = Calls::new();
+        run.calls.borrow_mut().clear();
         let output = std::mem::take(&mut *run.output.borrow_mut());
         output.report(outcome, left, &prepared.map)
     });
@@ -224,7 +227,7 @@ impl<'js> Run<'_, 'js> {
             stop: self.stop.clone(),
             calls: self.calls.clone(),
             waker: self.waker.clone(),
-            held: Held::new(self.limits.max_heap_bytes),
+            held: self.calls.borrow().held(),
         });
         let host = host_fns::host_object(
             &self.ctx,
@@ -274,6 +277,9 @@ impl<'js> Run<'_, 'js> {
                 };
                 settled = true;
                 self.settle(glue, call)?;
+                if self.stop.failure().is_some() {
+                    break;
+                }
             }
             if settled {
                 continue;
@@ -294,12 +300,14 @@ impl<'js> Run<'_, 'js> {
 
     /// Resolve one host call's promise, or reject it with a `ToolCallError`.
     fn settle(&self, glue: &Glue<'js>, settled: Settled<'js>) -> Result<(), RunFailure> {
+        // The value's share of the cap is given back once it is in the program's heap.
         let Settled {
             kind,
             promise,
             result,
             resolve,
             reject,
+            share: _share,
         } = settled;
         let failed = |message: String| -> rquickjs::Result<()> {
             let Kind::Tool { name, .. } = &kind else {

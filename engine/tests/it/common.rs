@@ -128,6 +128,12 @@ impl Host for TestHost {
                 Ok(json!(ms))
             }),
             "fail" => Box::pin(async move { Err("it failed".to_string()) }),
+            // A large result after a short wait (so the call is in flight when made).
+            "big" => Box::pin(async move {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+                let bytes = args["bytes"].as_u64().unwrap_or(0) as usize;
+                Ok(json!("x".repeat(bytes)))
+            }),
             "never" => Box::pin(futures::future::pending()),
             "limited" => {
                 return Err(RunFailure::new(
@@ -164,6 +170,7 @@ pub const TOOL_NAMES: &[&str] = &[
     "never",
     "limited",
     "deep",
+    "big",
     "__proto__",
     "constructor",
     "then",

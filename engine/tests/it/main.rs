@@ -6,8 +6,11 @@
 mod common;
 
 mod concurrency;
+mod fences;
+mod held;
 mod limits;
 mod results;
 mod sandbox;
 mod strip;
 mod tools;
+mod unbracketed;

@@ -74,7 +74,7 @@ impl Schedule for SubCalls {
         &mut self,
         call: SubCall,
         exec: &Arc<ToolExecution>,
-        result: ToolExecutionResult,
+        mut result: ToolExecutionResult,
     ) -> Option<BoxFuture<'static, ()>> {
         if !result.is_error() {
             self.record_change(exec);
@@ -89,17 +89,24 @@ impl Schedule for SubCalls {
             if result.concludes_turn() {
                 ctx.conclude_turn();
             }
-            let content = pipeline.dispatch_log(ctx.execution(), &exec, &result).await;
-            log_to(&ctx, |parent| SessionEvent::PtcDispatch {
-                at_ms: now_ms(),
-                parent_call_id: parent.to_string(),
-                sub_call_id: exec.call_id().to_string(),
-                name: exec.name().to_string(),
-                is_error: result.is_error(),
-                content,
-                error: result.error().cloned(),
-                meta: result.meta.clone(),
-            });
+            // The log's copy of the content is the content itself (the program gets the
+            // value): a large result is never copied for a log, and without one not at all.
+            if ctx.execution().agent().and_then(|a| a.session()).is_some() {
+                let content = std::mem::take(&mut result.content);
+                let content = pipeline
+                    .dispatch_log(ctx.execution(), &exec, result.is_error(), content)
+                    .await;
+                log_to(&ctx, |parent| SessionEvent::PtcDispatch {
+                    at_ms: now_ms(),
+                    parent_call_id: parent.to_string(),
+                    sub_call_id: exec.call_id().to_string(),
+                    name: exec.name().to_string(),
+                    is_error: result.is_error(),
+                    content,
+                    error: result.error().cloned(),
+                    meta: result.meta.take(),
+                });
+            }
             let _ = reply.send(match result.outcome {
                 Outcome::Success { value, .. } => Ok(Arc::unwrap_or_clone(value)),
                 Outcome::Failure(failure) => Err(failure.message),

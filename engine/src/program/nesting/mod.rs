@@ -11,7 +11,9 @@
 //! - every bracket group (`(…)`, `[…]`, `{…}`, a template literal) as one level while open and as
 //!   one link of its enclosing level's chain once closed (`f(a)(b)(c)` and `x[0][0]` nest left);
 //! - every operator and nesting keyword (`+`, `.`, `=>`, `?`, `:`, `if`, `else`, `await`, `new`, …)
-//!   as one link of the current level's chain (`1+1+1`, `a.b.c`, `if (a) if (b) x` nest);
+//!   as one link of the current level's chain (`1+1+1`, `a.b.c`, `if (a) if (b) x` nest), and
+//!   a run of operator characters that no single operator spells as one link per character
+//!   (`!!!…`, `~-+…`, `......`, `x!!!` are prefix or postfix operators inside one another);
 //! - every type-argument `<` until its `>` (`Array<Array<…>>`).
 //!
 //! A level's chain starts over only where its siblings begin: after `,` (list items), after `;`
@@ -108,12 +110,29 @@ enum Prev {
     CloseBrace,
 }
 
+/// How many links a run of operator characters counts for: one operator counts one or two (as
+/// written: `+`, `===`, `>>>=` …), but a run no single operator spells holds several, and each
+/// may be a prefix operator one level deeper than the last (`!!!…`, `~-+…`, `......`), so
+/// every character counts.
+fn weight(op: &[u8]) -> usize {
+    const LONG_OPERATORS: &[&[u8]] = &[
+        b"===", b"!==", b"**=", b"...", b"<<=", b">>=", b">>>", b">>>=", b"&&=", b"||=", b"??=",
+    ];
+    if op.len() <= 2 || LONG_OPERATORS.contains(&op) {
+        op.len().clamp(1, 2)
+    } else {
+        op.len()
+    }
+}
+
 mod lexemes;
+mod probe;
 #[cfg(test)]
 mod tests;
 mod words;
 
 use lexemes::{is_name_part, is_name_start, is_operator_char};
+pub(crate) use probe::starts_in_code;
 use words::{CONTINUING, MAYBE_NAMES, NESTING_WORDS, OPERAND_KEYWORDS, STATEMENT_WORDS};
 
 struct Scan<'a> {
@@ -225,19 +244,24 @@ impl<'a> Scan<'a> {
 
     fn run(&mut self) {
         while self.pos < self.text.len() {
-            if self.top_open() == Open::Template {
-                self.template_text();
-                continue;
-            }
-            if self.line_break() {
-                continue;
-            }
-            match self.text[self.pos] {
-                b' ' | b'\t' | 0x0b | 0x0c => self.pos += 1,
-                b'/' if self.peek(1) == b'/' => self.line_comment(),
-                b'/' if self.peek(1) == b'*' => self.block_comment(),
-                c => self.token(c),
-            }
+            self.step();
+        }
+    }
+
+    /// One lexeme: template text, a line break, a blank, a comment or a token.
+    fn step(&mut self) {
+        if self.top_open() == Open::Template {
+            self.template_text();
+            return;
+        }
+        if self.line_break() {
+            return;
+        }
+        match self.text[self.pos] {
+            b' ' | b'\t' | 0x0b | 0x0c => self.pos += 1,
+            b'/' if self.peek(1) == b'/' => self.line_comment(),
+            b'/' if self.peek(1) == b'*' => self.block_comment(),
+            c => self.token(c),
         }
     }
 
@@ -393,7 +417,7 @@ impl<'a> Scan<'a> {
             let top = self.top();
             top.angles = top.angles.saturating_sub(op.len());
         }
-        self.link(op.len().clamp(1, 2));
+        self.link(weight(op));
         if matches!(op, b"++" | b"--") && value_before {
             // Postfix: the value stays a value.
             return;

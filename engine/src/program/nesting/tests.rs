@@ -20,6 +20,8 @@ fn flat_programs_stay_shallow() {
         .map(|i| format!("if (a{i} > 1) {{ b = 2 }}\nfor (const x of y) {{ z(x) }}\n"))
         .collect();
     assert!(depth(&blocks) < 20, "{}", depth(&blocks));
+    let comparisons = format!("return {}", vec!["a === 1 || b !== 2"; 100].join(" || "));
+    assert!(depth(&comparisons) < 1_000, "{}", depth(&comparisons));
     let generics = "let m: Map<string, Array<{ a: number }>> = new Map();\n".repeat(1_000);
     assert!(depth(&generics) < 20, "{}", depth(&generics));
 }
@@ -49,6 +51,11 @@ fn every_kind_of_nesting_counts() {
         format!("return {}", "await ".repeat(n) + "1"),
         format!("{}x", "a: ".repeat(n)),
         format!("return {}", "new ".repeat(n) + "X"),
+        // A run of operator characters holds one prefix operator per character.
+        format!("return {}1", "!".repeat(n)),
+        format!("return {}1", "~-+!".repeat(n)),
+        format!("return x{}", "!".repeat(n)),
+        format!("return [{}x]", "...".repeat(n)),
     ] {
         assert!(
             depth(&program) >= n,
