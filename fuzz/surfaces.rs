@@ -347,8 +347,14 @@ pub fn paths(data: &[u8]) {
     let (name, args) = match tool % 5 {
         0 => ("read", serde_json::json!({ "file_path": path })),
         1 => ("glob", serde_json::json!({ "pattern": path })),
-        2 => ("grep", serde_json::json!({ "pattern": "SECRET|x", "path": path })),
-        3 => ("write", serde_json::json!({ "file_path": path, "content": "w" })),
+        2 => (
+            "grep",
+            serde_json::json!({ "pattern": "SECRET|x", "path": path }),
+        ),
+        3 => (
+            "write",
+            serde_json::json!({ "file_path": path, "content": "w" }),
+        ),
         _ => (
             "edit",
             serde_json::json!({ "file_path": path, "old_string": SECRET, "new_string": "e" }),
@@ -359,9 +365,17 @@ pub fn paths(data: &[u8]) {
             .dispatch(ToolExecutionInput::new("fuzz", name, args)),
     );
     let shown = format!("{:?} {:?}", result.content, result.value());
-    assert!(!shown.contains(SECRET), "{name} {path:?} showed a secret: {shown}");
+    assert!(
+        !shown.contains(SECRET),
+        "{name} {path:?} showed a secret: {shown}"
+    );
     for file in &tree.guarded {
         let content = std::fs::read_to_string(file).unwrap_or_default();
-        assert_eq!(content, SECRET, "{name} {path:?} changed {}", file.display());
+        assert_eq!(
+            content,
+            SECRET,
+            "{name} {path:?} changed {}",
+            file.display()
+        );
     }
 }
