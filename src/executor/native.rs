@@ -104,7 +104,7 @@ impl<P: Fn(ToolExecutionInput) -> PreparedCall + Send> Schedule for NativeBatch<
             step: s.step,
             call_id: exec.call_id().to_string(),
             name: exec.name().to_string(),
-            arguments: exec.arguments().as_ref().clone(),
+            arguments: exec.arguments().clone(),
         });
     }
 

@@ -14,7 +14,7 @@ pub use crate::digest::sha256_hex;
 pub use jsonl::{read_jsonl, read_jsonl_lossy, JsonlLog, Replayed};
 pub use tree::{build_tree, render_tree, CallNode, Settled};
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
@@ -40,8 +40,8 @@ pub enum SessionEvent {
         call_id: String,
         /// Tool name.
         name: String,
-        /// Normalized arguments.
-        arguments: Value,
+        /// Normalized arguments (the call's own, shared: logging copies nothing).
+        arguments: Arc<Value>,
     },
     /// A root call settled.
     #[serde(rename = "tool/result")]
@@ -78,8 +78,8 @@ pub enum SessionEvent {
         sub_call_id: String,
         /// Sub-tool name.
         name: String,
-        /// Normalized arguments.
-        arguments: Value,
+        /// Normalized arguments (the call's own, shared: logging copies nothing).
+        arguments: Arc<Value>,
     },
     /// A started `run_code` sub-call settled.
     #[serde(rename = "tool/ptc-dispatch")]

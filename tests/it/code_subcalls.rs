@@ -269,7 +269,7 @@ async fn b46_dispatch_events_carry_outcome_error_and_content() {
             assert_eq!(parent_call_id, CALL_ID);
             assert_eq!(sub_call_id, &sub(1));
             assert_eq!(name, "echo");
-            assert_eq!(arguments, &json!({"text": "hi"}));
+            assert_eq!(arguments.as_ref(), &json!({"text": "hi"}));
         }
         other => panic!("unexpected {other:?}"),
     }
@@ -302,6 +302,35 @@ async fn b46_dispatch_events_carry_outcome_error_and_content() {
     assert_eq!(r.result.content, vec![ContentBlock::text("done")]);
     assert!(r.result.additional_contexts.is_empty());
     assert!(r.batch_contexts.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn b46_start_events_share_the_calls_arguments_instead_of_copying_them() {
+    // A program that sends one large value to many calls must not make the log hold a copy
+    // per call: the event holds the call's own frozen arguments.
+    let registry = code_registry();
+    let seen: Arc<Mutex<Vec<Arc<Value>>>> = Arc::default();
+    let sink = seen.clone();
+    registry.on_result(
+        move |exec: &Arc<ptc::ToolExecution>, _: &Arc<ptc::ToolExecutionResult>| {
+            if exec.parent().is_some() {
+                sink.lock().unwrap().push(exec.arguments().clone());
+            }
+        },
+    );
+    let r = run(
+        &registry,
+        "await tools.echo({ text: 'x'.repeat(100000) }); return 1;",
+    )
+    .await;
+    let SessionEvent::PtcDispatchStart { arguments, .. } = &r.events[1] else {
+        panic!("unexpected {:?}", r.events[1]);
+    };
+    let seen = seen.lock().unwrap();
+    assert!(
+        Arc::ptr_eq(arguments, &seen[0]),
+        "the start event copied the arguments"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -418,7 +418,7 @@ fn serve_logs_every_call_and_its_sub_calls() {
     assert_eq!(parent_call_id, code_call);
     assert_eq!(sub_call_id, &format!("{code_call}:ptc:1"));
     assert_eq!(
-        (name.as_str(), arguments),
+        (name.as_str(), arguments.as_ref()),
         ("add", &json!({ "a": 2, "b": 3 }))
     );
     let SessionEvent::PtcDispatch {

@@ -65,7 +65,7 @@ impl Schedule for SubCalls {
             parent_call_id: parent.to_string(),
             sub_call_id: exec.call_id().to_string(),
             name: exec.name().to_string(),
-            arguments: exec.arguments().as_ref().clone(),
+            arguments: exec.arguments().clone(),
         });
         call.pipeline = Some(self.registry.pipeline());
     }
