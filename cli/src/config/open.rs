@@ -92,16 +92,7 @@ pub(crate) fn read_config(path: &Path, links: Links) -> Result<Option<ConfigFile
 pub(crate) fn locate(path: &Path, root: &Path) -> Result<(PathBuf, Links), String> {
     let absolute =
         std::path::absolute(path).map_err(|e| format!("cannot resolve {}: {e}", path.display()))?;
-    let mut lexical = PathBuf::new();
-    for component in absolute.components() {
-        match component {
-            Component::ParentDir => {
-                lexical.pop();
-            }
-            Component::CurDir => {}
-            other => lexical.push(other),
-        }
-    }
+    let lexical = ptc_packs::builtin::workspace::lexically_normal(&absolute);
     if lexical.starts_with(root) {
         Ok((lexical, Links::Refuse))
     } else {

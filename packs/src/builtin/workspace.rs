@@ -348,8 +348,9 @@ pub(crate) fn bad_path(message: String) -> ToolError {
     ToolError::new(message).with_info(ToolErrorInfo::new("InvalidPathError", codes::TOOL_ERROR))
 }
 
-/// `path` with `.` and `..` applied as text (a `..` at the top stays at the top).
-fn lexically_normal(path: &Path) -> PathBuf {
+/// `path` with `.` and `..` applied as text (a `..` at the top stays at the top), without
+/// asking the file system.
+pub fn lexically_normal(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for component in path.components() {
         match component {
