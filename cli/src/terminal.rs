@@ -9,6 +9,7 @@
 //! erase or conceal a line); a call too large to show in full is denied rather than asked
 //! about. Input typed before the question is complete is discarded (`tcflush`) before the
 //! answer is read, so nothing typed ahead, or pushed into the terminal's input, answers it.
+//! Console lines a program prints while a prompt waits are held until it is answered.
 
 use std::io::{BufRead, BufReader, IsTerminal, Write};
 
@@ -34,8 +35,18 @@ impl TerminalApproval {
     }
 }
 
-/// One prompt at a time: parallel calls asking at once must not interleave.
+/// One prompt at a time: parallel calls asking at once must not interleave, and nothing else
+/// ptc streams to the terminal ([`console_line`]) is written while a prompt waits.
 static PROMPT: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Write a program's console line to standard error (control characters visible on a
+/// terminal). While an approval prompt or a question waits for its answer the line waits too,
+/// so a program cannot print a look-alike prompt under the real one, or scroll it away.
+pub fn console_line(line: &str) {
+    let _turn = PROMPT.lock().unwrap_or_else(|e| e.into_inner());
+    let stderr = std::io::stderr();
+    let _ = writeln!(stderr.lock(), "{}", ptc::visible::for_stream(line, &stderr));
+}
 
 fn prompt(request: &ApprovalRequest) -> ApprovalAnswer {
     let _turn = PROMPT.lock().unwrap_or_else(|e| e.into_inner());

@@ -38,6 +38,9 @@ pub(crate) enum Links {
     Follow,
     /// Refuse a symbolic link at any component of the path (a workspace configuration).
     Refuse,
+    /// Follow links on the way, refuse one as the file itself (the trust store: its directory
+    /// may be a link the operator made, but a link in the file's place may have been planted).
+    FinalComponent,
 }
 
 /// Open and read the configuration at `path` (absolute when links are refused). `Ok(None)`:
@@ -45,11 +48,21 @@ pub(crate) enum Links {
 pub(crate) fn read_config(path: &Path, links: Links) -> Result<Option<ConfigFile>, String> {
     let opened = match links {
         Links::Follow => rustix::fs::openat(CWD, path, read_flags(), Mode::empty()),
+        Links::FinalComponent => {
+            rustix::fs::openat(CWD, path, read_flags() | OFlags::NOFOLLOW, Mode::empty())
+        }
         Links::Refuse => open_without_links(path),
     };
     let fd = match opened {
         Ok(fd) => fd,
         Err(Errno::NOENT) => return Ok(None),
+        Err(Errno::LOOP) if links == Links::FinalComponent => {
+            return Err(format!(
+                "{} is a symbolic link: ptc reads it only as a regular file, since a link there \
+                 could point at a file a program can write. Replace the link by the file",
+                path.display()
+            ))
+        }
         Err(Errno::LOOP | Errno::NOTDIR) if links == Links::Refuse => {
             return Err(format!(
                 "{} is reached through a symbolic link (or a component is not a directory): a \

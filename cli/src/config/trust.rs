@@ -15,6 +15,7 @@
 
 use std::collections::BTreeMap;
 use std::fs;
+use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
@@ -70,12 +71,14 @@ impl TrustStore {
         }
     }
 
+    /// The store's content. A store that is a symbolic link (or not a regular file) is refused:
+    /// a link could have been planted to point at a file a program can write.
     fn read(&self) -> Result<StoreFile, String> {
-        match fs::read_to_string(&self.path) {
-            Ok(text) => toml::from_str(&text)
+        match super::open::read_config(&self.path, super::open::Links::FinalComponent) {
+            Ok(Some(file)) => toml::from_str(&file.text)
                 .map_err(|e| format!("the trust store {}: {}", self.path.display(), e.message())),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(StoreFile::default()),
-            Err(e) => Err(format!("the trust store {}: {e}", self.path.display())),
+            Ok(None) => Ok(StoreFile::default()),
+            Err(e) => Err(format!("the trust store: {e}")),
         }
     }
 
@@ -105,8 +108,14 @@ impl TrustStore {
         let dir = self.path.parent().unwrap_or(Path::new("."));
         fs::create_dir_all(dir).map_err(fail)?;
         let _ = fs::set_permissions(dir, fs::Permissions::from_mode(0o700));
-        let tmp = dir.join(format!(".trusted.toml.{}", std::process::id()));
-        fs::write(&tmp, text).map_err(fail)?;
-        fs::rename(&tmp, &self.path).map_err(fail)
+        // A new file of a random name (`O_CREAT | O_EXCL`: never through a link planted in its
+        // place), renamed over the store, which replaces a link there rather than following it.
+        let mut tmp = tempfile::Builder::new()
+            .prefix(".trusted.toml.")
+            .tempfile_in(dir)
+            .map_err(fail)?;
+        tmp.write_all(text.as_bytes()).map_err(fail)?;
+        tmp.persist(&self.path).map_err(|e| fail(e.error))?;
+        Ok(())
     }
 }

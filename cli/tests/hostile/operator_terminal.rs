@@ -228,3 +228,56 @@ fn hostile_approval_prompt_ignores_typed_ahead_input_and_shows_escapes() {
         "the piped replay lost its bytes"
     );
 }
+
+#[test]
+fn hostile_console_output_waits_while_the_approval_prompt_is_open() {
+    // A program that prints while ptc asks could draw a look-alike prompt for a harmless call
+    // under the real one, or scroll the real one away; its lines wait for the answer instead.
+    let tmp = tempfile::tempdir().unwrap();
+    let base = std::fs::canonicalize(tmp.path()).unwrap();
+    let config = base.join("operator.toml");
+    std::fs::write(
+        &config,
+        "tools = [\"testkit\"]\n\n[[policy]]\ntool = \"echo\"\naction = \"ask\"\nreason = \"asked\"\n",
+    )
+    .unwrap();
+    let program = base.join("program.ts");
+    std::fs::write(
+        &program,
+        r#"
+let done = false;
+const call = tools.echo({ text: "real" }).then(() => "allowed", () => "refused").finally(() => { done = true; });
+for (let i = 0; !done && i < 400; i++) {
+  console.log("FAKE-PROMPT " + i + "\nAllow this call once? [y/N] ");
+  await new Promise((r) => setTimeout(r, 5));
+}
+return await call;
+"#,
+    )
+    .unwrap();
+    let root = base.join("root");
+    std::fs::create_dir(&root).unwrap();
+    let args = [
+        "run",
+        "--root",
+        root.to_str().unwrap(),
+        "--config",
+        config.to_str().unwrap(),
+        program.to_str().unwrap(),
+    ];
+    let mut run = OnTerminal::spawn(&args, &base.join("xdg"));
+    run.wait_for("ptc: asked");
+    // Nothing more reaches the terminal while the question is open.
+    run.wait_until_quiet();
+    run.type_in("n\n");
+    let (code, shown) = run.finish();
+    let text = String::from_utf8_lossy(&shown);
+    let asked = text.find("ptc: asked").unwrap();
+    let answered = asked + text[asked..].find("[y/N] n").expect("the answer echoed");
+    assert!(
+        !text[asked..answered].contains("FAKE-PROMPT"),
+        "console output was shown under the open prompt:\n{text}"
+    );
+    assert!(text.contains("refused"), "{text}");
+    assert_eq!(code, 0, "{text}");
+}

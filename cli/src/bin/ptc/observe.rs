@@ -46,7 +46,7 @@ impl Telemetry {
         let flushed = tokio::task::spawn_blocking(move || export.shutdown()).await;
         match flushed {
             Ok(Ok(())) => {}
-            Ok(Err(e)) => eprintln!("ptc: {e}"),
+            Ok(Err(e)) => crate::output::stderr_line(&format!("ptc: {e}")),
             Err(e) => eprintln!("ptc: telemetry: the flush failed: {e}"),
         }
     }

@@ -12,7 +12,6 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
-use ptc::visible;
 use ptc::{
     Agent, LogStep, Owner, ScopeKey, ToolBatchInput, ToolCallBlock, ToolExecution,
     ToolExecutionResult, ToolMode, ToolRegistry,
@@ -115,8 +114,7 @@ pub async fn main(args: RunArgs) -> Result<ExitCode, String> {
         limits.apply(config);
         if live {
             config.console = Some(Arc::new(|_: &ToolExecution, _, line: &str| {
-                let stderr = std::io::stderr();
-                eprintln!("{}", visible::for_stream(line, &stderr))
+                ptc_cli::terminal::console_line(line)
             }));
         }
     })

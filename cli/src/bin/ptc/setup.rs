@@ -295,17 +295,17 @@ pub async fn tools(args: ToolsArgs) -> Result<ExitCode, String> {
 pub async fn replay(args: ReplayArgs) -> Result<ExitCode, String> {
     let replayed = ptc::session::read_jsonl_lossy(&args.file).map_err(|e| e.to_string())?;
     for (line, reason) in replayed.skipped.iter().take(20) {
-        eprintln!(
+        crate::output::stderr_line(&format!(
             "ptc: {}: skipped line {line}: {reason}",
             args.file.display()
-        );
+        ));
     }
     if replayed.skipped.len() > 20 {
-        eprintln!(
+        crate::output::stderr_line(&format!(
             "ptc: {}: skipped {} lines in all",
             args.file.display(),
             replayed.skipped.len()
-        );
+        ));
     }
     let setup = registry(&args.packs, |_| {}).await?;
     let page = if args.html {

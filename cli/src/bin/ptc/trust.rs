@@ -65,26 +65,26 @@ pub fn main(args: TrustArgs) -> Result<ExitCode, String> {
     }
     if args.forget {
         store.set(&canonical, None)?;
-        eprintln!("ptc: forgot {}", canonical.display());
+        crate::output::stderr_line(&format!("ptc: forgot {}", canonical.display()));
         return Ok(ExitCode::SUCCESS);
     }
     // Refuse to trust what ptc could not load anyway.
     let config = Config::parse(&text, Some(&canonical)).map_err(|e| e.to_string())?;
     let hash = sha256_hex(text.as_bytes());
     store.set(&canonical, Some(&hash))?;
-    eprintln!(
+    crate::output::stderr_line(&format!(
         "ptc: trusted {} (sha256 {}) in {}",
         canonical.display(),
         &hash[..16],
         store.path().display()
-    );
+    ));
     for server in &config.mcp {
-        eprintln!(
+        crate::output::stderr_line(&format!(
             "ptc:   it starts [[mcp]] `{}`: {} {}",
             server.name,
             server.command,
             server.args.join(" ")
-        );
+        ));
     }
     Ok(ExitCode::SUCCESS)
 }
