@@ -180,6 +180,11 @@ async fn drive(
             },
             status = child.wait(), if exit.is_none() => {
                 exit = Some(status);
+                if term.isolated {
+                    // Reaped: its number may be taken by another process from now on, and
+                    // nothing is left to kill (its namespace ended with the init it waited on).
+                    *term.target.lock().unwrap_or_else(|e| e.into_inner()) = None;
+                }
                 drain.as_mut().reset(tokio::time::Instant::now() + DRAIN_GRACE);
             }
             _ = &mut drain, if exit.is_some() && !eof => eof = true,
