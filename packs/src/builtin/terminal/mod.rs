@@ -291,12 +291,10 @@ impl Terminal {
     /// Kill every process of the terminal (the driver calls this).
     fn kill_processes(&self) {
         if let Some(pid) = *self.target.lock().unwrap_or_else(|e| e.into_inner()) {
-            // `pid` is the backend ptc spawned, the leader of its own process group (`setsid`).
-            // With namespaces the driver clears `target` as soon as it has reaped it: until
-            // then an unreaped child's number, and so its group's, cannot be reused, so this
-            // kills only the terminal's processes. Without namespaces the session is swept
-            // after the backend ended too, by number (best effort: its jobs may outlive it).
-            // ESRCH (already gone) is fine.
+            // `pid` is the backend ptc spawned, the leader of its own process group and
+            // session (`setsid`), and the driver clears `target` as soon as it has reaped it:
+            // until then an unreaped child's number, and so its group's and session's, cannot
+            // be reused, so this kills only the terminal's processes. ESRCH (gone) is fine.
             let _ = killpg(pid, Signal::SIGKILL);
             if !self.isolated {
                 pty::kill_session(pid);
