@@ -1,6 +1,7 @@
 //! Terminals and the operator's terminal: no sandboxed process can type into a terminal it does
-//! not own (`TIOCSTI`, the operator's tty, another session's PTY), and a `bash` policy holds
-//! for what is typed into a terminal too.
+//! not own (`TIOCSTI`, the operator's tty, another session's PTY), a `bash` policy holds
+//! for what is typed into a terminal too, and `terminal_signal` reaches no process outside the
+//! terminal (not one that took the number of a job that ended).
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -303,4 +304,129 @@ match = { command = "^node" }
         "{}",
         text(&r)
     );
+}
+
+/// A program makes a short-lived child the terminal's foreground process group and lets it
+/// end (the tty keeps naming the ended group); a host process then takes that group's number.
+const ENDED_FOREGROUND: &str = r#"
+import os, signal, sys, time
+signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+c = os.fork()
+if c == 0:
+    os.setpgid(0, 0)
+    os.execvp('sh', ['sh', '-c', 'read x < go.fifo', sys.argv[1] + '-job'])
+try:
+    os.setpgid(c, c)
+except OSError:
+    pass
+os.tcsetpgrp(0, c)
+open('fg-set', 'w').close()
+os.waitpid(c, 0)
+time.sleep(1000)
+"#;
+
+/// Host pids of live processes whose command line contains `marker`.
+fn with_marker(marker: &str) -> Vec<i32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| {
+            let pid = e.file_name().to_str()?.parse::<i32>().ok()?;
+            let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
+            let cmdline = std::fs::read(e.path().join("cmdline")).ok()?;
+            let live = !stat.rsplit(") ").next()?.starts_with('Z');
+            (live && String::from_utf8_lossy(&cmdline).contains(marker)).then_some(pid)
+        })
+        .collect()
+}
+
+/// Whether `ready` came true within 30 s (polled).
+async fn wait_for(mut ready: impl FnMut() -> bool) -> bool {
+    let start = std::time::Instant::now();
+    while !ready() {
+        if start.elapsed().as_secs() >= 30 {
+            return false;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    true
+}
+
+#[tokio::test]
+async fn hostile_terminal_signal_never_reaches_a_host_process_that_took_an_ended_jobs_number() {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    let t = Terminals::new(&["a"]);
+    let term = t.open(0, "bash").await;
+    let marker = format!("ended-fg-{}", std::process::id());
+    std::fs::write(t.root.join("fg.py"), ENDED_FOREGROUND).unwrap();
+    assert!(Command::new("mkfifo")
+        .arg(t.root.join("go.fifo"))
+        .status()
+        .unwrap()
+        .success());
+    let started = t
+        .call(
+            0,
+            "terminal_send",
+            json!({"sessionId": term, "text": format!("python3 fg.py {marker}"), "run_in_background": true}),
+        )
+        .await;
+    assert!(!started.is_error(), "{}", text(&started));
+    let job_marker = format!("{marker}-job");
+    let ready = || t.root.join("fg-set").exists() && with_marker(&job_marker).len() == 1;
+    if !wait_for(ready).await {
+        let read = t.call(0, "terminal_read", json!({"sessionId": term})).await;
+        panic!("the job did not take the foreground: {}", text(&read));
+    }
+    let job = with_marker(&job_marker)[0];
+    // End the job (its group); the terminal's foreground group is now an ended one.
+    let mut go = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(t.root.join("go.fifo"))
+        .unwrap();
+    std::io::Write::write_all(&mut go, b"\n").unwrap();
+    let reaped = || !std::path::Path::new(&format!("/proc/{job}")).exists();
+    assert!(wait_for(reaped).await, "the job did not end");
+    // A host process group takes the number (root: the next pid is the one after
+    // `ns_last_pid`; another process may take it first, so try again).
+    let mut victim = None;
+    for _ in 0..100 {
+        if std::fs::write("/proc/sys/kernel/ns_last_pid", (job - 1).to_string()).is_err() {
+            eprintln!("skipped: cannot write ns_last_pid (not root?)");
+            return;
+        }
+        let mut host = Command::new("sleep")
+            .arg("1000")
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        if host.id() as i32 == job {
+            victim = Some(host);
+            break;
+        }
+        host.kill().unwrap();
+        host.wait().unwrap();
+    }
+    let mut victim = victim.expect("a host process took the ended job's number");
+    let sent = t
+        .call(
+            0,
+            "terminal_signal",
+            json!({"sessionId": term, "signal": "SIGINT"}),
+        )
+        .await;
+    // A fatal signal sets the exit status when it is sent: only this kill ends it.
+    victim.kill().unwrap();
+    let status = victim.wait().unwrap();
+    drop(go);
+    assert_eq!(
+        status.signal(),
+        Some(libc::SIGKILL),
+        "the host process was signalled"
+    );
+    assert!(!sent.is_error(), "{}", text(&sent));
+    let value = sent.value().unwrap();
+    // No host pid in the answer (it named the ended group's number).
+    assert!(!value.to_string().contains(&job.to_string()), "{value}");
 }

@@ -17,7 +17,7 @@
 //! | `terminal_send` | `{sessionId, output, until, state, status, task_id?, …}` | — | exclusive |
 //! | `terminal_read` | `{sessionId, output, lines, skipped_lines, …}` | — | concurrency-safe |
 //! | `terminal_list` | `{terminals: {sessionId, type, state, status, …}[]}` | — | concurrency-safe |
-//! | `terminal_signal` | `{sessionId, signal, process_group, shell}` | — | exclusive |
+//! | `terminal_signal` | `{sessionId, signal, shell}` | — | exclusive |
 //! | `terminal_close` | `{sessionId, status, gone, waited_ms}` | — | exclusive |
 //! | `ask_user_question` | `{answers: {id, answer: string[]}[]}` (the agent's `QuestionService`, else the terminal) | — | exclusive |
 //!
@@ -25,7 +25,9 @@
 //! catalog's, with deliberate differences: the tool descriptions of `glob`, `grep` and
 //! `bash` do not promise a spill file or `$DSH_*` variables, which this pack does not
 //! provide; descriptions of the task and terminal tools add what this pack does (caps,
-//! backends, how a kill is sent); `terminal_read` also takes `wait` and `timeout_ms`. `bash`,
+//! backends, how a kill is sent); `terminal_read` also takes `wait` and `timeout_ms`;
+//! `terminal_signal` sends only what the PTY delivers to its foreground job (`SIGINT`,
+//! `SIGQUIT`, `SIGTSTP`: never a process group by number). `bash`,
 //! background tasks and terminals run in the kernel sandbox of [`crate::sandbox`]; `write`
 //! and `edit` refuse the protected files of `PackContext::sandbox`.
 //!

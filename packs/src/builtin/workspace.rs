@@ -397,8 +397,8 @@ fn protected(shown: &str) -> ToolError {
 fn denied(raw: &str) -> ToolError {
     ToolError::new(format!(
         "Access denied: `{raw}` is under a path the sandbox denies (a credential location such \
-         as .ssh, .aws or .gnupg, or `[sandbox] deny_read`). The builtin tools neither read nor \
-         write there, and bash cannot read it either."
+         as .ssh, .aws or .gnupg, or `[sandbox] deny_read`). The builtin file tools neither read \
+         nor write there."
     ))
     .with_info(ToolErrorInfo::new("DeniedPathError", codes::TOOL_DENIED))
 }

@@ -38,6 +38,7 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 pub(crate) use plan::Prepared;
+pub(crate) use sys::signal_foreground;
 
 /// Make the process `command` spawns leave ptc's session: no controlling terminal (so no
 /// `TIOCSTI` into the operator's), a process group of its own (its pid), and no descriptor of

@@ -128,7 +128,7 @@ fn seed_parameters() -> Vec<(&'static str, Value)> {
             "terminal_signal",
             json!({"type": "object", "properties": {
                 "sessionId": {"type": "string", "description": "Terminal session id."},
-                "signal": {"type": "string", "description": "Signal to deliver. Shell-targeted SIGKILL is rejected; use terminal_close.", "enum": ["SIGINT", "SIGTERM", "SIGKILL", "SIGTSTP", "SIGHUP"]}
+                "signal": {"type": "string", "description": "Signal to deliver. Shell-targeted SIGQUIT is rejected; use terminal_close.", "enum": ["SIGINT", "SIGQUIT", "SIGTSTP"]}
             }, "required": ["sessionId", "signal"]}),
         ),
         (

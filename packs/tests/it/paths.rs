@@ -273,3 +273,26 @@ async fn edit_and_read_refuse_files_past_their_cap_before_reading_them() {
     assert_eq!(out.value()["replacements"], 512 * 1024);
     assert_eq!(f.read("many.txt"), "b".repeat(1024 * 1024));
 }
+
+#[tokio::test]
+async fn a_workspace_ssh_denial_makes_no_claim_about_bash_which_reads_it() {
+    let f = Fixture::with_deny(&[]);
+    f.file("sub/.ssh/k", KEY);
+    let out = f.call("read", json!({"file_path": "sub/.ssh/k"})).await;
+    assert_eq!(out.code(), Some(ptc::codes::TOOL_DENIED));
+    let message = out.error();
+    assert!(message.contains("the sandbox denies"), "{message}");
+    // Only home credential paths and `[sandbox] deny_read` are masked for bash: a `.ssh`
+    // directory under the workspace is not, so the denial must not say bash cannot read it.
+    let shown = f
+        .call(
+            "bash",
+            json!({"command": "cat sub/.ssh/k", "description": "t"}),
+        )
+        .await;
+    assert!(shown.value()["stdout"]
+        .as_str()
+        .unwrap()
+        .contains("swordfish"));
+    assert!(!message.contains("bash"), "{message}");
+}

@@ -192,7 +192,7 @@ async fn terminal_signal_spares_the_shell_but_kills_a_foreground_job() {
     let refused = bg
         .call(
             "terminal_signal",
-            json!({"sessionId": id, "signal": "SIGKILL"}),
+            json!({"sessionId": id, "signal": "SIGQUIT"}),
         )
         .await;
     assert!(
@@ -213,7 +213,7 @@ async fn terminal_signal_spares_the_shell_but_kills_a_foreground_job() {
     let killed = bg
         .call(
             "terminal_signal",
-            json!({"sessionId": id, "signal": "SIGKILL"}),
+            json!({"sessionId": id, "signal": "SIGINT"}),
         )
         .await;
     assert_eq!(killed.value()["shell"], false);

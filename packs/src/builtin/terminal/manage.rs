@@ -134,7 +134,9 @@ pub(crate) fn list_tool(bg: Background) -> ToolDefinition {
         .expect("the terminal_list definition is valid")
 }
 
-const SIGNALS: [&str; 5] = ["SIGINT", "SIGTERM", "SIGKILL", "SIGTSTP", "SIGHUP"];
+/// What `terminal_signal` sends: the signals the kernel delivers through a PTY's master side
+/// to its foreground group (`TIOCSIG`), the only way that never signals a group by number.
+const SIGNALS: [&str; 3] = ["SIGINT", "SIGQUIT", "SIGTSTP"];
 
 #[derive(Deserialize)]
 struct SignalArgs {
@@ -148,7 +150,6 @@ struct SignalOutput {
     #[serde(rename = "sessionId")]
     session_id: String,
     signal: String,
-    process_group: i64,
     shell: bool,
 }
 
@@ -157,7 +158,9 @@ pub(crate) fn signal_tool(bg: Background) -> ToolDefinition {
     ToolDefinition::builder("terminal_signal")
         .description(
             "Send an allowed signal to the current foreground process group of a persistent \
-             terminal.",
+             terminal (as the terminal's own Ctrl-C, Ctrl-\\ and Ctrl-Z would). To end a job \
+             that survives them, stop it (SIGTSTP) and kill it from the shell (`kill -KILL %1`), \
+             or use terminal_close.",
         )
         .parameters(
             ParameterSpec::new()
@@ -166,7 +169,7 @@ pub(crate) fn signal_tool(bg: Background) -> ToolDefinition {
                     "signal",
                     ValueSpec::string()
                         .describe(
-                            "Signal to deliver. Shell-targeted SIGKILL is rejected; use \
+                            "Signal to deliver. Shell-targeted SIGQUIT is rejected; use \
                              terminal_close.",
                         )
                         .enum_values(SIGNALS.map(|s| json!(s))),
@@ -176,10 +179,6 @@ pub(crate) fn signal_tool(bg: Background) -> ToolDefinition {
             ValueSpec::object(false)
                 .required_property("sessionId", session_spec())
                 .required_property("signal", ValueSpec::string())
-                .required_property(
-                    "process_group",
-                    ValueSpec::integer().describe("The foreground group signalled."),
-                )
                 .required_property(
                     "shell",
                     ValueSpec::boolean().describe("It was the backend itself (no job ran)."),
@@ -206,22 +205,19 @@ pub(crate) fn signal_tool(bg: Background) -> ToolDefinition {
                         term.status_line()
                     )));
                 }
-                let fg = term.foreground().ok_or_else(|| {
+                let shell = term.shell_in_foreground().ok_or_else(|| {
                     ToolError::new("the terminal has no foreground process group")
                 })?;
-                // The backend leads the terminal's session: its group is the session's.
-                let shell = nix::unistd::getsid(Some(fg)).is_ok_and(|sid| sid == fg);
-                if shell && signal == Signal::SIGKILL {
+                if shell && signal == Signal::SIGQUIT {
                     return Err(ToolError::new(
-                        "SIGKILL would kill the terminal's shell itself (no job is running in \
+                        "SIGQUIT would end the terminal's shell itself (no job is running in \
                          the foreground); use terminal_close",
                     ));
                 }
-                let fg = term.signal_foreground(signal).map_err(ToolError::new)?;
+                term.signal_foreground(signal).map_err(ToolError::new)?;
                 Ok::<_, ToolError>(SignalOutput {
                     session_id: args.session_id,
                     signal: args.signal,
-                    process_group: i64::from(fg.as_raw()),
                     shell,
                 })
             }

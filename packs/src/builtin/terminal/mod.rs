@@ -21,6 +21,7 @@ mod text;
 
 use std::fs::File;
 use std::io::Write;
+use std::os::fd::AsFd;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 
@@ -241,25 +242,40 @@ impl Terminal {
         Ok(())
     }
 
-    /// The foreground process group of the terminal.
+    /// Whether the terminal's foreground process group is the backend's own (its session's:
+    /// the backend leads it), that is no job runs in the foreground; `None` when the terminal
+    /// has no foreground group or is gone. Numbers are only compared here, never signalled.
+    fn shell_in_foreground(&self) -> Option<bool> {
+        let master = self.master()?;
+        let fg = nix::unistd::tcgetpgrp(&*master).ok()?;
+        let sid = nix::sys::termios::tcgetsid(&*master).ok()?;
+        Some(fg == sid)
+    }
+
+    /// Send `signal` (`SIGINT`, `SIGQUIT` or `SIGTSTP`) to the terminal's foreground process
+    /// group as the kernel tracks it ([`crate::sandbox::signal_foreground`]), never to a group
+    /// by number: a foreground job that has ended gets nothing, whichever process took its
+    /// number since.
+    fn signal_foreground(&self, signal: Signal) -> Result<(), String> {
+        let master = self.master().ok_or("the terminal is no longer running")?;
+        crate::sandbox::signal_foreground(master.as_fd(), signal as i32)
+            .map_err(|e| format!("cannot signal the terminal's job: {e}"))
+    }
+
+    /// The number of the terminal's foreground process group, to read `/proc` by (never to
+    /// signal: it may be an ended group's, since taken by another process).
     fn foreground(&self) -> Option<Pid> {
-        let master = self
-            .master
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()?;
-        nix::unistd::tcgetpgrp(&*master)
+        nix::unistd::tcgetpgrp(&*self.master()?)
             .ok()
             .filter(|p| p.as_raw() > 0)
     }
 
-    /// Send `signal` to the foreground process group.
-    fn signal_foreground(&self, signal: Signal) -> Result<Pid, String> {
-        let fg = self
-            .foreground()
-            .ok_or("the terminal has no foreground process group")?;
-        killpg(fg, signal).map_err(|e| format!("cannot signal the terminal's job: {e}"))?;
-        Ok(fg)
+    /// The master side of the PTY, while the terminal runs.
+    fn master(&self) -> Option<Arc<File>> {
+        self.master
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// Start closing (once): every process in the terminal is killed.
@@ -275,7 +291,10 @@ impl Terminal {
     /// Kill every process of the terminal (the driver calls this).
     fn kill_processes(&self) {
         if let Some(pid) = *self.target.lock().unwrap_or_else(|e| e.into_inner()) {
-            // ESRCH (already gone) is fine.
+            // `pid` is the backend ptc spawned, the leader of its own process group and
+            // session (`setsid`), and the driver clears `target` as soon as it has reaped it:
+            // until then an unreaped child's number, and so its group's and session's, cannot
+            // be reused, so this kills only the terminal's processes. ESRCH (gone) is fine.
             let _ = killpg(pid, Signal::SIGKILL);
             if !self.isolated {
                 pty::kill_session(pid);

@@ -154,7 +154,8 @@ pub(super) async fn open(
 }
 
 /// Read the master side until the backend exited and its output is drained (or the drain
-/// grace passed), closing on request or expiry; then kill what is left and record the end.
+/// grace passed), closing on request or expiry and killing what is left when the backend is
+/// reaped; then record the end.
 async fn drive(
     term: Arc<Terminal>,
     mut child: Child,
@@ -180,6 +181,14 @@ async fn drive(
             },
             status = child.wait(), if exit.is_none() => {
                 exit = Some(status);
+                // Reaped: its number may be taken by another process from now on, so it is
+                // never signalled again. With namespaces nothing is left (the namespace ended
+                // with the init it waited on); without, what is left of its group and session
+                // is killed at once, as `bash` does (the number stays taken while any lives).
+                if !term.isolated {
+                    term.kill_processes();
+                }
+                *term.target.lock().unwrap_or_else(|e| e.into_inner()) = None;
                 drain.as_mut().reset(tokio::time::Instant::now() + DRAIN_GRACE);
             }
             _ = &mut drain, if exit.is_some() && !eof => eof = true,
@@ -197,8 +206,6 @@ async fn drive(
             }
         }
     }
-    term.kill_processes();
-    *term.target.lock().unwrap_or_else(|e| e.into_inner()) = None;
     *term.master.lock().unwrap_or_else(|e| e.into_inner()) = None;
     drop(master);
     let status = match (term.lock().closing.clone(), exit) {

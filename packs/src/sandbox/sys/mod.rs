@@ -1,5 +1,6 @@
 //! The only unsafe code of the crate: Landlock's system calls, what a sandboxed child
-//! does between `fork` and `exec` (a terminal's included), and a terminal's window size.
+//! does between `fork` and `exec` (a terminal's included), a terminal's window size and the
+//! signal to its foreground job.
 //!
 //! Everything a child needs is prepared in the parent ([`ChildPlan`]: C strings, the Landlock
 //! ruleset fd, the seccomp program); after `fork` the child (`ptc` is multi-threaded) only
@@ -23,6 +24,7 @@ mod child;
 mod tty;
 
 pub(super) use child::install;
+pub(crate) use tty::signal_foreground;
 pub(super) use tty::{detach, open_terminal, receive_fd};
 
 use std::ffi::CString;

@@ -4,7 +4,7 @@
 //! there are namespaces) and its master side handed back to ptc over a unix socket.
 
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd};
 use std::os::raw::{c_int, c_void};
 
 use super::child::check;
@@ -89,6 +89,15 @@ pub(in crate::sandbox) fn open_terminal(
             Ok(())
         });
     }
+}
+
+/// Send `signal` to the foreground process group of the terminal whose master side is
+/// `master`, as the kernel tracks it (`TIOCSIG`): the tty holds a reference to the group, not
+/// its number, so a group that has ended (whose number another process may have taken since)
+/// gets nothing. The kernel accepts `SIGINT`, `SIGQUIT` and `SIGTSTP` only (`EINVAL` else).
+pub(crate) fn signal_foreground(master: BorrowedFd<'_>, signal: c_int) -> io::Result<()> {
+    // SAFETY: TIOCSIG takes its argument by value, on a descriptor live for the call.
+    check(unsafe { libc::ioctl(master.as_raw_fd(), libc::TIOCSIG, signal as libc::c_ulong) })
 }
 
 /// The slave side of `master` (`TIOCGPTPEER`, or by its number on kernels before 4.13).
@@ -186,5 +195,32 @@ pub(in crate::sandbox) fn receive_fd(socket: &impl AsRawFd) -> io::Result<OwnedF
         }
         let fd = std::ptr::read_unaligned(libc::CMSG_DATA(cmsg) as *const c_int);
         Ok(OwnedFd::from_raw_fd(fd))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::fd::{AsFd, AsRawFd};
+    use std::os::unix::net::UnixStream;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Command;
+
+    use super::{open_terminal, receive_fd, signal_foreground};
+
+    #[test]
+    fn signal_foreground_reaches_the_job_of_the_terminal_and_takes_only_what_a_tty_sends() {
+        let (ours, theirs) = UnixStream::pair().unwrap();
+        let mut command = Command::new("sleep");
+        command.arg("1000");
+        open_terminal(&mut command, theirs.as_raw_fd(), 24, 80);
+        let mut child = command.spawn().unwrap();
+        drop(theirs);
+        let master = receive_fd(&ours).unwrap();
+        let refused = signal_foreground(master.as_fd(), libc::SIGKILL).unwrap_err();
+        assert_eq!(refused.raw_os_error(), Some(libc::EINVAL));
+        signal_foreground(master.as_fd(), libc::SIGINT).unwrap();
+        assert_eq!(child.wait().unwrap().signal(), Some(libc::SIGINT));
+        // The group has ended: the kernel sends to nothing, whatever took its number.
+        signal_foreground(master.as_fd(), libc::SIGINT).unwrap();
     }
 }
