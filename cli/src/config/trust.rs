@@ -119,3 +119,28 @@ impl TrustStore {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writing_the_store_never_follows_a_link_planted_beside_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("ptc");
+        fs::create_dir_all(&dir).unwrap();
+        let victim = tmp.path().join("victim");
+        fs::write(&victim, "untouched").unwrap();
+        // The name a predictable temporary file would have had.
+        let planted = dir.join(format!(".trusted.toml.{}", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &planted).unwrap();
+        let store = TrustStore::new(dir.join("trusted.toml"));
+        store.set(Path::new("/w/ptc.toml"), Some("abc")).unwrap();
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "untouched");
+        assert!(!fs::symlink_metadata(store.path()).unwrap().is_symlink());
+        assert_eq!(
+            store.get(Path::new("/w/ptc.toml")).unwrap().as_deref(),
+            Some("abc")
+        );
+    }
+}

@@ -235,3 +235,33 @@ fn hostile_workspace_config_that_is_a_fifo_or_huge_is_refused_without_hanging() 
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("larger than"), "{}", stderr(&o));
 }
+
+#[test]
+fn hostile_trust_store_replaced_by_a_link_is_refused_not_followed() {
+    // A program that can write beside the store plants a link in its place, pointing at a
+    // store of its own that vouches for its workspace configuration.
+    let w = Workspace::new();
+    let text = std::fs::read_to_string(w.root.join("ptc.toml")).unwrap();
+    let forged = w.root.parent().unwrap().join("forged.toml");
+    std::fs::write(
+        &forged,
+        format!(
+            "[trusted]\n{:?} = {:?}\n",
+            w.root.join("ptc.toml").to_str().unwrap(),
+            ptc_cli::config::trust::sha256_hex(text.as_bytes())
+        ),
+    )
+    .unwrap();
+    std::fs::create_dir_all(w.xdg.join("ptc")).unwrap();
+    std::os::unix::fs::symlink(&forged, w.xdg.join("ptc/trusted.toml")).unwrap();
+    let o = w.tools();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(!w.marker.exists(), "the forged store was believed");
+    assert!(stderr(&o).contains("symbolic link"), "{}", stderr(&o));
+    // `ptc trust` neither reads nor writes through it.
+    let o = w.trust();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(&forged)
+        .unwrap()
+        .contains("[trusted]"));
+}
