@@ -32,6 +32,9 @@ impl ServerProcess {
         spec: &McpServerSpec,
     ) -> std::io::Result<(ServerProcess, ChildStdout, ChildStdin)> {
         let mut command = tokio::process::Command::new(&spec.command);
+        if let Some(cwd) = &spec.cwd {
+            command.current_dir(cwd);
+        }
         command
             .args(&spec.args)
             .envs(&spec.env)

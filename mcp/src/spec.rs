@@ -30,6 +30,11 @@ pub struct McpServerSpec {
     /// `tools/list`. A server that outlives it is killed and the error names the phase.
     #[serde(default)]
     pub startup_timeout_ms: Option<u64>,
+    /// The directory the process starts in (`None`: ptc's own). A `ptc.toml` sets it to its own
+    /// folder unless it says otherwise, so a server never starts in a workspace a program can
+    /// write (where `npx` would prefer the workspace's `node_modules`, and `python` its modules).
+    #[serde(default)]
+    pub cwd: Option<std::path::PathBuf>,
 }
 
 impl McpServerSpec {
@@ -48,6 +53,7 @@ impl McpServerSpec {
             env: Default::default(),
             timeout_ms: None,
             startup_timeout_ms: None,
+            cwd: None,
         }
     }
 
@@ -135,6 +141,7 @@ impl FromStr for McpServerSpec {
             env: Default::default(),
             timeout_ms: None,
             startup_timeout_ms: None,
+            cwd: None,
         };
         spec.validate().map_err(|e| match e {
             McpError::InvalidSpec { reason, .. } => invalid(&reason),

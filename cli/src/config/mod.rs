@@ -300,8 +300,11 @@ impl Config {
             };
         let policies = PolicySet::compile(raw.policy, text)
             .map_err(|(line, message)| error(Some(line), message))?;
-        let mcp =
-            mcp_servers(raw.mcp, text).map_err(|(line, message)| error(Some(line), message))?;
+        let dir = path
+            .and_then(Path::parent)
+            .filter(|d| !d.as_os_str().is_empty());
+        let mcp = mcp_servers(raw.mcp, text, dir)
+            .map_err(|(line, message)| error(Some(line), message))?;
         let serve = raw
             .serve
             .resolve(text, path.and_then(Path::parent))
@@ -380,15 +383,22 @@ impl Config {
     }
 }
 
-/// Validate `[[mcp]]` entries: well-formed and uniquely named.
+/// Validate `[[mcp]]` entries: well-formed and uniquely named. Each starts in its `cwd`, taken
+/// relative to the file's folder `dir`, or in that folder itself.
 fn mcp_servers(
     raw: Vec<toml::Spanned<ptc_mcp::McpServerSpec>>,
     text: &str,
+    dir: Option<&Path>,
 ) -> Result<Vec<ptc_mcp::McpServerSpec>, (usize, String)> {
     let mut servers: Vec<ptc_mcp::McpServerSpec> = Vec::with_capacity(raw.len());
     for entry in raw {
         let line = line_of(text, entry.span().start);
-        let spec = entry.into_inner();
+        let mut spec = entry.into_inner();
+        spec.cwd = match (spec.cwd.take(), dir) {
+            (Some(cwd), Some(dir)) => Some(dir.join(cwd)),
+            (cwd, None) => cwd,
+            (None, Some(dir)) => Some(dir.to_path_buf()),
+        };
         spec.validate().map_err(|e| (line, format!("mcp: {e}")))?;
         if servers.iter().any(|s| s.name == spec.name) {
             return Err((line, format!("mcp: two servers are named `{}`", spec.name)));

@@ -265,3 +265,34 @@ fn hostile_trust_store_replaced_by_a_link_is_refused_not_followed() {
         .unwrap()
         .contains("[trusted]"));
 }
+
+#[test]
+fn hostile_mcp_servers_of_an_operator_config_start_in_its_folder_not_the_workspace() {
+    // `npx` prefers the current directory's node_modules, `python -m` its modules: a server
+    // started in the workspace would run what a program planted there, outside the sandbox.
+    let tmp = tempfile::tempdir().unwrap();
+    let base = std::fs::canonicalize(tmp.path()).unwrap();
+    let (root, operator) = (base.join("root"), base.join("operator"));
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::create_dir_all(&operator).unwrap();
+    let marker = base.join("started-in");
+    let config = operator.join("op.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[[mcp]]\nname = \"probe\"\ncommand = \"sh\"\nargs = [\"-c\", \"pwd > {}\"]\n",
+            marker.display()
+        ),
+    )
+    .unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_ptc"))
+        .args(["tools", "--root", ".", "--config", config.to_str().unwrap()])
+        .current_dir(&root)
+        .env("XDG_CONFIG_HOME", base.join("xdg"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let started_in = std::fs::read_to_string(&marker)
+        .unwrap_or_else(|_| panic!("the server did not start: {}", stderr(&o)));
+    assert_eq!(started_in.trim(), operator.to_str().unwrap());
+}
