@@ -159,6 +159,7 @@ impl Config {
         if self.policies.rules.len() != before {
             ignored.push(format!("allow policies (lines {allow:?})"));
         }
+        ignored.extend(self.limits.widening());
         ignored.extend(self.sandbox.widening());
         ignored.extend(self.tasks.narrow());
         ignored.extend(self.terminals.narrow());

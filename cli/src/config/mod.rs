@@ -201,6 +201,32 @@ impl LimitsConfig {
         config.max_result_chars = config.max_result_chars.min(wider.max_result_chars);
     }
 
+    /// The set fields that would raise a limit above ptc's defaults, for the notice of an
+    /// untrusted file (whose limits only narrow: [`LimitsConfig::apply_narrowing`]).
+    pub fn widening(&self) -> Vec<String> {
+        let base = CodeConfig::default();
+        let mut wide = base.clone();
+        self.apply(&mut wide);
+        let (l, b) = (&wide.limits, &base.limits);
+        let (s, t) = (&wide.sub_calls, &base.sub_calls);
+        [
+            ("timeout_ms", l.wall_clock > b.wall_clock),
+            ("max_heap_mb", l.max_heap_bytes > b.max_heap_bytes),
+            ("max_output_bytes", l.max_output_bytes > b.max_output_bytes),
+            ("max_parallel", s.max_parallel > t.max_parallel),
+            ("max_sub_calls", s.max_calls > t.max_calls),
+            ("max_pending", s.max_pending > t.max_pending),
+            (
+                "max_result_chars",
+                wide.max_result_chars > base.max_result_chars,
+            ),
+        ]
+        .into_iter()
+        .filter(|(_, wider)| *wider)
+        .map(|(key, _)| format!("limits.{key} (above the default)"))
+        .collect()
+    }
+
     /// Apply the set fields to `config`.
     pub fn apply(&self, config: &mut CodeConfig) {
         if let Some(ms) = self.timeout_ms {

@@ -135,6 +135,25 @@ fn config_unknown_arguments_allow_applies_only_when_trusted() {
 }
 
 #[test]
+fn config_untrusted_wider_limits_are_named_in_the_notice_and_lower_ones_are_not() {
+    let root = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let store = ptc_cli::config::TrustStore::new(home.path().join("trusted.toml"));
+    std::fs::write(
+        root.path().join("ptc.toml"),
+        "[limits]\ntimeout_ms = 999999\nmax_heap_mb = 4000\nmax_parallel = 2\n",
+    )
+    .unwrap();
+    let loaded = Config::discover_trusted(None, root.path(), Some(&store)).unwrap();
+    let notice = loaded.notices.join("\n");
+    assert!(
+        notice.contains("limits.timeout_ms") && notice.contains("limits.max_heap_mb"),
+        "{notice}"
+    );
+    assert!(!notice.contains("max_parallel"), "{notice}");
+}
+
+#[test]
 fn config_discovery_prefers_explicit_then_root_file() {
     let dir = tempfile::tempdir().unwrap();
     assert!(Config::discover(None, dir.path()).unwrap().mode.is_none());
