@@ -484,3 +484,43 @@ fn serve_stdio_a_stateless_request_before_initialize_leaves_the_legacy_session_w
         legacy_echo(&mut stdio, 6, "legacy again");
     }
 }
+
+#[test]
+fn serve_http_stays_up_for_every_session_while_one_edit_meets_a_10_gib_file() {
+    // One session's edit of a huge (sparse) file is refused before anything is read, so the
+    // process neither aborts nor grows, and another session's calls go on.
+    let dir = tempfile::tempdir().unwrap();
+    let root = mcp_support::serve::workspace(dir.path());
+    std::fs::File::create(root.join("huge.txt"))
+        .unwrap()
+        .set_len(10 << 30)
+        .unwrap();
+    std::fs::write(root.join("small.txt"), "hello\n").unwrap();
+    let mut server =
+        HttpServer::start(dir.path(), &["--tools", "builtin", "--mode", "native"], &[]);
+    let base = status_kb(server.pid(), "VmHWM");
+    let edit = json!({ "call": "edit", "args": {
+        "file_path": "huge.txt", "old_string": "\u{0}", "new_string": "xx", "replace_all": true,
+    } });
+    let read = json!({ "call": "read", "args": { "file_path": "small.txt" } });
+    let both = run_client(&json!({
+        "http": server.url,
+        "steps": [{ "parallel": [edit, read.clone()] }],
+    }));
+    let (edited, other) = (&both[0][0], &both[0][1]);
+    assert_eq!(edited["isError"], true, "{edited}");
+    assert!(
+        edited["text"].as_str().unwrap_or("").contains("MiB"),
+        "the refusal names the size and the cap: {edited}"
+    );
+    assert_eq!(other["isError"], false, "{other}");
+    let again = run_client(&json!({ "http": server.url, "steps": [read] }));
+    assert!(
+        again[0]["text"].as_str().unwrap().contains("hello"),
+        "{}",
+        again[0]
+    );
+    let grown = status_kb(server.pid(), "VmHWM").saturating_sub(base);
+    assert!(grown < 512 * 1024, "the server grew by {grown} kB");
+    assert!(server.is_up());
+}
