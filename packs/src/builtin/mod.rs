@@ -36,7 +36,7 @@
 //! dropped), are capped per owner, and die with it.
 //!
 //! Every path goes through [`Workspace::resolve`] and every file is opened race-free through
-//! [`Workspace::open`] (see [`workspace`]); the sandbox's deny paths bind every file tool as
+//! `Workspace::open` (see [`workspace`]); the sandbox's deny paths bind every file tool as
 //! they bind `bash`. Paths in values are relative to the root. The host reads the session todo lists through the
 //! [`TodoStore`] of [`Builtin::todos`] (or the one [`register`] returns), and each owner's
 //! tasks and terminals through [`Builtin::tasks`] and [`Builtin::terminals`].

@@ -1,5 +1,5 @@
 //! Root confinement: every path a `builtin` tool touches goes through
-//! [`Workspace::resolve`], and every file it opens through [`Workspace::open`].
+//! [`Workspace::resolve`], and every file it opens through `Workspace::open`.
 //!
 //! A user path (relative to the root, or absolute) is joined to the root; if it is
 //! outside the root as text (`..` applied lexically), it is denied without touching the
@@ -22,7 +22,7 @@
 //!   neither whether something outside exists nor where a link points; a denial of a
 //!   deny path reads the same whether or not it exists.
 //!
-//! The check and the open cannot race: [`Workspace::open`] opens the canonical path relative
+//! The check and the open cannot race: `Workspace::open` opens the canonical path relative
 //! to a descriptor of the root, following no symlink (`beneath.rs`), then checks the file it
 //! opened (type, size, real path) and the tool uses only that descriptor. A program that swaps
 //! a path for a symlink in between makes the open fail, and the path is resolved again.
@@ -320,7 +320,7 @@ impl Workspace {
     }
 }
 
-/// A file a tool opened through [`Workspace::open`].
+/// A file a tool opened through `Workspace::open`.
 #[derive(Debug)]
 pub(crate) struct Opened {
     /// The open file; the tool reads and writes only through it.
