@@ -246,10 +246,18 @@ impl Terminal {
     /// the backend leads it), that is no job runs in the foreground; `None` when the terminal
     /// has no foreground group or is gone. Numbers are only compared here, never signalled.
     fn shell_in_foreground(&self) -> Option<bool> {
+        let (fg, sid) = self.foreground_and_session()?;
+        Some(fg == sid)
+    }
+
+    /// The terminal's foreground process group and its session (the backend's), by number, as
+    /// the master reports them: only compared or used to read `/proc`, never signalled (the
+    /// group may have ended and its number been taken by another process since).
+    pub(super) fn foreground_and_session(&self) -> Option<(Pid, Pid)> {
         let master = self.master()?;
         let fg = nix::unistd::tcgetpgrp(&*master).ok()?;
         let sid = nix::sys::termios::tcgetsid(&*master).ok()?;
-        Some(fg == sid)
+        Some((fg, sid))
     }
 
     /// Send `signal` (`SIGINT`, `SIGQUIT` or `SIGTSTP`) to the terminal's foreground process
@@ -260,14 +268,6 @@ impl Terminal {
         let master = self.master().ok_or("the terminal is no longer running")?;
         crate::sandbox::signal_foreground(master.as_fd(), signal as i32)
             .map_err(|e| format!("cannot signal the terminal's job: {e}"))
-    }
-
-    /// The number of the terminal's foreground process group, to read `/proc` by (never to
-    /// signal: it may be an ended group's, since taken by another process).
-    fn foreground(&self) -> Option<Pid> {
-        nix::unistd::tcgetpgrp(&*self.master()?)
-            .ok()
-            .filter(|p| p.as_raw() > 0)
     }
 
     /// The master side of the PTY, while the terminal runs.

@@ -142,16 +142,23 @@ pub(super) fn is_prompt(tail: &str) -> bool {
 }
 
 /// Whether the terminal's foreground process sleeps waiting for input.
+///
+/// The process is found by the number the terminal reports; it counts only if it still belongs
+/// to the terminal's session (a job that ended may have left its number to a process outside,
+/// whose state must not leak into this terminal's answer).
 fn waiting_for_input(term: &Terminal) -> bool {
-    let Some(fg) = term.foreground() else {
+    let Some((fg, sid)) = term.foreground_and_session() else {
         return false;
     };
     let proc = format!("/proc/{fg}");
     let stat = std::fs::read_to_string(format!("{proc}/stat")).unwrap_or_default();
-    if !stat
+    // After the command's `) `: state, ppid, pgrp, session, …
+    let fields: Vec<&str> = stat
         .rsplit_once(") ")
-        .is_some_and(|(_, rest)| rest.starts_with('S'))
-    {
+        .map(|(_, rest)| rest.split(' ').take(4).collect())
+        .unwrap_or_default();
+    let ours = fields.get(3) == Some(&sid.as_raw().to_string().as_str());
+    if !ours || fields.first() != Some(&"S") {
         return false;
     }
     let wchan = std::fs::read_to_string(format!("{proc}/wchan")).unwrap_or_default();
