@@ -7,8 +7,8 @@
 //! What the prompt shows is what will run: the tool's name, its arguments as JSON and the
 //! reason, each rendered by [`visible_line`] (no escape sequence in them can move the cursor,
 //! erase or conceal a line); a call too large to show in full is denied rather than asked
-//! about. Input typed before the question is complete is discarded (`tcflush`) before the
-//! answer is read, so nothing typed ahead, or pushed into the terminal's input, answers it.
+//! about. Input typed before the question is shown is discarded (`tcflush`) right before it
+//! is written, so nothing typed ahead, or pushed into the terminal's input, answers it.
 //! Console lines a program prints while a prompt waits are held until it is answered.
 
 use std::io::{BufRead, BufReader, IsTerminal, Write};
@@ -72,6 +72,7 @@ fn prompt(request: &ApprovalRequest) -> ApprovalAnswer {
             call.chars().count()
         ));
     }
+    discard_typed_ahead(&tty);
     let mut writer = &tty;
     let _ = write!(
         writer,
@@ -80,7 +81,6 @@ fn prompt(request: &ApprovalRequest) -> ApprovalAnswer {
         visible_line(&call)
     );
     let _ = writer.flush();
-    discard_typed_ahead(&tty);
     let mut line = String::new();
     match BufReader::new(&tty).read_line(&mut line) {
         Ok(_) if matches!(line.trim(), "y" | "Y" | "yes") => ApprovalAnswer::AllowedOnce,
@@ -119,6 +119,7 @@ fn ask_on_tty(questions: &[Question]) -> Result<Vec<Answer>, String> {
     let mut writer = &tty;
     let mut answers = Vec::with_capacity(questions.len());
     for q in questions {
+        discard_typed_ahead(&tty);
         let heading = q
             .header
             .as_deref()
@@ -151,7 +152,6 @@ fn ask_on_tty(questions: &[Question]) -> Result<Vec<Answer>, String> {
         };
         let _ = write!(writer, "{hint}");
         let _ = writer.flush();
-        discard_typed_ahead(&tty);
         let mut line = String::new();
         match reader.read_line(&mut line) {
             Ok(0) => return Err("the user closed the terminal without answering".into()),
@@ -166,8 +166,9 @@ fn ask_on_tty(questions: &[Question]) -> Result<Vec<Answer>, String> {
     Ok(answers)
 }
 
-/// Wait until the prompt has been written out, then drop every byte typed so far: only what
-/// is typed after the question is complete answers it.
+/// Drop every byte typed so far, right before a question is written: only what is typed once
+/// it shows answers it. (Discarding after writing it would race with a quick answer: a reply
+/// typed as soon as the question appears could be thrown away, leaving the prompt waiting.)
 fn discard_typed_ahead(tty: &std::fs::File) {
     use rustix::termios::{tcdrain, tcflush, QueueSelector};
     let _ = tcdrain(tty);

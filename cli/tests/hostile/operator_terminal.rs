@@ -95,9 +95,24 @@ impl OnTerminal {
         }
     }
 
-    /// Wait for the process to exit; everything it showed.
+    /// Wait for the process to exit (killed, and the test failed, if it has not within a
+    /// minute: a prompt that never took its answer); everything it showed.
     fn finish(mut self) -> (i32, Vec<u8>) {
-        let status = self.child.wait().unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                panic!(
+                    "ptc did not exit; the terminal shows:\n{}",
+                    String::from_utf8_lossy(&self.screen.0.lock().unwrap())
+                );
+            }
+            self.wait_until_quiet();
+        };
         let code = status.code().expect("ptc died of a signal");
         // The reader thread ends at EIO once the slave is closed; take what it has.
         self.wait_until_quiet();
