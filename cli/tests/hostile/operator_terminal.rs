@@ -21,6 +21,12 @@ struct OnTerminal {
 
 impl OnTerminal {
     fn spawn(args: &[&str], xdg: &Path) -> OnTerminal {
+        Self::spawn_typed_ahead(args, xdg, "")
+    }
+
+    /// [`OnTerminal::spawn`] with `typed` already waiting in the terminal's input when ptc
+    /// starts (typed before any question could show, however the processes are scheduled).
+    fn spawn_typed_ahead(args: &[&str], xdg: &Path, typed: &str) -> OnTerminal {
         let (mut master, mut slave) = (-1, -1);
         let opened = unsafe {
             libc::openpty(
@@ -34,6 +40,9 @@ impl OnTerminal {
         assert_eq!(opened, 0, "openpty: {}", std::io::Error::last_os_error());
         let (master, slave) =
             unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+        File::from(master.try_clone().unwrap())
+            .write_all(typed.as_bytes())
+            .unwrap();
         let stdio = |fd: &OwnedFd| Stdio::from(fd.try_clone().unwrap());
         let mut command = Command::new(env!("CARGO_BIN_EXE_ptc"));
         command
@@ -188,8 +197,7 @@ fn hostile_approval_prompt_ignores_typed_ahead_input_and_shows_escapes() {
 
     // Typed ahead (as a program's TIOCSTI or a keystroke before the question would be):
     // discarded, never the answer.
-    let mut run = OnTerminal::spawn(&args, &xdg);
-    run.type_in("y\n");
+    let mut run = OnTerminal::spawn_typed_ahead(&args, &xdg, "y\n");
     run.wait_for("[y/N] ");
     run.type_in("n\n");
     let (code, shown) = run.finish();
