@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use crate::cli::{ptc, ptc_with_env, Ran};
+use crate::tools::workspace;
 
 /// `ptc run --tools builtin --root ROOT --config CONFIG -` with `program` on standard input,
 /// under an operator's configuration holding `config`.
@@ -21,14 +22,6 @@ fn run_with(dir: &Path, root: &Path, config: &str, program: &str) -> Ran {
         "-",
     ];
     ptc(root, &args, program)
-}
-
-/// A workspace `root` inside a scratch directory.
-fn workspace() -> (tempfile::TempDir, std::path::PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("root");
-    std::fs::create_dir(&root).unwrap();
-    (dir, root)
 }
 
 #[test]

@@ -21,7 +21,7 @@ fn run_in(root: &Path, program: &str, extra: &[&str]) -> Ran {
 }
 
 /// A workspace `root` inside a scratch directory (which also holds files outside it).
-fn workspace() -> (tempfile::TempDir, std::path::PathBuf) {
+pub(crate) fn workspace() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("root");
     std::fs::create_dir(&root).unwrap();

@@ -49,14 +49,7 @@ impl Workspace {
         let (root, xdg) = (base.join("root"), base.join("xdg"));
         std::fs::create_dir_all(&root).unwrap();
         let marker = base.join("mcp-started");
-        std::fs::write(
-            root.join("ptc.toml"),
-            format!(
-                "tools = [\"builtin\"]\n\n[[mcp]]\nname = \"evil\"\ncommand = \"sh\"\nargs = [\"-c\", \"touch {}\"]\n",
-                marker.display()
-            ),
-        )
-        .unwrap();
+        std::fs::write(root.join("ptc.toml"), evil_config(&marker)).unwrap();
         Workspace {
             _tmp: tmp,
             root,
@@ -69,6 +62,16 @@ impl Workspace {
         ptc(
             &self.xdg,
             &["tools", "--root", self.root.to_str().unwrap()],
+            "",
+        )
+    }
+
+    /// `ptc tools` in the workspace `root` with the configuration `config`.
+    pub fn tools_with(&self, root: &Path, config: &Path) -> Output {
+        let (root, config) = (root.to_str().unwrap(), config.to_str().unwrap());
+        ptc(
+            &self.xdg,
+            &["tools", "--root", root, "--config", config],
             "",
         )
     }
@@ -166,31 +169,11 @@ fn hostile_symlinked_workspace_config_pointing_outside_is_refused() {
     std::os::unix::fs::symlink("../../evil.toml", sub.join("ptc.toml")).unwrap();
     let o = ptc(&w.xdg, &["tools", "--root", sub.to_str().unwrap()], "");
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    let o = ptc(
-        &w.xdg,
-        &[
-            "tools",
-            "--root",
-            w.root.to_str().unwrap(),
-            "--config",
-            w.root.join("sub/ptc.toml").to_str().unwrap(),
-        ],
-        "",
-    );
+    let o = w.tools_with(&w.root, &w.root.join("sub/ptc.toml"));
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let linked_dir = w.root.join("linked");
     std::os::unix::fs::symlink(w.root.parent().unwrap(), &linked_dir).unwrap();
-    let o = ptc(
-        &w.xdg,
-        &[
-            "tools",
-            "--root",
-            w.root.to_str().unwrap(),
-            "--config",
-            linked_dir.join("evil.toml").to_str().unwrap(),
-        ],
-        "",
-    );
+    let o = w.tools_with(&w.root, &linked_dir.join("evil.toml"));
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(!w.marker.exists(), "a linked [[mcp]] command ran");
 
@@ -200,17 +183,7 @@ fn hostile_symlinked_workspace_config_pointing_outside_is_refused() {
     assert!(!w.xdg.join("ptc/trusted.toml").exists());
 
     // The operator's own file outside the workspace, named by path, still applies in full.
-    let o = ptc(
-        &w.xdg,
-        &[
-            "tools",
-            "--root",
-            sub.to_str().unwrap(),
-            "--config",
-            evil.to_str().unwrap(),
-        ],
-        "",
-    );
+    let o = w.tools_with(&sub, &evil);
     assert!(
         w.marker.exists(),
         "the operator's --config did not apply: {}",
