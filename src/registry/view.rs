@@ -16,6 +16,7 @@ pub struct ToolView<'a> {
     registry: &'a ToolRegistry,
     scope: Option<&'a ScopeKey>,
     tool_set: Option<&'a ResolvedToolSet>,
+    owner: Option<u64>,
 }
 
 impl ToolRegistry {
@@ -30,6 +31,7 @@ impl ToolRegistry {
             registry: self,
             scope,
             tool_set,
+            owner: None,
         }
     }
 }
@@ -43,6 +45,18 @@ impl<'a> ToolView<'a> {
     /// The scope this view sees from (`None`: the global layer).
     pub fn scope(&self) -> Option<&'a ScopeKey> {
         self.scope
+    }
+
+    /// This view as the owner with id `owner` (an MCP session, a run) sees it: with
+    /// discovery on, the tools its searches found are offered in full.
+    pub fn for_owner(mut self, owner: u64) -> Self {
+        self.owner = Some(owner);
+        self
+    }
+
+    /// The owner this view sees for, if any ([`ToolView::for_owner`]).
+    pub fn owner(&self) -> Option<u64> {
+        self.owner
     }
 
     /// Look a tool up (scoped shadows global; restricted-away reads as absent). Without a
@@ -94,6 +108,9 @@ impl<'a> ToolView<'a> {
     }
 
     /// What the scope's executor offers the model: schemas, names and guidance sections.
+    /// With discovery on ([`ToolRegistry::set_discovery`]), only the discovery tools, the
+    /// pinned tools and those the view's owner found, plus an overview section
+    /// (`ptc/discovery`) of all the others.
     pub fn model_input(
         &self,
     ) -> Result<(ToolModelInput, Vec<ToolPromptSection>), ToolBatchExecutionError> {
@@ -102,10 +119,7 @@ impl<'a> ToolView<'a> {
             .executor_for(self.scope)
             .ok_or(ToolBatchExecutionError::NoExecutor)?;
         let tools = self.executable_definitions();
-        Ok((
-            executor.describe(self.registry, self.scope, &tools),
-            executor.sections(self.registry, self.scope, &tools),
-        ))
+        Ok(crate::discovery::model_input(self, &executor, tools))
     }
 }
 
