@@ -11,6 +11,7 @@ mod code_scheduling;
 mod code_subcalls;
 mod definitions;
 mod discovery_catalog;
+mod discovery_tools;
 mod pipeline_policy;
 mod pipeline_results;
 mod registry_scopes;
