@@ -89,6 +89,8 @@ pub(super) fn changes(registry: &ToolRegistry) -> Arc<watch::Sender<u64>> {
 pub(super) struct ListFollower {
     pub(super) registry: ToolRegistry,
     pub(super) scope: ScopeKey,
+    /// The session's owner (the tools its searches found join its list).
+    pub(super) owner: Option<u64>,
     pub(super) changes: watch::Receiver<u64>,
     /// Fires when the session (its owner) or the server ends.
     pub(super) ended: CancellationToken,
@@ -98,7 +100,7 @@ pub(super) struct ListFollower {
 /// Send `notifications/tools/list_changed` to `peer` whenever the tools the session
 /// would list differ from the last ones it listed or announced, until the session ends.
 pub(super) async fn follow_tool_list(mut follow: ListFollower, peer: Peer<RoleServer>) {
-    let mut last = listed(&follow.registry, &follow.scope);
+    let mut last = listed(&follow.registry, &follow.scope, follow.owner);
     loop {
         tokio::select! {
             biased;
@@ -106,7 +108,7 @@ pub(super) async fn follow_tool_list(mut follow: ListFollower, peer: Peer<RoleSe
             _ = follow.shutdown.cancelled() => return,
             changed = follow.changes.changed() => if changed.is_err() { return },
         }
-        let now = listed(&follow.registry, &follow.scope);
+        let now = listed(&follow.registry, &follow.scope, follow.owner);
         if now == last {
             continue;
         }
@@ -117,10 +119,11 @@ pub(super) async fn follow_tool_list(mut follow: ListFollower, peer: Peer<RoleSe
     }
 }
 
-/// The tools as an MCP client of `scope` sees them, if they can be listed.
-fn listed(registry: &ToolRegistry, scope: &ScopeKey) -> Option<Vec<Tool>> {
-    registry
-        .view(Some(scope), None)
+/// The tools as an MCP client of `scope` (and `owner`) sees them, if they can be listed.
+fn listed(registry: &ToolRegistry, scope: &ScopeKey, owner: Option<u64>) -> Option<Vec<Tool>> {
+    let view = registry.view(Some(scope), None);
+    owner
+        .map_or(view, |owner| view.for_owner(owner))
         .listed_tools()
         .ok()
         .map(mcp_tools)

@@ -13,7 +13,9 @@
 //!
 //! A client that sends a `progressToken` with `tools/call` gets the progress of that call
 //! and its sub-calls ([`notify::Relay`]); every session is told
-//! `notifications/tools/list_changed` when the tools it would list change.
+//! `notifications/tools/list_changed` when the tools it would list change, which includes
+//! the tools its `search_tools` calls found when discovery is on (they join that session's
+//! list, see [`ptc::discovery`]).
 //!
 //! Each MCP session is an [`Owner`] of background work (tasks, terminals): the server's
 //! own for stdio, a fresh one per session over HTTP ([`PtcServer::for_session`]). A
@@ -168,11 +170,17 @@ impl PtcServer {
     /// The tools as an MCP client sees them: [`ToolView::listed_tools`](ptc::ToolView::listed_tools) (`run_code`'s
     /// description carries the guidance and the SDK).
     pub fn tools(&self) -> Result<Vec<Tool>, ToolBatchExecutionError> {
-        let listed = self
-            .registry
-            .view(Some(self.agent.scope()), None)
-            .listed_tools()?;
-        Ok(notify::mcp_tools(listed))
+        Ok(notify::mcp_tools(self.view().listed_tools()?))
+    }
+
+    /// The registry as this session sees it: its scope, and (with discovery on) the tools
+    /// its searches found.
+    fn view(&self) -> ptc::ToolView<'_> {
+        let view = self.registry.view(Some(self.agent.scope()), None);
+        match self.agent.owner() {
+            Some(owner) => view.for_owner(owner.id()),
+            None => view,
+        }
     }
 
     /// Run one call through the registry as its own batch, once the run gate admits it.
@@ -325,6 +333,7 @@ impl ServerHandler for PtcServer {
         let follow = notify::ListFollower {
             registry: self.registry.clone(),
             scope: self.agent.scope().clone(),
+            owner: self.agent.owner().map(|o| o.id()),
             changes: self.changes.subscribe(),
             ended,
             shutdown: self.shutdown.clone(),

@@ -82,13 +82,39 @@ impl Default for PackContext {
     }
 }
 
-/// Register the pack `name` in the registry's global layer.
+/// Register the pack `name` in the registry's global layer, its tools named as a group
+/// (discovery's overview gives it one line, and `pinned` may name it).
 pub fn register(registry: &ToolRegistry, name: &str, ctx: &PackContext) -> Result<(), PackError> {
-    match name {
-        "builtin" => builtin::register(registry, ctx).map(|_| ()),
-        "testkit" => ptc::testkit::register(registry).map_err(PackError::Registry),
-        other => Err(PackError::Unknown(other.to_string())),
-    }
+    let names = |registry: &ToolRegistry| -> Vec<String> {
+        let view = registry.view(None, None);
+        view.definitions()
+            .iter()
+            .map(|d| d.name().to_string())
+            .collect()
+    };
+    let before = names(registry);
+    let about = match name {
+        "builtin" => {
+            builtin::register(registry, ctx)?;
+            "coding tools: read, write and edit files, search them, run commands, background tasks, terminals"
+        }
+        "testkit" => {
+            ptc::testkit::register(registry).map_err(PackError::Registry)?;
+            "small tools for trying code mode"
+        }
+        other => return Err(PackError::Unknown(other.to_string())),
+    };
+    let tools = names(registry)
+        .into_iter()
+        .filter(|n| !before.contains(n))
+        .collect();
+    // The group lives as long as the registry.
+    std::mem::forget(registry.add_tool_group(ptc::discovery::ToolGroup {
+        name: name.to_string(),
+        about: Some(about.to_string()),
+        tools,
+    }));
+    Ok(())
 }
 
 /// Register each pack of a comma-separated list such as `"testkit"`.

@@ -51,6 +51,9 @@
 //! [terminals]                        # terminals, per owner (see `TerminalsConfig`)
 //! max_terminals = 8
 //! idle_timeout_ms = 1800000
+//! [discovery]                        # hundreds of tools (see the `discovery` module)
+//! mode = "auto"                      # auto | on | off
+//!
 //! [telemetry]                        # export call spans over OTLP (see the `telemetry` module)
 //! endpoint = "http://127.0.0.1:6006/v1/traces"
 //! max_attribute_chars = 4096
@@ -62,6 +65,7 @@
 
 mod background;
 mod discover;
+mod discovery;
 mod open;
 mod policy;
 mod sandbox;
@@ -71,6 +75,7 @@ pub mod trust;
 
 pub use background::{TasksConfig, TerminalsConfig};
 pub use discover::Loaded;
+pub use discovery::DiscoveryConfig;
 pub use open::{ConfigFile, MAX_CONFIG_BYTES};
 pub use policy::{PolicyAction, PolicyRule, PolicySet};
 pub use sandbox::SandboxSection;
@@ -114,6 +119,8 @@ pub struct Config {
     pub terminals: TerminalsConfig,
     /// Span export (`[telemetry]`).
     pub telemetry: TelemetryConfig,
+    /// What the model is shown of many tools (`[discovery]`).
+    pub discovery: DiscoveryConfig,
     /// Where the configuration came from.
     pub path: Option<PathBuf>,
     /// Whether the file may widen authority: false for a workspace file the operator has not
@@ -178,6 +185,7 @@ impl Default for Config {
             tasks: TasksConfig::default(),
             terminals: TerminalsConfig::default(),
             telemetry: TelemetryConfig::default(),
+            discovery: DiscoveryConfig::default(),
             path: None,
             trusted: true,
         }
@@ -297,6 +305,8 @@ struct RawConfig {
     terminals: background::RawTerminals,
     #[serde(default)]
     telemetry: telemetry::RawTelemetry,
+    #[serde(default)]
+    discovery: discovery::RawDiscovery,
 }
 
 impl Config {
@@ -347,6 +357,10 @@ impl Config {
             .telemetry
             .resolve(text)
             .map_err(|(line, message)| error(Some(line), message))?;
+        let discovery = raw
+            .discovery
+            .resolve(text)
+            .map_err(|(line, message)| error(Some(line), message))?;
         Ok(Config {
             mode,
             tools: raw.tools,
@@ -359,6 +373,7 @@ impl Config {
             tasks,
             terminals,
             telemetry,
+            discovery,
             path: path.map(Path::to_path_buf),
             trusted: true,
         })

@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 
 use clap::Args;
+use ptc::discovery::DiscoveryMode;
 use ptc::{CodeConfig, CodeExecutor, ToolMode, ToolRegistry};
 use ptc_cli::config::{Config, TrustStore};
 use ptc_cli::terminal::{TerminalApproval, TerminalQuestions};
@@ -30,6 +31,15 @@ pub struct PackArgs {
     /// sandbox) (default: `[sandbox] mode` in ptc.toml, else workspace-write).
     #[arg(long, value_name = "MODE", value_parser = parse_sandbox)]
     pub sandbox: Option<SandboxMode>,
+    /// Discovery: auto (on when the full SDK or tool list would pass `[discovery]
+    /// threshold_bytes`), on (search_tools, describe_tools, call_tool and an overview instead
+    /// of every tool) or off (default: `[discovery] mode` in ptc.toml, else auto).
+    #[arg(long, value_name = "MODE", value_parser = parse_discovery)]
+    pub discovery: Option<DiscoveryMode>,
+}
+
+fn parse_discovery(s: &str) -> Result<DiscoveryMode, String> {
+    s.parse()
 }
 
 fn parse_sandbox(s: &str) -> Result<SandboxMode, String> {
@@ -185,6 +195,7 @@ pub async fn registry_until(
     for disposer in config.policies.install(&registry) {
         std::mem::forget(disposer);
     }
+    install_discovery(&registry, &config, args.discovery)?;
     registry.set_approval(std::sync::Arc::new(TerminalApproval));
     registry.set_unknown_arguments(config.unknown_arguments);
     let mut code = CodeConfig::default();
@@ -200,6 +211,21 @@ pub async fn registry_until(
         config,
         mcp,
     })
+}
+
+/// The discovery tools (unless discovery is off) and the setting: `flag` wins over
+/// `[discovery]`.
+fn install_discovery(
+    registry: &ToolRegistry,
+    config: &Config,
+    flag: Option<DiscoveryMode>,
+) -> Result<(), String> {
+    let discovery = config.discovery.resolve(flag);
+    if discovery.mode != DiscoveryMode::Off {
+        ptc::discovery::register(registry).map_err(|e| e.to_string())?;
+    }
+    std::mem::forget(registry.set_discovery(discovery));
+    Ok(())
 }
 
 /// Say once what this kernel cannot enforce of the sandbox (or that bash is disabled).
