@@ -10,7 +10,7 @@ use ptc_sdk_gen::{is_identifier, schema_to_ts};
 /// At most this many characters of the argument type.
 const ARGS_CHARS: usize = 240;
 /// At most this many characters of the result type.
-const OUTPUT_CHARS: usize = 80;
+const OUTPUT_CHARS: usize = 100;
 /// Annotations dropped before rendering (they become comments or nothing).
 const ANNOTATIONS: &[&str] = &["description", "title", "examples", "default", "$comment"];
 /// Schemas are copied without annotations to this depth; deeper nodes are kept as they are
@@ -30,16 +30,22 @@ pub(crate) fn signature(tool: &ToolDefinition) -> String {
         true => schema_to_ts(&bare(tool.parameters(), 0)),
         false => "unknown".to_string(),
     };
-    let args = args
-        .strip_suffix(" & Record<string, JsonValue>")
-        .unwrap_or(&args)
-        .to_string();
     let output = schema_to_ts(&bare(tool.output().schema(), 0));
     format!(
         "{callee}(args: {}) => Promise<{}>",
-        cut(&one_line(&args), ARGS_CHARS),
-        cut(&one_line(&output), OUTPUT_CHARS)
+        short(&args, ARGS_CHARS),
+        short(&output, OUTPUT_CHARS)
     )
+}
+
+/// A type on one line, without the open-object tail (`& Record<string, JsonValue>`: any
+/// other key is allowed), cut to `max` characters.
+fn short(ty: &str, max: usize) -> String {
+    let ty = one_line(ty);
+    let ty = ty
+        .strip_suffix(" & Record<string, JsonValue>")
+        .unwrap_or(&ty);
+    cut(ty, max)
 }
 
 /// `schema` without annotations, to [`STRIP_DEPTH`].

@@ -10,6 +10,7 @@ mod builtin_background;
 mod cli;
 mod code_programs;
 mod config;
+mod discovery;
 mod mcp_approve;
 mod mcp_client;
 mod mcp_live;
