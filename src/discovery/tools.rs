@@ -29,6 +29,10 @@ const DEFAULT_LIMIT: usize = 5;
 const MAX_LIMIT: usize = 25;
 /// Characters of a tool's description in a search result.
 const DESCRIPTION_CHARS: usize = 200;
+/// Names `describe_tools` takes at once.
+const MAX_NAMES: usize = 50;
+/// Names longer than this get no did-you-mean (the edit distance is quadratic).
+const MAX_SUGGESTED_CHARS: usize = 128;
 
 #[derive(serde::Deserialize)]
 struct Search {
@@ -158,6 +162,15 @@ fn search(args: Search, ctx: &ToolRunContext) -> Result<Value, ToolError> {
 }
 
 fn describe(args: Describe, ctx: &ToolRunContext) -> Result<Value, ToolError> {
+    if args.names.len() > MAX_NAMES {
+        return Err(ToolError::invalid_args(
+            DESCRIBE_TOOLS,
+            format!(
+                "/names: at most {MAX_NAMES} names at once, got {}",
+                args.names.len()
+            ),
+        ));
+    }
     let all = callable(ctx);
     let mut found = Vec::new();
     let mut notes = String::new();
@@ -181,9 +194,13 @@ fn describe(args: Describe, ctx: &ToolRunContext) -> Result<Value, ToolError> {
 
 /// `Unknown tool: x. Did you mean y?`
 fn unknown(name: &str, all: &[Arc<ToolDefinition>]) -> String {
-    match crate::suggest::closest(name, all.iter().map(|d| d.name())) {
-        Some(near) => format!("Unknown tool: {name}. Did you mean {near}?"),
-        None => format!("Unknown tool: {name}. Find tools with {SEARCH_TOOLS}."),
+    let near = (name.len() <= MAX_SUGGESTED_CHARS)
+        .then(|| crate::suggest::closest(name, all.iter().map(|d| d.name())))
+        .flatten();
+    let shown = cut(&one_line(name), MAX_SUGGESTED_CHARS);
+    match near {
+        Some(near) => format!("Unknown tool: {shown}. Did you mean {near}?"),
+        None => format!("Unknown tool: {shown}. Find tools with {SEARCH_TOOLS}."),
     }
 }
 

@@ -418,3 +418,35 @@ async fn discovery_search_sees_only_the_callers_tools() {
         text(&bad)
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discovery_describe_tools_refuses_too_many_names_and_cuts_long_ones() {
+    let registry = registry(ToolMode::Native, on(&[]));
+    let many: Vec<String> = (0..51).map(|i| format!("t{i}")).collect();
+    let run = Call::direct("describe_tools", json!({ "names": many }))
+        .send(&registry)
+        .await;
+    assert_eq!(run.error_code(), Some(codes::INVALID_ARGS));
+    assert!(
+        run.text()
+            .contains("/names: at most 50 names at once, got 51"),
+        "{}",
+        run.text()
+    );
+
+    let long = "echo".repeat(250_000);
+    let run = Call::direct("describe_tools", json!({ "names": [long] }))
+        .send(&registry)
+        .await;
+    assert_eq!(run.error_code(), Some(codes::UNKNOWN_TOOL));
+    assert!(
+        run.text().len() < 300,
+        "the name is cut: {} bytes",
+        run.text().len()
+    );
+    assert!(
+        run.text().contains("Find tools with search_tools."),
+        "{}",
+        run.text()
+    );
+}
