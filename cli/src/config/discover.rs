@@ -170,6 +170,7 @@ impl Config {
         }
         // An endpoint would send every tool's arguments and results elsewhere.
         ignored.extend(self.telemetry.restrict_untrusted());
+        // `[discovery]` stays: it changes what the model is shown, never what may run.
         ignored
     }
 }

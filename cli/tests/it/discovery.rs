@@ -212,3 +212,20 @@ fn discovery_serve_native_search_results_join_the_session_list() {
     assert_eq!(results[3]["text"], "5", "{}", results[3]);
     assert_eq!(results[4]["text"], "hi", "{}", results[4]);
 }
+
+#[test]
+fn discovery_applies_from_an_untrusted_workspace_config() {
+    let dir = tempfile::tempdir().unwrap();
+    let workspace = dir.path().join("workspace");
+    std::fs::create_dir_all(&workspace).unwrap();
+    std::fs::write(workspace.join("ptc.toml"), "[discovery]\nmode = \"on\"\n").unwrap();
+    let o = Command::new(ptc_bin())
+        .args(["tools", "--tools", "testkit", "--mode", "native", "--root"])
+        .arg(&workspace)
+        .env("XDG_CONFIG_HOME", dir.path().join("config"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let names: Vec<String> = ok(&o).lines().map(String::from).collect();
+    assert_eq!(names, ["call_tool", "describe_tools", "search_tools"]);
+}
