@@ -55,9 +55,14 @@ pub(crate) fn model_input(
         .map(|owner| state.revealed(owner))
         .unwrap_or_default();
     let mut shown = finders;
-    shown.extend(others.iter().cloned().filter(|t| {
-        settings.pins(t.name(), grouping.group_of(t.name())) || found.contains(t.name())
-    }));
+    shown.extend(
+        others
+            .iter()
+            .filter(|t| {
+                settings.pins(t.name(), grouping.group_of(t.name())) || found.contains(t.name())
+            })
+            .cloned(),
+    );
     shown.sort_by(|a, b| a.name().cmp(b.name()));
     let (input, mut sections) = offer(&shown);
     let programs = input.known_names.iter().any(|n| n == RUN_CODE);

@@ -53,7 +53,7 @@ fn bare(schema: &Value, depth: usize) -> Value {
     match schema {
         Value::Object(map) if depth < STRIP_DEPTH => Value::Object(
             map.iter()
-                .filter(|(k, v)| !(ANNOTATIONS.contains(&k.as_str()) && !v.is_object()))
+                .filter(|(k, v)| !ANNOTATIONS.contains(&k.as_str()) || v.is_object())
                 .map(|(k, v)| (k.clone(), bare(v, depth + 1)))
                 .collect(),
         ),
