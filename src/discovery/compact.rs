@@ -1,6 +1,7 @@
 //! The up-front model input with discovery: whether it is on for a view (the setting, and
 //! for `auto` the size of everything), and if so the discovery tools, the pinned tools and
-//! those the view's owner has found, plus the overview section.
+//! (where tools are listed natively) those the view's owner has found, plus the overview
+//! section.
 
 use std::sync::{Arc, Mutex};
 
@@ -50,8 +51,16 @@ pub(crate) fn model_input(
         return offer(&others);
     }
     let grouping = state.grouping();
+    // Found tools join a native list only: in code mode `run_code`'s description stays the
+    // same all session (a client's prompt cache keeps it), and `describe_tools` declares them.
+    let lists_natively = executor
+        .describe(registry, scope, &finders)
+        .known_names
+        .iter()
+        .any(|n| is_discovery_tool(n));
     let found = view
         .owner()
+        .filter(|_| lists_natively)
         .map(|owner| state.revealed(owner))
         .unwrap_or_default();
     let mut shown = finders;

@@ -450,3 +450,36 @@ async fn discovery_describe_tools_refuses_too_many_names_and_cuts_long_ones() {
         run.text()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discovery_search_results_leave_the_code_mode_description_unchanged() {
+    let registry = registry(ToolMode::Code, on(&[]));
+    let scope = ScopeKey::root("agent");
+    let owner = Owner::new("me");
+    let description = || {
+        let view = registry.view(Some(&scope), None).for_owner(owner.id());
+        view.listed_tools().unwrap().remove(0).schema.description
+    };
+    let before = description();
+    let agent = Agent::new(scope.clone()).with_owner(owner.clone());
+    let program = json!({"code": "return await tools.search_tools({ query: 'add two numbers' });", "description": "search"});
+    let batch =
+        ToolBatchInput::new(vec![ToolCallBlock::new("c1", "run_code", program)]).with_agent(agent);
+    let result = registry
+        .execute(batch)
+        .await
+        .unwrap()
+        .results
+        .remove(0)
+        .result;
+    assert!(
+        text(&result).contains("\"name\": \"add\""),
+        "{}",
+        text(&result)
+    );
+    assert_eq!(
+        description(),
+        before,
+        "run_code's description stays the same all session"
+    );
+}
