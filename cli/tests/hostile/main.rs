@@ -2,8 +2,8 @@
 //!
 //! Every case ends with a clear result of the right kind, within the configured limits plus a
 //! small documented slack, and the process stays up: the next run in the same process works.
-//! Area modules: `program` (code-mode programs and their arguments and results), `tools` (builtin
-//! tools and the CLI's inputs), `paths` (deny paths and file sizes across the file tools), `log`
+//! Area modules: `program` (code-mode programs and their arguments and results), `discovery`
+//! (the discovery tools from a program), `tools` (builtin tools and the CLI's inputs), `paths` (deny paths and file sizes across the file tools), `log`
 //! (the session log and replay), `sandbox` (bash's kernel sandbox), `protected` (the trust
 //! store and active configuration from inside the sandbox), `trust` (workspace configuration
 //! trust), `terminals` (sessions' terminals, `TIOCSTI`, policies typed into a terminal),
@@ -16,6 +16,7 @@
 mod mcp_support;
 
 mod cli;
+mod discovery;
 // The fuzz targets' surfaces drive the QuickJS engine directly.
 #[cfg(feature = "quickjs")]
 mod fuzz_corpus;
