@@ -483,3 +483,41 @@ async fn discovery_search_results_leave_the_code_mode_description_unchanged() {
         "run_code's description stays the same all session"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discovery_search_index_follows_registry_changes() {
+    let registry = registry(ToolMode::Native, on(&[]));
+    let scope = ScopeKey::root("agent");
+    let owner = Owner::new("me");
+    let search = || async {
+        let found = call_as(
+            &registry,
+            &scope,
+            &owner,
+            "search_tools",
+            json!({"query": "weather forecast"}),
+        )
+        .await;
+        let value = found.value().unwrap().clone();
+        value["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert!(search().await.is_empty());
+    let added = registry
+        .register(
+            ptc_testing::tools::constant("weather", json!("sunny"))
+                .description("The weather forecast for a city."),
+        )
+        .unwrap();
+    assert_eq!(
+        search().await,
+        ["weather"],
+        "a new tool is searched at once"
+    );
+    added.dispose();
+    assert!(search().await.is_empty(), "a removed one is gone");
+}
