@@ -12,6 +12,7 @@ mod code_subcalls;
 mod definitions;
 mod discovery_catalog;
 mod discovery_tools;
+mod discovery_up_front;
 mod pipeline_policy;
 mod pipeline_results;
 mod registry_scopes;
