@@ -42,15 +42,21 @@ export default function makeMissing(primordials, { toolNames, isProtocol }) {
     return d[a.length][b.length];
   };
 
-  /** Why `tools[name]` is no tool, with the closest name there is and the list of all. */
+  /** Names the message lists; beyond them it counts the rest (hundreds of tools). */
+  const MAX_LISTED = 40;
+
+  /** Why `tools[name]` is no tool, with the closest name there is and the list of all (the
+   * first `MAX_LISTED`, then how many more and, with discovery, how to find them). */
   const unknownToolMessage = (name) => {
     const wanted = toLowerCase(name);
     let best = null;
     let bestScore = Infinity;
     let list = '';
+    let searchable = false;
     for (let i = 0; i < toolNames.length; i++) {
       const candidate = toolNames[i];
-      list += `${list === '' ? '' : ', '}${candidate}`;
+      if (candidate === 'search_tools') searchable = true;
+      if (i < MAX_LISTED) list += `${list === '' ? '' : ', '}${candidate}`;
       const other = toLowerCase(candidate);
       const score = distance(wanted, other);
       const allowed = min(3, max(1, floor(max(wanted.length, other.length) / 3)));
@@ -61,6 +67,11 @@ export default function makeMissing(primordials, { toolNames, isProtocol }) {
       }
     }
     const hint = best === null ? '' : ` (did you mean ${stringify(best)}?)`;
+    const more = toolNames.length - MAX_LISTED;
+    if (more > 0) {
+      const find = searchable ? '; find tools with tools.search_tools({ query })' : '';
+      list += ` and ${more} more${find}`;
+    }
     return `no tool named ${stringify(name)}${hint}; available: ${list === '' ? 'none' : list}`;
   };
 

@@ -197,3 +197,19 @@ return { top: top.slice(0, 5), total: found.total, declared: doc.includes("timez
     assert_eq!(out["declared"], true, "{out}");
     assert_eq!(out["now"]["day_of_week"], "Wednesday", "{out}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discovery_catalog_unknown_tool_lists_a_few_names_and_how_to_find_the_rest() {
+    let registry = catalog_registry(ToolMode::Code);
+    let run = run(&registry, "return await tools.time__get_curent_time({});").await;
+    let text = run.text();
+    assert!(
+        text.contains("(did you mean \"time__get_current_time\"?)"),
+        "{text}"
+    );
+    assert!(
+        text.contains(" and 833 more; find tools with tools.search_tools({ query })"),
+        "{text}"
+    );
+    assert!(text.len() < 2_500, "{} bytes: {text}", text.len());
+}
