@@ -21,6 +21,9 @@
 //!   `<callId>:ptc:<n>`. [`ToolMode`] (`native | code | both`) is set per deployment or scope.
 //! - Policies — [`policy`]: approval (`ask` decisions), questions for a person, the timeout
 //!   policy, and the clock that stops while a person answers.
+//! - [`discovery`] — hundreds of tools: with discovery on ([`ToolRegistry::set_discovery`]),
+//!   the model is shown an overview and `search_tools`/`describe_tools`/`call_tool` instead of
+//!   every tool, and finds and calls the rest.
 //! - [`testkit`] — small tools for trying code mode and for tests.
 //!
 //! Beside this crate: `ptc-packs` holds the `builtin` coding tools (files, search, `bash` in a
@@ -28,7 +31,8 @@
 //! serves a registry over MCP; `ptc-cli` is the `ptc` command with `ptc.toml`.
 //!
 //! Every public item has one path: the kernel's types at the root, the rest in [`policy`],
-//! [`session`], [`presentation`], [`telemetry`], [`testkit`], [`json`] and [`suggest`].
+//! [`session`], [`presentation`], [`telemetry`], [`discovery`], [`testkit`], [`json`] and
+//! [`suggest`].
 //!
 //! ```
 //! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {

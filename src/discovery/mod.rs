@@ -8,7 +8,7 @@
 //! declared or not) or natively (`call_tool`, or the tool itself once a search returned it:
 //! found tools join that owner's native list, see [`ToolView::for_owner`](crate::ToolView::for_owner)).
 //!
-//! [`Discovery`] is a registry setting like the mode ([`ToolRegistry::set_discovery`]):
+//! [`Discovery`] is a registry setting like the mode ([`ToolRegistry::set_discovery`](crate::ToolRegistry::set_discovery)):
 //! `auto` (the default) switches on when the whole model input of the visible tools would
 //! pass `threshold_bytes`. It only changes what the model is shown, never what may run:
 //! policies, visibility and the pipeline apply to every call as before.
