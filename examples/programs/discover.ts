@@ -6,5 +6,6 @@ console.log(`${total} matches; best:\n${found.map((t) => `${t.name}: ${t.signatu
 const best = found[0];
 const declaration = await tools.describe_tools({ names: [best.name] });
 if (!declaration.includes("timezone")) throw new Error(`${best.name} takes no timezone`);
-const now = await tools[best.name]({ timezone: "Europe/Paris" });
+// A name known only at run time: call_tool (a name written out works too: tools.time__get_current_time(…)).
+const now = await tools.call_tool({ name: best.name, arguments: { timezone: "Europe/Paris" } });
 return { tool: best.name, now };

@@ -39,7 +39,8 @@ pub(crate) fn text(
             out,
             "{hidden} of the {} tools are not declared above. Find them with `await tools.search_tools({{ query: \"what you need\" }})` \
 (best first, each with its call signature), read the full declarations with `tools.describe_tools({{ names }})` if you need them, \
-then call `tools.<name>(args)`: in one program, or search in one and call in the next. Any tool can be called by name without a search.",
+then call `tools.<name>(args)` (or `tools.call_tool({{ name, arguments }})` with a name in a variable): \
+in one program, or search in one and call in the next. Any tool can be called by name without a search.",
             all.len()
         )
     } else {

@@ -1,5 +1,6 @@
 //! Behaviour 39 on the real catalog: the SDK generated from the `testkit` registry is
-//! valid TypeScript, and the example programs type-check against it with `tsc --strict`.
+//! valid TypeScript, and the example programs type-check against it (with the discovery
+//! tools) with `tsc --strict`.
 
 use ptc_testing::tsc as tsc_support;
 
@@ -12,6 +13,8 @@ use tsc_support::TsProject;
 fn b39_testkit_sdk_and_example_programs_typecheck() {
     let registry = ToolRegistry::new();
     ptc::testkit::register(&registry).unwrap();
+    // The discovery tools, which `examples/programs/discover.ts` calls.
+    ptc::discovery::register(&registry).unwrap();
     let sdk = CodeExecutor::declarations(&registry.view(None, None).executable_definitions());
     let mut project = TsProject::new(&sdk);
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/programs");
