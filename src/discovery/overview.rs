@@ -102,3 +102,30 @@ pub(crate) fn cut(text: &str, max: usize) -> String {
     };
     format!("{}…", head.trim_end_matches([' ', ',', '.', ';', ':']))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_is_cut_at_a_word_near_the_end_and_collapsed_to_one_line() {
+        assert_eq!(cut("short", 10), "short");
+        assert_eq!(cut("one two three four five", 16), "one two three…");
+        assert_eq!(cut("abcdefghijklmnopqrstuvwxyz", 10), "abcdefghi…");
+        assert_eq!(cut("ééééééééééé", 5), "éééé…", "characters, not bytes");
+        assert_eq!(one_line("a\n\tb \u{7}  c"), "a b c");
+    }
+
+    #[test]
+    fn names_fill_a_line_and_say_when_more_follow() {
+        let names: Vec<String> = (0..40).map(|i| format!("tool_{i:02}")).collect();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let line = names_line(&refs);
+        assert!(line.len() <= ABOUT_CHARS + 5, "{line}");
+        assert!(
+            line.starts_with("tool_00, tool_01, ") && line.ends_with(", …"),
+            "{line}"
+        );
+        assert_eq!(names_line(&["a", "b"]), "a, b");
+    }
+}
