@@ -47,7 +47,7 @@ in one program, or search in one and call in the next. Any tool can be called by
         writeln!(
             out,
             "{hidden} of the {} tools are not listed. Find them with `search_tools` ({{ query }}: best first, each with its call \
-signature; the tools found join your list), read their full schemas with `describe_tools` ({{ names }}), and call any tool by name \
+signature; the tools found join your list), read their full declarations with `describe_tools` ({{ names }}), and call any tool by name \
 with `call_tool` ({{ name, arguments }}).",
             all.len()
         )

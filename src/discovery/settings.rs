@@ -111,6 +111,9 @@ pub struct ToolGroup {
     pub tools: Vec<String>,
 }
 
+/// Found tools an owner's native list keeps (the most recently found).
+pub(crate) const MAX_FOUND: usize = 64;
+
 /// The group of a tool with no group and no `__` prefix.
 pub(crate) const OTHER: &str = "other";
 
@@ -118,7 +121,8 @@ pub(crate) const OTHER: &str = "other";
 #[derive(Default)]
 pub(crate) struct DiscoveryState {
     groups: RwLock<Vec<(u64, ToolGroup)>>,
-    found: Mutex<BTreeMap<u64, (OwnerHandle, BTreeSet<String>)>>,
+    /// Per owner, the tools its searches returned, the most recent last.
+    found: Mutex<BTreeMap<u64, (OwnerHandle, Vec<String>)>>,
     pub(crate) index: IndexCache,
     pub(crate) measured: super::compact::MeasureCache,
 }
@@ -152,19 +156,25 @@ impl DiscoveryState {
         }
     }
 
-    /// Remember that `owner` was shown `names` by a search; whether any was new.
+    /// Remember that `owner` was shown `names` by a search (at most [`MAX_FOUND`] per
+    /// owner, the oldest forgotten first); whether its set of found tools changed.
     pub(crate) fn reveal(&self, owner: OwnerHandle, names: &[String]) -> bool {
         let mut found = self.found.lock().unwrap_or_else(|e| e.into_inner());
         found.retain(|_, (handle, _)| !handle.is_ended());
         if owner.is_ended() {
             return false;
         }
-        let (_, set) = found
+        let (_, list) = found
             .entry(owner.id())
-            .or_insert_with(|| (owner, BTreeSet::new()));
-        let before = set.len();
-        set.extend(names.iter().cloned());
-        set.len() != before
+            .or_insert_with(|| (owner, Vec::new()));
+        let before: BTreeSet<String> = list.iter().cloned().collect();
+        for name in names {
+            list.retain(|n| n != name);
+            list.push(name.clone());
+        }
+        let excess = list.len().saturating_sub(MAX_FOUND);
+        list.drain(..excess);
+        list.len() != before.len() || list.iter().any(|n| !before.contains(n))
     }
 
     /// The tools `owner` was shown by its searches.
@@ -172,7 +182,7 @@ impl DiscoveryState {
         let found = self.found.lock().unwrap_or_else(|e| e.into_inner());
         found
             .get(&owner)
-            .map(|(_, set)| set.clone())
+            .map(|(_, list)| list.iter().cloned().collect())
             .unwrap_or_default()
     }
 }
@@ -204,5 +214,42 @@ impl Grouping {
             .iter()
             .find(|g| g.name == name)
             .and_then(|g| g.about.as_deref())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::owner::Owner;
+
+    #[test]
+    fn an_owners_found_tools_keep_the_most_recent_and_end_with_it() {
+        let state = DiscoveryState::default();
+        let owner = Owner::new("session");
+        let names = |range: std::ops::Range<usize>| -> Vec<String> {
+            range.map(|i| format!("t{i:03}")).collect()
+        };
+        assert!(state.reveal(owner.handle(), &names(0..60)));
+        assert!(!state.reveal(owner.handle(), &names(10..20)), "nothing new");
+        assert!(state.reveal(owner.handle(), &names(60..70)));
+        let kept = state.revealed(owner.id());
+        assert_eq!(kept.len(), MAX_FOUND);
+        assert!(
+            kept.contains("t069") && kept.contains("t015"),
+            "recent and refreshed"
+        );
+        assert!(
+            !kept.contains("t005") && kept.contains("t006"),
+            "the oldest went first"
+        );
+
+        let id = owner.id();
+        drop(owner);
+        let other = Owner::new("other");
+        assert!(state.reveal(other.handle(), &names(0..1)));
+        assert!(
+            state.revealed(id).is_empty(),
+            "an ended owner's tools are forgotten"
+        );
     }
 }
