@@ -27,8 +27,8 @@
 //! let err = validate(&schema, &json!({"name": "x", "tags": ["a", 3]})).unwrap_err();
 //! assert_eq!(err.to_string(), "/tags/1: expected string, got number");
 //!
-//! let err = assert_supported(&json!({"type": "string", "pattern": "^a"})).unwrap_err();
-//! assert_eq!(err.issues[0].path, "/pattern");
+//! let err = assert_supported(&json!({"type": "string", "not": {"const": "a"}})).unwrap_err();
+//! assert_eq!(err.issues[0].path, "/not");
 //!
 //! // The author DSL compiles to the same subset.
 //! use ptc_schema::{ParameterSpec, ValueSpec};
@@ -52,7 +52,10 @@
 
 mod dsl;
 mod error;
+pub mod format;
+pub mod pattern;
 mod pointer;
+mod refs;
 mod support;
 mod supported;
 mod validate;
@@ -70,6 +73,22 @@ pub use validate::validate;
 pub const SUPPORTED_KEYWORDS: &[&str] = &[
     "type",
     "oneOf",
+    "anyOf",
+    "$ref",
+    "$defs",
+    "definitions",
+    "propertyNames",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
     "properties",
     "required",
     "additionalProperties",

@@ -1,18 +1,29 @@
 //! Validation of a JSON value against a supported schema.
 //!
 //! The engine never recurses. It keeps a stack of frames: an `All` frame holds
-//! the pending (schema, value) checks that must all pass; a `OneOf` frame sits
+//! the pending (schema, value) checks that must all pass; a `Union` frame sits
 //! between an `All` frame and the branch currently being tried, counting
-//! which branches matched. A branch is just another `All` frame, so nested
-//! `oneOf`s and deep values both live on the heap.
+//! which branches matched (`anyOf` stops at the first). A branch is just another
+//! `All` frame, so nested unions and deep values both live on the heap. A `$ref`
+//! node hands its value to its target (resolved from the root) as one more check.
+//!
+//! Unions and references shared by several places can make a small schema try
+//! exponentially many branches on a deep value; the checks made inside branches are
+//! counted, and past [`UNION_BUDGET`] validation stops with a violation saying so.
 
 use serde_json::{Number, Value};
 
 use crate::error::{ValidationError, Violation, MAX_VIOLATIONS};
 use crate::pointer::{PathArena, PathId, Seg, ROOT};
-use crate::support::{collect_issues, kind, preview, type_matches};
+use crate::refs;
+use crate::support::types::{describe, entry_matches};
+use crate::support::{collect_issues, kind, preview};
 
+mod constraints;
 mod passes;
+
+/// The most checks validation makes inside union branches being tried (for one value).
+pub const UNION_BUDGET: usize = 1_000_000;
 
 /// Longest branch failure quoted inside a "no branch matched" message.
 const BRANCH_DETAIL_LIMIT: usize = 160;
@@ -36,10 +47,11 @@ struct Failure {
 enum Frame<'a> {
     /// Checks that must all pass.
     All { work: Vec<Task<'a>> },
-    /// A `oneOf` being decided, branch by branch. `mark` is the path-arena
+    /// A union being decided, branch by branch. `mark` is the path-arena
     /// length when it started: branch paths are kept until the decision
     /// (pending failures refer to them), then forgotten.
-    OneOf {
+    Union {
+        union: Union,
         branches: &'a [Value],
         value: &'a Value,
         path: PathId,
@@ -53,8 +65,24 @@ enum Frame<'a> {
 enum Step<'a> {
     /// The node was checked; any violations are in the sink, child checks on the work list.
     Checked,
-    /// The node is a `oneOf` to decide.
-    OneOf(&'a [Value]),
+    /// The node is a union to decide.
+    Union(Union, &'a [Value]),
+}
+
+/// The two unions: `anyOf` (at least one branch) and `oneOf` (exactly one).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Union {
+    AnyOf,
+    OneOf,
+}
+
+impl Union {
+    fn keyword(self) -> &'static str {
+        match self {
+            Union::AnyOf => "anyOf",
+            Union::OneOf => "oneOf",
+        }
+    }
 }
 
 /// Validates `value` against `schema`.
@@ -114,6 +142,16 @@ fn validate_engine(schema: &Value, value: &Value) -> Result<(), ValidationError>
 /// Walks the value; returns the violations outside `oneOf` branches being tried, in
 /// document order (at most [`MAX_VIOLATIONS`]) and whether there were more.
 fn run<'a>(schema: &'a Value, value: &'a Value, arena: &mut PathArena<'a>) -> (Vec<Failure>, bool) {
+    run_in(schema, schema, value, arena)
+}
+
+/// [`run`] for `schema`, a part of the document `root` (`$ref`s resolve there).
+fn run_in<'a>(
+    root: &'a Value,
+    schema: &'a Value,
+    value: &'a Value,
+    arena: &mut PathArena<'a>,
+) -> (Vec<Failure>, bool) {
     let mut frames = vec![Frame::All {
         work: vec![Task {
             schema,
@@ -125,10 +163,12 @@ fn run<'a>(schema: &'a Value, value: &'a Value, arena: &mut PathArena<'a>) -> (V
     let mut sink: Vec<Failure> = Vec::new();
     // `Some(result)` = the top `All` frame, a branch being tried, has just finished.
     let mut finished: Option<Result<(), Failure>> = None;
+    let mut budget = UNION_BUDGET;
     loop {
         if let Some(result) = finished.take() {
             frames.pop();
-            let Some(Frame::OneOf {
+            let Some(Frame::Union {
+                union,
                 branches,
                 value,
                 path,
@@ -145,7 +185,8 @@ fn run<'a>(schema: &'a Value, value: &'a Value, arena: &mut PathArena<'a>) -> (V
                 Ok(()) => matched.push(*next - 1),
                 Err(f) => failures.push(f),
             }
-            if *next < branches.len() {
+            let decided = *union == Union::AnyOf && !matched.is_empty();
+            if !decided && *next < branches.len() {
                 let all: &[Value] = branches;
                 let task = Task {
                     schema: &all[*next],
@@ -156,13 +197,14 @@ fn run<'a>(schema: &'a Value, value: &'a Value, arena: &mut PathArena<'a>) -> (V
                 frames.push(Frame::All { work: vec![task] });
                 continue;
             }
-            let verdict = decide(arena, *path, branches.len(), matched, failures);
+            let verdict = decide(arena, *union, *path, branches.len(), matched, failures);
             arena.truncate(*mark);
             frames.pop();
             if let Err(f) = verdict {
                 sink.push(f);
             }
         } else {
+            let in_branch = frames.len() > 1;
             let Some(Frame::All { work }) = frames.last_mut() else {
                 // Unreachable by construction: a OneOf frame always has a branch frame above
                 // it until it is decided. Fail closed.
@@ -175,8 +217,21 @@ fn run<'a>(schema: &'a Value, value: &'a Value, arena: &mut PathArena<'a>) -> (V
                 finished = Some(Ok(()));
                 continue;
             };
-            if let Step::OneOf(branches) = step(task, work, arena, &mut sink) {
-                frames.push(Frame::OneOf {
+            if in_branch {
+                budget = budget.saturating_sub(1);
+                if budget == 0 {
+                    collected.push(Failure {
+                        path: task.path,
+                        message: format!(
+                            "validation stopped after {UNION_BUDGET} checks inside anyOf/oneOf branches: the schema's unions branch too much for this value"
+                        ),
+                    });
+                    return (collected, false);
+                }
+            }
+            if let Step::Union(union, branches) = step(root, task, work, arena, &mut sink) {
+                frames.push(Frame::Union {
+                    union,
                     branches,
                     value: task.value,
                     path: task.path,
@@ -222,13 +277,16 @@ fn internal_error() -> Failure {
 
 fn decide(
     arena: &PathArena<'_>,
+    union: Union,
     path: PathId,
     count: usize,
     matched: &[usize],
     failures: &[Failure],
 ) -> Result<(), Failure> {
+    let keyword = union.keyword();
     match matched.len() {
         1 => Ok(()),
+        _ if union == Union::AnyOf && !matched.is_empty() => Ok(()),
         0 => {
             let details: Vec<String> = failures
                 .iter()
@@ -246,7 +304,7 @@ fn decide(
             Err(Failure {
                 path,
                 message: format!(
-                    "value matches none of the {count} oneOf branches ({})",
+                    "value matches none of the {count} {keyword} branches ({})",
                     details.join("; ")
                 ),
             })
@@ -256,7 +314,7 @@ fn decide(
             Err(Failure {
                 path,
                 message: format!(
-                    "value matches {} oneOf branches ({}); exactly one must match",
+                    "value matches {} {keyword} branches ({}); exactly one must match",
                     matched.len(),
                     list.join(", ")
                 ),
@@ -277,8 +335,9 @@ fn truncate(s: &str) -> String {
 }
 
 /// Checks one (schema, value) pair: pushes its violations onto `sink` and the checks of its
-/// children onto `work`.
+/// children onto `work`. `root` is the document `$ref`s resolve in.
 fn step<'a>(
+    root: &'a Value,
     task: Task<'a>,
     work: &mut Vec<Task<'a>>,
     arena: &mut PathArena<'a>,
@@ -296,14 +355,26 @@ fn step<'a>(
     };
     let keywords = Keywords::of(schema);
     let value = task.value;
-    if let Some(Value::Array(branches)) = keywords.one_of {
-        if !branches.is_empty() {
-            return Step::OneOf(branches);
+    if let Some(reference) = keywords.reference {
+        let Some(target) = reference.as_str().and_then(|r| refs::resolve(root, r)) else {
+            return fail(format!("schema `$ref` {} does not resolve", preview(reference)));
+        };
+        work.push(Task {
+            schema: target,
+            ..task
+        });
+        return Step::Checked;
+    }
+    for (union, entry) in [(Union::OneOf, keywords.one_of), (Union::AnyOf, keywords.any_of)] {
+        if let Some(Value::Array(branches)) = entry {
+            if !branches.is_empty() {
+                return Step::Union(union, branches);
+            }
         }
     }
-    if let Some(Value::String(ty)) = keywords.ty {
-        if !type_matches(ty, value) {
-            return fail(format!("expected {ty}, got {}", kind(value)));
+    if let Some(ty) = keywords.ty {
+        if !entry_matches(ty, value) {
+            return fail(format!("expected {}, got {}", describe(ty), kind(value)));
         }
     }
     if let Some(Value::Array(allowed)) = keywords.enum_ {
@@ -324,6 +395,13 @@ fn step<'a>(
             ));
         }
     }
+    constraints::check(&keywords, value, |broken| {
+        sink.push(Failure {
+            path: task.path,
+            message: broken.message(),
+        });
+        true
+    });
     match value {
         Value::Object(map) => {
             let props = keywords.properties.and_then(Value::as_object);
@@ -340,32 +418,43 @@ fn step<'a>(
                     }
                 }
             }
-            if keywords.additional_properties == Some(&Value::Bool(false)) {
+            if let Some(names) = keywords.property_names {
                 for key in map.keys() {
-                    if !props.is_some_and(|p| p.contains_key(key)) {
+                    if let Some(message) = property_name_violation(root, names, key) {
                         sink.push(Failure {
                             path: arena.push(task.path, Seg::Key(key)),
-                            message: format!(
-                                "property {} is not allowed (additionalProperties is false)",
-                                Value::String(key.clone())
-                            ),
+                            message,
                         });
                     }
                 }
             }
-            if let Some(props) = props {
-                let start = work.len();
-                for (name, child_schema) in props {
-                    if let Some((key, child)) = map.get_key_value(name) {
-                        work.push(Task {
-                            schema: child_schema,
-                            value: child,
-                            path: arena.push(task.path, Seg::Key(key)),
-                        });
-                    }
-                }
-                work[start..].reverse();
+            let start = work.len();
+            let extra = keywords.additional_properties;
+            for (key, child) in map {
+                let child_schema = match props.and_then(|p| p.get(key)) {
+                    Some(declared) => declared,
+                    None => match extra {
+                        Some(Value::Bool(false)) => {
+                            sink.push(Failure {
+                                path: arena.push(task.path, Seg::Key(key)),
+                                message: format!(
+                                    "property {} is not allowed (additionalProperties is false)",
+                                    Value::String(key.clone())
+                                ),
+                            });
+                            continue;
+                        }
+                        Some(schema @ Value::Object(_)) => schema,
+                        _ => continue,
+                    },
+                };
+                work.push(Task {
+                    schema: child_schema,
+                    value: child,
+                    path: arena.push(task.path, Seg::Key(key)),
+                });
             }
+            work[start..].reverse();
         }
         Value::Array(items) => {
             if let Some(item_schema) = keywords.items {
@@ -383,6 +472,23 @@ fn step<'a>(
     Step::Checked
 }
 
+/// Why the property name `key` breaks `propertyNames`, or `None`. The name is validated as a
+/// string value; a string has no properties, so this never nests further.
+fn property_name_violation(root: &Value, names: &Value, key: &str) -> Option<String> {
+    let name = Value::String(key.to_owned());
+    if passes::passes_in(root, names, &name) {
+        return None;
+    }
+    let mut arena = PathArena::new();
+    let (failures, _) = run_in(root, names, &name, &mut arena);
+    let first = failures.first()?;
+    Some(format!(
+        "property name {} is not allowed (propertyNames): {}",
+        preview(&name),
+        first.message
+    ))
+}
+
 /// The allowed values of an `enum`, for a message: `"a", "b", "c"`, at most
 /// [`LISTED_VALUES`] of them.
 fn list_values(values: &[Value]) -> String {
@@ -397,7 +503,21 @@ fn list_values(values: &[Value]) -> String {
 /// its entries (cheaper than a hash lookup per keyword on the hot path).
 #[derive(Default)]
 struct Keywords<'a> {
+    reference: Option<&'a Value>,
     one_of: Option<&'a Value>,
+    any_of: Option<&'a Value>,
+    property_names: Option<&'a Value>,
+    minimum: Option<&'a Value>,
+    maximum: Option<&'a Value>,
+    exclusive_minimum: Option<&'a Value>,
+    exclusive_maximum: Option<&'a Value>,
+    min_length: Option<&'a Value>,
+    max_length: Option<&'a Value>,
+    pattern: Option<&'a Value>,
+    format: Option<&'a Value>,
+    min_items: Option<&'a Value>,
+    max_items: Option<&'a Value>,
+    unique_items: Option<&'a Value>,
     ty: Option<&'a Value>,
     enum_: Option<&'a Value>,
     const_: Option<&'a Value>,
@@ -412,7 +532,21 @@ impl<'a> Keywords<'a> {
         let mut k = Keywords::default();
         for (key, value) in schema {
             let slot = match key.as_str() {
+                "$ref" => &mut k.reference,
                 "oneOf" => &mut k.one_of,
+                "anyOf" => &mut k.any_of,
+                "propertyNames" => &mut k.property_names,
+                "minimum" => &mut k.minimum,
+                "maximum" => &mut k.maximum,
+                "exclusiveMinimum" => &mut k.exclusive_minimum,
+                "exclusiveMaximum" => &mut k.exclusive_maximum,
+                "minLength" => &mut k.min_length,
+                "maxLength" => &mut k.max_length,
+                "pattern" => &mut k.pattern,
+                "format" => &mut k.format,
+                "minItems" => &mut k.min_items,
+                "maxItems" => &mut k.max_items,
+                "uniqueItems" => &mut k.unique_items,
                 "type" => &mut k.ty,
                 "enum" => &mut k.enum_,
                 "const" => &mut k.const_,
