@@ -52,6 +52,7 @@
 
 mod dsl;
 mod error;
+mod foreign;
 pub mod format;
 pub mod pattern;
 mod pointer;
@@ -62,6 +63,7 @@ mod validate;
 pub mod value;
 
 pub use dsl::{NodeOptions, ParameterSpec, PropertySpec, ValueSpec};
+pub use foreign::{foreign_input_schema, foreign_output_schema};
 pub use error::{JsonSchemaError, SchemaIssue, ValidationError, Violation, MAX_VIOLATIONS};
 pub use pointer::escape_token;
 pub use serde_json::Value as JsonValue;
