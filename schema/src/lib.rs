@@ -66,6 +66,7 @@ pub use dsl::{NodeOptions, ParameterSpec, PropertySpec, ValueSpec};
 pub use foreign::{foreign_input_schema, foreign_output_schema};
 pub use error::{JsonSchemaError, SchemaIssue, ValidationError, Violation, MAX_VIOLATIONS};
 pub use pointer::escape_token;
+pub use refs::resolve as resolve_ref;
 pub use serde_json::Value as JsonValue;
 pub use support::{assert_object_schema, assert_supported, node_is_supported};
 pub use supported::SupportedSchema;

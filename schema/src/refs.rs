@@ -14,8 +14,15 @@ use serde_json::Value;
 use crate::pointer::PathId;
 
 /// The target of `reference` inside `root`, or `None` when it is not a local reference to
-/// an existing schema.
-pub(crate) fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
+/// an existing schema (`#`, `#/$defs/<name>`, `#/definitions/<name>`).
+///
+/// ```
+/// use serde_json::json;
+/// let root = json!({"$defs": {"a/b": {"type": "string"}}});
+/// assert_eq!(ptc_schema::resolve_ref(&root, "#/$defs/a~1b"), Some(&json!({"type": "string"})));
+/// assert_eq!(ptc_schema::resolve_ref(&root, "https://example.org/s.json"), None);
+/// ```
+pub fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
     if reference == "#" {
         return Some(root);
     }

@@ -7,3 +7,4 @@ mod common;
 mod schema_mapping;
 mod sdk;
 mod typescript;
+mod wild;

@@ -1,0 +1,111 @@
+//! Schemas as the catalog writes them: unions, type arrays, records, `$ref`s and
+//! constraints, each rendered and checked by the real `tsc`.
+
+use crate::common::{decls, Tool};
+use crate::typescript::check_sdk;
+use ptc_sdk_gen::{declarations, schema_to_ts};
+use serde_json::{json, Value};
+
+#[track_caller]
+fn check(schema: Value, expected: &str) {
+    assert_eq!(schema_to_ts(&schema), expected, "schema: {schema}");
+}
+
+#[test]
+fn wild_unions_type_arrays_records_and_refs_render_as_typescript() {
+    check(
+        json!({"anyOf": [{"type": "string"}, {"type": "null"}], "default": null, "title": "T"}),
+        "string | null",
+    );
+    check(json!({"type": ["number", "null"]}), "number | null");
+    check(
+        json!({"type": ["object", "null"], "properties": {"a": {"type": "string"}}, "additionalProperties": false}),
+        "{ a?: string } | null",
+    );
+    check(
+        json!({"type": "object", "additionalProperties": {"type": "integer"}}),
+        "Record<string, number>",
+    );
+    check(
+        json!({"type": "object", "propertyNames": {"type": "string"}, "additionalProperties": {"type": "array", "items": {"type": "string"}}}),
+        "Record<string, string[]>",
+    );
+    check(
+        json!({"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": {"type": "number"}}),
+        "{ a?: string } & Record<string, JsonValue>",
+    );
+    check(
+        json!({
+            "type": "object",
+            "properties": {"p": {"$ref": "#/$defs/P"}, "q": {"$ref": "#/definitions/Q"}},
+            "required": ["p"],
+            "additionalProperties": false,
+            "$defs": {"P": {"type": "object", "properties": {"x": {"type": "number"}}, "required": ["x"], "additionalProperties": false}},
+            "definitions": {"Q": {"enum": ["a", "b"]}}
+        }),
+        r#"{ p: { x: number }; q?: "a" | "b" }"#,
+    );
+    // Recursion renders as `JsonValue` where the schema refers to itself.
+    check(
+        json!({
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#"}}},
+            "additionalProperties": false
+        }),
+        "{ name?: string; children?: JsonValue[] }",
+    );
+}
+
+#[test]
+fn wild_constraints_are_tags_in_the_property_comment() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 10, "description": "How many."},
+            "since": {"anyOf": [{"type": "string", "format": "date-time"}, {"type": "null"}], "default": null},
+            "name": {"type": "string", "minLength": 1, "maxLength": 40, "pattern": "^[a-z]+$", "examples": ["abc"]},
+            "tags": {"type": "array", "items": {"type": "string"}, "minItems": 1, "uniqueItems": true}
+        },
+        "additionalProperties": false
+    });
+    let ts = schema_to_ts(&schema);
+    for line in [
+        "limit?: number; // How many. @minimum 1 @maximum 100 @default 10",
+        "since?: string | null; // @default null @format date-time",
+        r#"name?: string; // @minLength 1 @maxLength 40 @pattern ^[a-z]+$ @example "abc""#,
+        "tags?: string[]; // @minItems 1 @uniqueItems true",
+    ] {
+        assert!(ts.contains(line), "missing {line:?} in:\n{ts}");
+    }
+}
+
+#[test]
+fn wild_schemas_compile_under_tsc_and_reject_wrong_arguments() {
+    let params = json!({
+        "type": "object",
+        "properties": {
+            "id": {"type": "string", "format": "uuid"},
+            "maybe": {"type": ["number", "null"]},
+            "either": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
+            "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+            "node": {"$ref": "#/$defs/Node"}
+        },
+        "required": ["id"],
+        "additionalProperties": false,
+        "$defs": {"Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}, "v": {"type": "integer", "minimum": 0}}, "additionalProperties": false}}
+    });
+    let tools = [Tool::new("wild", "Wild schemas.", params, json!({"type": ["string", "null"]})).closed()];
+    let sdk = declarations(&decls(&tools));
+    let usage = r#"
+  const out: string | null = await tools.wild({ id: "x", maybe: null, either: ["a"], labels: { a: "b" }, node: { v: 1, next: { v: 2 } } });
+  await tools.wild({ id: "x", either: "one" });
+  // @ts-expect-error labels hold strings
+  await tools.wild({ id: "x", labels: { a: 1 } });
+  // @ts-expect-error maybe is a number or null
+  await tools.wild({ id: "x", maybe: "1" });
+  // @ts-expect-error node.v is a number
+  await tools.wild({ id: "x", node: { v: "1" } });
+  return out;
+"#;
+    check_sdk(&sdk, usage);
+}
