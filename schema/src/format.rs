@@ -10,7 +10,14 @@ use std::net::{Ipv4Addr, Ipv6Addr};
 
 /// The formats [`check`] enforces.
 pub const CHECKED_FORMATS: &[&str] = &[
-    "date-time", "date", "time", "email", "uri", "uuid", "ipv4", "ipv6",
+    "date-time",
+    "date",
+    "time",
+    "email",
+    "uri",
+    "uuid",
+    "ipv4",
+    "ipv6",
 ];
 
 /// Whether `text` is a valid `format`; `None` for a format that is only an annotation.
@@ -36,7 +43,8 @@ fn digits(s: &str, n: usize) -> Option<u32> {
 
 fn date(s: &str) -> bool {
     let mut parts = s.split('-');
-    let (Some(y), Some(m), Some(d), None) = (parts.next(), parts.next(), parts.next(), parts.next())
+    let (Some(y), Some(m), Some(d), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
     else {
         return false;
     };

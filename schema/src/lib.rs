@@ -63,8 +63,8 @@ mod validate;
 pub mod value;
 
 pub use dsl::{NodeOptions, ParameterSpec, PropertySpec, ValueSpec};
-pub use foreign::{foreign_input_schema, foreign_output_schema};
 pub use error::{JsonSchemaError, SchemaIssue, ValidationError, Violation, MAX_VIOLATIONS};
+pub use foreign::{foreign_input_schema, foreign_output_schema};
 pub use pointer::escape_token;
 pub use refs::resolve as resolve_ref;
 pub use serde_json::Value as JsonValue;

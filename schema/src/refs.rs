@@ -82,8 +82,10 @@ pub(crate) fn same_value_cycles<'a>(root: &'a Value, refs: &[(&'a Value, PathId)
         Open,
         Done,
     }
-    let paths: HashMap<*const Value, PathId> =
-        refs.iter().map(|(n, id)| (*n as *const Value, *id)).collect();
+    let paths: HashMap<*const Value, PathId> = refs
+        .iter()
+        .map(|(n, id)| (*n as *const Value, *id))
+        .collect();
     let mut color: HashMap<*const Value, Color> = HashMap::new();
     let mut found = Vec::new();
     for &(start, _) in refs {

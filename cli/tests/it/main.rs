@@ -11,6 +11,7 @@ mod cli;
 mod code_programs;
 mod config;
 mod mcp_approve;
+mod mcp_catalog;
 mod mcp_client;
 mod mcp_live;
 mod mcp_serve_guards;

@@ -41,15 +41,19 @@ pub(crate) fn check(
         ));
     }
     let problem = match key {
-        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => (!val.is_number())
-            .then(|| format!("`{key}` must be a number, got {}", kind(val))),
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => {
+            (!val.is_number()).then(|| format!("`{key}` must be a number, got {}", kind(val)))
+        }
         "minLength" | "maxLength" | "minItems" | "maxItems" => val
             .as_u64()
             .is_none()
             .then(|| format!("`{key}` must be a non-negative integer, got {}", kind(val))),
-        "uniqueItems" => (!val.is_boolean())
-            .then(|| format!("`{key}` must be a boolean, got {}", kind(val))),
-        "format" => (!val.is_string()).then(|| format!("`format` must be a string, got {}", kind(val))),
+        "uniqueItems" => {
+            (!val.is_boolean()).then(|| format!("`{key}` must be a boolean, got {}", kind(val)))
+        }
+        "format" => {
+            (!val.is_string()).then(|| format!("`format` must be a string, got {}", kind(val)))
+        }
         "pattern" => match val {
             Value::String(p) => pattern::compile(p).err(),
             other => Some(format!("`pattern` must be a string, got {}", kind(other))),

@@ -127,7 +127,11 @@ pub(crate) fn check_node(node: &Value, issues: &mut Vec<(String, String)>) {
                     format!("/{key}"),
                     format!(
                         "`{key}` cannot be combined with `{owner}`; put constraints inside {}",
-                        if *owner == "$ref" { "the target" } else { "the branches" }
+                        if *owner == "$ref" {
+                            "the target"
+                        } else {
+                            "the branches"
+                        }
                     ),
                 ));
                 continue;

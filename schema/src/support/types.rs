@@ -44,9 +44,9 @@ impl<'a> TypeState<'a> {
     pub(crate) fn allows(&self, want: &str) -> bool {
         match self {
             TypeState::Absent | TypeState::Invalid => true,
-            TypeState::Valid(names) => names.iter().any(|n| {
-                *n == want || (want == "number" && *n == "integer")
-            }),
+            TypeState::Valid(names) => names
+                .iter()
+                .any(|n| *n == want || (want == "number" && *n == "integer")),
         }
     }
 
@@ -90,7 +90,10 @@ pub(crate) fn check_type(val: &Value, issues: &mut Vec<(String, String)>) {
         Value::Array(_) => {
             format!("a type array must hold distinct names, each one of {expected}")
         }
-        other => format!("`type` must be a string or an array of strings, got {}", kind(other)),
+        other => format!(
+            "`type` must be a string or an array of strings, got {}",
+            kind(other)
+        ),
     };
     issues.push(("/type".into(), msg));
 }

@@ -66,11 +66,19 @@ impl Broken<'_> {
 }
 
 /// Reports each constraint of `k` that `value` breaks to `report`, until it returns false.
-pub(super) fn check<'a>(k: &Keywords<'a>, value: &'a Value, mut report: impl FnMut(Broken<'a>) -> bool) {
+pub(super) fn check<'a>(
+    k: &Keywords<'a>,
+    value: &'a Value,
+    mut report: impl FnMut(Broken<'a>) -> bool,
+) {
     match value {
         Value::Number(n) => {
             for (key, bound, ok) in [
-                ("minimum", k.minimum, Ordering::is_ge as fn(Ordering) -> bool),
+                (
+                    "minimum",
+                    k.minimum,
+                    Ordering::is_ge as fn(Ordering) -> bool,
+                ),
                 ("maximum", k.maximum, Ordering::is_le),
                 ("exclusiveMinimum", k.exclusive_minimum, Ordering::is_gt),
                 ("exclusiveMaximum", k.exclusive_maximum, Ordering::is_lt),

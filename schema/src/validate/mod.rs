@@ -357,7 +357,10 @@ fn step<'a>(
     let value = task.value;
     if let Some(reference) = keywords.reference {
         let Some(target) = reference.as_str().and_then(|r| refs::resolve(root, r)) else {
-            return fail(format!("schema `$ref` {} does not resolve", preview(reference)));
+            return fail(format!(
+                "schema `$ref` {} does not resolve",
+                preview(reference)
+            ));
         };
         work.push(Task {
             schema: target,
@@ -365,7 +368,10 @@ fn step<'a>(
         });
         return Step::Checked;
     }
-    for (union, entry) in [(Union::OneOf, keywords.one_of), (Union::AnyOf, keywords.any_of)] {
+    for (union, entry) in [
+        (Union::OneOf, keywords.one_of),
+        (Union::AnyOf, keywords.any_of),
+    ] {
         if let Some(Value::Array(branches)) = entry {
             if !branches.is_empty() {
                 return Step::Union(union, branches);

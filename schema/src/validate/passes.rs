@@ -121,8 +121,8 @@ impl Cx<'_> {
                         }
                     }
                 }
-                map.iter().all(|(key, child)| {
-                    match props.and_then(|p| p.get(key)) {
+                map.iter()
+                    .all(|(key, child)| match props.and_then(|p| p.get(key)) {
                         Some(declared) => self.node(declared, child, depth + 1, in_union),
                         None => match keywords.additional_properties {
                             Some(Value::Bool(false)) => false,
@@ -131,8 +131,7 @@ impl Cx<'_> {
                             }
                             _ => true,
                         },
-                    }
-                })
+                    })
             }
             Value::Array(items) => keywords.items.is_none_or(|item_schema| {
                 items

@@ -31,9 +31,8 @@ fn b03_unsupported_keywords_rejected_with_every_path() {
     );
     let text = err.to_string();
     assert_eq!(text.lines().count(), 4, "{text}");
-    assert!(text.contains(
-        "/properties/list/items/contentEncoding: unsupported keyword `contentEncoding`"
-    ));
+    assert!(text
+        .contains("/properties/list/items/contentEncoding: unsupported keyword `contentEncoding`"));
     // A validator must not silently ignore them either.
     assert!(validate(&schema, &json!({})).is_err());
 }

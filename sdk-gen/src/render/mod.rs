@@ -207,7 +207,12 @@ fn render_supported(
 
 /// A union's branches, one level deeper.
 #[inline(never)]
-fn render_union(branches: &[Value], depth: usize, indent: usize, cx: &mut Cx<'_, '_>) -> Option<Ts> {
+fn render_union(
+    branches: &[Value],
+    depth: usize,
+    indent: usize,
+    cx: &mut Cx<'_, '_>,
+) -> Option<Ts> {
     let mut parts = Vec::with_capacity(branches.len());
     for branch in branches {
         parts.push(render(branch, depth + 1, indent, false, cx));

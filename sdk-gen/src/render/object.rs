@@ -132,4 +132,3 @@ pub(super) fn render_object(
         }
     })
 }
-

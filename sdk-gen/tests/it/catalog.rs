@@ -5,7 +5,9 @@ use std::path::Path;
 
 use crate::common::{decls, Tool};
 use crate::typescript::check_sdk;
-use ptc_schema::{assert_object_schema, assert_supported, foreign_input_schema, foreign_output_schema};
+use ptc_schema::{
+    assert_object_schema, assert_supported, foreign_input_schema, foreign_output_schema,
+};
 use serde_json::{json, Value};
 
 /// Every tool of every recorded list, as the MCP pack registers it: `<server>__<tool>`,

@@ -94,7 +94,13 @@ fn wild_schemas_compile_under_tsc_and_reject_wrong_arguments() {
         "additionalProperties": false,
         "$defs": {"Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}, "v": {"type": "integer", "minimum": 0}}, "additionalProperties": false}}
     });
-    let tools = [Tool::new("wild", "Wild schemas.", params, json!({"type": ["string", "null"]})).closed()];
+    let tools = [Tool::new(
+        "wild",
+        "Wild schemas.",
+        params,
+        json!({"type": ["string", "null"]}),
+    )
+    .closed()];
     let sdk = declarations(&decls(&tools));
     let usage = r#"
   const out: string | null = await tools.wild({ id: "x", maybe: null, either: ["a"], labels: { a: "b" }, node: { v: 1, next: { v: 2 } } });
