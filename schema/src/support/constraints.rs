@@ -2,7 +2,8 @@
 //!
 //! Each applies to values of its kind only (as JSON Schema says: `minLength` ignores a
 //! number), so it needs no `type`; a `type` that rules its kind out is a contradiction and
-//! is reported.
+//! is reported. `format` stands beside any type (`"integer"` with `"int32"` is common): it is
+//! checked on strings only.
 
 use serde_json::Value;
 
@@ -14,7 +15,7 @@ use crate::pattern;
 pub(crate) fn applies_to(keyword: &str) -> Option<&'static str> {
     Some(match keyword {
         "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => "number",
-        "minLength" | "maxLength" | "pattern" | "format" => "string",
+        "minLength" | "maxLength" | "pattern" => "string",
         "minItems" | "maxItems" | "uniqueItems" => "array",
         _ => return None,
     })

@@ -12,9 +12,10 @@
 //!   `false` or a schema for the other keys) / `propertyNames` need `type` to name
 //!   `"object"`, `items` (one schema) needs `"array"`;
 //! * the value constraints (`minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`,
-//!   `minLength`, `maxLength` (code points), `pattern`, `format`, `minItems`, `maxItems`,
+//!   `minLength`, `maxLength` (code points), `pattern`, `minItems`, `maxItems`,
 //!   `uniqueItems`) apply to values of their kind only and need no `type`; a `type` that
-//!   rules their kind out is reported (see [`constraints`], [`crate::pattern`] and
+//!   rules their kind out is reported; `format` stands beside any type and is checked on
+//!   strings (see [`constraints`], [`crate::pattern`] and
 //!   [`crate::format`]);
 //! * `$ref` is local: `#`, `#/$defs/<name>` or `#/definitions/<name>`, resolved from the
 //!   root; a reference cycle that never descends into the value is refused (see
@@ -203,6 +204,14 @@ pub(crate) fn check_node(node: &Value, issues: &mut Vec<(String, String)>) {
                     issues.push((
                         format!("/{key}"),
                         format!("`{key}` must be a string, got {}", kind(val)),
+                    ));
+                }
+            }
+            "format" => {
+                if !val.is_string() {
+                    issues.push((
+                        "/format".into(),
+                        format!("`format` must be a string, got {}", kind(val)),
                     ));
                 }
             }

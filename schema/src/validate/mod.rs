@@ -27,6 +27,8 @@ pub const UNION_BUDGET: usize = 1_000_000;
 
 /// Longest branch failure quoted inside a "no branch matched" message.
 const BRANCH_DETAIL_LIMIT: usize = 160;
+/// Branch failures a "matches none of the branches" violation quotes.
+const LISTED_BRANCHES: usize = 20;
 /// Allowed values an enum violation lists.
 const LISTED_VALUES: usize = 20;
 
@@ -288,8 +290,9 @@ fn decide(
         1 => Ok(()),
         _ if union == Union::AnyOf && !matched.is_empty() => Ok(()),
         0 => {
-            let details: Vec<String> = failures
+            let mut details: Vec<String> = failures
                 .iter()
+                .take(LISTED_BRANCHES)
                 .enumerate()
                 .map(|(i, f)| {
                     let rel = arena.render_relative(f.path, path);
@@ -301,6 +304,9 @@ fn decide(
                     }
                 })
                 .collect();
+            if failures.len() > LISTED_BRANCHES {
+                details.push(format!("… ({} more)", failures.len() - LISTED_BRANCHES));
+            }
             Err(Failure {
                 path,
                 message: format!(
