@@ -70,7 +70,7 @@ pub use refs::resolve as resolve_ref;
 pub use serde_json::Value as JsonValue;
 pub use support::{assert_object_schema, assert_supported, node_is_supported};
 pub use supported::SupportedSchema;
-pub use validate::validate;
+pub use validate::{validate, UNION_BUDGET};
 
 /// Keywords of the enforced subset.
 pub const SUPPORTED_KEYWORDS: &[&str] = &[

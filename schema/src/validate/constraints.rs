@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use serde_json::{Number, Value};
 
-use super::Keywords;
+use super::step::Keywords;
 use crate::support::preview;
 use crate::value::to_string_unbounded;
 use crate::{format, pattern};

@@ -9,7 +9,8 @@
 
 use serde_json::Value;
 
-use super::{constraints, scalar_eq, Keywords, UNION_BUDGET};
+use super::step::Keywords;
+use super::{constraints, scalar_eq, UNION_BUDGET};
 use crate::refs;
 use crate::support::types::entry_matches;
 
@@ -196,15 +197,53 @@ mod tests {
         fn schema(&mut self, depth: u32) -> Value {
             let mut node = Map::new();
             if depth > 0 && self.below(6) == 0 {
+                let union = if self.below(2) == 0 { "oneOf" } else { "anyOf" };
                 let branches = (0..1 + self.below(3)).map(|_| self.schema(depth - 1));
-                node.insert("oneOf".into(), Value::Array(branches.collect()));
+                node.insert(union.into(), Value::Array(branches.collect()));
                 return Value::Object(node);
+            }
+            if self.below(12) == 0 {
+                // The generated root carries `$defs.s` (see the test).
+                return json!({"$ref": "#/$defs/s"});
             }
             let types = [
                 "object", "array", "string", "number", "integer", "boolean", "null",
             ];
-            if self.below(3) != 0 {
-                node.insert("type".into(), json!(types[self.below(7) as usize]));
+            match self.below(4) {
+                0 => {}
+                1 => {
+                    let pair = [types[self.below(7) as usize], types[self.below(7) as usize]];
+                    if pair[0] == pair[1] {
+                        node.insert("type".into(), json!(pair[0]));
+                    } else {
+                        node.insert("type".into(), json!(pair));
+                    }
+                }
+                _ => {
+                    node.insert("type".into(), json!(types[self.below(7) as usize]));
+                }
+            }
+            for (key, value) in [
+                ("minimum", json!(0)),
+                ("maximum", json!(1.5)),
+                ("exclusiveMinimum", json!(-1)),
+                ("minLength", json!(1)),
+                ("maxLength", json!(1)),
+                ("pattern", json!("^[ab]")),
+                ("format", json!("date")),
+                ("minItems", json!(1)),
+                ("maxItems", json!(2)),
+                ("uniqueItems", json!(true)),
+            ] {
+                if self.below(10) == 0 {
+                    node.insert(key.into(), value);
+                }
+            }
+            if depth > 0 && self.below(8) == 0 {
+                node.insert("propertyNames".into(), json!({"enum": ["a", "b"]}));
+            }
+            if depth > 0 && self.below(8) == 0 {
+                node.insert("additionalProperties".into(), self.schema(depth - 1));
             }
             if self.below(8) == 0 {
                 let values = (0..1 + self.below(3)).map(|_| self.scalar());
@@ -239,7 +278,13 @@ mod tests {
         let mut gen = Gen(0x9e37_79b9_7f4a_7c15);
         let (mut valid, mut invalid) = (0, 0);
         for _ in 0..20_000 {
-            let schema = gen.schema(3);
+            let mut schema = gen.schema(3);
+            if let Value::Object(root) = &mut schema {
+                root.insert(
+                    "$defs".into(),
+                    json!({"s": {"type": "string", "maxLength": 1}}),
+                );
+            }
             let value = if gen.below(2) == 0 {
                 gen.value(3)
             } else {
