@@ -115,3 +115,40 @@ fn wild_schemas_compile_under_tsc_and_reject_wrong_arguments() {
 "#;
     check_sdk(&sdk, usage);
 }
+
+#[test]
+fn hostile_ref_chains_cycles_and_shared_definitions_render_bounded() {
+    // A 5,000-deep chain of references, a cycle, and definitions that each use the next one
+    // twice (2^40 paths if inlined blindly), rendered on a small stack.
+    let mut chain = serde_json::Map::new();
+    for i in 0..5_000 {
+        chain.insert(format!("d{i}"), json!({"$ref": format!("#/$defs/d{}", i + 1)}));
+    }
+    chain.insert("d5000".into(), json!({"type": "string"}));
+    let chain = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/d0"}}, "$defs": chain});
+    let cycle = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/a"}}, "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}});
+    let mut shared = serde_json::Map::new();
+    for i in 0..40 {
+        let next = format!("#/$defs/l{}", i + 1);
+        shared.insert(
+            format!("l{i}"),
+            json!({"type": "object", "properties": {"x": {"$ref": next}, "y": {"$ref": next}}, "additionalProperties": false}),
+        );
+    }
+    shared.insert("l40".into(), json!({"type": "string"}));
+    let shared = json!({"$ref": "#/$defs/l0", "$defs": shared});
+    let (chain_ts, cycle_ts, shared_ts) = std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn_scoped(s, || (schema_to_ts(&chain), schema_to_ts(&cycle), schema_to_ts(&shared)))
+            .unwrap()
+            .join()
+            .unwrap()
+    });
+    // Nesting stops at MAX_DEPTH; the cycle stops where it comes back.
+    assert_eq!(chain_ts, "{ a?: unknown } & Record<string, JsonValue>");
+    assert_eq!(cycle_ts, "{ a?: JsonValue } & Record<string, JsonValue>");
+    // At most MAX_INLINED_REFS references are inlined: the output stays small.
+    assert!(shared_ts.len() < 20_000, "{} bytes", shared_ts.len());
+    assert!(shared_ts.contains("JsonValue"), "{shared_ts}");
+}
