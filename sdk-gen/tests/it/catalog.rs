@@ -12,7 +12,8 @@ use serde_json::{json, Value};
 
 /// Every tool of every recorded list, as the MCP pack registers it: `<server>__<tool>`,
 /// parameters through [`foreign_input_schema`], an output schema outside the subset as `{}`,
-/// no output schema as `string`; closed when validated and not `additionalProperties: true`.
+/// no output schema as `string`; closed when validated and `additionalProperties` is not
+/// `true` or a schema.
 /// With the names of the tools whose input schema stays outside the subset.
 fn catalog() -> (Vec<Tool>, Vec<String>) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testing/catalog/lists");
@@ -43,8 +44,11 @@ fn catalog() -> (Vec<Tool>, Vec<String>) {
                 }
                 None => json!({"type": "string"}),
             };
-            let closed =
-                validated && parameters.get("additionalProperties") != Some(&Value::Bool(true));
+            let closed = validated
+                && !matches!(
+                    parameters.get("additionalProperties"),
+                    Some(Value::Bool(true) | Value::Object(_))
+                );
             let description = tool["description"].as_str().unwrap_or_default();
             let mut decl = Tool::new(&name, description, parameters, output);
             decl.closed = closed;

@@ -122,10 +122,14 @@ fn hostile_ref_chains_cycles_and_shared_definitions_render_bounded() {
     // twice (2^40 paths if inlined blindly), rendered on a small stack.
     let mut chain = serde_json::Map::new();
     for i in 0..5_000 {
-        chain.insert(format!("d{i}"), json!({"$ref": format!("#/$defs/d{}", i + 1)}));
+        chain.insert(
+            format!("d{i}"),
+            json!({"$ref": format!("#/$defs/d{}", i + 1)}),
+        );
     }
     chain.insert("d5000".into(), json!({"type": "string"}));
-    let chain = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/d0"}}, "$defs": chain});
+    let chain =
+        json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/d0"}}, "$defs": chain});
     let cycle = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/a"}}, "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}});
     let mut shared = serde_json::Map::new();
     for i in 0..40 {
@@ -140,7 +144,13 @@ fn hostile_ref_chains_cycles_and_shared_definitions_render_bounded() {
     let (chain_ts, cycle_ts, shared_ts) = std::thread::scope(|s| {
         std::thread::Builder::new()
             .stack_size(256 * 1024)
-            .spawn_scoped(s, || (schema_to_ts(&chain), schema_to_ts(&cycle), schema_to_ts(&shared)))
+            .spawn_scoped(s, || {
+                (
+                    schema_to_ts(&chain),
+                    schema_to_ts(&cycle),
+                    schema_to_ts(&shared),
+                )
+            })
             .unwrap()
             .join()
             .unwrap()
