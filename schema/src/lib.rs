@@ -92,6 +92,7 @@ pub const SUPPORTED_KEYWORDS: &[&str] = &[
     "minItems",
     "maxItems",
     "uniqueItems",
+    "discriminator",
     "properties",
     "required",
     "additionalProperties",

@@ -20,7 +20,9 @@
 //! * `$ref` is local: `#`, `#/$defs/<name>` or `#/definitions/<name>`, resolved from the
 //!   root; a reference cycle that never descends into the value is refused (see
 //!   [`crate::refs`]);
-//! * `enum` / `const` hold scalars that match the node's `type` when present.
+//! * `enum` / `const` hold scalars that match the node's `type` when present;
+//! * OpenAPI's `discriminator` (`{"propertyName": …, "mapping": …}`, generated beside a
+//!   `oneOf`) is an annotation: the union decides.
 
 use std::collections::HashSet;
 
@@ -37,6 +39,7 @@ use types::{check_type, TypeState};
 
 /// Keywords that may stand beside a union or a `$ref`: annotations and definitions.
 const BESIDE_A_NODE_OF_ITS_OWN: &[&str] = &[
+    "discriminator",
     "description",
     "title",
     "default",
@@ -216,6 +219,14 @@ pub(crate) fn check_node(node: &Value, issues: &mut Vec<(String, String)>) {
                 }
             }
             "default" | "examples" => {}
+            "discriminator" => {
+                if !val.get("propertyName").is_some_and(Value::is_string) {
+                    issues.push((
+                        "/discriminator".into(),
+                        "`discriminator` must be an object with a string `propertyName`".into(),
+                    ));
+                }
+            }
             other => issues.push((
                 format!("/{}", escape_token(other)),
                 format!("unsupported keyword `{other}`"),

@@ -56,6 +56,22 @@ fn wild_any_of_needs_one_branch_and_stands_with_annotations_only() {
         "{err}"
     );
     assert!(assert_supported(&json!({"anyOf": [{}]})).is_err());
+    // OpenAPI's discriminator is an annotation beside a oneOf.
+    let tagged = json!({
+        "oneOf": [
+            {"type": "object", "properties": {"op": {"const": "get"}}, "required": ["op"]},
+            {"type": "object", "properties": {"op": {"const": "put"}}, "required": ["op"]}
+        ],
+        "discriminator": {"propertyName": "op", "mapping": {"get": "#/$defs/Get"}}
+    });
+    enforced(
+        tagged,
+        json!({"op": "get"}),
+        json!({"op": "del"}),
+        "",
+        "value matches none of the 2 oneOf branches (branch 0: /op: expected constant \"get\", got \"del\"; branch 1: /op: expected constant \"put\", got \"del\")",
+    );
+    assert!(assert_supported(&json!({"discriminator": "op"})).is_err());
 }
 
 #[test]
