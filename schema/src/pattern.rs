@@ -9,7 +9,7 @@
 //! anchored: it matches anywhere in the string unless it says `^`/`$`.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock, PoisonError, RwLock};
 
 use regex::Regex;
 
@@ -20,16 +20,21 @@ const CACHE_ENTRIES: usize = 1024;
 
 type Compiled = Result<Arc<Regex>, String>;
 
-fn cache() -> &'static Mutex<HashMap<String, Compiled>> {
-    static CACHE: OnceLock<Mutex<HashMap<String, Compiled>>> = OnceLock::new();
+fn cache() -> &'static RwLock<HashMap<String, Compiled>> {
+    static CACHE: OnceLock<RwLock<HashMap<String, Compiled>>> = OnceLock::new();
     CACHE.get_or_init(Default::default)
 }
 
-/// The compiled `pattern`, or why it is outside the subset.
+/// The compiled `pattern`, or why it is outside the subset. Validations share the cache
+/// under a read lock; a miss compiles outside any lock.
 pub(crate) fn compile(pattern: &str) -> Compiled {
-    let mut cache = cache().lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(hit) = cache.get(pattern) {
-        return hit.clone();
+    let hit = cache()
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(pattern)
+        .cloned();
+    if let Some(hit) = hit {
+        return hit;
     }
     let compiled = regex::RegexBuilder::new(pattern)
         .size_limit(SIZE_LIMIT)
@@ -45,6 +50,7 @@ pub(crate) fn compile(pattern: &str) -> Compiled {
                 other.to_string().lines().last().unwrap_or_default().trim()
             ),
         });
+    let mut cache = cache().write().unwrap_or_else(PoisonError::into_inner);
     if cache.len() >= CACHE_ENTRIES {
         cache.clear();
     }
