@@ -12,18 +12,22 @@
 //! ancestors; indentation is at most two spaces per level, so the output is
 //! linear in the input — except for `$ref`s, which are rendered inline at each
 //! use: a reference to a schema being rendered already (a recursive schema)
-//! renders as `JsonValue`, and after [`MAX_INLINED_REFS`] inlined references
-//! in one root schema the rest render as `JsonValue` too, so shared definitions
-//! cannot blow the output up. Validation still enforces them in full.
+//! becomes a type alias the SDK declares (`type RefNode = { next?: RefNode };`;
+//! `JsonValue` from [`schema_to_ts`], which declares nothing), and after
+//! [`MAX_INLINED_REFS`] inlined references in one root schema the rest render as
+//! `JsonValue`, so shared definitions cannot blow the output up. Validation still
+//! enforces them in full.
 
 use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
 mod object;
+mod said;
 
 use crate::names::string_literal;
 use object::render_object;
+pub(crate) use said::Said;
 
 /// How many `$ref`s one root schema inlines before the rest render as `JsonValue`.
 pub const MAX_INLINED_REFS: usize = 64;
@@ -105,26 +109,14 @@ pub fn schema_to_ts(schema: &Value) -> String {
 }
 
 /// One root schema being rendered: where its `$ref`s resolve, the references being
-/// inlined now (to spot recursion) and how many more may be inlined.
+/// inlined now (to spot recursion), the targets named by an alias, and how many more
+/// references may be inlined.
 struct Cx<'a, 's> {
     root: &'a Value,
     said: &'s mut Said,
     inlining: Vec<*const Value>,
+    named: Vec<(*const Value, String)>,
     refs_left: usize,
-}
-
-/// The property comments already written: a property of the same name and description
-/// is commented once per SDK (the model has read it), wherever it recurs.
-#[derive(Default)]
-pub(crate) struct Said(HashSet<(String, String)>);
-
-impl Said {
-    /// `doc`, unless `name` was already said with the same text.
-    fn first(&mut self, name: &str, text: &str, doc: String) -> Option<String> {
-        self.0
-            .insert((name.to_owned(), text.to_owned()))
-            .then_some(doc)
-    }
 }
 
 /// Renders `schema` for a position whose line is indented `indent` levels
@@ -138,13 +130,37 @@ pub(crate) fn render_at(
     close_root: bool,
     said: &mut Said,
 ) -> String {
+    let root = schema as *const Value;
     let mut cx = Cx {
         root: schema,
         said,
-        inlining: vec![schema as *const Value],
+        inlining: vec![root],
+        named: Vec::new(),
         refs_left: MAX_INLINED_REFS,
     };
-    render(schema, 0, indent, close_root, &mut cx).text
+    let ts = render(schema, 0, indent, close_root, &mut cx);
+    declared(root, ts, indent, &mut cx).text
+}
+
+/// `ts`, the rendering of `target` at `indent`, or the name of its alias when the rendering
+/// referred back to it (the alias is declared here, its lines moved to the left margin).
+fn declared(target: *const Value, ts: Ts, indent: usize, cx: &mut Cx<'_, '_>) -> Ts {
+    let Some((_, name)) = cx.named.iter().find(|(k, _)| *k == target) else {
+        return ts;
+    };
+    if let Some(aliases) = cx.said.aliases.as_mut() {
+        let margin = "  ".repeat(indent);
+        let mut lines = ts.text.lines();
+        let mut body = lines.next().unwrap_or_default().to_owned();
+        for line in lines {
+            body.push('\n');
+            body.push_str(line.strip_prefix(margin.as_str()).unwrap_or(line));
+        }
+        aliases
+            .declarations
+            .push_str(&format!("type {name} = {body};\n"));
+    }
+    Ts::primary(name.clone())
 }
 
 fn render(node: &Value, depth: usize, indent: usize, close: bool, cx: &mut Cx<'_, '_>) -> Ts {
@@ -160,19 +176,33 @@ fn render(node: &Value, depth: usize, indent: usize, close: bool, cx: &mut Cx<'_
     render_supported(obj, depth, indent, close, cx).unwrap_or_else(Ts::unknown)
 }
 
-/// A `$ref`: its target inline, or `JsonValue` for recursion and past the budget.
+/// A `$ref`: its target inline; a reference back to a target being rendered (recursion)
+/// names an alias when the SDK declares them, else renders as `JsonValue`, as do
+/// references past the budget.
 #[inline(never)]
 fn render_ref(reference: &Value, depth: usize, indent: usize, cx: &mut Cx<'_, '_>) -> Option<Ts> {
-    let target = ptc_schema::resolve_ref(cx.root, reference.as_str()?)?;
+    let reference = reference.as_str()?;
+    let target = ptc_schema::resolve_ref(cx.root, reference)?;
     let key = target as *const Value;
-    if cx.inlining.contains(&key) || cx.refs_left == 0 {
+    if let Some((_, name)) = cx.named.iter().find(|(k, _)| *k == key) {
+        return Some(Ts::primary(name.clone()));
+    }
+    if cx.inlining.contains(&key) {
+        let Some(aliases) = cx.said.aliases.as_mut() else {
+            return Some(Ts::primary(JSON_VALUE));
+        };
+        let name = aliases.reserve(reference);
+        cx.named.push((key, name.clone()));
+        return Some(Ts::primary(name));
+    }
+    if cx.refs_left == 0 {
         return Some(Ts::primary(JSON_VALUE));
     }
     cx.refs_left -= 1;
     cx.inlining.push(key);
     let ts = render(target, depth + 1, indent, false, cx);
     cx.inlining.pop();
-    Some(ts)
+    Some(declared(key, ts, indent, cx))
 }
 
 /// `None` means "unexpected shape": the caller renders `unknown`.

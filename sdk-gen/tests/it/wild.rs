@@ -45,7 +45,8 @@ fn wild_unions_type_arrays_records_and_refs_render_as_typescript() {
         }),
         r#"{ p: { x: number }; q?: "a" | "b" }"#,
     );
-    // Recursion renders as `JsonValue` where the schema refers to itself.
+    // Recursion renders as `JsonValue` where the schema refers to itself (`schema_to_ts`
+    // declares no aliases; the SDK does, see below).
     check(
         json!({
             "type": "object",
@@ -94,13 +95,31 @@ fn wild_schemas_compile_under_tsc_and_reject_wrong_arguments() {
         "additionalProperties": false,
         "$defs": {"Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}, "v": {"type": "integer", "minimum": 0}}, "additionalProperties": false}}
     });
-    let tools = [Tool::new(
-        "wild",
-        "Wild schemas.",
-        params,
-        json!({"type": ["string", "null"]}),
-    )
-    .closed()];
+    let tree = json!({
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "kids": {"type": "array", "items": {"$ref": "#"}}, "a": {"$ref": "#/$defs/A"}},
+        "required": ["name"],
+        "$defs": {
+            "A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}}, "additionalProperties": false},
+            "B": {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}, "n": {"type": "number"}}, "additionalProperties": false}
+        }
+    });
+    let tools = [
+        Tool::new(
+            "wild",
+            "Wild schemas.",
+            params,
+            json!({"type": ["string", "null"]}),
+        )
+        .closed(),
+        Tool::new(
+            "tree",
+            "Recursive and mutually recursive.",
+            tree,
+            json!({"type": "null"}),
+        )
+        .closed(),
+    ];
     let sdk = declarations(&decls(&tools));
     let usage = r#"
   const out: string | null = await tools.wild({ id: "x", maybe: null, either: ["a"], labels: { a: "b" }, node: { v: 1, next: { v: 2 } } });
@@ -111,8 +130,26 @@ fn wild_schemas_compile_under_tsc_and_reject_wrong_arguments() {
   await tools.wild({ id: "x", maybe: "1" });
   // @ts-expect-error node.v is a number
   await tools.wild({ id: "x", node: { v: "1" } });
+  // @ts-expect-error node.next.next.v is a number too: the recursive type is named
+  await tools.wild({ id: "x", node: { next: { next: { v: "1" } } } });
+  await tools.tree({ name: "r", kids: [{ name: "k", kids: [] }], a: { b: { a: { b: { n: 1 } } } } });
+  // @ts-expect-error a nested kid needs a name
+  await tools.tree({ name: "r", kids: [{ name: "k", kids: [{}] }] });
+  // @ts-expect-error n is a number, four levels down
+  await tools.tree({ name: "r", a: { b: { a: { b: { n: "1" } } } } });
   return out;
 "#;
+    assert!(
+        sdk.contains("type RefNode = {\n  next?: RefNode;\n  v?: number; // @minimum 0\n};\n"),
+        "{sdk}"
+    );
+    assert!(sdk.contains("node?: RefNode"), "{sdk}");
+    // The root refers to itself (`#`) and A and B to each other: named once each.
+    assert!(sdk.contains("\ntree: Ref;\n"), "{sdk}");
+    assert!(
+        sdk.contains("type RefA = { b?: { a?: RefA; n?: number } };\n"),
+        "{sdk}"
+    );
     check_sdk(&sdk, usage);
 }
 
