@@ -25,7 +25,7 @@
 //! | `enum` / `const` | union of JSON-encoded literals (`"a" \| 1 \| null`) |
 //! | `oneOf` / `anyOf` | `A \| B` (repeats dropped; an `unknown` branch makes it `unknown`) |
 //! | a type array (`["string", "null"]`) | `string \| null` (each type with the node's other keywords) |
-//! | `$ref` (`#`, `#/$defs/…`, `#/definitions/…`) | the target, inline; `JsonValue` where a schema refers to itself (recursion) and past [`MAX_INLINED_REFS`] references |
+//! | `$ref` (`#`, `#/$defs/…`, `#/definitions/…`) | the target, inline; where a schema refers back to itself (recursion), a named alias the SDK declares (`type RefNode = { next?: RefNode };`; `JsonValue` from [`schema_to_ts`]); `JsonValue` past [`MAX_INLINED_REFS`] references |
 //! | `array` | `T[]`, `(A \| B)[]`; without `items`: `JsonValue[]` |
 //! | `object` with properties | `{ a: T; b?: U }` (required → not optional; non-identifier names JSON-quoted), followed by `& Record<string, JsonValue>` unless closed: `additionalProperties: false`, or a [`ToolDecl::closed`] tool's parameters that do not say `additionalProperties: true` |
 //! | `object` without properties | `Record<string, never>` when closed, `Record<string, JsonValue>` when open, `Record<string, T>` with `additionalProperties: T` (beside properties, a schema-valued `additionalProperties` leaves the object open) |
