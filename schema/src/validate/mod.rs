@@ -8,8 +8,9 @@
 //! node hands its value to its target (resolved from the root) as one more check.
 //!
 //! Unions and references shared by several places can make a small schema try
-//! exponentially many branches on a deep value; the checks made inside branches are
-//! counted, and past [`UNION_BUDGET`] validation stops with a violation saying so.
+//! exponentially many branches on a deep value; the checks made inside the branches of
+//! one outermost union are counted, and past [`UNION_BUDGET`] validation stops with a
+//! violation saying so (a long array of small unions never comes near it).
 
 use serde_json::Value;
 
@@ -24,7 +25,7 @@ mod step;
 pub(crate) use step::scalar_eq;
 use step::step;
 
-/// The most checks validation makes inside union branches being tried (for one value).
+/// The most checks validation makes inside the branches of one outermost `anyOf`/`oneOf`.
 pub const UNION_BUDGET: usize = 1_000_000;
 
 /// Longest branch failure quoted inside a "no branch matched" message.
@@ -232,6 +233,10 @@ fn run_in<'a>(
                 }
             }
             if let Step::Union(union, branches) = step(root, task, work, arena, &mut sink) {
+                if !in_branch {
+                    // An outermost union: its branches get a budget of their own.
+                    budget = UNION_BUDGET;
+                }
                 frames.push(Frame::Union {
                     union,
                     branches,

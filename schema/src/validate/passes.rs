@@ -32,7 +32,7 @@ pub(super) fn passes_in(root: &Value, schema: &Value, value: &Value) -> bool {
     cx.node(schema, value, 0, false)
 }
 
-/// The document and the checks left inside union branches.
+/// The document and the checks left inside the branches of the outermost union.
 struct Cx<'r> {
     root: &'r Value,
     budget: usize,
@@ -61,6 +61,15 @@ impl Cx<'_> {
             };
         }
         // The engine decides a union alone: the node's other keywords are not read.
+        let unions = [keywords.one_of, keywords.any_of];
+        if !in_union
+            && unions
+                .iter()
+                .any(|u| u.is_some_and(|b| b.as_array().is_some_and(|b| !b.is_empty())))
+        {
+            // An outermost union: its branches get a budget of their own.
+            self.budget = UNION_BUDGET;
+        }
         if let Some(Value::Array(branches)) = keywords.one_of {
             if !branches.is_empty() {
                 let mut matched = 0;

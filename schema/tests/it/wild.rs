@@ -443,4 +443,12 @@ fn hostile_huge_and_exponential_unions_are_bounded() {
         "{:?}",
         started.elapsed()
     );
+    // The budget is per outermost union: many small unions in one value never exhaust it.
+    let items = json!({"type": "array", "items": {"anyOf": [{"type": "null"}, {"type": "array", "items": {"type": "integer"}}]}});
+    let many: Vec<Value> = (0..300_000).map(|_| json!([1, 2, 3])).collect();
+    assert!(validate(&items, &Value::Array(many.clone())).is_ok());
+    let mut bad = many;
+    bad[299_999] = json!(["x"]);
+    let err = validate(&items, &Value::Array(bad)).unwrap_err();
+    assert_eq!(err.path, "/299999");
 }
