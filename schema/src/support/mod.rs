@@ -346,9 +346,11 @@ fn check_scalar(
 
 /// True when this one node's own keywords and their shapes are supported.
 ///
-/// Child schemas inside `properties`, `items` and `oneOf` are not inspected,
-/// so a generator can render just the offending node as `unknown`. Never
-/// panics, whatever the input.
+/// Child schemas (inside `properties`, `items`, `anyOf`/`oneOf`,
+/// `additionalProperties`, `propertyNames`, `$defs`/`definitions`) are not inspected,
+/// and a `$ref` is checked for its form only (its target is not looked up), so a
+/// generator can render just the offending node as `unknown`. Never panics, whatever
+/// the input.
 pub fn node_is_supported(node: &Value) -> bool {
     let mut issues = Vec::new();
     check_node(node, &mut issues);
