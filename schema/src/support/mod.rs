@@ -33,8 +33,10 @@ use crate::pointer::{escape_token, PathArena, PathId, Seg, ROOT};
 use crate::refs;
 
 mod constraints;
+mod literals;
 pub(crate) mod types;
 
+use literals::{check_enum, check_scalar};
 use types::{check_type, TypeState};
 
 /// Keywords that may stand beside a union or a `$ref`: annotations and definitions.
@@ -71,10 +73,6 @@ pub(crate) fn is_integral(value: &Value) -> bool {
         }
         _ => false,
     }
-}
-
-fn is_scalar(value: &Value) -> bool {
-    !(value.is_array() || value.is_object())
 }
 
 /// A short, bounded rendering of a value for messages.
@@ -292,52 +290,6 @@ fn check_required(val: &Value, obj: &Map<String, Value>, issues: &mut Vec<(Strin
                 format!(
                     "required name {} is not declared in `properties`",
                     Value::String(name.clone())
-                ),
-            ));
-        }
-    }
-}
-
-fn check_enum(val: &Value, ty: &TypeState<'_>, issues: &mut Vec<(String, String)>) {
-    match val {
-        Value::Array(a) if a.is_empty() => {
-            issues.push(("/enum".into(), "`enum` must not be empty".into()));
-        }
-        Value::Array(a) => {
-            for (i, v) in a.iter().enumerate() {
-                check_scalar(&format!("/enum/{i}"), "`enum` value", v, ty, issues);
-            }
-        }
-        other => issues.push((
-            "/enum".into(),
-            format!("`enum` must be an array of scalars, got {}", kind(other)),
-        )),
-    }
-}
-
-fn check_scalar(
-    path: &str,
-    what: &str,
-    val: &Value,
-    ty: &TypeState<'_>,
-    issues: &mut Vec<(String, String)>,
-) {
-    if !is_scalar(val) {
-        issues.push((
-            path.into(),
-            format!(
-                "{what} must be a scalar (string, number, boolean or null), got {}",
-                kind(val)
-            ),
-        ));
-    } else if !ty.matches(val) {
-        if let TypeState::Valid(names) = ty {
-            issues.push((
-                path.into(),
-                format!(
-                    "{what} {} does not match type \"{}\"",
-                    preview(val),
-                    names.join("\" or \"")
                 ),
             ));
         }
