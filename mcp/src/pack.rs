@@ -4,7 +4,7 @@
 //! |---|---|
 //! | `name` | `<server>__<name>` ([`SEPARATOR`]) |
 //! | `description` (else `title`) | description |
-//! | `inputSchema` (minus its root `$schema`) | parameters, validated when inside the enforced subset, else passed through unvalidated (typed `unknown` in the SDK, with a warning) |
+//! | `inputSchema` (minus its root `$schema`; without `type` it becomes an object schema, [`ptc_schema::foreign_input_schema`], so ptc re-serves it as one) | parameters, validated when inside the enforced subset, else passed through unvalidated (typed `unknown` in the SDK, with a warning) |
 //! | `outputSchema` | output schema; the value is `structuredContent` (a schema outside the subset becomes `{}` with a warning) |
 //! | no `outputSchema` | output `string`: the text of the result's content blocks |
 //! | `isError: true` | a tool error carrying the text |
@@ -207,7 +207,7 @@ fn definition(client: &McpClient, tool: &Tool) -> (ToolBuilder, Vec<String>) {
     let spec = client.spec();
     let name = format!("{}{SEPARATOR}{}", spec.name, tool.name);
     let mut warnings = Vec::new();
-    let parameters = without_dialect(&tool.input_schema);
+    let parameters = ptc_schema::foreign_input_schema(&tool.input_schema);
     if let Err(e) = ptc_schema::assert_object_schema(&parameters) {
         warnings.push(format!(
             "{name}: input schema outside the supported subset ({}); its arguments are typed `unknown` and passed through unvalidated",
@@ -216,7 +216,7 @@ fn definition(client: &McpClient, tool: &Tool) -> (ToolBuilder, Vec<String>) {
     }
     let (output, structured) = match &tool.output_schema {
         Some(schema) => {
-            let schema = without_dialect(schema);
+            let schema = ptc_schema::foreign_output_schema(schema);
             match ptc_schema::assert_supported(&schema) {
                 Ok(()) => (schema, true),
                 Err(e) => {
@@ -276,14 +276,6 @@ fn definition(client: &McpClient, tool: &Tool) -> (ToolBuilder, Vec<String>) {
 /// A multi-issue schema error on one line, for a warning.
 fn one_line(error: &impl std::fmt::Display) -> String {
     error.to_string().lines().collect::<Vec<_>>().join("; ")
-}
-
-/// The schema without its root `$schema`: a dialect declaration (most servers' schema
-/// generators add one), not a constraint, so it does not put a schema outside the subset.
-fn without_dialect(schema: &JsonObject) -> Value {
-    let mut schema = schema.clone();
-    schema.remove("$schema");
-    Value::Object(schema)
 }
 
 fn arguments_object(args: &Value) -> Result<JsonObject, ToolError> {

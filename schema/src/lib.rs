@@ -27,8 +27,8 @@
 //! let err = validate(&schema, &json!({"name": "x", "tags": ["a", 3]})).unwrap_err();
 //! assert_eq!(err.to_string(), "/tags/1: expected string, got number");
 //!
-//! let err = assert_supported(&json!({"type": "string", "pattern": "^a"})).unwrap_err();
-//! assert_eq!(err.issues[0].path, "/pattern");
+//! let err = assert_supported(&json!({"type": "string", "not": {"const": "a"}})).unwrap_err();
+//! assert_eq!(err.issues[0].path, "/not");
 //!
 //! // The author DSL compiles to the same subset.
 //! use ptc_schema::{ParameterSpec, ValueSpec};
@@ -52,7 +52,11 @@
 
 mod dsl;
 mod error;
+mod foreign;
+pub mod format;
+pub mod pattern;
 mod pointer;
+mod refs;
 mod support;
 mod supported;
 mod validate;
@@ -60,16 +64,35 @@ pub mod value;
 
 pub use dsl::{NodeOptions, ParameterSpec, PropertySpec, ValueSpec};
 pub use error::{JsonSchemaError, SchemaIssue, ValidationError, Violation, MAX_VIOLATIONS};
+pub use foreign::{foreign_input_schema, foreign_output_schema};
 pub use pointer::escape_token;
+pub use refs::resolve as resolve_ref;
 pub use serde_json::Value as JsonValue;
 pub use support::{assert_object_schema, assert_supported, node_is_supported};
 pub use supported::SupportedSchema;
-pub use validate::validate;
+pub use validate::{validate, UNION_BUDGET};
 
 /// Keywords of the enforced subset.
 pub const SUPPORTED_KEYWORDS: &[&str] = &[
     "type",
     "oneOf",
+    "anyOf",
+    "$ref",
+    "$defs",
+    "definitions",
+    "propertyNames",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "discriminator",
     "properties",
     "required",
     "additionalProperties",

@@ -23,15 +23,20 @@
 //! |---|---|
 //! | `string` / `number` / `integer` / `boolean` / `null` | `string` / `number` / `number` / `boolean` / `null` |
 //! | `enum` / `const` | union of JSON-encoded literals (`"a" \| 1 \| null`) |
-//! | `oneOf` | `A \| B` (repeats dropped; an `unknown` branch makes it `unknown`) |
+//! | `oneOf` / `anyOf` | `A \| B` (repeats dropped; an `unknown` branch makes it `unknown`) |
+//! | a type array (`["string", "null"]`) | `string \| null` (each type with the node's other keywords) |
+//! | `$ref` (`#`, `#/$defs/…`, `#/definitions/…`) | the target, inline; where a schema refers back to itself (recursion), a named alias the SDK declares (`type RefNode = { next?: RefNode };`; `JsonValue` from [`schema_to_ts`]); `JsonValue` past [`MAX_INLINED_REFS`] references |
 //! | `array` | `T[]`, `(A \| B)[]`; without `items`: `JsonValue[]` |
 //! | `object` with properties | `{ a: T; b?: U }` (required → not optional; non-identifier names JSON-quoted), followed by `& Record<string, JsonValue>` unless closed: `additionalProperties: false`, or a [`ToolDecl::closed`] tool's parameters that do not say `additionalProperties: true` |
-//! | `object` without properties | `Record<string, never>` when closed, `Record<string, JsonValue>` when open |
+//! | `object` without properties | `Record<string, never>` when closed, `Record<string, JsonValue>` when open, `Record<string, T>` with `additionalProperties: T` (beside properties, a schema-valued `additionalProperties` leaves the object open) |
 //! | no `type`/`oneOf`/`enum`/`const` (annotations only) | `JsonValue` |
 //! | outside the enforced subset ([`ptc_schema::node_is_supported`]), not an object, or deeper than [`MAX_DEPTH`] | `unknown` |
 //!
 //! Property and tool descriptions become one-line `//` comments (at the end of
-//! a one-line member, else on the line above), with their text kept literal:
+//! a one-line member, else on the line above); a property's constraints follow its
+//! description as tags (`// How many. @minimum 1 @maximum 100 @default 10`: bounds,
+//! lengths, `pattern`, `format`, item counts, `uniqueItems`, `default` and the first
+//! of `examples`, from the node, its union branches and its `$ref` target). The text is kept literal:
 //! only line breaks and invisible control characters collapse to spaces, so an
 //! example such as `"**/*.ts"` reaches the model exactly as written.
 //! Generation never panics, recurses at most [`MAX_DEPTH`] levels, and
@@ -69,7 +74,7 @@ mod sdk;
 
 pub use guidance::RuntimeLimits;
 pub use names::is_identifier;
-pub use render::{schema_to_ts, MAX_DEPTH};
+pub use render::{schema_to_ts, MAX_DEPTH, MAX_INLINED_REFS};
 
 /// One tool as the SDK declares it.
 #[derive(Debug, Clone, Copy)]

@@ -41,7 +41,7 @@ pub(crate) fn declarations(tools: &[ToolDecl<'_>]) -> String {
     tools.dedup_by(|(later, _), (earlier, _)| later.name == earlier.name);
     // Rendered in reading order (every argument type, then every output type), so a
     // recurring property's comment is the first one the model reads.
-    let mut said = Said::default();
+    let mut said = Said::with_aliases();
     let args: Vec<String> = tools
         .iter()
         .map(|(t, _)| render_at(t.parameters, 0, t.closed, &mut said))
@@ -61,6 +61,7 @@ pub(crate) fn declarations(tools: &[ToolDecl<'_>]) -> String {
     out.push_str(
         "type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };\n",
     );
+    out.push_str(said.alias_declarations());
     out.push_str("interface ToolArgsMap {");
     push_members(&mut out, &entries, |e| (e.doc.as_deref(), &e.args));
     out.push_str("}\n");

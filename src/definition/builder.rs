@@ -296,8 +296,12 @@ impl ToolBuilder {
             .and_then(Value::as_object)
             .map(|p| p.keys().cloned().collect())
             .unwrap_or_default();
+        // `additionalProperties: true` or a schema for the other keys leaves them open.
         let closed = args_schema.is_some()
-            && parameters.get("additionalProperties") != Some(&Value::Bool(true));
+            && !matches!(
+                parameters.get("additionalProperties"),
+                Some(Value::Bool(true) | Value::Object(_))
+            );
         Ok(ToolDefinition {
             name,
             description: self.description,

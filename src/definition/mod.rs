@@ -152,7 +152,8 @@ impl ToolDefinition {
 
     /// Whether the pipeline refuses argument keys the parameters do not declare (unless
     /// the registry allows unknown arguments): true for every validated tool whose
-    /// parameters do not say `additionalProperties: true` explicitly. See
+    /// parameters do not say `additionalProperties: true` (or give a schema for the other
+    /// keys) explicitly. See
     /// [`crate::pipeline::UnknownArguments`].
     pub fn closes_arguments(&self) -> bool {
         self.closed

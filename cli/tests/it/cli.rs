@@ -211,7 +211,23 @@ fn cli_mcp_flag_adds_a_servers_tools_and_bad_declarations_exit_2() {
         .map(str::to_string)
         .collect();
     assert_eq!(warnings.len(), 1, "{}", stderr(&o));
-    assert!(warnings[0].contains("minimum") && warnings[0].contains("maximum"));
+    assert!(warnings[0].contains("multipleOf"), "{}", warnings[0]);
+
+    // `ptc sdk` counts the tools with untyped arguments, after the per-tool warnings.
+    let o = ptc(&["sdk", "--mode", "code", "--mcp", &fixture], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    let lines: Vec<&str> = err.lines().collect();
+    let warning = lines
+        .iter()
+        .position(|l| l.starts_with("ptc: warning: fx__bounded:"));
+    let count = lines
+        .iter()
+        .position(|l| l.starts_with("ptc: 1 of ") && l.contains(" tools have untyped arguments"));
+    assert!(
+        matches!((warning, count), (Some(w), Some(c)) if w < c),
+        "{err}"
+    );
 
     let o = ptc(&["tools", "--mode", "native", "--mcp", &fixture], None);
     assert!(stdout(&o).lines().any(|l| l == "fx__pid"), "{}", stdout(&o));

@@ -12,6 +12,7 @@ mod code_programs;
 mod config;
 mod discovery;
 mod mcp_approve;
+mod mcp_catalog;
 mod mcp_client;
 mod mcp_live;
 mod mcp_serve_guards;

@@ -253,13 +253,14 @@ async fn mcp_schema_outside_the_subset_registers_with_a_warning_and_passes_argum
         .iter()
         .find(|w| w.starts_with("fx__bounded:"))
         .expect("a warning for fx__bounded");
-    assert!(warning.contains("minimum"), "{warning}");
+    assert!(warning.contains("multipleOf"), "{warning}");
     assert!(
         pack.warnings.iter().all(|w| w.starts_with("fx__bounded:")),
         "only fx__bounded is outside the subset: {:?}",
         pack.warnings
     );
-    // Not validated: 7 breaks `maximum: 3` and `extra` is not declared; the server sees both.
+    // Not validated: 7 breaks `maximum: 3` (beside `multipleOf`, outside the subset) and
+    // `extra` is not declared; the server sees both.
     let text = run_ok(
         &registry,
         "return await tools.fx__bounded({ n: 7, extra: true })",
@@ -273,8 +274,17 @@ async fn mcp_schema_outside_the_subset_registers_with_a_warning_and_passes_argum
         "{}",
         r.text()
     );
+    // Bounds are in the subset: validated before the call reaches the server.
+    let r = run(&registry, "return await tools.fx__ranged({ n: 7 })").await;
+    assert!(
+        r.text()
+            .contains("/n: expected a number <= 3 (maximum), got 7"),
+        "{}",
+        r.text()
+    );
     let sdk = sdk(&registry);
     assert!(sdk.contains("fx__bounded: unknown;"), "{sdk}");
+    assert!(sdk.contains("@minimum 1 @maximum 3"), "{sdk}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

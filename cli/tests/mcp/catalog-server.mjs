@@ -28,21 +28,27 @@ const file = process.argv[2];
 const { tools } = JSON.parse(readFileSync(file, "utf8"));
 const delay = Number(process.env.CATALOG_DELAY_MS ?? 0);
 
-// The smallest value a schema accepts: required properties only, first enum member, minimums.
-const sample = (schema = {}) => {
+// The smallest value a schema accepts: required properties only, first enum member, minimums;
+// local `$ref`s (`#`, `#/$defs/…`, `#/definitions/…`) resolve in `root`.
+const sample = (schema = {}, root = schema) => {
+  if (typeof schema.$ref === "string") {
+    const [, section, name] = schema.$ref.match(/^#\/(\$defs|definitions)\/(.*)$/) ?? [];
+    const target = schema.$ref === "#" ? root : root[section]?.[name?.replace(/~1/g, "/").replace(/~0/g, "~")];
+    return sample(target, root);
+  }
   if (schema.const !== undefined) return schema.const;
   if (Array.isArray(schema.enum)) return schema.enum[0];
   const branch = schema.anyOf ?? schema.oneOf;
-  if (Array.isArray(branch) && branch.length) return sample(branch[0]);
+  if (Array.isArray(branch) && branch.length) return sample(branch[0], root);
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   switch (type) {
     case "object": {
       const out = {};
-      for (const key of schema.required ?? []) out[key] = sample(schema.properties?.[key]);
+      for (const key of schema.required ?? []) out[key] = sample(schema.properties?.[key], root);
       return out;
     }
     case "array":
-      return Array.from({ length: schema.minItems ?? 0 }, () => sample(schema.items));
+      return Array.from({ length: schema.minItems ?? 0 }, () => sample(schema.items, root));
     case "string":
       return "x".repeat(schema.minLength ?? 0);
     case "number":

@@ -41,6 +41,11 @@ const tools = [
   {
     name: "bounded",
     description: "Echo the arguments; the schema uses keywords outside ptc's subset.",
+    inputSchema: { type: "object", properties: { n: { type: "integer", maximum: 3, multipleOf: 1 } } },
+  },
+  {
+    name: "ranged",
+    description: "Echo the arguments; the schema's bounds are in ptc's subset.",
     inputSchema: { type: "object", properties: { n: { type: "integer", minimum: 1, maximum: 3 } } },
   },
   { name: "refuse", description: "Always answers isError.", inputSchema: object({}) },
@@ -96,6 +101,7 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
         structuredContent: { city: args.city, celsius: 21.5 },
       };
     case "bounded":
+    case "ranged":
       return text(JSON.stringify(args));
     case "refuse":
       return { content: [{ type: "text", text: "refused: not today" }], isError: true };

@@ -1,23 +1,37 @@
 //! Validation of a JSON value against a supported schema.
 //!
 //! The engine never recurses. It keeps a stack of frames: an `All` frame holds
-//! the pending (schema, value) checks that must all pass; a `OneOf` frame sits
+//! the pending (schema, value) checks that must all pass; a `Union` frame sits
 //! between an `All` frame and the branch currently being tried, counting
-//! which branches matched. A branch is just another `All` frame, so nested
-//! `oneOf`s and deep values both live on the heap.
+//! which branches matched (`anyOf` stops at the first). A branch is just another
+//! `All` frame, so nested unions and deep values both live on the heap. A `$ref`
+//! node hands its value to its target (resolved from the root) as one more check.
+//!
+//! Unions and references shared by several places can make a small schema try
+//! exponentially many branches on a deep value; the checks made inside the branches of
+//! one outermost union are counted, and past [`UNION_BUDGET`] validation stops with a
+//! violation saying so (a long array of small unions never comes near it).
 
-use serde_json::{Number, Value};
+use serde_json::Value;
 
 use crate::error::{ValidationError, Violation, MAX_VIOLATIONS};
-use crate::pointer::{PathArena, PathId, Seg, ROOT};
-use crate::support::{collect_issues, kind, preview, type_matches};
+use crate::pointer::{PathArena, PathId, ROOT};
+use crate::support::collect_issues;
 
+mod constraints;
 mod passes;
+mod step;
+
+pub(crate) use step::scalar_eq;
+use step::step;
+
+/// The most checks validation makes inside the branches of one outermost `anyOf`/`oneOf`.
+pub const UNION_BUDGET: usize = 1_000_000;
 
 /// Longest branch failure quoted inside a "no branch matched" message.
 const BRANCH_DETAIL_LIMIT: usize = 160;
-/// Allowed values an enum violation lists.
-const LISTED_VALUES: usize = 20;
+/// Branch failures a "matches none of the branches" violation quotes.
+const LISTED_BRANCHES: usize = 20;
 
 #[derive(Clone, Copy)]
 struct Task<'a> {
@@ -36,10 +50,11 @@ struct Failure {
 enum Frame<'a> {
     /// Checks that must all pass.
     All { work: Vec<Task<'a>> },
-    /// A `oneOf` being decided, branch by branch. `mark` is the path-arena
+    /// A union being decided, branch by branch. `mark` is the path-arena
     /// length when it started: branch paths are kept until the decision
     /// (pending failures refer to them), then forgotten.
-    OneOf {
+    Union {
+        union: Union,
         branches: &'a [Value],
         value: &'a Value,
         path: PathId,
@@ -53,8 +68,24 @@ enum Frame<'a> {
 enum Step<'a> {
     /// The node was checked; any violations are in the sink, child checks on the work list.
     Checked,
-    /// The node is a `oneOf` to decide.
-    OneOf(&'a [Value]),
+    /// The node is a union to decide.
+    Union(Union, &'a [Value]),
+}
+
+/// The two unions: `anyOf` (at least one branch) and `oneOf` (exactly one).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Union {
+    AnyOf,
+    OneOf,
+}
+
+impl Union {
+    fn keyword(self) -> &'static str {
+        match self {
+            Union::AnyOf => "anyOf",
+            Union::OneOf => "oneOf",
+        }
+    }
 }
 
 /// Validates `value` against `schema`.
@@ -114,6 +145,16 @@ fn validate_engine(schema: &Value, value: &Value) -> Result<(), ValidationError>
 /// Walks the value; returns the violations outside `oneOf` branches being tried, in
 /// document order (at most [`MAX_VIOLATIONS`]) and whether there were more.
 fn run<'a>(schema: &'a Value, value: &'a Value, arena: &mut PathArena<'a>) -> (Vec<Failure>, bool) {
+    run_in(schema, schema, value, arena)
+}
+
+/// [`run`] for `schema`, a part of the document `root` (`$ref`s resolve there).
+fn run_in<'a>(
+    root: &'a Value,
+    schema: &'a Value,
+    value: &'a Value,
+    arena: &mut PathArena<'a>,
+) -> (Vec<Failure>, bool) {
     let mut frames = vec![Frame::All {
         work: vec![Task {
             schema,
@@ -125,10 +166,12 @@ fn run<'a>(schema: &'a Value, value: &'a Value, arena: &mut PathArena<'a>) -> (V
     let mut sink: Vec<Failure> = Vec::new();
     // `Some(result)` = the top `All` frame, a branch being tried, has just finished.
     let mut finished: Option<Result<(), Failure>> = None;
+    let mut budget = UNION_BUDGET;
     loop {
         if let Some(result) = finished.take() {
             frames.pop();
-            let Some(Frame::OneOf {
+            let Some(Frame::Union {
+                union,
                 branches,
                 value,
                 path,
@@ -145,7 +188,8 @@ fn run<'a>(schema: &'a Value, value: &'a Value, arena: &mut PathArena<'a>) -> (V
                 Ok(()) => matched.push(*next - 1),
                 Err(f) => failures.push(f),
             }
-            if *next < branches.len() {
+            let decided = *union == Union::AnyOf && !matched.is_empty();
+            if !decided && *next < branches.len() {
                 let all: &[Value] = branches;
                 let task = Task {
                     schema: &all[*next],
@@ -156,13 +200,14 @@ fn run<'a>(schema: &'a Value, value: &'a Value, arena: &mut PathArena<'a>) -> (V
                 frames.push(Frame::All { work: vec![task] });
                 continue;
             }
-            let verdict = decide(arena, *path, branches.len(), matched, failures);
+            let verdict = decide(arena, *union, *path, branches.len(), matched, failures);
             arena.truncate(*mark);
             frames.pop();
             if let Err(f) = verdict {
                 sink.push(f);
             }
         } else {
+            let in_branch = frames.len() > 1;
             let Some(Frame::All { work }) = frames.last_mut() else {
                 // Unreachable by construction: a OneOf frame always has a branch frame above
                 // it until it is decided. Fail closed.
@@ -175,8 +220,25 @@ fn run<'a>(schema: &'a Value, value: &'a Value, arena: &mut PathArena<'a>) -> (V
                 finished = Some(Ok(()));
                 continue;
             };
-            if let Step::OneOf(branches) = step(task, work, arena, &mut sink) {
-                frames.push(Frame::OneOf {
+            if in_branch {
+                budget = budget.saturating_sub(1);
+                if budget == 0 {
+                    collected.push(Failure {
+                        path: task.path,
+                        message: format!(
+                            "validation stopped after {UNION_BUDGET} checks inside anyOf/oneOf branches: the schema's unions branch too much for this value"
+                        ),
+                    });
+                    return (collected, false);
+                }
+            }
+            if let Step::Union(union, branches) = step(root, task, work, arena, &mut sink) {
+                if !in_branch {
+                    // An outermost union: its branches get a budget of their own.
+                    budget = UNION_BUDGET;
+                }
+                frames.push(Frame::Union {
+                    union,
                     branches,
                     value: task.value,
                     path: task.path,
@@ -222,16 +284,20 @@ fn internal_error() -> Failure {
 
 fn decide(
     arena: &PathArena<'_>,
+    union: Union,
     path: PathId,
     count: usize,
     matched: &[usize],
     failures: &[Failure],
 ) -> Result<(), Failure> {
+    let keyword = union.keyword();
     match matched.len() {
         1 => Ok(()),
+        _ if union == Union::AnyOf && !matched.is_empty() => Ok(()),
         0 => {
-            let details: Vec<String> = failures
+            let mut details: Vec<String> = failures
                 .iter()
+                .take(LISTED_BRANCHES)
                 .enumerate()
                 .map(|(i, f)| {
                     let rel = arena.render_relative(f.path, path);
@@ -243,10 +309,13 @@ fn decide(
                     }
                 })
                 .collect();
+            if failures.len() > LISTED_BRANCHES {
+                details.push(format!("… ({} more)", failures.len() - LISTED_BRANCHES));
+            }
             Err(Failure {
                 path,
                 message: format!(
-                    "value matches none of the {count} oneOf branches ({})",
+                    "value matches none of the {count} {keyword} branches ({})",
                     details.join("; ")
                 ),
             })
@@ -256,7 +325,7 @@ fn decide(
             Err(Failure {
                 path,
                 message: format!(
-                    "value matches {} oneOf branches ({}); exactly one must match",
+                    "value matches {} {keyword} branches ({}); exactly one must match",
                     matched.len(),
                     list.join(", ")
                 ),
@@ -274,177 +343,4 @@ fn truncate(s: &str) -> String {
         cut -= 1;
     }
     format!("{}...", &s[..cut])
-}
-
-/// Checks one (schema, value) pair: pushes its violations onto `sink` and the checks of its
-/// children onto `work`.
-fn step<'a>(
-    task: Task<'a>,
-    work: &mut Vec<Task<'a>>,
-    arena: &mut PathArena<'a>,
-    sink: &mut Vec<Failure>,
-) -> Step<'a> {
-    let mut fail = |message: String| {
-        sink.push(Failure {
-            path: task.path,
-            message,
-        });
-        Step::Checked
-    };
-    let Some(schema) = task.schema.as_object() else {
-        return fail("schema node is not supported".into());
-    };
-    let keywords = Keywords::of(schema);
-    let value = task.value;
-    if let Some(Value::Array(branches)) = keywords.one_of {
-        if !branches.is_empty() {
-            return Step::OneOf(branches);
-        }
-    }
-    if let Some(Value::String(ty)) = keywords.ty {
-        if !type_matches(ty, value) {
-            return fail(format!("expected {ty}, got {}", kind(value)));
-        }
-    }
-    if let Some(Value::Array(allowed)) = keywords.enum_ {
-        if !allowed.iter().any(|a| scalar_eq(a, value)) {
-            return fail(format!(
-                "expected one of {}, got {}",
-                list_values(allowed),
-                preview(value)
-            ));
-        }
-    }
-    if let Some(expected) = keywords.const_ {
-        if !scalar_eq(expected, value) {
-            return fail(format!(
-                "expected constant {}, got {}",
-                preview(expected),
-                preview(value)
-            ));
-        }
-    }
-    match value {
-        Value::Object(map) => {
-            let props = keywords.properties.and_then(Value::as_object);
-            if let Some(Value::Array(required)) = keywords.required {
-                for name in required.iter().filter_map(Value::as_str) {
-                    if !map.contains_key(name) {
-                        sink.push(Failure {
-                            path: task.path,
-                            message: format!(
-                                "missing required property {}",
-                                Value::String(name.to_owned())
-                            ),
-                        });
-                    }
-                }
-            }
-            if keywords.additional_properties == Some(&Value::Bool(false)) {
-                for key in map.keys() {
-                    if !props.is_some_and(|p| p.contains_key(key)) {
-                        sink.push(Failure {
-                            path: arena.push(task.path, Seg::Key(key)),
-                            message: format!(
-                                "property {} is not allowed (additionalProperties is false)",
-                                Value::String(key.clone())
-                            ),
-                        });
-                    }
-                }
-            }
-            if let Some(props) = props {
-                let start = work.len();
-                for (name, child_schema) in props {
-                    if let Some((key, child)) = map.get_key_value(name) {
-                        work.push(Task {
-                            schema: child_schema,
-                            value: child,
-                            path: arena.push(task.path, Seg::Key(key)),
-                        });
-                    }
-                }
-                work[start..].reverse();
-            }
-        }
-        Value::Array(items) => {
-            if let Some(item_schema) = keywords.items {
-                for (i, item) in items.iter().enumerate().rev() {
-                    work.push(Task {
-                        schema: item_schema,
-                        value: item,
-                        path: arena.push(task.path, Seg::Index(i)),
-                    });
-                }
-            }
-        }
-        _ => {}
-    }
-    Step::Checked
-}
-
-/// The allowed values of an `enum`, for a message: `"a", "b", "c"`, at most
-/// [`LISTED_VALUES`] of them.
-fn list_values(values: &[Value]) -> String {
-    let mut out: Vec<String> = values.iter().take(LISTED_VALUES).map(preview).collect();
-    if values.len() > LISTED_VALUES {
-        out.push(format!("… ({} more)", values.len() - LISTED_VALUES));
-    }
-    out.join(", ")
-}
-
-/// The keywords of one schema node that validation reads, gathered in one pass over
-/// its entries (cheaper than a hash lookup per keyword on the hot path).
-#[derive(Default)]
-struct Keywords<'a> {
-    one_of: Option<&'a Value>,
-    ty: Option<&'a Value>,
-    enum_: Option<&'a Value>,
-    const_: Option<&'a Value>,
-    properties: Option<&'a Value>,
-    required: Option<&'a Value>,
-    additional_properties: Option<&'a Value>,
-    items: Option<&'a Value>,
-}
-
-impl<'a> Keywords<'a> {
-    fn of(schema: &'a serde_json::Map<String, Value>) -> Self {
-        let mut k = Keywords::default();
-        for (key, value) in schema {
-            let slot = match key.as_str() {
-                "oneOf" => &mut k.one_of,
-                "type" => &mut k.ty,
-                "enum" => &mut k.enum_,
-                "const" => &mut k.const_,
-                "properties" => &mut k.properties,
-                "required" => &mut k.required,
-                "additionalProperties" => &mut k.additional_properties,
-                "items" => &mut k.items,
-                _ => continue,
-            };
-            *slot = Some(value);
-        }
-        k
-    }
-}
-
-/// Equality for `enum` / `const`: numbers compare numerically (`1 == 1.0`).
-pub(crate) fn scalar_eq(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => numbers_eq(x, y),
-        _ => a == b,
-    }
-}
-
-fn numbers_eq(x: &Number, y: &Number) -> bool {
-    if let (Some(a), Some(b)) = (x.as_i64(), y.as_i64()) {
-        return a == b;
-    }
-    if let (Some(a), Some(b)) = (x.as_u64(), y.as_u64()) {
-        return a == b;
-    }
-    match (x.as_f64(), y.as_f64()) {
-        (Some(a), Some(b)) => a == b,
-        _ => false,
-    }
 }

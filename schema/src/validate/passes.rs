@@ -9,8 +9,10 @@
 
 use serde_json::Value;
 
-use super::{scalar_eq, Keywords};
-use crate::support::type_matches;
+use super::step::Keywords;
+use super::{constraints, scalar_eq, UNION_BUDGET};
+use crate::refs;
+use crate::support::types::entry_matches;
 
 /// How deep the quick check recurses before leaving the value to the engine.
 const MAX_RECURSION: usize = 64;
@@ -18,74 +20,136 @@ const MAX_RECURSION: usize = 64;
 /// Whether `value` satisfies `schema` (an already supported schema). `false` also when the
 /// value nests too deep to decide here.
 pub(super) fn passes(schema: &Value, value: &Value) -> bool {
-    node(schema, value, 0)
+    passes_in(schema, schema, value)
 }
 
-fn node(schema: &Value, value: &Value, depth: usize) -> bool {
-    if depth > MAX_RECURSION {
-        return false;
-    }
-    let Some(schema) = schema.as_object() else {
-        return false;
+/// [`passes`] for `schema`, a part of the document `root` (`$ref`s resolve there).
+pub(super) fn passes_in(root: &Value, schema: &Value, value: &Value) -> bool {
+    let mut cx = Cx {
+        root,
+        budget: UNION_BUDGET,
     };
-    let keywords = Keywords::of(schema);
-    if let Some(Value::Array(branches)) = keywords.one_of {
-        if !branches.is_empty() {
-            // The engine decides a `oneOf` alone: the node's other keywords are not read.
-            let mut matched = 0;
-            for branch in branches {
-                if node(branch, value, depth + 1) {
-                    matched += 1;
-                    if matched > 1 {
+    cx.node(schema, value, 0, false)
+}
+
+/// The document and the checks left inside the branches of the outermost union.
+struct Cx<'r> {
+    root: &'r Value,
+    budget: usize,
+}
+
+impl Cx<'_> {
+    fn node(&mut self, schema: &Value, value: &Value, depth: usize, in_union: bool) -> bool {
+        if depth > MAX_RECURSION {
+            return false;
+        }
+        if in_union {
+            self.budget = self.budget.saturating_sub(1);
+            if self.budget == 0 {
+                return false;
+            }
+        }
+        let Some(schema) = schema.as_object() else {
+            return false;
+        };
+        let keywords = Keywords::of(schema);
+        if let Some(reference) = keywords.reference {
+            let root = self.root;
+            return match reference.as_str().and_then(|r| refs::resolve(root, r)) {
+                Some(target) => self.node(target, value, depth + 1, in_union),
+                None => false,
+            };
+        }
+        // The engine decides a union alone: the node's other keywords are not read.
+        let unions = [keywords.one_of, keywords.any_of];
+        if !in_union
+            && unions
+                .iter()
+                .any(|u| u.is_some_and(|b| b.as_array().is_some_and(|b| !b.is_empty())))
+        {
+            // An outermost union: its branches get a budget of their own.
+            self.budget = UNION_BUDGET;
+        }
+        if let Some(Value::Array(branches)) = keywords.one_of {
+            if !branches.is_empty() {
+                let mut matched = 0;
+                for branch in branches {
+                    if self.node(branch, value, depth + 1, true) {
+                        matched += 1;
+                        if matched > 1 {
+                            return false;
+                        }
+                    }
+                }
+                return matched == 1;
+            }
+        }
+        if let Some(Value::Array(branches)) = keywords.any_of {
+            if !branches.is_empty() {
+                return branches
+                    .iter()
+                    .any(|branch| self.node(branch, value, depth + 1, true));
+            }
+        }
+        if let Some(ty) = keywords.ty {
+            if !entry_matches(ty, value) {
+                return false;
+            }
+        }
+        if let Some(Value::Array(allowed)) = keywords.enum_ {
+            if !allowed.iter().any(|a| scalar_eq(a, value)) {
+                return false;
+            }
+        }
+        if let Some(expected) = keywords.const_ {
+            if !scalar_eq(expected, value) {
+                return false;
+            }
+        }
+        let mut ok = true;
+        constraints::check(&keywords, value, |_| {
+            ok = false;
+            false
+        });
+        if !ok {
+            return false;
+        }
+        match value {
+            Value::Object(map) => {
+                let props = keywords.properties.and_then(Value::as_object);
+                if let Some(Value::Array(required)) = keywords.required {
+                    let mut names = required.iter().filter_map(Value::as_str);
+                    if !names.all(|name| map.contains_key(name)) {
                         return false;
                     }
                 }
-            }
-            return matched == 1;
-        }
-    }
-    if let Some(Value::String(ty)) = keywords.ty {
-        if !type_matches(ty, value) {
-            return false;
-        }
-    }
-    if let Some(Value::Array(allowed)) = keywords.enum_ {
-        if !allowed.iter().any(|a| scalar_eq(a, value)) {
-            return false;
-        }
-    }
-    if let Some(expected) = keywords.const_ {
-        if !scalar_eq(expected, value) {
-            return false;
-        }
-    }
-    match value {
-        Value::Object(map) => {
-            let props = keywords.properties.and_then(Value::as_object);
-            if let Some(Value::Array(required)) = keywords.required {
-                let mut names = required.iter().filter_map(Value::as_str);
-                if !names.all(|name| map.contains_key(name)) {
-                    return false;
+                if let Some(names) = keywords.property_names {
+                    for key in map.keys() {
+                        let name = Value::String(key.clone());
+                        if !self.node(names, &name, depth + 1, in_union) {
+                            return false;
+                        }
+                    }
                 }
+                map.iter()
+                    .all(|(key, child)| match props.and_then(|p| p.get(key)) {
+                        Some(declared) => self.node(declared, child, depth + 1, in_union),
+                        None => match keywords.additional_properties {
+                            Some(Value::Bool(false)) => false,
+                            Some(extra @ Value::Object(_)) => {
+                                self.node(extra, child, depth + 1, in_union)
+                            }
+                            _ => true,
+                        },
+                    })
             }
-            if keywords.additional_properties == Some(&Value::Bool(false))
-                && !map
-                    .keys()
-                    .all(|key| props.is_some_and(|p| p.contains_key(key)))
-            {
-                return false;
-            }
-            props.is_none_or(|props| {
-                props.iter().all(|(name, child_schema)| {
-                    map.get(name)
-                        .is_none_or(|child| node(child_schema, child, depth + 1))
-                })
-            })
+            Value::Array(items) => keywords.items.is_none_or(|item_schema| {
+                items
+                    .iter()
+                    .all(|item| self.node(item_schema, item, depth + 1, in_union))
+            }),
+            _ => true,
         }
-        Value::Array(items) => keywords
-            .items
-            .is_none_or(|item_schema| items.iter().all(|item| node(item_schema, item, depth + 1))),
-        _ => true,
     }
 }
 
@@ -142,15 +206,53 @@ mod tests {
         fn schema(&mut self, depth: u32) -> Value {
             let mut node = Map::new();
             if depth > 0 && self.below(6) == 0 {
+                let union = if self.below(2) == 0 { "oneOf" } else { "anyOf" };
                 let branches = (0..1 + self.below(3)).map(|_| self.schema(depth - 1));
-                node.insert("oneOf".into(), Value::Array(branches.collect()));
+                node.insert(union.into(), Value::Array(branches.collect()));
                 return Value::Object(node);
+            }
+            if self.below(12) == 0 {
+                // The generated root carries `$defs.s` (see the test).
+                return json!({"$ref": "#/$defs/s"});
             }
             let types = [
                 "object", "array", "string", "number", "integer", "boolean", "null",
             ];
-            if self.below(3) != 0 {
-                node.insert("type".into(), json!(types[self.below(7) as usize]));
+            match self.below(4) {
+                0 => {}
+                1 => {
+                    let pair = [types[self.below(7) as usize], types[self.below(7) as usize]];
+                    if pair[0] == pair[1] {
+                        node.insert("type".into(), json!(pair[0]));
+                    } else {
+                        node.insert("type".into(), json!(pair));
+                    }
+                }
+                _ => {
+                    node.insert("type".into(), json!(types[self.below(7) as usize]));
+                }
+            }
+            for (key, value) in [
+                ("minimum", json!(0)),
+                ("maximum", json!(1.5)),
+                ("exclusiveMinimum", json!(-1)),
+                ("minLength", json!(1)),
+                ("maxLength", json!(1)),
+                ("pattern", json!("^[ab]")),
+                ("format", json!("date")),
+                ("minItems", json!(1)),
+                ("maxItems", json!(2)),
+                ("uniqueItems", json!(true)),
+            ] {
+                if self.below(10) == 0 {
+                    node.insert(key.into(), value);
+                }
+            }
+            if depth > 0 && self.below(8) == 0 {
+                node.insert("propertyNames".into(), json!({"enum": ["a", "b"]}));
+            }
+            if depth > 0 && self.below(8) == 0 {
+                node.insert("additionalProperties".into(), self.schema(depth - 1));
             }
             if self.below(8) == 0 {
                 let values = (0..1 + self.below(3)).map(|_| self.scalar());
@@ -185,7 +287,13 @@ mod tests {
         let mut gen = Gen(0x9e37_79b9_7f4a_7c15);
         let (mut valid, mut invalid) = (0, 0);
         for _ in 0..20_000 {
-            let schema = gen.schema(3);
+            let mut schema = gen.schema(3);
+            if let Value::Object(root) = &mut schema {
+                root.insert(
+                    "$defs".into(),
+                    json!({"s": {"type": "string", "maxLength": 1}}),
+                );
+            }
             let value = if gen.below(2) == 0 {
                 gen.value(3)
             } else {

@@ -4,3 +4,4 @@ mod common;
 
 mod dsl;
 mod raw_subset;
+mod wild;

@@ -11,27 +11,28 @@ use serde_json::{json, Value};
 #[test]
 fn b03_unsupported_keywords_rejected_with_every_path() {
     let schema = json!({
-        "$ref": "#/definitions/x",
+        "$id": "x",
         "type": "object",
         "properties": {
-            "a": {"type": "object", "properties": {"deep": {"type": "string", "pattern": "^x"}}},
-            "list": {"type": "array", "items": {"type": "string", "format": "email"}},
-            "n": {"type": "number", "minimum": 0}
+            "a": {"type": "object", "properties": {"deep": {"type": "string", "not": {}}}},
+            "list": {"type": "array", "items": {"type": "string", "contentEncoding": "base64"}},
+            "n": {"type": "number", "multipleOf": 2}
         }
     });
     let err = assert_supported(&schema).unwrap_err();
     assert_eq!(
         paths(&err),
         vec![
-            "/$ref",
-            "/properties/a/properties/deep/pattern",
-            "/properties/list/items/format",
-            "/properties/n/minimum",
+            "/$id",
+            "/properties/a/properties/deep/not",
+            "/properties/list/items/contentEncoding",
+            "/properties/n/multipleOf",
         ]
     );
     let text = err.to_string();
     assert_eq!(text.lines().count(), 4, "{text}");
-    assert!(text.contains("/properties/list/items/format: unsupported keyword `format`"));
+    assert!(text
+        .contains("/properties/list/items/contentEncoding: unsupported keyword `contentEncoding`"));
     // A validator must not silently ignore them either.
     assert!(validate(&schema, &json!({})).is_err());
 }
@@ -40,18 +41,16 @@ fn b03_unsupported_keywords_rejected_with_every_path() {
 fn b03_every_non_subset_keyword_is_rejected() {
     for kw in [
         "$schema",
-        "$defs",
         "$id",
         "allOf",
-        "anyOf",
         "not",
         "if",
-        "maxLength",
-        "minItems",
+        "multipleOf",
+        "minProperties",
         "patternProperties",
-        "uniqueItems",
+        "dependentRequired",
         "nullable",
-        "definitions",
+        "contains",
     ] {
         let schema = json!({ kw: 1 });
         let err = assert_supported(&schema).unwrap_err();
@@ -76,8 +75,8 @@ fn b03_keyword_paths_are_pointer_escaped() {
         "type": "object",
         "properties": {
             "a/b": {"type": "string", "x-a/b": true},
-            "m~n": {"type": "string", "maxLength": 3},
-            "": {"type": "string", "pattern": "z"}
+            "m~n": {"type": "string", "multipleOf": 3},
+            "": {"type": "string", "not": "z"}
         },
         "required": ["a/b", "m~n", "nope"]
     });
@@ -85,9 +84,9 @@ fn b03_keyword_paths_are_pointer_escaped() {
     assert_eq!(
         paths(&err),
         vec![
-            "/properties//pattern",
+            "/properties//not",
             "/properties/a~1b/x-a~1b",
-            "/properties/m~0n/maxLength",
+            "/properties/m~0n/multipleOf",
             "/required/2",
         ]
     );
@@ -256,7 +255,7 @@ fn b06_schema_check_is_stack_safe_at_5000_levels() {
         assert!(assert_supported(&ok).is_ok());
         dismantle(ok);
 
-        let bad = nest(depth, json!({"type": "string", "format": "uri"}), |v| {
+        let bad = nest(depth, json!({"type": "string", "not": {}}), |v| {
             let one_of = obj([("oneOf", Value::Array(vec![v, json!({"type": "null"})]))]);
             obj([
                 ("type", json!("object")),
@@ -267,7 +266,7 @@ fn b06_schema_check_is_stack_safe_at_5000_levels() {
         assert_eq!(err.issues.len(), 1);
         assert_eq!(
             err.issues[0].path,
-            format!("{}/format", "/properties/p/oneOf/0".repeat(depth))
+            format!("{}/not", "/properties/p/oneOf/0".repeat(depth))
         );
         dismantle(bad);
     }
@@ -282,14 +281,15 @@ fn hostile_nodes_never_panic_and_are_reported() {
         json!(3),
         json!("string"),
         json!([{"type": "string"}]),
-        json!({"type": ["string", "null"]}),
+        json!({"type": ["string", "string"]}),
+        json!({"type": []}),
         json!({"type": "text"}),
         json!({"type": 5}),
         json!({"type": "object", "properties": []}),
         json!({"type": "object", "properties": {"a": true}}),
         json!({"type": "object", "properties": {"a": 1}}),
         json!({"type": "object", "required": "a"}),
-        json!({"type": "object", "additionalProperties": {"type": "string"}}),
+        json!({"type": "object", "additionalProperties": {"type": "strin"}}),
         json!({"type": "object", "additionalProperties": "no"}),
         json!({"type": "array", "items": [{"type": "string"}]}),
         json!({"type": "array", "items": false}),
@@ -317,7 +317,7 @@ fn hostile_nodes_never_panic_and_are_reported() {
         &json!({"type": "object", "properties": {"a": true}})
     ));
     assert!(node_is_supported(
-        &json!({"type": "array", "items": {"pattern": "x"}})
+        &json!({"type": "array", "items": {"not": "x"}})
     ));
     assert!(node_is_supported(&json!({"oneOf": [1, 2]})));
     assert!(!node_is_supported(
@@ -577,6 +577,6 @@ fn object_root_is_enforced_only_by_assert_object_schema() {
     assert!(assert_object_schema(&json!({})).is_err());
     assert!(assert_object_schema(&json!({"type": "object", "properties": {"x": {}}})).is_ok());
     // Both kinds of issue are listed together.
-    let err = assert_object_schema(&json!({"type": "string", "format": "date"})).unwrap_err();
-    assert_eq!(paths(&err), vec!["", "/format"]);
+    let err = assert_object_schema(&json!({"type": "string", "not": {}})).unwrap_err();
+    assert_eq!(paths(&err), vec!["", "/not"]);
 }

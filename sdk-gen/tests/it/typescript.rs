@@ -142,8 +142,13 @@ const STRESS_USAGE: &str = r#"
 
 /// Writes `sdk.ts` and `usage.ts`, then checks them together.
 fn check_catalog(tools: &[common::Tool], usage: &str) {
+    check_sdk(&declarations(&decls(tools)), usage);
+}
+
+/// Writes `sdk` as `sdk.ts` and the program `usage` as `usage.ts`, then checks them together.
+pub fn check_sdk(sdk: &str, usage: &str) {
     let dir = tempfile::tempdir().expect("temp dir");
-    std::fs::write(dir.path().join("sdk.ts"), declarations(&decls(tools))).unwrap();
+    std::fs::write(dir.path().join("sdk.ts"), sdk).unwrap();
     std::fs::write(dir.path().join("usage.ts"), program(usage)).unwrap();
     let (ok, diagnostics) = run_tsc(dir.path(), &["sdk.ts", "usage.ts"]);
     assert!(

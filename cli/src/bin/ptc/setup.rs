@@ -287,8 +287,25 @@ pub async fn sdk(args: SdkArgs) -> Result<ExitCode, String> {
     for section in sections {
         crate::output::stdout(&section.text);
     }
+    untyped_count(&setup.registry);
     setup.shutdown().await;
     Ok(ExitCode::SUCCESS)
+}
+
+/// After the per-tool warnings: how many visible tools take arguments ptc neither types nor
+/// validates (an input schema outside the supported subset).
+fn untyped_count(registry: &ToolRegistry) {
+    let tools: Vec<_> = registry
+        .view(None, None)
+        .definitions()
+        .into_iter()
+        .filter(|d| d.name() != "run_code")
+        .collect();
+    let untyped = tools.iter().filter(|d| !d.validates_args()).count();
+    crate::output::stderr_line(&format!(
+        "ptc: {untyped} of {} tools have untyped arguments (input schema outside the supported subset: typed `unknown`, not validated)",
+        tools.len()
+    ));
 }
 
 /// `ptc tools`.

@@ -3,12 +3,26 @@
 //!
 //! Decisions the seed leaves implicit, made strict here:
 //! * boolean schemas (`true` / `false`) are unsupported; `{}` is "any value";
-//! * `oneOf` is a node of its own: `type`, `properties`, `required`,
-//!   `additionalProperties`, `items`, `enum` and `const` beside it are
-//!   rejected (annotations are allowed), so every constraint lives in a branch;
-//! * `properties` / `required` / `additionalProperties` need `type: "object"`,
-//!   `items` needs `type: "array"`;
-//! * `enum` / `const` hold scalars that match the node's `type` when present.
+//! * a union (`anyOf`: at least one branch matches; `oneOf`: exactly one) and a `$ref` are
+//!   nodes of their own: beside them only annotations (`description`, `title`, `default`,
+//!   `examples`) and `$defs`/`definitions` may stand, so every constraint lives in a branch
+//!   or in the target (this is how every schema of the recorded catalog writes them);
+//! * `type` is one of the seven names or an array of distinct names (`["string", "null"]`);
+//! * the structural keywords `properties` / `required` / `additionalProperties` (`true`,
+//!   `false` or a schema for the other keys) / `propertyNames` need `type` to name
+//!   `"object"`, `items` (one schema) needs `"array"`;
+//! * the value constraints (`minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`,
+//!   `minLength`, `maxLength` (code points), `pattern`, `minItems`, `maxItems`,
+//!   `uniqueItems`) apply to values of their kind only and need no `type`; a `type` that
+//!   rules their kind out is reported; `format` stands beside any type and is checked on
+//!   strings (see [`constraints`], [`crate::pattern`] and
+//!   [`crate::format`]);
+//! * `$ref` is local: `#`, `#/$defs/<name>` or `#/definitions/<name>`, resolved from the
+//!   root; a reference cycle that never descends into the value is refused (see
+//!   [`crate::refs`]);
+//! * `enum` / `const` hold scalars that match the node's `type` when present;
+//! * OpenAPI's `discriminator` (`{"propertyName": …, "mapping": …}`, generated beside a
+//!   `oneOf`) is an annotation: the union decides.
 
 use std::collections::HashSet;
 
@@ -16,21 +30,24 @@ use serde_json::{Map, Value};
 
 use crate::error::{JsonSchemaError, SchemaIssue};
 use crate::pointer::{escape_token, PathArena, PathId, Seg, ROOT};
+use crate::refs;
 
-/// The seven single types of the subset.
-pub(crate) const TYPES: &[&str] = &[
-    "object", "array", "string", "number", "integer", "boolean", "null",
-];
+mod constraints;
+mod literals;
+pub(crate) mod types;
 
-/// Keywords that must not appear beside `oneOf`.
-const ONE_OF_CONFLICTS: &[&str] = &[
-    "type",
-    "properties",
-    "required",
-    "additionalProperties",
-    "items",
-    "enum",
-    "const",
+use literals::{check_enum, check_scalar};
+use types::{check_type, TypeState};
+
+/// Keywords that may stand beside a union or a `$ref`: annotations and definitions.
+const BESIDE_A_NODE_OF_ITS_OWN: &[&str] = &[
+    "discriminator",
+    "description",
+    "title",
+    "default",
+    "examples",
+    "$defs",
+    "definitions",
 ];
 
 /// The JSON kind of a value, as used in messages.
@@ -58,24 +75,6 @@ pub(crate) fn is_integral(value: &Value) -> bool {
     }
 }
 
-/// True when `value` is an instance of the subset type `ty`.
-pub(crate) fn type_matches(ty: &str, value: &Value) -> bool {
-    match ty {
-        "object" => value.is_object(),
-        "array" => value.is_array(),
-        "string" => value.is_string(),
-        "number" => value.is_number(),
-        "integer" => is_integral(value),
-        "boolean" => value.is_boolean(),
-        "null" => value.is_null(),
-        _ => false,
-    }
-}
-
-fn is_scalar(value: &Value) -> bool {
-    !(value.is_array() || value.is_object())
-}
-
 /// A short, bounded rendering of a value for messages.
 pub(crate) fn preview(value: &Value) -> String {
     const LIMIT: usize = 80;
@@ -95,12 +94,6 @@ pub(crate) fn preview(value: &Value) -> String {
             }
         }
     }
-}
-
-enum TypeState<'a> {
-    Absent,
-    Valid(&'a str),
-    Invalid,
 }
 
 /// Checks one node's own keywords (not its child schemas). Issues are pushed
@@ -123,35 +116,58 @@ pub(crate) fn check_node(node: &Value, issues: &mut Vec<(String, String)>) {
             return;
         }
     };
-    let has_one_of = obj.contains_key("oneOf");
-    let ty = match obj.get("type") {
-        None => TypeState::Absent,
-        Some(Value::String(s)) if TYPES.contains(&s.as_str()) => TypeState::Valid(s),
-        Some(_) => TypeState::Invalid,
-    };
+    let own = ["anyOf", "oneOf", "$ref"]
+        .into_iter()
+        .filter(|k| obj.contains_key(*k))
+        .collect::<Vec<_>>();
+    let ty = TypeState::of(obj.get("type"));
     for (key, val) in obj {
         let key = key.as_str();
-        if has_one_of && ONE_OF_CONFLICTS.contains(&key) {
-            issues.push((
-                format!("/{key}"),
-                format!(
-                    "`{key}` cannot be combined with `oneOf`; put constraints inside the branches"
-                ),
-            ));
+        if let Some(owner) = own.iter().find(|o| **o != key) {
+            if !BESIDE_A_NODE_OF_ITS_OWN.contains(&key) && known(key) {
+                issues.push((
+                    format!("/{key}"),
+                    format!(
+                        "`{key}` cannot be combined with `{owner}`; put constraints inside {}",
+                        if *owner == "$ref" {
+                            "the target"
+                        } else {
+                            "the branches"
+                        }
+                    ),
+                ));
+                continue;
+            }
+        }
+        if let Some(want) = constraints::applies_to(key) {
+            constraints::check(key, want, val, &ty, issues);
             continue;
         }
         match key {
             "type" => check_type(val, issues),
-            "oneOf" => check_one_of(val, issues),
-            "properties" => {
-                need_type(key, "object", &ty, issues);
+            "oneOf" | "anyOf" => check_union(key, val, issues),
+            "$ref" => match val {
+                Value::String(r) if refs::well_formed(r) => {}
+                Value::String(r) => issues.push((
+                    "/$ref".into(),
+                    format!(
+                        "`$ref` {} is not local; use \"#\", \"#/$defs/<name>\" or \"#/definitions/<name>\"",
+                        preview(&Value::String(r.clone()))
+                    ),
+                )),
+                other => issues.push((
+                    "/$ref".into(),
+                    format!("`$ref` must be a string, got {}", kind(other)),
+                )),
+            },
+            "$defs" | "definitions" | "properties" => {
+                if key == "properties" {
+                    need_type(key, "object", &ty, issues);
+                }
                 if !val.is_object() {
                     issues.push((
-                        "/properties".into(),
-                        format!(
-                            "`properties` must be an object of schemas, got {}",
-                            kind(val)
-                        ),
+                        format!("/{key}"),
+                        format!("`{key}` must be an object of schemas, got {}", kind(val)),
                     ));
                 }
             }
@@ -161,22 +177,17 @@ pub(crate) fn check_node(node: &Value, issues: &mut Vec<(String, String)>) {
             }
             "additionalProperties" => {
                 need_type(key, "object", &ty, issues);
-                match val {
-                    Value::Bool(_) => {}
-                    Value::Object(_) => issues.push((
-                        "/additionalProperties".into(),
-                        "schema-valued `additionalProperties` is not supported; use true or false"
-                            .into(),
-                    )),
-                    other => issues.push((
+                if !val.is_boolean() && !val.is_object() {
+                    issues.push((
                         "/additionalProperties".into(),
                         format!(
-                            "`additionalProperties` must be a boolean, got {}",
-                            kind(other)
+                            "`additionalProperties` must be a boolean or a schema, got {}",
+                            kind(val)
                         ),
-                    )),
+                    ));
                 }
             }
+            "propertyNames" => need_type(key, "object", &ty, issues),
             "items" => {
                 need_type(key, "array", &ty, issues);
                 if val.is_array() {
@@ -197,7 +208,23 @@ pub(crate) fn check_node(node: &Value, issues: &mut Vec<(String, String)>) {
                     ));
                 }
             }
+            "format" => {
+                if !val.is_string() {
+                    issues.push((
+                        "/format".into(),
+                        format!("`format` must be a string, got {}", kind(val)),
+                    ));
+                }
+            }
             "default" | "examples" => {}
+            "discriminator" => {
+                if !val.get("propertyName").is_some_and(Value::is_string) {
+                    issues.push((
+                        "/discriminator".into(),
+                        "`discriminator` must be an object with a string `propertyName`".into(),
+                    ));
+                }
+            }
             other => issues.push((
                 format!("/{}", escape_token(other)),
                 format!("unsupported keyword `{other}`"),
@@ -206,38 +233,27 @@ pub(crate) fn check_node(node: &Value, issues: &mut Vec<(String, String)>) {
     }
 }
 
-fn check_type(val: &Value, issues: &mut Vec<(String, String)>) {
-    let msg = match val {
-        Value::String(s) if TYPES.contains(&s.as_str()) => return,
-        Value::String(s) => format!("unknown type `{s}`; expected one of {}", TYPES.join(", ")),
-        Value::Array(_) => "type arrays are not supported; use a single type or `oneOf`".into(),
-        other => format!("`type` must be a string, got {}", kind(other)),
-    };
-    issues.push(("/type".into(), msg));
+/// True for a keyword of the subset.
+fn known(key: &str) -> bool {
+    crate::SUPPORTED_KEYWORDS.contains(&key)
 }
 
-fn check_one_of(val: &Value, issues: &mut Vec<(String, String)>) {
+fn check_union(key: &str, val: &Value, issues: &mut Vec<(String, String)>) {
     match val {
         Value::Array(a) if a.len() >= 2 => {}
         Value::Array(a) => issues.push((
-            "/oneOf".into(),
-            format!("`oneOf` needs at least two branches, got {}", a.len()),
+            format!("/{key}"),
+            format!("`{key}` needs at least two branches, got {}", a.len()),
         )),
         other => issues.push((
-            "/oneOf".into(),
-            format!("`oneOf` must be an array of schemas, got {}", kind(other)),
+            format!("/{key}"),
+            format!("`{key}` must be an array of schemas, got {}", kind(other)),
         )),
     }
 }
 
 fn need_type(key: &str, want: &str, ty: &TypeState<'_>, issues: &mut Vec<(String, String)>) {
-    let ok = match ty {
-        TypeState::Valid(t) => *t == want,
-        // An invalid `type` was already reported; don't pile on.
-        TypeState::Invalid => true,
-        TypeState::Absent => false,
-    };
-    if !ok {
+    if !ty.names(want) {
         issues.push((
             format!("/{key}"),
             format!("`{key}` is only allowed with type \"{want}\""),
@@ -280,53 +296,13 @@ fn check_required(val: &Value, obj: &Map<String, Value>, issues: &mut Vec<(Strin
     }
 }
 
-fn check_enum(val: &Value, ty: &TypeState<'_>, issues: &mut Vec<(String, String)>) {
-    match val {
-        Value::Array(a) if a.is_empty() => {
-            issues.push(("/enum".into(), "`enum` must not be empty".into()));
-        }
-        Value::Array(a) => {
-            for (i, v) in a.iter().enumerate() {
-                check_scalar(&format!("/enum/{i}"), "`enum` value", v, ty, issues);
-            }
-        }
-        other => issues.push((
-            "/enum".into(),
-            format!("`enum` must be an array of scalars, got {}", kind(other)),
-        )),
-    }
-}
-
-fn check_scalar(
-    path: &str,
-    what: &str,
-    val: &Value,
-    ty: &TypeState<'_>,
-    issues: &mut Vec<(String, String)>,
-) {
-    if !is_scalar(val) {
-        issues.push((
-            path.into(),
-            format!(
-                "{what} must be a scalar (string, number, boolean or null), got {}",
-                kind(val)
-            ),
-        ));
-    } else if let TypeState::Valid(t) = ty {
-        if !type_matches(t, val) {
-            issues.push((
-                path.into(),
-                format!("{what} {} does not match type \"{t}\"", preview(val)),
-            ));
-        }
-    }
-}
-
 /// True when this one node's own keywords and their shapes are supported.
 ///
-/// Child schemas inside `properties`, `items` and `oneOf` are not inspected,
-/// so a generator can render just the offending node as `unknown`. Never
-/// panics, whatever the input.
+/// Child schemas (inside `properties`, `items`, `anyOf`/`oneOf`,
+/// `additionalProperties`, `propertyNames`, `$defs`/`definitions`) are not inspected,
+/// and a `$ref` is checked for its form only (its target is not looked up), so a
+/// generator can render just the offending node as `unknown`. Never panics, whatever
+/// the input.
 pub fn node_is_supported(node: &Value) -> bool {
     let mut issues = Vec::new();
     check_node(node, &mut issues);
@@ -340,8 +316,24 @@ pub(crate) fn collect_issues(schema: &Value) -> Vec<SchemaIssue> {
     let mut stack: Vec<(&Value, PathId)> = vec![(schema, ROOT)];
     let mut local = Vec::new();
     let mut kids: Vec<(&Value, PathId)> = Vec::new();
+    let mut refs: Vec<(&Value, PathId)> = Vec::new();
     while let Some((node, id)) = stack.pop() {
         check_node(node, &mut local);
+        if let Some(Value::String(r)) = node.get("$ref") {
+            if refs::well_formed(r) {
+                if refs::resolve(schema, r).is_some() {
+                    refs.push((node, id));
+                } else {
+                    local.push((
+                        "/$ref".into(),
+                        format!(
+                            "`$ref` {} names no schema of this document",
+                            preview(&Value::String(r.clone()))
+                        ),
+                    ));
+                }
+            }
+        }
         if !local.is_empty() {
             let base = arena.render(id);
             out.extend(local.drain(..).map(|(rel, message)| SchemaIssue {
@@ -350,24 +342,39 @@ pub(crate) fn collect_issues(schema: &Value) -> Vec<SchemaIssue> {
             }));
         }
         let Value::Object(obj) = node else { continue };
-        if let Some(Value::Object(props)) = obj.get("properties") {
-            let p = arena.push(id, Seg::Keyword("properties"));
-            for (name, child) in props {
-                kids.push((child, arena.push(p, Seg::Key(name))));
-            }
-        }
-        if let Some(items) = obj.get("items") {
-            if !items.is_array() {
-                kids.push((items, arena.push(id, Seg::Keyword("items"))));
-            }
-        }
-        if let Some(Value::Array(branches)) = obj.get("oneOf") {
-            let p = arena.push(id, Seg::Keyword("oneOf"));
-            for (i, child) in branches.iter().enumerate() {
-                kids.push((child, arena.push(p, Seg::Index(i))));
+        for (key, child) in obj {
+            match (key.as_str(), child) {
+                ("properties" | "$defs" | "definitions", Value::Object(map)) => {
+                    let p = arena.push(id, Seg::Key(key));
+                    for (name, child) in map {
+                        kids.push((child, arena.push(p, Seg::Key(name))));
+                    }
+                }
+                ("items", child) if !child.is_array() => {
+                    kids.push((child, arena.push(id, Seg::Key(key))));
+                }
+                ("propertyNames", child) => {
+                    kids.push((child, arena.push(id, Seg::Key(key))));
+                }
+                ("additionalProperties", Value::Object(_)) => {
+                    kids.push((child, arena.push(id, Seg::Key(key))));
+                }
+                ("oneOf" | "anyOf", Value::Array(branches)) => {
+                    let p = arena.push(id, Seg::Key(key));
+                    for (i, child) in branches.iter().enumerate() {
+                        kids.push((child, arena.push(p, Seg::Index(i))));
+                    }
+                }
+                _ => {}
             }
         }
         stack.extend(kids.drain(..).rev());
+    }
+    for id in refs::same_value_cycles(schema, &refs) {
+        out.push(SchemaIssue {
+            path: format!("{}/$ref", arena.render(id)),
+            message: "`$ref` cycle: this reference leads back to itself without descending into a property or an item".into(),
+        });
     }
     out
 }

@@ -10,19 +10,33 @@
 //!
 //! Each node is rendered once and its text copied into at most `MAX_DEPTH`
 //! ancestors; indentation is at most two spaces per level, so the output is
-//! linear in the input.
+//! linear in the input — except for `$ref`s, which are rendered inline at each
+//! use: a reference to a schema being rendered already (a recursive schema)
+//! becomes a type alias the SDK declares (`type RefNode = { next?: RefNode };`;
+//! `JsonValue` from [`schema_to_ts`], which declares nothing), and after
+//! [`MAX_INLINED_REFS`] inlined references in one root schema the rest render as
+//! `JsonValue`, so shared definitions cannot blow the output up. Validation still
+//! enforces them in full.
 
 use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use crate::comment::line_comment;
-use crate::names::{property_key, string_literal};
+mod object;
+mod said;
+
+use crate::names::string_literal;
+use object::render_object;
+pub(crate) use said::Said;
+
+/// How many `$ref`s one root schema inlines before the rest render as `JsonValue`.
+pub const MAX_INLINED_REFS: usize = 64;
 
 /// Nesting depth beyond which a node renders as `unknown`.
 ///
-/// The root is depth 0; a property, an array's `items` and a `oneOf` branch
-/// are each one level deeper than their parent. Nodes at depths
+/// The root is depth 0; a property, an array's `items`, a union branch, an
+/// additional property's schema and a `$ref`'s target are each one level
+/// deeper than their parent. Nodes at depths
 /// `0..=MAX_DEPTH` render normally.
 pub const MAX_DEPTH: usize = 64;
 
@@ -94,18 +108,15 @@ pub fn schema_to_ts(schema: &Value) -> String {
     render_at(schema, 0, false, &mut Said::default())
 }
 
-/// The property comments already written: a property of the same name and description
-/// is commented once per SDK (the model has read it), wherever it recurs.
-#[derive(Default)]
-pub(crate) struct Said(HashSet<(String, String)>);
-
-impl Said {
-    /// `doc`, unless `name` was already said with the same text.
-    fn first(&mut self, name: &str, text: &str, doc: String) -> Option<String> {
-        self.0
-            .insert((name.to_owned(), text.to_owned()))
-            .then_some(doc)
-    }
+/// One root schema being rendered: where its `$ref`s resolve, the references being
+/// inlined now (to spot recursion), the targets named by an alias, and how many more
+/// references may be inlined.
+struct Cx<'a, 's> {
+    root: &'a Value,
+    said: &'s mut Said,
+    inlining: Vec<*const Value>,
+    named: Vec<(*const Value, String)>,
+    refs_left: usize,
 }
 
 /// Renders `schema` for a position whose line is indented `indent` levels
@@ -119,10 +130,40 @@ pub(crate) fn render_at(
     close_root: bool,
     said: &mut Said,
 ) -> String {
-    render(schema, 0, indent, close_root, said).text
+    let root = schema as *const Value;
+    let mut cx = Cx {
+        root: schema,
+        said,
+        inlining: vec![root],
+        named: Vec::new(),
+        refs_left: MAX_INLINED_REFS,
+    };
+    let ts = render(schema, 0, indent, close_root, &mut cx);
+    declared(root, ts, indent, &mut cx).text
 }
 
-fn render(node: &Value, depth: usize, indent: usize, close: bool, said: &mut Said) -> Ts {
+/// `ts`, the rendering of `target` at `indent`, or the name of its alias when the rendering
+/// referred back to it (the alias is declared here, its lines moved to the left margin).
+fn declared(target: *const Value, ts: Ts, indent: usize, cx: &mut Cx<'_, '_>) -> Ts {
+    let Some((_, name)) = cx.named.iter().find(|(k, _)| *k == target) else {
+        return ts;
+    };
+    if let Some(aliases) = cx.said.aliases.as_mut() {
+        let margin = "  ".repeat(indent);
+        let mut lines = ts.text.lines();
+        let mut body = lines.next().unwrap_or_default().to_owned();
+        for line in lines {
+            body.push('\n');
+            body.push_str(line.strip_prefix(margin.as_str()).unwrap_or(line));
+        }
+        aliases
+            .declarations
+            .push_str(&format!("type {name} = {body};\n"));
+    }
+    Ts::primary(name.clone())
+}
+
+fn render(node: &Value, depth: usize, indent: usize, close: bool, cx: &mut Cx<'_, '_>) -> Ts {
     if depth > MAX_DEPTH {
         return Ts::unknown();
     }
@@ -132,7 +173,36 @@ fn render(node: &Value, depth: usize, indent: usize, close: bool, said: &mut Sai
     if !ptc_schema::node_is_supported(node) {
         return Ts::unknown();
     }
-    render_supported(obj, depth, indent, close, said).unwrap_or_else(Ts::unknown)
+    render_supported(obj, depth, indent, close, cx).unwrap_or_else(Ts::unknown)
+}
+
+/// A `$ref`: its target inline; a reference back to a target being rendered (recursion)
+/// names an alias when the SDK declares them, else renders as `JsonValue`, as do
+/// references past the budget.
+#[inline(never)]
+fn render_ref(reference: &Value, depth: usize, indent: usize, cx: &mut Cx<'_, '_>) -> Option<Ts> {
+    let reference = reference.as_str()?;
+    let target = ptc_schema::resolve_ref(cx.root, reference)?;
+    let key = target as *const Value;
+    if let Some((_, name)) = cx.named.iter().find(|(k, _)| *k == key) {
+        return Some(Ts::primary(name.clone()));
+    }
+    if cx.inlining.contains(&key) {
+        let Some(aliases) = cx.said.aliases.as_mut() else {
+            return Some(Ts::primary(JSON_VALUE));
+        };
+        let name = aliases.reserve(reference);
+        cx.named.push((key, name.clone()));
+        return Some(Ts::primary(name));
+    }
+    if cx.refs_left == 0 {
+        return Some(Ts::primary(JSON_VALUE));
+    }
+    cx.refs_left -= 1;
+    cx.inlining.push(key);
+    let ts = render(target, depth + 1, indent, false, cx);
+    cx.inlining.pop();
+    Some(declared(key, ts, indent, cx))
 }
 
 /// `None` means "unexpected shape": the caller renders `unknown`.
@@ -141,29 +211,60 @@ fn render_supported(
     depth: usize,
     indent: usize,
     close: bool,
-    said: &mut Said,
+    cx: &mut Cx<'_, '_>,
 ) -> Option<Ts> {
+    if let Some(reference) = obj.get("$ref") {
+        return render_ref(reference, depth, indent, cx);
+    }
     if let Some(values) = obj.get("enum") {
         return literal_union(values.as_array()?);
     }
     if let Some(value) = obj.get("const") {
         return literal(value).map(Ts::primary);
     }
-    // The subset keeps `oneOf` apart from `type` and the other constraints
-    // (`ptc_schema` rejects them side by side), so `oneOf` alone decides.
-    if let Some(branches) = obj.get("oneOf") {
-        let branches = branches.as_array()?;
-        return Some(union(
-            branches
-                .iter()
-                .map(|b| render(b, depth + 1, indent, false, said)),
-        ));
+    // The subset keeps unions apart from `type` and the other constraints
+    // (`ptc_schema` rejects them side by side), so the union alone decides.
+    if let Some(branches) = obj.get("oneOf").or_else(|| obj.get("anyOf")) {
+        return render_union(branches.as_array()?, depth, indent, cx);
     }
     match obj.get("type") {
         None => Some(Ts::primary(JSON_VALUE)),
-        Some(Value::String(t)) => render_type(t, obj, depth, indent, close, said),
+        Some(Value::String(t)) => render_type(t, obj, depth, indent, close, cx),
+        Some(Value::Array(types)) => render_types(types, obj, depth, indent, close, cx),
         Some(_) => None,
     }
+}
+
+/// A union's branches, one level deeper.
+#[inline(never)]
+fn render_union(
+    branches: &[Value],
+    depth: usize,
+    indent: usize,
+    cx: &mut Cx<'_, '_>,
+) -> Option<Ts> {
+    let mut parts = Vec::with_capacity(branches.len());
+    for branch in branches {
+        parts.push(render(branch, depth + 1, indent, false, cx));
+    }
+    Some(union(parts.into_iter()))
+}
+
+/// A type array: the node rendered as each of its types, joined in a union.
+#[inline(never)]
+fn render_types(
+    types: &[Value],
+    obj: &Map<String, Value>,
+    depth: usize,
+    indent: usize,
+    close: bool,
+    cx: &mut Cx<'_, '_>,
+) -> Option<Ts> {
+    let mut parts = Vec::with_capacity(types.len());
+    for t in types {
+        parts.push(render_type(t.as_str()?, obj, depth, indent, close, cx)?);
+    }
+    Some(union(parts.into_iter()))
 }
 
 fn render_type(
@@ -172,7 +273,7 @@ fn render_type(
     depth: usize,
     indent: usize,
     close: bool,
-    said: &mut Said,
+    cx: &mut Cx<'_, '_>,
 ) -> Option<Ts> {
     Some(match t {
         "string" => Ts::primary("string"),
@@ -182,133 +283,12 @@ fn render_type(
         "array" => {
             let item = match obj.get("items") {
                 None => Ts::primary(JSON_VALUE),
-                Some(items) => render(items, depth + 1, indent, false, said),
+                Some(items) => render(items, depth + 1, indent, false, cx),
             };
             Ts::primary(format!("{}[]", item.at_least(Prec::Primary)))
         }
-        "object" => render_object(obj, depth, indent, close, said)?,
+        "object" => render_object(obj, depth, indent, close, cx)?,
         _ => return None,
-    })
-}
-
-fn render_object(
-    obj: &Map<String, Value>,
-    depth: usize,
-    indent: usize,
-    close: bool,
-    said: &mut Said,
-) -> Option<Ts> {
-    let empty = Map::new();
-    let properties = match obj.get("properties") {
-        None => &empty,
-        Some(Value::Object(p)) => p,
-        Some(_) => return None,
-    };
-    let required: Vec<&str> = match obj.get("required") {
-        None => Vec::new(),
-        Some(Value::Array(names)) => names.iter().map(Value::as_str).collect::<Option<_>>()?,
-        Some(_) => return None,
-    };
-    let closed = match obj.get("additionalProperties") {
-        None => close,
-        Some(Value::Bool(true)) => false,
-        Some(Value::Bool(false)) => true,
-        Some(_) => return None,
-    };
-    if properties.is_empty() {
-        return Some(Ts::primary(if closed {
-            CLOSED_RECORD
-        } else {
-            OPEN_RECORD
-        }));
-    }
-
-    struct Member {
-        doc: Option<String>,
-        decl: String,
-    }
-    let members: Vec<Member> = properties
-        .iter()
-        .map(|(name, schema)| {
-            let doc = schema
-                .get("description")
-                .and_then(Value::as_str)
-                .and_then(|text| said.first(name, text, line_comment(text)?));
-            let optional = if required.contains(&name.as_str()) {
-                ""
-            } else {
-                "?"
-            };
-            let ty = render(schema, depth + 1, indent + 1, false, said);
-            Member {
-                doc,
-                decl: format!("{}{optional}: {}", property_key(name), ty.text),
-            }
-        })
-        .collect();
-
-    let inline_len: usize = members.iter().map(|m| m.decl.len() + 2).sum();
-    let inline = inline_len <= INLINE_WIDTH
-        && members
-            .iter()
-            .all(|m| m.doc.is_none() && !m.decl.contains('\n'));
-    let body = if inline {
-        let decls: Vec<&str> = members.iter().map(|m| m.decl.as_str()).collect();
-        format!("{{ {} }}", decls.join("; "))
-    } else {
-        let pad = "  ".repeat(indent + 1);
-        let mut body = String::from("{\n");
-        // Members without comments share lines (up to INLINE_WIDTH); a one-line member
-        // with a comment has a line of its own, ending with the comment; a multi-line
-        // member has its own lines, the comment on the first.
-        let mut line = String::new();
-        let flush = |body: &mut String, line: &mut String| {
-            if !line.is_empty() {
-                body.push_str(&pad);
-                body.push_str(line);
-                body.push('\n');
-                line.clear();
-            }
-        };
-        for m in &members {
-            if m.decl.contains('\n') {
-                flush(&mut body, &mut line);
-                if let Some(doc) = &m.doc {
-                    body.push_str(&pad);
-                    body.push_str(doc);
-                    body.push('\n');
-                }
-                body.push_str(&pad);
-                body.push_str(&m.decl);
-                body.push_str(";\n");
-                continue;
-            }
-            if m.doc.is_some() || line.len() + m.decl.len() + 2 > INLINE_WIDTH {
-                flush(&mut body, &mut line);
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(&m.decl);
-            line.push(';');
-            if let Some(doc) = &m.doc {
-                line.push(' ');
-                line.push_str(doc);
-                flush(&mut body, &mut line);
-            }
-        }
-        flush(&mut body, &mut line);
-        body.push_str(&"  ".repeat(indent));
-        body.push('}');
-        body
-    };
-    Some(if closed {
-        Ts::primary(body)
-    } else {
-        Ts {
-            text: format!("{body} & {OPEN_RECORD}"),
-            prec: Prec::Intersection,
-        }
     })
 }
 

@@ -1,0 +1,35 @@
+//! Schemas written elsewhere (an MCP server's `inputSchema`), as ptc takes them.
+
+use serde_json::{Map, Value};
+
+/// An upstream input schema as ptc registers and re-serves it: the root `$schema` (a dialect
+/// declaration most generators add, not a constraint) is dropped, and a root without `type`
+/// becomes an object schema (`"type": "object"` first), since tool arguments are always an
+/// object and MCP clients refuse an input schema that does not say so.
+///
+/// ```
+/// use ptc_schema::foreign_input_schema;
+/// use serde_json::json;
+/// let upstream = json!({"$schema": "http://json-schema.org/draft-07/schema#"});
+/// let schema = foreign_input_schema(upstream.as_object().unwrap());
+/// assert_eq!(schema, json!({"type": "object"}));
+/// ```
+pub fn foreign_input_schema(schema: &Map<String, Value>) -> Value {
+    let mut out = Map::with_capacity(schema.len() + 1);
+    if !schema.contains_key("type") {
+        out.insert("type".into(), Value::String("object".into()));
+    }
+    for (key, value) in schema {
+        if key != "$schema" {
+            out.insert(key.clone(), value.clone());
+        }
+    }
+    Value::Object(out)
+}
+
+/// An upstream output schema as ptc takes it: the root `$schema` dropped.
+pub fn foreign_output_schema(schema: &Map<String, Value>) -> Value {
+    let mut out = schema.clone();
+    out.remove("$schema");
+    Value::Object(out)
+}
