@@ -40,6 +40,11 @@
 //! timeout_ms = 60000                 # optional, per call
 //! startup_timeout_ms = 30000         # optional: spawn + initialize + tools/list
 //!
+//! [mcp_start]                        # how the servers start (see the `mcp_start` module)
+//! parallel = 8                       # at once
+//! strict = false                     # true: one that fails stops ptc (--strict-mcp)
+//! cache = true                       # false: no tools/list cache (--no-mcp-cache)
+//!
 //! [serve]                            # `ptc serve`'s caps, timeouts and HTTP token
 //! max_sessions = 64                  # (see the `serve` module for every key)
 //! max_concurrent_runs = 8
@@ -62,6 +67,7 @@
 
 mod background;
 mod discover;
+mod mcp_start;
 mod open;
 mod policy;
 mod sandbox;
@@ -71,6 +77,7 @@ pub mod trust;
 
 pub use background::{TasksConfig, TerminalsConfig};
 pub use discover::Loaded;
+pub use mcp_start::McpStartConfig;
 pub use open::{ConfigFile, MAX_CONFIG_BYTES};
 pub use policy::{PolicyAction, PolicyRule, PolicySet};
 pub use sandbox::SandboxSection;
@@ -106,6 +113,8 @@ pub struct Config {
     pub sandbox: SandboxSection,
     /// MCP servers whose tools to register (`[[mcp]]`), in file order.
     pub mcp: Vec<ptc_mcp::McpServerSpec>,
+    /// How the MCP servers start (`[mcp_start]`).
+    pub mcp_start: McpStartConfig,
     /// `ptc serve`'s caps, timeouts and token (`[serve]`).
     pub serve: ServeConfig,
     /// The caps of background tasks (`[tasks]`).
@@ -174,6 +183,7 @@ impl Default for Config {
             policies: PolicySet::default(),
             sandbox: SandboxSection::default(),
             mcp: Vec::new(),
+            mcp_start: McpStartConfig::default(),
             serve: ServeConfig::default(),
             tasks: TasksConfig::default(),
             terminals: TerminalsConfig::default(),
@@ -290,6 +300,8 @@ struct RawConfig {
     #[serde(default)]
     mcp: Vec<toml::Spanned<ptc_mcp::McpServerSpec>>,
     #[serde(default)]
+    mcp_start: McpStartConfig,
+    #[serde(default)]
     serve: serve::RawServe,
     #[serde(default)]
     tasks: background::RawTasks,
@@ -355,6 +367,7 @@ impl Config {
             policies,
             sandbox: raw.sandbox,
             mcp,
+            mcp_start: raw.mcp_start,
             serve,
             tasks,
             terminals,
