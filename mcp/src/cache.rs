@@ -60,7 +60,9 @@ impl ToolsCache {
         let key = key(spec);
         let digest = ptc::session::sha256_hex(key.to_string().as_bytes());
         CacheEntry {
-            path: self.dir.join(format!("{}-{}.json", spec.name, &digest[..16])),
+            path: self
+                .dir
+                .join(format!("{}-{}.json", spec.name, &digest[..16])),
             key,
         }
     }

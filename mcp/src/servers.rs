@@ -188,7 +188,10 @@ async fn open(
     abort: &CancellationToken,
 ) -> (Result<McpClient, McpError>, Option<String>) {
     if let Some(tools) = &plan.cached {
-        return (McpClient::warm(plan.spec.clone(), tools.clone(), stop), None);
+        return (
+            McpClient::warm(plan.spec.clone(), tools.clone(), stop),
+            None,
+        );
     }
     let started = McpClient::start_until(plan.spec.clone(), abort).await;
     let note = match (&started, &plan.entry) {

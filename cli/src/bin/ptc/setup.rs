@@ -74,7 +74,11 @@ impl Setup {
     /// Stop the MCP servers gracefully (they read what was sent to them, e.g. cancellations),
     /// abandoning background starts (those processes are killed and reaped).
     pub async fn shutdown(&self) {
-        let warming = self.warming.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let warming = self
+            .warming
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
         if let Some(task) = warming {
             task.abort();
             let _ = task.await;
@@ -194,11 +198,9 @@ pub async fn registry_until(
     if packs.split(',').any(|p| p.trim() == "builtin") {
         sandbox_notice(&ctx)?;
     }
-    let mcp_options = config.mcp_start.options(
-        args.strict_mcp,
-        args.no_mcp_cache,
-        mcp_cache(&ctx),
-    );
+    let mcp_options = config
+        .mcp_start
+        .options(args.strict_mcp, args.no_mcp_cache, mcp_cache(&ctx));
     let mcp = connect_mcp(&registry, &config.mcp, &args.mcp, &mcp_options, stop).await?;
     let tools: Vec<String> = registry
         .view(None, None)
