@@ -126,6 +126,11 @@ impl CacheEntry {
         Ok(Some(Cached { tools }))
     }
 
+    /// Forget the server's list (it could not be started: its cached tools do not hold).
+    pub(crate) fn forget(&self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+
     /// Keep `tools` (and the server's `serverInfo`) as the server's list, atomically.
     pub(crate) fn write(&self, tools: &[Tool], server: Option<&Value>) -> std::io::Result<()> {
         let dir = self.path.parent().unwrap_or(Path::new("."));

@@ -46,6 +46,8 @@ struct Inner {
     stale: AtomicBool,
     /// The `serverInfo` of the last handshake.
     server: std::sync::Mutex<Option<serde_json::Value>>,
+    /// Notified when the first start of a warm client fails.
+    warm_failed: tokio::sync::Notify,
     /// Cancels a start in progress (ptc is shutting down).
     stop: CancellationToken,
     /// Progress routes and the list-change signal, across restarts.
@@ -122,6 +124,7 @@ impl McpClient {
                 tools: started.tools,
                 stale: AtomicBool::new(false),
                 server: std::sync::Mutex::new(started.server),
+                warm_failed: Default::default(),
                 stop: stop.clone(),
                 upstream,
                 retired: CancellationToken::new(),
@@ -147,6 +150,7 @@ impl McpClient {
                 tools,
                 stale: AtomicBool::new(true),
                 server: std::sync::Mutex::new(None),
+                warm_failed: Default::default(),
                 stop: stop.clone(),
                 upstream: Arc::new(Upstream::default()),
                 retired: CancellationToken::new(),
@@ -173,6 +177,12 @@ impl McpClient {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone()
+    }
+
+    /// Completes when the first start of a warm client ([`McpClient::warm`]) failed (not
+    /// abandoned): its cached tools are not the server's to offer.
+    pub async fn warm_start_failed(&self) {
+        self.inner.warm_failed.notified().await
     }
 
     /// Completes once [`McpClient::shutdown`] has been called.
@@ -343,7 +353,17 @@ impl McpClient {
             false,
             &self.inner.upstream,
         )
-        .await?;
+        .await;
+        let started = match started {
+            Ok(started) => started,
+            Err(e) => {
+                let abandoned = matches!(e, McpError::Cancelled { .. });
+                if !abandoned && self.inner.stale.load(Ordering::Relaxed) {
+                    self.inner.warm_failed.notify_one();
+                }
+                return Err(e);
+            }
+        };
         *self.inner.server.lock().unwrap_or_else(|e| e.into_inner()) = started.server;
         let conn = Arc::new(Connection {
             generation,

@@ -163,7 +163,8 @@ pub(crate) async fn register_client(
 }
 
 /// List the server again whenever it says its tools changed (or, warm, when it first
-/// starts), update the registry, and keep the list in `cache`.
+/// starts), update the registry, and keep the list in `cache`; when a warm server's first
+/// start fails, unregister its cached tools and forget them.
 async fn follow(
     registry: ToolRegistry,
     client: McpClient,
@@ -176,6 +177,14 @@ async fn follow(
             biased;
             _ = watch.cancelled() => return,
             _ = client.retired() => return,
+            _ = client.warm_start_failed() => {
+                // The cached tools are not the server's to offer: withdraw them, forget them.
+                registered.dispose();
+                if let Some(entry) = &cache {
+                    entry.forget();
+                }
+                return;
+            }
             _ = client.tools_changed() => {}
         }
         match client.list_tools().await {

@@ -58,6 +58,8 @@ pub struct Setup {
     pub mcp_options: StartOptions,
     /// The background start of the warm servers, if any ([`Setup::start_warm`]).
     warming: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
+    /// Abandons the servers' starts in progress (a child of the caller's stop signal).
+    mcp_stop: CancellationToken,
 }
 
 impl Setup {
@@ -72,15 +74,15 @@ impl Setup {
     }
 
     /// Stop the MCP servers gracefully (they read what was sent to them, e.g. cancellations),
-    /// abandoning background starts (those processes are killed and reaped).
+    /// abandoning the starts in progress (those processes are killed and reaped first).
     pub async fn shutdown(&self) {
+        self.mcp_stop.cancel();
         let warming = self
             .warming
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .take();
         if let Some(task) = warming {
-            task.abort();
             let _ = task.await;
         }
         for client in &self.mcp {
@@ -201,7 +203,8 @@ pub async fn registry_until(
     let mcp_options = config
         .mcp_start
         .options(args.strict_mcp, args.no_mcp_cache, mcp_cache(&ctx));
-    let mcp = connect_mcp(&registry, &config.mcp, &args.mcp, &mcp_options, stop).await?;
+    let mcp_stop = stop.child_token();
+    let mcp = connect_mcp(&registry, &config.mcp, &args.mcp, &mcp_options, &mcp_stop).await?;
     let tools: Vec<String> = registry
         .view(None, None)
         .definitions()
@@ -238,6 +241,7 @@ pub async fn registry_until(
         mcp,
         mcp_options,
         warming: Default::default(),
+        mcp_stop,
     })
 }
 

@@ -193,3 +193,56 @@ fn mcp_warm_start_lists_the_catalog_without_starting_servers() {
     assert_eq!(stdout(&o), stdout(&cold));
     assert_eq!(started(), ["memory"]);
 }
+
+/// `ptc serve` serves a warm server's cached tools at once and starts it in the background; a
+/// SIGTERM while that start hangs in `initialize` stops ptc, and the server (which ignores
+/// SIGTERM) is killed and reaped.
+#[test]
+fn mcp_serve_sigterm_during_a_background_start_leaves_no_process() {
+    let dirs = Dirs::new();
+    let fixture = crate::mcp_support::fixture_flag("fx");
+    let spec: ptc_mcp::McpServerSpec = fixture.parse().unwrap();
+    let config = write_config(dirs.conf.path(), "ptc.toml", &[spec]);
+    let (o, _) = dirs.ptc(&config, &["tools"], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let pid_file = dirs.conf.path().join("fx.pid");
+    let mut ptc = std::process::Command::new(crate::mcp_support::ptc_bin())
+        .args(["serve", "--mode", "native", "--root"])
+        .arg(dirs.root.path())
+        .arg("--config")
+        .arg(&config)
+        .env("XDG_CACHE_HOME", dirs.cache.path())
+        .env("FIXTURE_HANG", "initialize")
+        .env("FIXTURE_PID", &pid_file)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("ptc runs");
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let pid = loop {
+        if let Ok(pid) = std::fs::read_to_string(&pid_file) {
+            break pid;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server never started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let status = std::process::Command::new("kill")
+        .args(["-TERM", &ptc.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let stdin = ptc.stdin.take();
+    let output = ptc.wait_with_output().unwrap();
+    drop(stdin);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{err}");
+    assert!(
+        !err.contains("stopped before serving"),
+        "served warm: {err}"
+    );
+    assert!(!alive(&pid), "the MCP server {pid} outlived ptc: {err}");
+}

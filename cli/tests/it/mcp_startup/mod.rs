@@ -192,3 +192,52 @@ async fn mcp_warm_start_uses_the_cached_list_until_the_server_answers() {
     }
     shutdown(warm).await;
 }
+
+/// A warm server that cannot start any more: its first start fails, and its cached tools are
+/// withdrawn from the registry and forgotten by the cache (the next start is a cold one).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_warm_server_that_cannot_start_loses_its_cached_tools() {
+    let dir = tempfile::tempdir().unwrap();
+    // While the directory `broken` exists, the server exits before its handshake.
+    let broken = dir.path().join("broken");
+    let fail = r#"if [ -d "$1" ]; then exit 3; fi"#;
+    let spec = wrapped(catalog("time", 0), fail, &[broken.to_str().unwrap()]);
+    let cache = dir.path().join("cache");
+    let options = StartOptions {
+        cache: Some(ToolsCache::new(&cache)),
+        ..StartOptions::default()
+    };
+    let stop = CancellationToken::new();
+    let cold = start_servers(&ToolRegistry::new(), vec![spec.clone()], &options, &stop)
+        .await
+        .unwrap();
+    shutdown(cold).await;
+    std::fs::create_dir(&broken).unwrap();
+    let registry = ToolRegistry::new();
+    let warm = start_servers(&registry, vec![spec], &options, &stop)
+        .await
+        .unwrap();
+    assert_eq!(names(&registry).len(), 2);
+    let err = warm.packs[0]
+        .client
+        .connect()
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("MCP server `time` could not be started"),
+        "{err}"
+    );
+    let cached = || std::fs::read_dir(&cache).unwrap().count();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !names(&registry).is_empty() || cached() != 0 {
+        assert!(
+            Instant::now() < deadline,
+            "still {:?}, {} cache files",
+            names(&registry),
+            cached()
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    shutdown(warm).await;
+}
