@@ -42,3 +42,40 @@ impl McpStartConfig {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::config::Config;
+
+    #[test]
+    fn mcp_start_keys_and_flags_make_the_start_options() {
+        let cache = Some(ptc_mcp::ToolsCache::new("/cache"));
+        let config = Config::parse("[mcp_start]\nparallel = 3\ncache = false\n", None).unwrap();
+        let options = config.mcp_start.options(false, false, cache.clone());
+        assert_eq!((options.parallel, options.strict), (3, false));
+        assert_eq!(options.cache, None);
+        let options = Config::default()
+            .mcp_start
+            .options(true, false, cache.clone());
+        assert_eq!(options.parallel, ptc_mcp::DEFAULT_PARALLEL);
+        assert!(options.strict);
+        assert_eq!(options.cache, cache);
+        let options = Config::default().mcp_start.options(false, true, cache);
+        assert_eq!(options.cache, None);
+    }
+
+    #[test]
+    fn mcp_start_bad_values_name_the_key_and_line() {
+        for (text, message) in [
+            ("[mcp_start]\nparallel = 0\n", "must be at least 1"),
+            ("[mcp_start]\nstrict = \"yes\"\n", "strict"),
+            ("[mcp_start]\nfast = true\n", "unknown field `fast`"),
+        ] {
+            let err = Config::parse(text, None).unwrap_err().to_string();
+            assert!(
+                err.starts_with("line 2: ") && err.contains(message),
+                "{text}: {err}"
+            );
+        }
+    }
+}

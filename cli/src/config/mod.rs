@@ -40,10 +40,8 @@
 //! timeout_ms = 60000                 # optional, per call
 //! startup_timeout_ms = 30000         # optional: spawn + initialize + tools/list
 //!
-//! [mcp_start]                        # how the servers start (see the `mcp_start` module)
-//! parallel = 8                       # at once
-//! strict = false                     # true: one that fails stops ptc (--strict-mcp)
-//! cache = true                       # false: no tools/list cache (--no-mcp-cache)
+//! [mcp_start]                        # how they start: parallel = 8, strict = false
+//! cache = true                       # (see the `mcp_start` module)
 //!
 //! [serve]                            # `ptc serve`'s caps, timeouts and HTTP token
 //! max_sessions = 64                  # (see the `serve` module for every key)

@@ -65,10 +65,12 @@ pub struct Setup {
 impl Setup {
     /// Start the servers registered from the cache now, in the background (`ptc serve`):
     /// their real lists replace the cached ones as they answer; one that fails is named on
-    /// stderr (its cached tools stay, and a call tries to start it again).
+    /// stderr and its cached tools are withdrawn (`tools/list_changed` follows).
     pub fn start_warm(&self) {
         let task = start_warm(&self.mcp, self.mcp_options.parallel, |e| {
-            crate::output::stderr_line(&format!("ptc: warning: {e}"))
+            crate::output::stderr_line(&format!(
+                "ptc: warning: {e}; its cached tools are withdrawn"
+            ))
         });
         *self.warming.lock().unwrap_or_else(|e| e.into_inner()) = Some(task);
     }
