@@ -4,6 +4,8 @@
 use std::path::Path;
 use std::time::Duration;
 
+use crate::mcp_support::serve::StdioPeer;
+
 use super::support::{
     catalog, catalog_names, catalog_tools, median, spread, stderr, stdout, wrapped, write_config,
     Dirs,
@@ -245,4 +247,58 @@ fn mcp_serve_sigterm_during_a_background_start_leaves_no_process() {
         "served warm: {err}"
     );
     assert!(!alive(&pid), "the MCP server {pid} outlived ptc: {err}");
+}
+
+/// `ptc serve` lists a warm server's cached tools before the server answers; once its
+/// background start lists it, the real list replaces the cached one and the client hears
+/// `notifications/tools/list_changed`.
+#[test]
+fn mcp_serve_warm_lists_cached_tools_then_the_real_ones_with_list_changed() {
+    let dirs = Dirs::new();
+    // The server starts only while the directory `go` exists.
+    let go = dirs.conf.path().join("go");
+    let gate = r#"until [ -d "$1" ]; do sleep 0.01; done"#;
+    let spec = wrapped(catalog("time", 0), gate, &[go.to_str().unwrap()]);
+    let config = write_config(dirs.conf.path(), "ptc.toml", &[spec]);
+    std::fs::create_dir(&go).unwrap();
+    let (o, _) = dirs.ptc(&config, &["tools"], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    std::fs::remove_dir(&go).unwrap();
+    // The cache now says the server has one tool, `ghost`.
+    let file = dirs.cache_file("time");
+    let mut cached: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    cached["tools"] = serde_json::json!([{ "name": "ghost", "inputSchema": { "type": "object" } }]);
+    std::fs::write(&file, cached.to_string()).unwrap();
+
+    let config_arg = config.to_str().unwrap();
+    let cache = dirs.cache.path().to_str().unwrap();
+    let mut peer = StdioPeer::start_with_env(
+        dirs.root.path(),
+        &["--mode", "native", "--config", config_arg],
+        &[("XDG_CACHE_HOME", cache)],
+    );
+    let list = |peer: &mut StdioPeer, id: u64| -> Vec<String> {
+        let request = serde_json::json!({ "jsonrpc": "2.0", "id": id, "method": "tools/list" });
+        peer.send_line(request.to_string().as_bytes());
+        let reply = peer.reply();
+        assert_eq!(reply["id"], id, "{reply}");
+        let mut names: Vec<String> = reply["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_string())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(list(&mut peer, 1), ["time__ghost"]);
+    std::fs::create_dir(&go).unwrap();
+    let note = peer.reply();
+    assert_eq!(note["method"], "notifications/tools/list_changed", "{note}");
+    assert_eq!(
+        list(&mut peer, 2),
+        ["time__convert_time", "time__get_current_time"]
+    );
+    assert_eq!(peer.finish(), Some(0));
 }
