@@ -97,4 +97,9 @@ fn hostile_mcp_tools_cache_file_that_is_a_link_is_not_followed() {
         err.contains("tools cache") && err.contains("ignored (cannot open it"),
         "{err}"
     );
+    // The fresh list replaced the link itself; nothing was written through it.
+    assert!(std::fs::symlink_metadata(&file).unwrap().is_file());
+    assert!(std::fs::read_to_string(&target)
+        .unwrap()
+        .contains("planted"));
 }
