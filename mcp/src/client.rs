@@ -1,8 +1,9 @@
-//! One MCP server as ptc uses it: started over stdio within one startup timeout,
-//! restarted on next use after it exits, calls cancelled upstream when ptc cancels them,
-//! and its process stopped and reaped on every path (see [`super::process`]).
+//! One MCP server as ptc uses it: started over stdio within one startup timeout (or, on a
+//! warm start, known from its cached tools and started on first use), restarted on next use
+//! after it exits, calls cancelled upstream when ptc cancels them, and its process stopped
+//! and reaped on every path (see [`super::process`]).
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -25,9 +26,10 @@ use ptc::{Progress, ProgressSink};
 
 /// A handle on one MCP server. Cheap to clone; all clones share the connection.
 ///
-/// The server is started by [`McpClient::start`]. When its process exits (or the
-/// connection otherwise closes) the calls in flight fail, and the next call starts a
-/// fresh process.
+/// The server is started by [`McpClient::start`], or known from cached tools by
+/// [`McpClient::warm`] and started by the first call (or [`McpClient::connect`]). When its
+/// process exits (or the connection otherwise closes) the calls in flight fail, and the next
+/// call starts a fresh process.
 #[derive(Clone)]
 pub struct McpClient {
     inner: Arc<Inner>,
@@ -37,8 +39,15 @@ struct Inner {
     spec: McpServerSpec,
     slot: Mutex<Option<Arc<Connection>>>,
     starts: AtomicU64,
-    /// The tools listed during startup.
+    /// The tools listed during startup, or cached.
     tools: Vec<Tool>,
+    /// The tools came from the cache and the server has not been started since: its first
+    /// start signals a list change, so the real list replaces the cached one.
+    stale: AtomicBool,
+    /// The `serverInfo` of the last handshake.
+    server: std::sync::Mutex<Option<serde_json::Value>>,
+    /// Notified when the first start of a warm client fails.
+    warm_failed: tokio::sync::Notify,
     /// Cancels a start in progress (ptc is shutting down).
     stop: CancellationToken,
     /// Progress routes and the list-change signal, across restarts.
@@ -113,6 +122,9 @@ impl McpClient {
                 slot: Mutex::new(Some(conn)),
                 starts: AtomicU64::new(1),
                 tools: started.tools,
+                stale: AtomicBool::new(false),
+                server: std::sync::Mutex::new(started.server),
+                warm_failed: Default::default(),
                 stop: stop.clone(),
                 upstream,
                 retired: CancellationToken::new(),
@@ -120,9 +132,57 @@ impl McpClient {
         })
     }
 
-    /// The tools the server listed when it started (see [`McpClient::list_tools`] for now).
+    /// A client of a server not started yet whose `tools` are known (cached from an earlier
+    /// start): the first call, or [`McpClient::connect`], starts it, and that start signals a
+    /// list change ([`McpClient::tools_changed`]) so the real list replaces `tools`. `stop`
+    /// guards every start, as in [`McpClient::start_until`].
+    pub fn warm(
+        spec: McpServerSpec,
+        tools: Vec<Tool>,
+        stop: &CancellationToken,
+    ) -> Result<Self, McpError> {
+        spec.validate()?;
+        Ok(McpClient {
+            inner: Arc::new(Inner {
+                spec,
+                slot: Mutex::new(None),
+                starts: AtomicU64::new(0),
+                tools,
+                stale: AtomicBool::new(true),
+                server: std::sync::Mutex::new(None),
+                warm_failed: Default::default(),
+                stop: stop.clone(),
+                upstream: Arc::new(Upstream::default()),
+                retired: CancellationToken::new(),
+            }),
+        })
+    }
+
+    /// Start the server now unless it runs (a warm client's background start).
+    pub async fn connect(&self) -> Result<(), McpError> {
+        self.connection().await.map(drop)
+    }
+
+    /// The tools the server listed when it started, or the cached ones of a warm client (see
+    /// [`McpClient::list_tools`] for now).
     pub fn tools(&self) -> &[Tool] {
         &self.inner.tools
+    }
+
+    /// The `serverInfo` (name, version, …) the server gave in its last handshake, if it has
+    /// been started.
+    pub fn server_info(&self) -> Option<serde_json::Value> {
+        self.inner
+            .server
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Completes when the first start of a warm client ([`McpClient::warm`]) failed (not
+    /// abandoned): its cached tools are not the server's to offer.
+    pub async fn warm_start_failed(&self) {
+        self.inner.warm_failed.notified().await
     }
 
     /// Completes once [`McpClient::shutdown`] has been called.
@@ -149,7 +209,8 @@ impl McpClient {
         &self.inner.spec
     }
 
-    /// How many times the server process has been started (1 until it is restarted).
+    /// How many times the server process has been started (1 until it is restarted; 0 for a
+    /// warm client not started yet).
     pub fn starts(&self) -> u64 {
         self.inner.starts.load(Ordering::Relaxed)
     }
@@ -292,13 +353,28 @@ impl McpClient {
             false,
             &self.inner.upstream,
         )
-        .await?;
+        .await;
+        let started = match started {
+            Ok(started) => started,
+            Err(e) => {
+                let abandoned = matches!(e, McpError::Cancelled { .. });
+                if !abandoned && self.inner.stale.load(Ordering::Relaxed) {
+                    self.inner.warm_failed.notify_one();
+                }
+                return Err(e);
+            }
+        };
+        *self.inner.server.lock().unwrap_or_else(|e| e.into_inner()) = started.server;
         let conn = Arc::new(Connection {
             generation,
             service: started.service,
             process: Mutex::new(started.process),
         });
         *slot = Some(conn.clone());
+        if self.inner.stale.swap(false, Ordering::Relaxed) {
+            // The registered tools are the cached ones: have them listed again.
+            self.inner.upstream.tools_changed.notify_one();
+        }
         Ok(conn)
     }
 

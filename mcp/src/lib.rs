@@ -7,13 +7,17 @@
 //!   pipeline like any other tool; cancelling one sends `notifications/cancelled`
 //!   upstream; a server that exits is restarted on next use. Its progress reports reach
 //!   the caller's [`ProgressSink`](ptc::ProgressSink), and when it says its
-//!   tool list changed, ptc lists it again and updates the registry.
+//!   tool list changed, ptc lists it again and updates the registry. Many servers start
+//!   together ([`start_servers`]): in parallel, in declaration order, warm from the tools
+//!   cache ([`ToolsCache`]) where they can, one failure leaving the others working unless
+//!   strict.
 //! - **Server** ([`PtcServer`], [`serve_stdio`], [`serve_http`]): ptc's own registry
 //!   offered to any MCP client, presented by the registry's mode: in `code` the single
 //!   tool `run_code`, whose description carries the generated SDK.
 
 mod approve;
 mod ask;
+mod cache;
 mod client;
 mod http;
 mod limits;
@@ -21,11 +25,13 @@ mod notify;
 mod pack;
 mod process;
 mod server;
+mod servers;
 mod spec;
 mod startup;
 mod stdio;
 mod upstream;
 
+pub use cache::{ToolsCache, MAX_CACHE_BYTES};
 pub use client::McpClient;
 pub use http::{
     check_exposure, serve_http, BearerToken, HttpBinding, HttpOptions, PATH as HTTP_PATH,
@@ -34,6 +40,7 @@ pub use http::{
 pub use limits::ServeLimits;
 pub use pack::{register_server, register_server_until, McpPack, SEPARATOR};
 pub use server::{mcp_tool, serve_lines, serve_stdio, PtcServer, RUN_GRACE};
+pub use servers::{start_servers, start_warm, Servers, StartOptions, DEFAULT_PARALLEL};
 pub use spec::McpServerSpec;
 pub use stdio::{INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR};
 

@@ -16,6 +16,7 @@ use rmcp::model::{CallToolResult, ContentBlock as McpContent, JsonObject, Resour
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
+use super::cache::CacheEntry;
 use super::client::CallError;
 use super::{McpClient, McpError, McpServerSpec};
 use ptc::ToolBuilder;
@@ -101,6 +102,18 @@ pub async fn register_server_until(
     stop: &CancellationToken,
 ) -> Result<McpPack, McpError> {
     let client = McpClient::start_until(spec, stop).await?;
+    register_client(registry, client, None, stop).await
+}
+
+/// Register the tools of `client` (started, or warm with cached tools) and follow its list
+/// changes until `stop` fires, keeping each new list in `cache`. On a refusal the tools
+/// registered so far are unregistered and the server is shut down.
+pub(crate) async fn register_client(
+    registry: &ToolRegistry,
+    client: McpClient,
+    cache: Option<CacheEntry>,
+    stop: &CancellationToken,
+) -> Result<McpPack, McpError> {
     let server = client.spec().name.clone();
     let registered = Arc::new(Registered::default());
     let mut tools = Vec::new();
@@ -137,6 +150,7 @@ pub async fn register_server_until(
         registry.clone(),
         client.clone(),
         registered.clone(),
+        cache,
         watch.clone(),
     ));
     Ok(McpPack {
@@ -148,11 +162,14 @@ pub async fn register_server_until(
     })
 }
 
-/// List the server again whenever it says its tools changed, and update the registry.
+/// List the server again whenever it says its tools changed (or, warm, when it first
+/// starts), update the registry, and keep the list in `cache`; when a warm server's first
+/// start fails, unregister its cached tools and forget them.
 async fn follow(
     registry: ToolRegistry,
     client: McpClient,
     registered: Arc<Registered>,
+    cache: Option<CacheEntry>,
     watch: CancellationToken,
 ) {
     loop {
@@ -160,10 +177,25 @@ async fn follow(
             biased;
             _ = watch.cancelled() => return,
             _ = client.retired() => return,
+            _ = client.warm_start_failed() => {
+                // The cached tools are not the server's to offer: withdraw them, forget them.
+                registered.dispose();
+                if let Some(entry) = &cache {
+                    entry.forget();
+                }
+                return;
+            }
             _ = client.tools_changed() => {}
         }
         match client.list_tools().await {
-            Ok(tools) => resync(&registry, &client, &registered, &tools),
+            Ok(tools) => {
+                resync(&registry, &client, &registered, &tools);
+                if let Some(entry) = &cache {
+                    if let Err(e) = entry.write(&tools, client.server_info().as_ref()) {
+                        tracing::warn!(server = %client.spec().name, "tools cache {} not written: {e}", entry.path().display());
+                    }
+                }
+            }
             Err(e) => tracing::warn!("{e}; its registered tools are kept as they were"),
         }
     }

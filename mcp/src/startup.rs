@@ -15,11 +15,13 @@ use super::process::ServerProcess;
 use super::upstream::{Tap, Upstream};
 use super::{McpError, McpServerSpec};
 
-/// A started server: its connection, its process, and the tools it listed.
+/// A started server: its connection, its process, the tools it listed, and the `serverInfo`
+/// it gave in the handshake.
 pub(super) struct Started {
     pub(super) service: RunningService<RoleClient, ()>,
     pub(super) process: ServerProcess,
     pub(super) tools: Vec<Tool>,
+    pub(super) server: Option<serde_json::Value>,
 }
 
 /// Why a startup phase did not complete.
@@ -91,10 +93,14 @@ pub(super) async fn start(
             return Err(interrupted("tools/list", why));
         }
     };
+    let server = service
+        .peer_info()
+        .and_then(|info| serde_json::to_value(&info.server_info).ok());
     Ok(Started {
         service,
         process,
         tools,
+        server,
     })
 }
 

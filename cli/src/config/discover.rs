@@ -4,7 +4,7 @@
 //! |---|---|
 //! | given with `--config` and outside the workspace root | all of it (the operator's own) |
 //! | inside the root, its content trusted (`ptc trust`) | all of it |
-//! | inside the root, never trusted | only what narrows: `mode`; `deny` and `ask` policies; `[limits]`, `[tasks]` and `[terminals]` values that lower a limit; `[sandbox]` that is stricter; `[telemetry] max_attribute_chars`. Ignored, with a notice: `tools`, `[[mcp]]`, `allow` policies, `unknown_arguments = "allow"`, wider limits and sandbox settings, `[serve]`, `[telemetry]`'s endpoint and protocol |
+//! | inside the root, never trusted | only what narrows: `mode`; `deny` and `ask` policies; `[limits]`, `[tasks]` and `[terminals]` values that lower a limit; `[sandbox]` that is stricter; `[telemetry] max_attribute_chars`. Ignored, with a notice: `tools`, `[[mcp]]`, `[mcp_start]`, `allow` policies, `unknown_arguments = "allow"`, wider limits and sandbox settings, `[serve]`, `[telemetry]`'s endpoint and protocol |
 //! | inside the root, trusted but changed since | error: ptc refuses to start |
 //! | trusted but gone | error: ptc refuses to start |
 //! | inside the root through a symbolic link (any component), or not a regular file | error: ptc refuses to start |
@@ -144,6 +144,11 @@ impl Config {
         }
         for server in std::mem::take(&mut self.mcp) {
             ignored.push(format!("[[mcp]] `{}` ({})", server.name, server.command));
+        }
+        if self.mcp_start != Default::default() {
+            // It only concerns the operator's servers (`--mcp`): theirs to decide.
+            self.mcp_start = Default::default();
+            ignored.push("[mcp_start]".to_string());
         }
         let before = self.policies.rules.len();
         let allow: Vec<usize> = self

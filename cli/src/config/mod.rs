@@ -40,6 +40,9 @@
 //! timeout_ms = 60000                 # optional, per call
 //! startup_timeout_ms = 30000         # optional: spawn + initialize + tools/list
 //!
+//! [mcp_start]                        # how they start: parallel = 8, strict = false
+//! cache = true                       # (see the `mcp_start` module)
+//!
 //! [serve]                            # `ptc serve`'s caps, timeouts and HTTP token
 //! max_sessions = 64                  # (see the `serve` module for every key)
 //! max_concurrent_runs = 8
@@ -66,6 +69,7 @@
 mod background;
 mod discover;
 mod discovery;
+mod mcp_start;
 mod open;
 mod policy;
 mod sandbox;
@@ -76,6 +80,7 @@ pub mod trust;
 pub use background::{TasksConfig, TerminalsConfig};
 pub use discover::Loaded;
 pub use discovery::DiscoveryConfig;
+pub use mcp_start::McpStartConfig;
 pub use open::{ConfigFile, MAX_CONFIG_BYTES};
 pub use policy::{PolicyAction, PolicyRule, PolicySet};
 pub use sandbox::SandboxSection;
@@ -111,6 +116,8 @@ pub struct Config {
     pub sandbox: SandboxSection,
     /// MCP servers whose tools to register (`[[mcp]]`), in file order.
     pub mcp: Vec<ptc_mcp::McpServerSpec>,
+    /// How the MCP servers start (`[mcp_start]`).
+    pub mcp_start: McpStartConfig,
     /// `ptc serve`'s caps, timeouts and token (`[serve]`).
     pub serve: ServeConfig,
     /// The caps of background tasks (`[tasks]`).
@@ -181,6 +188,7 @@ impl Default for Config {
             policies: PolicySet::default(),
             sandbox: SandboxSection::default(),
             mcp: Vec::new(),
+            mcp_start: McpStartConfig::default(),
             serve: ServeConfig::default(),
             tasks: TasksConfig::default(),
             terminals: TerminalsConfig::default(),
@@ -298,6 +306,8 @@ struct RawConfig {
     #[serde(default)]
     mcp: Vec<toml::Spanned<ptc_mcp::McpServerSpec>>,
     #[serde(default)]
+    mcp_start: McpStartConfig,
+    #[serde(default)]
     serve: serve::RawServe,
     #[serde(default)]
     tasks: background::RawTasks,
@@ -369,6 +379,7 @@ impl Config {
             policies,
             sandbox: raw.sandbox,
             mcp,
+            mcp_start: raw.mcp_start,
             serve,
             tasks,
             terminals,

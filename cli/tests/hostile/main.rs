@@ -8,7 +8,7 @@
 //! store and active configuration from inside the sandbox), `trust` (workspace configuration
 //! trust), `terminals` (sessions' terminals, `TIOCSTI`, policies typed into a terminal),
 //! `operator_terminal` (the approval prompt and what a person reads), `serve` (`ptc serve` over
-//! stdio and HTTP).
+//! stdio and HTTP), `mcp_cache` (the MCP tools cache against a program that would write it).
 
 // Shared with the `it` binary (the hostile suite is a binary of its own: it measures children's
 // peak memory, and the kernel counts a child's from its parent's at spawn).
@@ -21,6 +21,7 @@ mod discovery;
 #[cfg(feature = "quickjs")]
 mod fuzz_corpus;
 mod log;
+mod mcp_cache;
 mod operator_terminal;
 mod paths;
 mod program;

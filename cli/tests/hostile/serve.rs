@@ -273,7 +273,8 @@ fn serve_sigterm_during_an_mcp_handshake_leaves_no_orphan() {
     let dir = tempfile::tempdir().unwrap();
     let pid_file = dir.path().join("fixture.pid");
     node_module("@modelcontextprotocol/sdk/package.json");
-    // The fixture never answers `initialize`, ignores SIGTERM and stdin's end.
+    // The fixture never answers `initialize`, ignores SIGTERM and stdin's end. Started
+    // before serving: no cached list of it is used (see mcp_startup for a warm server's).
     let ptc = Command::new(ptc_bin())
         .args([
             "serve",
@@ -281,6 +282,7 @@ fn serve_sigterm_during_an_mcp_handshake_leaves_no_orphan() {
             dir.path().to_str().unwrap(),
             "--tools",
             "testkit",
+            "--no-mcp-cache",
         ])
         .args(["--mcp", &fixture_flag("fx")])
         .env("FIXTURE_HANG", "initialize")

@@ -236,15 +236,21 @@ fn cli_mcp_flag_adds_a_servers_tools_and_bad_declarations_exit_2() {
         ("nameonly", "expected NAME=COMMAND"),
         ("x=", "the command is empty"),
         ("bad.name=node x.js", "may only hold"),
-        (
-            "ghost=/nonexistent/server",
-            "MCP server `ghost` could not be started",
-        ),
     ] {
         let o = ptc(&["tools", "--mcp", flag], None);
         assert_eq!(o.status.code(), Some(2), "{flag}: {}", stderr(&o));
         assert!(stderr(&o).contains(message), "{flag}: {}", stderr(&o));
     }
+    // A server that cannot start is left out, named; --strict-mcp makes it an error.
+    let ghost = "ghost=/nonexistent/server";
+    let message = "MCP server `ghost` could not be started";
+    let o = ptc(&["tools", "--tools", "testkit", "--mcp", ghost], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains(message), "{}", stderr(&o));
+    assert!(stdout(&o).lines().any(|l| l == "echo"), "{}", stdout(&o));
+    let o = ptc(&["tools", "--strict-mcp", "--mcp", ghost], None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains(message), "{}", stderr(&o));
 }
 
 #[test]

@@ -17,3 +17,4 @@ mod mcp_client;
 mod mcp_live;
 mod mcp_serve_guards;
 mod mcp_server;
+mod mcp_startup;

@@ -498,6 +498,8 @@ fn serve_client_cancellation_aborts_the_run_and_reaches_upstream() {
     let fixture_log = dir.path().join("fixture.log");
     let fx = fixture_flag("fx");
     node_module("@modelcontextprotocol/sdk/package.json");
+    // The fixture must be up before the call (whose client gives up after 300 ms), not
+    // started in the background from a cached list.
     let args = [
         "--tools",
         "testkit",
@@ -505,6 +507,7 @@ fn serve_client_cancellation_aborts_the_run_and_reaches_upstream() {
         "code",
         "--mcp",
         &fx,
+        "--no-mcp-cache",
         "--log",
         log.to_str().unwrap(),
     ];

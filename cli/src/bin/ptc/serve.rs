@@ -1,7 +1,8 @@
 //! `ptc serve`: the registry as an MCP server, over stdio or streamable HTTP.
 //!
-//! SIGTERM and SIGINT (and, on stdio, the end of stdin) stop it gracefully, also while
-//! MCP servers are still starting: stop accepting, cancel the runs and let them wind
+//! MCP servers whose tools are cached are served from the cache at once and started in the
+//! background. SIGTERM and SIGINT (and, on stdio, the end of stdin) stop it gracefully, also
+//! while MCP servers are still starting: stop accepting, cancel the runs and let them wind
 //! down, stop the MCP servers ptc started (close stdin, SIGTERM, SIGKILL) and reap them.
 
 use std::process::ExitCode;
@@ -80,6 +81,9 @@ pub async fn main(args: ServeArgs) -> Result<ExitCode, String> {
         }
         Err(e) => return Err(e),
     };
+    // Servers registered from the cache start now, in the background: their real lists
+    // replace the cached ones as they answer, and the clients hear `tools/list_changed`.
+    setup.start_warm();
     let telemetry = match crate::observe::start(&args.telemetry, &setup.config.telemetry) {
         Ok(telemetry) => telemetry,
         Err(e) => {

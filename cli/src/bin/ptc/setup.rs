@@ -7,7 +7,7 @@ use ptc::discovery::DiscoveryMode;
 use ptc::{CodeConfig, CodeExecutor, ToolMode, ToolRegistry};
 use ptc_cli::config::{Config, TrustStore};
 use ptc_cli::terminal::{TerminalApproval, TerminalQuestions};
-use ptc_mcp::{register_server_until, McpClient, McpServerSpec};
+use ptc_mcp::{start_servers, start_warm, McpClient, McpServerSpec, StartOptions, ToolsCache};
 use ptc_packs::sandbox::{Sandbox, SandboxMode};
 use tokio_util::sync::CancellationToken;
 
@@ -27,6 +27,16 @@ pub struct PackArgs {
     /// are named `NAME__tool`. Replaces a `[[mcp]]` server of the same name.
     #[arg(long = "mcp", value_name = "NAME=COMMAND ARGS…")]
     pub mcp: Vec<McpServerSpec>,
+    /// All or nothing: one MCP server that fails to start stops ptc (the started ones are
+    /// stopped), and every server starts now (default: `[mcp_start] strict` in ptc.toml,
+    /// else a failed server is named on stderr and left out).
+    #[arg(long)]
+    pub strict_mcp: bool,
+    /// Start every MCP server now, neither reading nor writing the tools/list cache
+    /// (default: `[mcp_start] cache` in ptc.toml, else servers with a cached list start
+    /// when a call needs them).
+    #[arg(long)]
+    pub no_mcp_cache: bool,
     /// The kernel sandbox of bash: read-only, workspace-write or danger-full-access (no
     /// sandbox) (default: `[sandbox] mode` in ptc.toml, else workspace-write).
     #[arg(long, value_name = "MODE", value_parser = parse_sandbox)]
@@ -54,11 +64,39 @@ pub struct Setup {
     pub config: Config,
     /// The MCP servers whose tools are registered.
     pub mcp: Vec<McpClient>,
+    /// How they started (the bound for [`Setup::start_warm`]).
+    pub mcp_options: StartOptions,
+    /// The background start of the warm servers, if any ([`Setup::start_warm`]).
+    warming: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
+    /// Abandons the servers' starts in progress (a child of the caller's stop signal).
+    mcp_stop: CancellationToken,
 }
 
 impl Setup {
-    /// Stop the MCP servers gracefully (they read what was sent to them, e.g. cancellations).
+    /// Start the servers registered from the cache now, in the background (`ptc serve`):
+    /// their real lists replace the cached ones as they answer; one that fails is named on
+    /// stderr and its cached tools are withdrawn (`tools/list_changed` follows).
+    pub fn start_warm(&self) {
+        let task = start_warm(&self.mcp, self.mcp_options.parallel, |e| {
+            crate::output::stderr_line(&format!(
+                "ptc: warning: {e}; its cached tools are withdrawn"
+            ))
+        });
+        *self.warming.lock().unwrap_or_else(|e| e.into_inner()) = Some(task);
+    }
+
+    /// Stop the MCP servers gracefully (they read what was sent to them, e.g. cancellations),
+    /// abandoning the starts in progress (those processes are killed and reaped first).
     pub async fn shutdown(&self) {
+        self.mcp_stop.cancel();
+        let warming = self
+            .warming
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(task) = warming {
+            let _ = task.await;
+        }
         for client in &self.mcp {
             client.shutdown().await;
         }
@@ -174,7 +212,11 @@ pub async fn registry_until(
     if packs.split(',').any(|p| p.trim() == "builtin") {
         sandbox_notice(&ctx)?;
     }
-    let mcp = connect_mcp(&registry, &config.mcp, &args.mcp, stop).await?;
+    let mcp_options = config
+        .mcp_start
+        .options(args.strict_mcp, args.no_mcp_cache, mcp_cache(&ctx));
+    let mcp_stop = stop.child_token();
+    let mcp = connect_mcp(&registry, &config.mcp, &args.mcp, &mcp_options, &mcp_stop).await?;
     let tools: Vec<String> = registry
         .view(None, None)
         .definitions()
@@ -210,6 +252,9 @@ pub async fn registry_until(
         registry,
         config,
         mcp,
+        mcp_options,
+        warming: Default::default(),
+        mcp_stop,
     })
 }
 
@@ -237,13 +282,39 @@ fn sandbox_notice(ctx: &ptc_packs::PackContext) -> Result<(), String> {
     Ok(())
 }
 
-/// Start the MCP servers (`--mcp` replaces a configured server of the same name) and
-/// register their tools; warnings go to stderr. On failure the servers already started
-/// are shut down (and reaped) before the error returns.
+/// The tools/list cache, unless a sandboxed program could write it (it lies in the workspace
+/// `root` or a `writable` path): a poisoned list would show the model tools that are not the
+/// server's.
+fn mcp_cache(ctx: &ptc_packs::PackContext) -> Option<ToolsCache> {
+    let cache = ToolsCache::default_location()?;
+    // The cache directory as it resolves (its deepest existing ancestor, canonical).
+    let resolved = cache
+        .dir()
+        .ancestors()
+        .find_map(|p| std::fs::canonicalize(p).ok())?;
+    let exposed = std::iter::once(&ctx.root)
+        .chain(&ctx.sandbox.writable)
+        .filter_map(|dir| std::fs::canonicalize(dir).ok())
+        .any(|dir| resolved.starts_with(dir));
+    if exposed {
+        crate::output::stderr_line(&format!(
+            "ptc: the MCP tools cache {} lies where programs may write: not used",
+            cache.dir().display()
+        ));
+        return None;
+    }
+    Some(cache)
+}
+
+/// Start the MCP servers (`--mcp` replaces a configured server of the same name) in
+/// parallel and register their tools in declaration order; warnings go to stderr. A server
+/// that fails is named on stderr with its error and left out, unless `options` is strict:
+/// then the servers already started are shut down (and reaped) before the error returns.
 async fn connect_mcp(
     registry: &ToolRegistry,
     configured: &[McpServerSpec],
     flags: &[McpServerSpec],
+    options: &StartOptions,
     stop: &CancellationToken,
 ) -> Result<Vec<McpClient>, String> {
     let mut specs: Vec<McpServerSpec> = configured
@@ -252,17 +323,19 @@ async fn connect_mcp(
         .cloned()
         .collect();
     specs.extend(flags.iter().cloned());
-    let mut clients: Vec<McpClient> = Vec::with_capacity(specs.len());
-    for spec in specs {
-        let pack = match register_server_until(registry, spec, stop).await {
-            Ok(pack) => pack,
-            Err(e) => {
-                for client in &clients {
-                    client.shutdown().await;
-                }
-                return Err(e.to_string());
-            }
-        };
+    let servers = start_servers(registry, specs, options, stop)
+        .await
+        .map_err(|e| e.to_string())?;
+    for note in &servers.notes {
+        crate::output::stderr_line(&format!("ptc: {note}"));
+    }
+    for failed in &servers.failed {
+        crate::output::stderr_line(&format!(
+            "ptc: warning: {failed}; its tools are left out (--strict-mcp makes this an error)"
+        ));
+    }
+    let mut clients = Vec::with_capacity(servers.packs.len());
+    for pack in servers.packs {
         for warning in &pack.warnings {
             crate::output::stderr_line(&format!("ptc: warning: {warning}"));
         }
