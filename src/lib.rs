@@ -64,6 +64,7 @@ mod content;
 mod defaults;
 mod definition;
 mod digest;
+pub mod discovery;
 mod disposer;
 mod error;
 mod execution;

@@ -10,6 +10,7 @@ mod code_run;
 mod code_scheduling;
 mod code_subcalls;
 mod definitions;
+mod discovery_rank;
 mod pipeline_policy;
 mod pipeline_results;
 mod registry_scopes;

@@ -1,0 +1,195 @@
+//! Words and terms: how tool names and prose are cut into what the index matches.
+//!
+//! A name is cut on every character that is not a letter or digit (`_`, `-`, `__`, `.`, `/`,
+//! spaces), at camelCase humps (`fooBar`, `HTTPServer`) and between letters and digits; prose
+//! the same way. Terms are those words lowercased, without stop words, stemmed (Snowball
+//! English); a word that mixes letters and digits (`s3`, `ec2`) is also kept whole.
+
+use rust_stemmers::{Algorithm, Stemmer};
+
+/// A query is read up to this many characters; the rest is ignored.
+pub const MAX_QUERY_CHARS: usize = 512;
+
+/// A query counts at most this many distinct terms; later ones are ignored.
+pub const MAX_QUERY_TERMS: usize = 32;
+
+/// Words that carry no meaning a tool could match ("what", "the", "my").
+const STOP_WORDS: &[&str] = &[
+    "a", "about", "all", "am", "an", "and", "any", "are", "as", "at", "be", "been", "by", "can",
+    "could", "did", "do", "does", "for", "from", "had", "has", "have", "he", "her", "here", "his",
+    "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "of", "on", "onto", "or", "our",
+    "please", "she", "should", "so", "some", "than", "that", "the", "their", "them", "then",
+    "there", "these", "they", "this", "those", "to", "us", "was", "we", "were", "what", "when",
+    "where", "which", "who", "whom", "why", "will", "with", "would", "you", "your",
+];
+
+/// Whether `word` (lowercase) is a stop word.
+pub fn is_stop_word(word: &str) -> bool {
+    STOP_WORDS.binary_search(&word).is_ok()
+}
+
+/// The first [`MAX_QUERY_CHARS`] characters of `query`.
+pub fn capped(query: &str) -> &str {
+    match query.char_indices().nth(MAX_QUERY_CHARS) {
+        Some((end, _)) => &query[..end],
+        None => query,
+    }
+}
+
+/// Calls `each` with every word of `text`, lowercased, in order: the pieces of each run of
+/// letters and digits, cut at camelCase humps and letter/digit changes; after the pieces of a
+/// run that mixes letters and digits, the whole run when `whole_mixed`.
+pub fn words(text: &str, whole_mixed: bool, mut each: impl FnMut(&str)) {
+    let mut run: Vec<char> = Vec::new();
+    let mut piece = String::new();
+    let mut flush = |run: &mut Vec<char>, piece: &mut String| {
+        if run.is_empty() {
+            return;
+        }
+        let mut start = 0;
+        for at in 1..=run.len() {
+            if at == run.len() || cuts(run, at) {
+                piece.clear();
+                piece.extend(run[start..at].iter().flat_map(|c| c.to_lowercase()));
+                each(piece);
+                start = at;
+            }
+        }
+        let digits = run.iter().any(|c| c.is_numeric());
+        if whole_mixed && digits && run.iter().any(|c| c.is_alphabetic()) {
+            piece.clear();
+            piece.extend(run.iter().flat_map(|c| c.to_lowercase()));
+            each(piece);
+        }
+        run.clear();
+    };
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            run.push(c);
+        } else {
+            flush(&mut run, &mut piece);
+        }
+    }
+    flush(&mut run, &mut piece);
+}
+
+/// Whether a run of letters and digits is cut between `run[at - 1]` and `run[at]`.
+fn cuts(run: &[char], at: usize) -> bool {
+    let (before, here) = (run[at - 1], run[at]);
+    if before.is_numeric() != here.is_numeric() {
+        return true;
+    }
+    if before.is_lowercase() && here.is_uppercase() {
+        return true;
+    }
+    // The last capital of an acronym starts the next word: `HTTPServer` is `HTTP`, `Server`.
+    before.is_uppercase()
+        && here.is_uppercase()
+        && run.get(at + 1).is_some_and(|next| next.is_lowercase())
+}
+
+/// The words of a name joined by single spaces: the form in which `create_pull_request`,
+/// `createPullRequest` and `Create pull request` are equal.
+pub fn joined(text: &str) -> String {
+    let mut out = String::new();
+    words(text, false, |word| {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    });
+    out
+}
+
+/// Cuts text into the index's terms: words without stop words, stemmed.
+pub struct Terms {
+    stemmer: Stemmer,
+}
+
+impl Terms {
+    /// The English terms.
+    pub fn new() -> Self {
+        Terms {
+            stemmer: Stemmer::create(Algorithm::English),
+        }
+    }
+
+    /// Calls `each` with every term of `text`, in order (repeats included).
+    pub fn each(&self, text: &str, mut each: impl FnMut(&str)) {
+        words(text, true, |word| {
+            if !is_stop_word(word) {
+                each(&self.stemmer.stem(word));
+            }
+        });
+    }
+
+    /// The distinct terms of a query, in order, at most [`MAX_QUERY_TERMS`] of them.
+    pub fn query(&self, query: &str) -> Vec<String> {
+        let mut terms: Vec<String> = Vec::new();
+        self.each(capped(query), |term| {
+            if terms.len() < MAX_QUERY_TERMS && !terms.iter().any(|t| t == term) {
+                terms.push(term.to_owned());
+            }
+        });
+        terms
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        words(text, true, |w| out.push(w.to_owned()));
+        out
+    }
+
+    #[test]
+    fn stop_words_are_sorted_for_binary_search() {
+        assert!(STOP_WORDS.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn names_split_on_separators_humps_and_digits() {
+        assert_eq!(all("create_pull_request"), ["create", "pull", "request"]);
+        assert_eq!(all("github__create-issue"), ["github", "create", "issue"]);
+        assert_eq!(all("ForwardGeocodeTool"), ["forward", "geocode", "tool"]);
+        assert_eq!(all("getHTTPServer"), ["get", "http", "server"]);
+        assert_eq!(
+            all("build_and_push_image_to_ecr"),
+            ["build", "and", "push", "image", "to", "ecr"]
+        );
+        assert_eq!(all("list s3 buckets"), ["list", "s", "3", "s3", "buckets"]);
+        assert_eq!(all("API-get-user"), ["api", "get", "user"]);
+    }
+
+    #[test]
+    fn joined_forms_agree_across_spellings() {
+        let form = joined("create_pull_request");
+        assert_eq!(form, "create pull request");
+        assert_eq!(joined("createPullRequest"), form);
+        assert_eq!(joined("  Create  pull-request "), form);
+    }
+
+    #[test]
+    fn terms_drop_stop_words_and_stem() {
+        let terms = Terms::new();
+        assert_eq!(
+            terms.query("list the pods in my namespaces"),
+            terms.query("list pod namespace")
+        );
+        assert_eq!(terms.query("list the pods").len(), 2);
+        assert_eq!(terms.query("running Processes"), terms.query("run process"));
+        assert_eq!(terms.query("commits commit committing"), ["commit"]);
+    }
+
+    #[test]
+    fn queries_are_capped() {
+        let long = "word ".repeat(10_000);
+        assert_eq!(capped(&long).chars().count(), MAX_QUERY_CHARS);
+        let many: String = (0..100).map(|i| format!("term{i} ")).collect();
+        assert!(Terms::new().query(&many).len() <= MAX_QUERY_TERMS);
+        assert_eq!(capped("ü"), "ü");
+    }
+}
