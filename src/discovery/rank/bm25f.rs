@@ -118,13 +118,13 @@ impl Bm25f {
         }
     }
 
-    /// Adds each query term's BM25F score to `scores` (one slot per doc).
-    pub(super) fn score(&self, query: &[String], scores: &mut [f32]) {
-        for term in query {
+    /// Adds each query term's BM25F score, times its weight, to `scores` (one slot per doc).
+    pub(super) fn score(&self, query: &[(String, f32)], scores: &mut [f32]) {
+        for (term, boost) in query {
             let Some(&id) = self.terms.get(term) else {
                 continue;
             };
-            let idf = self.idf[id as usize];
+            let idf = self.idf[id as usize] * boost;
             for posting in &self.postings[id as usize] {
                 scores[posting.doc as usize] += idf * posting.weight / (K1 + posting.weight);
             }

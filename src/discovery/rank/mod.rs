@@ -15,6 +15,7 @@
 
 mod bm25f;
 mod exact;
+mod synonyms;
 mod tokens;
 
 use std::fmt;
@@ -23,6 +24,7 @@ use serde_json::Value;
 
 use bm25f::Bm25f;
 use exact::Names;
+use synonyms::Synonyms;
 use tokens::Terms;
 
 pub use tokens::{MAX_QUERY_CHARS, MAX_QUERY_TERMS};
@@ -99,6 +101,7 @@ pub struct Hit {
 pub struct SearchIndex {
     docs: Vec<ToolDoc>,
     terms: Terms,
+    synonyms: Synonyms,
     bm25f: Bm25f,
     names: Names,
 }
@@ -109,9 +112,11 @@ impl SearchIndex {
         let terms = Terms::new();
         let bm25f = Bm25f::new(&docs, &terms);
         let names = Names::new(&docs);
+        let synonyms = Synonyms::new(&terms);
         SearchIndex {
             docs,
             terms,
+            synonyms,
             bm25f,
             names,
         }
@@ -125,13 +130,15 @@ impl SearchIndex {
     pub fn search(&self, query: &str, server: Option<&str>) -> Vec<Hit> {
         let query_terms = self.terms.query(query);
         let mut scores = vec![0f32; self.docs.len()];
-        self.bm25f.score(&query_terms, &mut scores);
+        let listing = query_terms.is_empty();
+        self.bm25f
+            .score(&self.synonyms.expand(query_terms), &mut scores);
         let mut named = false;
         self.names.matches(query, |doc, tier| {
             named = true;
             scores[doc] += NAME_MATCH_SCORE * tier as u8 as f32;
         });
-        let listing = query_terms.is_empty() && !named;
+        let listing = listing && !named;
         let mut hits: Vec<Hit> = scores
             .into_iter()
             .enumerate()

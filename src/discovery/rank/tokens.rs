@@ -37,55 +37,75 @@ pub fn capped(query: &str) -> &str {
 }
 
 /// Calls `each` with every word of `text`, lowercased, in order: the pieces of each run of
-/// letters and digits, cut at camelCase humps and letter/digit changes; after the pieces of a
-/// run that mixes letters and digits, the whole run when `whole_mixed`.
-pub fn words(text: &str, whole_mixed: bool, mut each: impl FnMut(&str)) {
-    let mut run: Vec<char> = Vec::new();
-    let mut piece = String::new();
-    let mut flush = |run: &mut Vec<char>, piece: &mut String| {
-        if run.is_empty() {
-            return;
-        }
-        let mut start = 0;
-        for at in 1..=run.len() {
-            if at == run.len() || cuts(run, at) {
-                piece.clear();
-                piece.extend(run[start..at].iter().flat_map(|c| c.to_lowercase()));
-                each(piece);
-                start = at;
+/// letters and digits, cut at camelCase humps and letter/digit changes. With `whole`, also a
+/// hump that mixes letters and digits whole (`s3` after `s` and `3`, for `listS3Buckets`),
+/// and two runs of letters joined by one hyphen as one word (`todo` after `to` and `do`, for
+/// `to-do`).
+pub fn words(text: &str, whole: bool, mut each: impl FnMut(&str)) {
+    let mut word = String::new();
+    let mut emit = |chars: &[char], each: &mut dyn FnMut(&str)| {
+        word.clear();
+        word.extend(chars.iter().flat_map(|c| c.to_lowercase()));
+        each(&word);
+    };
+    let mut before: Option<(usize, &str)> = None;
+    for (at, run) in runs(text) {
+        let chars: Vec<char> = run.chars().collect();
+        for hump in split(&chars, is_hump) {
+            for piece in split(hump, |run, at| {
+                run[at - 1].is_numeric() != run[at].is_numeric()
+            }) {
+                emit(piece, &mut each);
+            }
+            let mixed =
+                hump.iter().any(|c| c.is_numeric()) && hump.iter().any(|c| c.is_alphabetic());
+            if whole && mixed {
+                emit(hump, &mut each);
             }
         }
-        let digits = run.iter().any(|c| c.is_numeric());
-        if whole_mixed && digits && run.iter().any(|c| c.is_alphabetic()) {
-            piece.clear();
-            piece.extend(run.iter().flat_map(|c| c.to_lowercase()));
-            each(piece);
+        let letters = chars.iter().all(|c| c.is_alphabetic());
+        if let Some((end, previous)) = before.filter(|_| whole && letters) {
+            if text[end..at] == *"-" {
+                let joined: Vec<char> = previous.chars().chain(run.chars()).collect();
+                emit(&joined, &mut each);
+            }
         }
-        run.clear();
-    };
-    for c in text.chars() {
-        if c.is_alphanumeric() {
-            run.push(c);
-        } else {
-            flush(&mut run, &mut piece);
-        }
+        before = letters.then_some((at + run.len(), run));
     }
-    flush(&mut run, &mut piece);
 }
 
-/// Whether a run of letters and digits is cut between `run[at - 1]` and `run[at]`.
-fn cuts(run: &[char], at: usize) -> bool {
+/// The runs of letters and digits of `text`, each with its byte offset.
+fn runs(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|run| !run.is_empty())
+        .map(move |run| (run.as_ptr() as usize - text.as_ptr() as usize, run))
+}
+
+/// `chars` cut wherever `cut(chars, at)` says (between `chars[at - 1]` and `chars[at]`).
+fn split<'a>(
+    chars: &'a [char],
+    cut: impl Fn(&[char], usize) -> bool + 'a,
+) -> impl Iterator<Item = &'a [char]> + 'a {
+    let mut start = 0;
+    (1..=chars.len()).filter_map(move |end| {
+        (end == chars.len() || cut(chars, end)).then(|| {
+            let piece = &chars[start..end];
+            start = end;
+            piece
+        })
+    })
+}
+
+/// Whether a camelCase hump starts at `run[at]`: a capital after a lowercase letter or a digit
+/// (`fooBar`, `s3Bucket`), and the last capital of an acronym before a lowercase letter
+/// (`HTTPServer` is `HTTP`, `Server`).
+fn is_hump(run: &[char], at: usize) -> bool {
     let (before, here) = (run[at - 1], run[at]);
-    if before.is_numeric() != here.is_numeric() {
-        return true;
-    }
-    if before.is_lowercase() && here.is_uppercase() {
-        return true;
-    }
-    // The last capital of an acronym starts the next word: `HTTPServer` is `HTTP`, `Server`.
-    before.is_uppercase()
+    let after_lower = (before.is_lowercase() || before.is_numeric()) && here.is_uppercase();
+    let acronym_end = before.is_uppercase()
         && here.is_uppercase()
-        && run.get(at + 1).is_some_and(|next| next.is_lowercase())
+        && run.get(at + 1).is_some_and(|next| next.is_lowercase());
+    after_lower || acronym_end
 }
 
 /// The words of a name joined by single spaces: the form in which `create_pull_request`,
@@ -101,7 +121,8 @@ pub fn joined(text: &str) -> String {
     out
 }
 
-/// Cuts text into the index's terms: words without stop words, stemmed.
+/// Cuts text into the index's terms: words of more than one byte, without stop words,
+/// stemmed.
 pub struct Terms {
     stemmer: Stemmer,
 }
@@ -117,7 +138,8 @@ impl Terms {
     /// Calls `each` with every term of `text`, in order (repeats included).
     pub fn each(&self, text: &str, mut each: impl FnMut(&str)) {
         words(text, true, |word| {
-            if !is_stop_word(word) {
+            // A single letter or digit (`what's`, `2.0`) says nothing; `s3` is kept whole.
+            if word.len() > 1 && !is_stop_word(word) {
                 each(&self.stemmer.stem(word));
             }
         });
@@ -141,6 +163,12 @@ mod tests {
 
     fn all(text: &str) -> Vec<String> {
         let mut out = Vec::new();
+        words(text, false, |w| out.push(w.to_owned()));
+        out
+    }
+
+    fn with_whole(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
         words(text, true, |w| out.push(w.to_owned()));
         out
     }
@@ -160,7 +188,20 @@ mod tests {
             all("build_and_push_image_to_ecr"),
             ["build", "and", "push", "image", "to", "ecr"]
         );
-        assert_eq!(all("list s3 buckets"), ["list", "s", "3", "s3", "buckets"]);
+        assert_eq!(all("list s3 buckets"), ["list", "s", "3", "buckets"]);
+    }
+
+    #[test]
+    fn whole_words_keep_mixed_runs_and_hyphenated_compounds() {
+        assert_eq!(
+            with_whole("list s3 buckets"),
+            ["list", "s", "3", "s3", "buckets"]
+        );
+        assert_eq!(
+            with_whole("my to-do list"),
+            ["my", "to", "do", "todo", "list"]
+        );
+        assert_eq!(with_whole("a-b--c_d-2"), ["a", "b", "ab", "c", "d", "2"]);
         assert_eq!(all("API-get-user"), ["api", "get", "user"]);
     }
 
