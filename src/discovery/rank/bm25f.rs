@@ -58,13 +58,20 @@ impl Bm25f {
         // Per doc: each term's frequency in each field, and each field's length in terms.
         let mut counts: Vec<Vec<(u32, [u16; FIELDS])>> = Vec::with_capacity(docs.len());
         let mut lengths: Vec<[u32; FIELDS]> = Vec::with_capacity(docs.len());
+        let mut stems = FxHashMap::default();
         for doc in docs {
             let mut tf: FxHashMap<u32, [u16; FIELDS]> = FxHashMap::default();
             let mut length = [0u32; FIELDS];
             for (field, text) in fields(doc) {
-                terms.each(text, |term| {
-                    let next = ids.len() as u32;
-                    let id = *ids.entry(term.to_owned()).or_insert(next);
+                terms.each_remembered(text, &mut stems, |term| {
+                    let id = match ids.get(term) {
+                        Some(id) => *id,
+                        None => {
+                            let id = ids.len() as u32;
+                            ids.insert(term.to_owned(), id);
+                            id
+                        }
+                    };
                     let slot = &mut tf.entry(id).or_default()[field as usize];
                     *slot = slot.saturating_add(1);
                     length[field as usize] += 1;

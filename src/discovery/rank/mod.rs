@@ -1,17 +1,20 @@
 //! The search index behind tool discovery: which of hundreds of tools fit a request.
 //!
-//! Pure and offline: a [`SearchIndex`] is built once per tool set from [`ToolDoc`]s and answers
-//! a query in well under a millisecond at a thousand tools (`benches/search.rs`). Ranking:
+//! Pure and offline: a [`SearchIndex`] is built once per tool set from [`ToolDoc`]s (about
+//! 100 ms for 1,000 tools) and answers a query in tens of microseconds at 1,000 tools
+//! (`benches/search.rs`). Ranking:
 //!
 //! 1. a query that is a tool's name, exactly or nearly (`exact.rs`), ranks that tool first;
 //! 2. then BM25F (`bm25f.rs`) over the name (weighted highest), the server, the description's
 //!    first sentence, the whole description, and the parameters' names and descriptions;
 //!    terms are words cut at `_`, `-`, camelCase and digits, without stop words, stemmed
-//!    (`tokens.rs`).
+//!    (`tokens.rs`); a query word also looks for its synonyms at half weight (`synonyms.rs`:
+//!    "folder" finds `list_directory`).
 //!
 //! Any query is safe: it is read up to [`MAX_QUERY_CHARS`] characters and
-//! [`MAX_QUERY_TERMS`] terms. Recall on the recorded catalog's labelled user requests is
-//! measured by `tests/it/discovery_rank.rs`.
+//! [`MAX_QUERY_TERMS`] terms. Recall on the recorded catalog's labelled user requests
+//! (`testing/catalog/queries.json`) is measured by `tests/it/discovery_rank.rs`: recall@5
+//! 0.903, MRR 0.765 over 238 requests and 870 tools.
 
 mod bm25f;
 mod exact;

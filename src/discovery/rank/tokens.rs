@@ -2,10 +2,13 @@
 //!
 //! A name is cut on every character that is not a letter or digit (`_`, `-`, `__`, `.`, `/`,
 //! spaces), at camelCase humps (`fooBar`, `HTTPServer`) and between letters and digits; prose
-//! the same way. Terms are those words lowercased, without stop words, stemmed (Snowball
-//! English); a word that mixes letters and digits (`s3`, `ec2`) is also kept whole.
+//! the same way. Terms are those words lowercased, longer than one byte, without stop words,
+//! and stemmed (Snowball English: `pods` and `pod`, `running` and `run` are one term); a word
+//! that mixes letters and digits (`s3`, `ec2`) and a hyphenated pair (`to-do`) are also kept
+//! whole.
 
 use rust_stemmers::{Algorithm, Stemmer};
+use rustc_hash::FxHashMap;
 
 /// A query is read up to this many characters; the rest is ignored.
 pub const MAX_QUERY_CHARS: usize = 512;
@@ -25,7 +28,8 @@ const STOP_WORDS: &[&str] = &[
 
 /// Whether `word` (lowercase) is a stop word.
 pub fn is_stop_word(word: &str) -> bool {
-    STOP_WORDS.binary_search(&word).is_ok()
+    // None is longer than six bytes: most words are not looked up.
+    word.len() <= 6 && STOP_WORDS.binary_search(&word).is_ok()
 }
 
 /// The first [`MAX_QUERY_CHARS`] characters of `query`.
@@ -136,11 +140,30 @@ impl Terms {
     }
 
     /// Calls `each` with every term of `text`, in order (repeats included).
-    pub fn each(&self, text: &str, mut each: impl FnMut(&str)) {
+    pub fn each(&self, text: &str, each: impl FnMut(&str)) {
+        self.each_remembered(text, &mut FxHashMap::default(), each);
+    }
+
+    /// [`Terms::each`], remembering each word's stem in `stems`: indexing meets the same
+    /// words again and again.
+    pub fn each_remembered(
+        &self,
+        text: &str,
+        stems: &mut FxHashMap<String, String>,
+        mut each: impl FnMut(&str),
+    ) {
         words(text, true, |word| {
             // A single letter or digit (`what's`, `2.0`) says nothing; `s3` is kept whole.
-            if word.len() > 1 && !is_stop_word(word) {
-                each(&self.stemmer.stem(word));
+            if word.len() < 2 || is_stop_word(word) {
+                return;
+            }
+            match stems.get(word) {
+                Some(stem) => each(stem),
+                None => {
+                    let stem = self.stemmer.stem(word).into_owned();
+                    each(&stem);
+                    stems.insert(word.to_owned(), stem);
+                }
             }
         });
     }
@@ -176,6 +199,7 @@ mod tests {
     #[test]
     fn stop_words_are_sorted_for_binary_search() {
         assert!(STOP_WORDS.windows(2).all(|w| w[0] < w[1]));
+        assert!(STOP_WORDS.iter().all(|w| w.len() <= 6 && is_stop_word(w)));
     }
 
     #[test]
