@@ -91,13 +91,13 @@ fn split<'a>(
     cut: impl Fn(&[char], usize) -> bool + 'a,
 ) -> impl Iterator<Item = &'a [char]> + 'a {
     let mut start = 0;
-    (1..=chars.len()).filter_map(move |end| {
-        (end == chars.len() || cut(chars, end)).then(|| {
+    (1..=chars.len())
+        .filter(move |&end| end == chars.len() || cut(chars, end))
+        .map(move |end| {
             let piece = &chars[start..end];
             start = end;
             piece
         })
-    })
 }
 
 /// Whether a camelCase hump starts at `run[at]`: a capital after a lowercase letter or a digit
