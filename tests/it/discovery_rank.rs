@@ -90,6 +90,26 @@ fn words_match_across_inflections() {
 }
 
 #[test]
+fn a_word_also_finds_its_synonyms_below_itself() {
+    let index = SearchIndex::new(vec![
+        doc(
+            "fs__list_directory",
+            "fs",
+            "List the entries of a directory",
+        ),
+        doc("ui__open_folder", "ui", "Open a folder in the file manager"),
+        doc("db__drop_table", "db", "Remove a table"),
+    ]);
+    let hits = index.search("folder", None);
+    assert_eq!(
+        names(&index, &hits),
+        ["ui__open_folder", "fs__list_directory"]
+    );
+    assert!(hits[1].score > 0.0);
+    assert_eq!(top(&index, "delete"), ["db__drop_table"]);
+}
+
+#[test]
 fn a_query_that_is_a_tool_name_ranks_that_tool_first() {
     let index = SearchIndex::new(vec![
         doc(
@@ -203,7 +223,7 @@ fn junk_queries_never_panic_and_stay_bounded() {
         .map(|i| format!("zz{}{} ", letter(i / 26), letter(i)))
         .collect();
     assert!(index.search(&words, None).is_empty());
-    let late = format!("{}kubernetes", &words[..MAX_QUERY_TERMS * 6]);
+    let late = format!("{} kubernetes", &words[..MAX_QUERY_TERMS * 6]);
     assert!(index.search(&late, None).is_empty());
     for query in [
         "ünïcödé tïme",
