@@ -21,6 +21,7 @@
 //!   `<callId>:ptc:<n>`. [`ToolMode`] (`native | code | both`) is set per deployment or scope.
 //! - Policies — [`policy`]: approval (`ask` decisions), questions for a person, the timeout
 //!   policy, and the clock that stops while a person answers.
+//! - [`discovery`] — finding the few tools a request needs among hundreds: the search index.
 //! - [`testkit`] — small tools for trying code mode and for tests.
 //!
 //! Beside this crate: `ptc-packs` holds the `builtin` coding tools (files, search, `bash` in a
@@ -28,7 +29,8 @@
 //! serves a registry over MCP; `ptc-cli` is the `ptc` command with `ptc.toml`.
 //!
 //! Every public item has one path: the kernel's types at the root, the rest in [`policy`],
-//! [`session`], [`presentation`], [`telemetry`], [`testkit`], [`json`] and [`suggest`].
+//! [`session`], [`presentation`], [`telemetry`], [`testkit`], [`json`], [`suggest`] and
+//! [`discovery`].
 //!
 //! ```
 //! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
