@@ -3,7 +3,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::tokens::Terms;
+use super::tokens::{words, Terms};
 use super::ToolDoc;
 
 /// The fields of a tool doc, as the index weighs them.
@@ -58,20 +58,26 @@ impl Bm25f {
         // Per doc: each term's frequency in each field, and each field's length in terms.
         let mut counts: Vec<Vec<(u32, [u16; FIELDS])>> = Vec::with_capacity(docs.len());
         let mut lengths: Vec<[u32; FIELDS]> = Vec::with_capacity(docs.len());
-        let mut stems = FxHashMap::default();
+        // Each word's term id (none for a stop word): indexing meets the same words again and
+        // again, and stemming is most of its cost.
+        let mut word_ids: FxHashMap<String, Option<u32>> = FxHashMap::default();
         for doc in docs {
             let mut tf: FxHashMap<u32, [u16; FIELDS]> = FxHashMap::default();
             let mut length = [0u32; FIELDS];
             for (field, text) in fields(doc) {
-                terms.each_remembered(text, &mut stems, |term| {
-                    let id = match ids.get(term) {
+                words(text, true, |word| {
+                    let id = match word_ids.get(word) {
                         Some(id) => *id,
                         None => {
-                            let id = ids.len() as u32;
-                            ids.insert(term.to_owned(), id);
+                            let id = terms.term(word).map(|term| {
+                                let next = ids.len() as u32;
+                                *ids.entry(term.into_owned()).or_insert(next)
+                            });
+                            word_ids.insert(word.to_owned(), id);
                             id
                         }
                     };
+                    let Some(id) = id else { return };
                     let slot = &mut tf.entry(id).or_default()[field as usize];
                     *slot = slot.saturating_add(1);
                     length[field as usize] += 1;

@@ -32,10 +32,10 @@ use tokens::Terms;
 
 pub use tokens::{MAX_QUERY_CHARS, MAX_QUERY_TERMS};
 
-/// Added to the score of a tool whose name the query nearly is (twice for exactly): above any
-/// BM25F score of a query of at most [`MAX_QUERY_TERMS`] terms (each adds less than its IDF,
-/// ≤ 15 up to millions of tools).
-pub const NAME_MATCH_SCORE: f32 = 1000.0;
+/// Added to the score of a tool whose name the query nearly is (twice more for exactly): above
+/// any BM25F score of a query of at most [`MAX_QUERY_TERMS`] terms and their synonyms (a term
+/// adds less than its IDF, ≤ 15 up to millions of tools; a synonym half of that).
+pub const NAME_MATCH_SCORE: f32 = 10_000.0;
 
 /// One tool as the index sees it.
 #[derive(Clone, Debug, Default, PartialEq)]

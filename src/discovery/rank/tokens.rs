@@ -7,8 +7,9 @@
 //! that mixes letters and digits (`s3`, `ec2`) and a hyphenated pair (`to-do`) are also kept
 //! whole.
 
+use std::borrow::Cow;
+
 use rust_stemmers::{Algorithm, Stemmer};
-use rustc_hash::FxHashMap;
 
 /// A query is read up to this many characters; the rest is ignored.
 pub const MAX_QUERY_CHARS: usize = 512;
@@ -139,31 +140,17 @@ impl Terms {
         }
     }
 
-    /// Calls `each` with every term of `text`, in order (repeats included).
-    pub fn each(&self, text: &str, each: impl FnMut(&str)) {
-        self.each_remembered(text, &mut FxHashMap::default(), each);
+    /// The term of one word of [`words`]: none for a single letter or digit (`what's`, `2.0`
+    /// say nothing; `s3` is kept whole) or a stop word, else its stem.
+    pub fn term<'w>(&self, word: &'w str) -> Option<Cow<'w, str>> {
+        (word.len() > 1 && !is_stop_word(word)).then(|| self.stemmer.stem(word))
     }
 
-    /// [`Terms::each`], remembering each word's stem in `stems`: indexing meets the same
-    /// words again and again.
-    pub fn each_remembered(
-        &self,
-        text: &str,
-        stems: &mut FxHashMap<String, String>,
-        mut each: impl FnMut(&str),
-    ) {
+    /// Calls `each` with every term of `text`, in order (repeats included).
+    pub fn each(&self, text: &str, mut each: impl FnMut(&str)) {
         words(text, true, |word| {
-            // A single letter or digit (`what's`, `2.0`) says nothing; `s3` is kept whole.
-            if word.len() < 2 || is_stop_word(word) {
-                return;
-            }
-            match stems.get(word) {
-                Some(stem) => each(stem),
-                None => {
-                    let stem = self.stemmer.stem(word).into_owned();
-                    each(&stem);
-                    stems.insert(word.to_owned(), stem);
-                }
+            if let Some(term) = self.term(word) {
+                each(&term);
             }
         });
     }
