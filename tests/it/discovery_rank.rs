@@ -273,3 +273,15 @@ fn from_schema_reads_top_level_parameters() {
         "t"
     );
 }
+
+#[test]
+fn an_index_is_shared_across_threads() {
+    fn shared<T: Send + Sync + 'static>() {}
+    shared::<SearchIndex>();
+    let index = std::sync::Arc::new(SearchIndex::new(vec![doc("a__b", "a", "c")]));
+    let other = std::sync::Arc::clone(&index);
+    let hits = std::thread::spawn(move || other.search("b", None))
+        .join()
+        .unwrap();
+    assert_eq!(names(&index, &hits), ["a__b"]);
+}
