@@ -90,6 +90,16 @@ fn words_match_across_inflections() {
 }
 
 #[test]
+fn a_word_as_written_ranks_above_its_inflections() {
+    let index = SearchIndex::new(vec![
+        doc("k__get_pod", "k", "Get one pod"),
+        doc("k__list_pods", "k", "List pods"),
+    ]);
+    assert_eq!(top(&index, "pods"), ["k__list_pods", "k__get_pod"]);
+    assert_eq!(top(&index, "pod"), ["k__get_pod", "k__list_pods"]);
+}
+
+#[test]
 fn a_word_also_finds_its_synonyms_below_itself() {
     let index = SearchIndex::new(vec![
         doc(

@@ -58,29 +58,34 @@ impl Bm25f {
         // Per doc: each term's frequency in each field, and each field's length in terms.
         let mut counts: Vec<Vec<(u32, [u16; FIELDS])>> = Vec::with_capacity(docs.len());
         let mut lengths: Vec<[u32; FIELDS]> = Vec::with_capacity(docs.len());
-        // Each word's term id (none for a stop word): indexing meets the same words again and
-        // again, and stemming is most of its cost.
-        let mut word_ids: FxHashMap<String, Option<u32>> = FxHashMap::default();
+        // Each word's term ids, as written and stemmed (none for a stop word): indexing meets
+        // the same words again and again, and stemming is most of its cost.
+        let mut word_ids: FxHashMap<String, Option<[u32; 2]>> = FxHashMap::default();
+        let mut id_of = |term: String| {
+            let next = ids.len() as u32;
+            *ids.entry(term).or_insert(next)
+        };
         for doc in docs {
             let mut tf: FxHashMap<u32, [u16; FIELDS]> = FxHashMap::default();
             let mut length = [0u32; FIELDS];
             for (field, text) in fields(doc) {
                 words(text, true, |word| {
-                    let id = match word_ids.get(word) {
-                        Some(id) => *id,
+                    let found = match word_ids.get(word) {
+                        Some(found) => *found,
                         None => {
-                            let id = terms.term(word).map(|term| {
-                                let next = ids.len() as u32;
-                                *ids.entry(term.into_owned()).or_insert(next)
-                            });
-                            word_ids.insert(word.to_owned(), id);
-                            id
+                            let found = terms
+                                .term(word)
+                                .map(|term| [id_of(term.to_owned()), id_of(terms.stem(term))]);
+                            word_ids.insert(word.to_owned(), found);
+                            found
                         }
                     };
-                    let Some(id) = id else { return };
-                    let slot = &mut tf.entry(id).or_default()[field as usize];
-                    *slot = slot.saturating_add(1);
+                    let Some(found) = found else { return };
                     length[field as usize] += 1;
+                    for id in found {
+                        let slot = &mut tf.entry(id).or_default()[field as usize];
+                        *slot = slot.saturating_add(1);
+                    }
                 });
             }
             let mut tf: Vec<_> = tf.into_iter().collect();

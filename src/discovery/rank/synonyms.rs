@@ -3,8 +3,8 @@
 //! weight than the words the user wrote.
 //!
 //! The groups are general vocabulary of software tools, not words of particular tools or
-//! requests. On the labelled catalog requests they lift recall@5 from 0.891 to 0.903 (MRR
-//! 0.757 to 0.765); without them the ranking is plain BM25F.
+//! requests. On the labelled catalog requests they lift recall@5 from 0.912 to 0.924 (MRR
+//! 0.791 to 0.806); without them the ranking is plain BM25F.
 
 use rustc_hash::FxHashMap;
 

@@ -2,14 +2,15 @@
 //!
 //! A name is cut on every character that is not a letter or digit (`_`, `-`, `__`, `.`, `/`,
 //! spaces), at camelCase humps (`fooBar`, `HTTPServer`) and between letters and digits; prose
-//! the same way. Terms are those words lowercased, longer than one byte, without stop words,
-//! and stemmed (Snowball English: `pods` and `pod`, `running` and `run` are one term); a word
-//! that mixes letters and digits (`s3`, `ec2`) and a hyphenated pair (`to-do`) are also kept
-//! whole.
-
-use std::borrow::Cow;
+//! the same way. Terms are those words lowercased, longer than one byte, without stop words; a
+//! word that mixes letters and digits (`s3`, `ec2`) and a hyphenated pair (`to-do`) are also
+//! kept whole. Each term also has a stem term (Snowball English: `pods` and `pod`, `running`
+//! and `run` share one), which the index weighs below the word as written.
 
 use rust_stemmers::{Algorithm, Stemmer};
+
+/// Starts a stem term: words hold only letters and digits.
+const STEM_MARK: char = '~';
 
 /// A query is read up to this many characters; the rest is ignored.
 pub const MAX_QUERY_CHARS: usize = 512;
@@ -141,16 +142,22 @@ impl Terms {
     }
 
     /// The term of one word of [`words`]: none for a single letter or digit (`what's`, `2.0`
-    /// say nothing; `s3` is kept whole) or a stop word, else its stem.
-    pub fn term<'w>(&self, word: &'w str) -> Option<Cow<'w, str>> {
-        (word.len() > 1 && !is_stop_word(word)).then(|| self.stemmer.stem(word))
+    /// say nothing; `s3` is kept whole) or a stop word, else the word.
+    pub fn term<'w>(&self, word: &'w str) -> Option<&'w str> {
+        (word.len() > 1 && !is_stop_word(word)).then_some(word)
+    }
+
+    /// The stem term of a term: its Snowball stem, marked so that it never equals a word
+    /// (`~pod` for `pods`, and for `pod`).
+    pub fn stem(&self, term: &str) -> String {
+        format!("{STEM_MARK}{}", self.stemmer.stem(term))
     }
 
     /// Calls `each` with every term of `text`, in order (repeats included).
     pub fn each(&self, text: &str, mut each: impl FnMut(&str)) {
         words(text, true, |word| {
             if let Some(term) = self.term(word) {
-                each(&term);
+                each(term);
             }
         });
     }
@@ -225,15 +232,22 @@ mod tests {
     }
 
     #[test]
-    fn terms_drop_stop_words_and_stem() {
+    fn terms_drop_stop_words_and_stems_join_inflections() {
         let terms = Terms::new();
         assert_eq!(
-            terms.query("list the pods in my namespaces"),
-            terms.query("list pod namespace")
+            terms.query("list the pods in my namespaces what's 2.0"),
+            ["list", "pods", "namespaces"]
         );
-        assert_eq!(terms.query("list the pods").len(), 2);
-        assert_eq!(terms.query("running Processes"), terms.query("run process"));
-        assert_eq!(terms.query("commits commit committing"), ["commit"]);
+        assert_eq!(terms.stem("pods"), terms.stem("pod"));
+        assert_eq!(terms.stem("running"), terms.stem("run"));
+        assert_eq!(
+            terms.stem("Processes".to_lowercase().as_str()),
+            terms.stem("process")
+        );
+        for word in ["commits", "committing", "committed"] {
+            assert_eq!(terms.stem(word), terms.stem("commit"));
+        }
+        assert!(terms.stem("pod").starts_with(STEM_MARK));
     }
 
     #[test]
