@@ -1,11 +1,13 @@
 //! Helpers the ptc crates' integration tests share, written once:
 //!
+//! - [`catalog`] — the recorded MCP catalog (870 tools) as search docs, and its labelled queries;
 //! - [`code`] — code-mode registries on the engine under test, runs, recording listeners;
 //! - [`tools`] — tools and trackers: echo, constants, sleepers that record concurrency, gates
 //!   that say when their body started (readiness, not sleeps);
 //! - [`tsc`] — the real TypeScript compiler over generated declarations;
 //! - [`repo`] — the repository root.
 
+pub mod catalog;
 pub mod code;
 pub mod tools;
 pub mod tsc;

@@ -11,6 +11,7 @@ mod code_scheduling;
 mod code_subcalls;
 mod definitions;
 mod discovery_catalog;
+mod discovery_rank;
 mod discovery_tools;
 mod discovery_up_front;
 mod pipeline_policy;
