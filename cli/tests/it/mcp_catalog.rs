@@ -25,10 +25,19 @@ fn recorded(server: &str) -> Vec<String> {
         .collect()
 }
 
-/// `ptc serve --mode native --discovery off ARGS` over stdio in `dir`, listed once by the official client.
+/// `ptc serve --mode native --discovery off ARGS` over stdio in `dir`, listed once by the
+/// official client.
 fn list_natively(dir: &Path, args: &[&str]) -> Vec<Value> {
     node_module("@modelcontextprotocol/sdk/package.json");
-    let mut command = vec!["serve", "--root", dir.to_str().unwrap(), "--mode", "native", "--discovery", "off"];
+    let mut command = vec![
+        "serve",
+        "--root",
+        dir.to_str().unwrap(),
+        "--mode",
+        "native",
+        "--discovery",
+        "off",
+    ];
     command.extend_from_slice(args);
     let env = json!({"PATH": std::env::var("PATH").unwrap_or_default()});
     let plan = json!({
