@@ -1,7 +1,7 @@
 //! The search index behind tool discovery: which of hundreds of tools fit a request.
 //!
-//! Pure and offline: a [`SearchIndex`] is built once per tool set from [`ToolDoc`]s (under
-//! 150 ms for 1,000 tools, release) and answers a query in tens of microseconds at 1,000 tools
+//! Pure and offline: a [`SearchIndex`] is built once per tool set from [`ToolDoc`]s (about
+//! 60 ms for 1,000 tools, release) and answers a query in tens of microseconds at 1,000 tools
 //! (`benches/search.rs`). Ranking:
 //!
 //! 1. a query that is a tool's name, exactly or nearly (`exact.rs`), ranks that tool first;
