@@ -122,7 +122,7 @@ fn mcp_warm_start_lists_the_catalog_without_starting_servers() {
         })
         .collect();
     let config = write_config(dirs.conf.path(), "ptc.toml", &specs);
-    let tools = ["tools", "--mode", "native"];
+    let tools = ["tools", "--mode", "native", "--discovery", "off"];
     let (cold, cold_time) = dirs.ptc(&config, &tools, "");
     assert_eq!(cold.status.code(), Some(0), "{}", stderr(&cold));
     let total: usize = names.iter().map(|n| catalog_tools(n).len()).sum();
