@@ -78,6 +78,8 @@ pub(crate) struct CacheEntry {
 /// What the cache holds for one server.
 pub(crate) struct Cached {
     pub(crate) tools: Vec<Tool>,
+    /// What the server said about itself ([`McpClient::server_info`](crate::McpClient::server_info)).
+    pub(crate) server: Option<Value>,
 }
 
 impl CacheEntry {
@@ -123,7 +125,8 @@ impl CacheEntry {
             .ok_or_else(|| "it has no `tools`".to_string())?;
         let tools: Vec<Tool> =
             serde_json::from_value(tools).map_err(|e| format!("its `tools` are malformed: {e}"))?;
-        Ok(Some(Cached { tools }))
+        let server = value.get("server").filter(|s| s.is_object()).cloned();
+        Ok(Some(Cached { tools, server }))
     }
 
     /// Forget the server's list (it could not be started: its cached tools do not hold).

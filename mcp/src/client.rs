@@ -44,7 +44,7 @@ struct Inner {
     /// The tools came from the cache and the server has not been started since: its first
     /// start signals a list change, so the real list replaces the cached one.
     stale: AtomicBool,
-    /// The `serverInfo` of the last handshake.
+    /// The `serverInfo` of the last handshake (or the cached one), with its `instructions`.
     server: std::sync::Mutex<Option<serde_json::Value>>,
     /// Notified when the first start of a warm client fails.
     warm_failed: tokio::sync::Notify,
@@ -139,6 +139,7 @@ impl McpClient {
     pub fn warm(
         spec: McpServerSpec,
         tools: Vec<Tool>,
+        server: Option<serde_json::Value>,
         stop: &CancellationToken,
     ) -> Result<Self, McpError> {
         spec.validate()?;
@@ -149,7 +150,7 @@ impl McpClient {
                 starts: AtomicU64::new(0),
                 tools,
                 stale: AtomicBool::new(true),
-                server: std::sync::Mutex::new(None),
+                server: std::sync::Mutex::new(server),
                 warm_failed: Default::default(),
                 stop: stop.clone(),
                 upstream: Arc::new(Upstream::default()),
@@ -169,14 +170,22 @@ impl McpClient {
         &self.inner.tools
     }
 
-    /// The `serverInfo` (name, version, …) the server gave in its last handshake, if it has
-    /// been started.
+    /// The `serverInfo` (name, version, …) the server gave in its last handshake, with its
+    /// `instructions` when it gave some; a warm client's cached one until it has started.
     pub fn server_info(&self) -> Option<serde_json::Value> {
         self.inner
             .server
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone()
+    }
+
+    /// The server's `instructions` from its handshake (or its cached one): what it is for,
+    /// in its own words.
+    pub fn instructions(&self) -> Option<String> {
+        let server = self.server_info()?;
+        let text = server.get("instructions")?.as_str()?.trim();
+        (!text.is_empty()).then(|| text.to_string())
     }
 
     /// Completes when the first start of a warm client ([`McpClient::warm`]) failed (not

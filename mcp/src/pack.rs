@@ -19,6 +19,7 @@ use tokio_util::sync::CancellationToken;
 use super::cache::CacheEntry;
 use super::client::CallError;
 use super::{McpClient, McpError, McpServerSpec};
+use ptc::discovery::ToolGroup;
 use ptc::ToolBuilder;
 use ptc::ToolRegistry;
 use ptc::{codes, ToolError, ToolErrorInfo};
@@ -43,6 +44,8 @@ pub struct McpPack {
     /// One line per tool whose schemas lie outside the enforced subset.
     pub warnings: Vec<String>,
     registered: Arc<Registered>,
+    /// The server as a group of tools for discovery's overview, when it gave `instructions`.
+    group: Option<Disposer>,
     watch: CancellationToken,
 }
 
@@ -78,6 +81,9 @@ impl McpPack {
     pub fn dispose(self) {
         self.watch.cancel();
         self.registered.dispose();
+        if let Some(group) = self.group {
+            group.dispose();
+        }
     }
 
     /// Registry names of the server's tools now (after any list change).
@@ -145,6 +151,14 @@ pub(crate) async fn register_client(
         tools.push(name.clone());
         registered.lock().push((name, tool.clone(), disposer));
     }
+    // What the server is for, in its own words, heads its line in discovery's overview.
+    let group = client.instructions().map(|about| {
+        registry.add_tool_group(ToolGroup {
+            name: server.clone(),
+            about: Some(about),
+            tools: Vec::new(),
+        })
+    });
     let watch = stop.child_token();
     tokio::spawn(follow(
         registry.clone(),
@@ -158,6 +172,7 @@ pub(crate) async fn register_client(
         tools,
         warnings: all_warnings,
         registered,
+        group,
         watch,
     })
 }

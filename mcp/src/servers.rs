@@ -17,10 +17,9 @@
 //! killed and reaped), started servers are shut down, and [`McpError::Cancelled`] returns.
 
 use futures::StreamExt;
-use rmcp::model::Tool;
 use tokio_util::sync::CancellationToken;
 
-use super::cache::{CacheEntry, ToolsCache};
+use super::cache::{CacheEntry, Cached, ToolsCache};
 use super::pack::register_client;
 use super::{McpClient, McpError, McpPack, McpServerSpec};
 use ptc::ToolRegistry;
@@ -67,7 +66,7 @@ pub struct Servers {
 struct Plan {
     spec: McpServerSpec,
     entry: Option<CacheEntry>,
-    cached: Option<Vec<Tool>>,
+    cached: Option<Cached>,
 }
 
 /// Start (or warm) every server of `specs` and register their tools in declaration order;
@@ -161,7 +160,7 @@ fn plan(spec: McpServerSpec, options: &StartOptions, notes: &mut Vec<String>) ->
     let entry = options.cache.as_ref().map(|cache| cache.entry(&spec));
     let cached = match &entry {
         Some(entry) if !options.strict => match entry.read() {
-            Ok(cached) => cached.map(|c| c.tools),
+            Ok(cached) => cached,
             Err(reason) => {
                 notes.push(format!(
                     "MCP server `{}`: tools cache {} ignored ({reason}); starting it",
@@ -187,11 +186,14 @@ async fn open(
     stop: &CancellationToken,
     abort: &CancellationToken,
 ) -> (Result<McpClient, McpError>, Option<String>) {
-    if let Some(tools) = &plan.cached {
-        return (
-            McpClient::warm(plan.spec.clone(), tools.clone(), stop),
-            None,
+    if let Some(cached) = &plan.cached {
+        let warm = McpClient::warm(
+            plan.spec.clone(),
+            cached.tools.clone(),
+            cached.server.clone(),
+            stop,
         );
+        return (warm, None);
     }
     let started = McpClient::start_until(plan.spec.clone(), abort).await;
     let note = match (&started, &plan.entry) {

@@ -93,9 +93,13 @@ pub(super) async fn start(
             return Err(interrupted("tools/list", why));
         }
     };
-    let server = service
-        .peer_info()
-        .and_then(|info| serde_json::to_value(&info.server_info).ok());
+    let server = service.peer_info().and_then(|info| {
+        let mut said = serde_json::to_value(&info.server_info).ok()?;
+        if let (Some(map), Some(instructions)) = (said.as_object_mut(), &info.instructions) {
+            map.insert("instructions".into(), instructions.clone().into());
+        }
+        Some(said)
+    });
     Ok(Started {
         service,
         process,

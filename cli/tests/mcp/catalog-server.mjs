@@ -8,7 +8,8 @@
 //
 // CATALOG_DELAY_MS=<n>: wait that long before reading stdin, so `initialize` waits (a server that starts
 // slowly). CATALOG_FAIL=1: exit with status 3 and a message on stderr before the handshake
-// (a server that cannot start). CATALOG_LOG=<file>: append `started` when the process starts
+// (a server that cannot start). CATALOG_INSTRUCTIONS=<text>: the `instructions` the server
+// gives in its handshake (the recorded servers gave none). CATALOG_LOG=<file>: append `started` when the process starts
 // and `listed` for each `tools/list` it answers.
 import { appendFileSync, readFileSync } from "node:fs";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -65,7 +66,7 @@ const sample = (schema = {}, root = schema) => {
 
 const server = new Server(
   { name: `catalog-${file.split("/").pop().replace(/\.json$/, "")}`, version: "1.0.0" },
-  { capabilities: { tools: {} } },
+  { capabilities: { tools: {} }, instructions: process.env.CATALOG_INSTRUCTIONS },
 );
 server.setRequestHandler(ListToolsRequestSchema, async () => {
   log("listed");

@@ -7,6 +7,7 @@ mod support;
 
 use std::time::{Duration, Instant};
 
+use ptc::discovery::{Discovery, DiscoveryMode};
 use ptc::ToolRegistry;
 use ptc_mcp::{start_servers, McpClient, McpError, Servers, StartOptions, ToolsCache};
 use serde_json::{json, Value};
@@ -239,5 +240,66 @@ async fn mcp_warm_server_that_cannot_start_loses_its_cached_tools() {
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+    shutdown(warm).await;
+}
+
+/// A server's `instructions` say what it is for on its line of discovery's overview, from its
+/// handshake on a cold start and from the cache on a warm one (nothing started).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_server_instructions_head_its_overview_line_cold_and_warm() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("time.log");
+    let mut spec = catalog("time", 0);
+    spec.env.insert(
+        "CATALOG_INSTRUCTIONS".into(),
+        "Tells the time in any timezone.".into(),
+    );
+    spec.env
+        .insert("CATALOG_LOG".into(), log.to_str().unwrap().into());
+    let options = StartOptions {
+        cache: Some(ToolsCache::new(dir.path().join("cache"))),
+        ..StartOptions::default()
+    };
+    let stop = CancellationToken::new();
+    let overview = |registry: &ToolRegistry| {
+        std::mem::forget(registry.set_discovery(Discovery {
+            mode: DiscoveryMode::On,
+            ..Discovery::default()
+        }));
+        let listed = registry.view(None, None).listed_tools().unwrap();
+        listed
+            .iter()
+            .map(|t| t.schema.description.as_str())
+            .collect::<String>()
+    };
+    let line = "\n- time (2): Tells the time in any timezone.\n";
+    let registry = ToolRegistry::new();
+    ptc::discovery::register(&registry).unwrap();
+    let cold = start_servers(&registry, vec![spec.clone()], &options, &stop)
+        .await
+        .unwrap();
+    assert!(
+        overview(&registry).contains(line),
+        "{}",
+        overview(&registry)
+    );
+    shutdown(cold).await;
+    assert!(
+        !overview(&registry).contains("Tells the time"),
+        "the group outlived its server"
+    );
+
+    std::fs::remove_file(&log).unwrap();
+    let registry = ToolRegistry::new();
+    ptc::discovery::register(&registry).unwrap();
+    let warm = start_servers(&registry, vec![spec], &options, &stop)
+        .await
+        .unwrap();
+    assert!(
+        overview(&registry).contains(line),
+        "{}",
+        overview(&registry)
+    );
+    assert!(!log.exists(), "the server was started");
     shutdown(warm).await;
 }
