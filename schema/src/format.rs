@@ -8,7 +8,7 @@
 
 use std::net::{Ipv4Addr, Ipv6Addr};
 
-/// The formats [`check`] enforces.
+/// The formats validation enforces (others are annotations).
 pub const CHECKED_FORMATS: &[&str] = &[
     "date-time",
     "date",
