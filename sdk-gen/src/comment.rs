@@ -37,7 +37,7 @@ pub(crate) fn line_comment(text: &str) -> Option<String> {
 }
 
 /// Keywords shown as JSDoc-style tags after a property's description, in this order.
-const TAGGED: &[&str] = &[
+pub const TAGGED: &[&str] = &[
     "minimum",
     "exclusiveMinimum",
     "maximum",

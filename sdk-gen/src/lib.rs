@@ -72,6 +72,7 @@ mod names;
 mod render;
 mod sdk;
 
+pub use comment::TAGGED as TAGGED_KEYWORDS;
 pub use guidance::RuntimeLimits;
 pub use names::is_identifier;
 pub use render::{schema_to_ts, MAX_DEPTH, MAX_INLINED_REFS};

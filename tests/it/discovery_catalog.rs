@@ -198,6 +198,30 @@ return { top: top.slice(0, 5), total: found.total, declared: doc.includes("timez
     assert_eq!(out["now"]["day_of_week"], "Wednesday", "{out}");
 }
 
+/// A signature is code on one line: the constraints the SDK shows as `// @tag` comments are
+/// left out (joined onto one line, a comment would swallow the rest of the arguments).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discovery_catalog_signatures_carry_no_comments() {
+    let registry = catalog_registry(ToolMode::Code);
+    let out = run_ok(
+        &registry,
+        r#"
+const found = await tools.search_tools({ query: "git pull", server: "git_cyanheads", limit: 25 });
+return found.tools.map((t) => t.signature);
+"#,
+    )
+    .await;
+    let signatures: Vec<String> = serde_json::from_str(&out).unwrap();
+    let pull = signatures
+        .iter()
+        .find(|s| s.starts_with("tools.git_cyanheads__git_pull("))
+        .unwrap_or_else(|| panic!("{signatures:?}"));
+    assert!(pull.contains("branch?: string;"), "{pull}");
+    for signature in &signatures {
+        assert!(!signature.contains("// @"), "{signature}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn discovery_catalog_unknown_tool_lists_a_few_names_and_how_to_find_the_rest() {
     let registry = catalog_registry(ToolMode::Code);
