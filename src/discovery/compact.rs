@@ -5,6 +5,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use super::index::same_tools;
 use super::is_discovery_tool;
 use super::overview;
 use super::settings::DiscoveryMode;
@@ -116,8 +117,7 @@ impl MeasureCache {
         if let Some(m) = slot.as_ref() {
             let same = m.mode == mode
                 && std::ptr::addr_eq(Arc::as_ptr(&m.executor), Arc::as_ptr(executor))
-                && m.tools.len() == tools.len()
-                && m.tools.iter().zip(tools).all(|(a, b)| Arc::ptr_eq(a, b));
+                && same_tools(&m.tools, tools);
             if same {
                 return m.bytes;
             }

@@ -7,6 +7,12 @@ use super::rank::{SearchIndex, ToolDoc};
 use super::settings::Grouping;
 use crate::definition::ToolDefinition;
 
+/// Whether `a` and `b` are the same definitions in the same order (a registered definition
+/// is immutable, so the same `Arc`s give the same text).
+pub(crate) fn same_tools(a: &[Arc<ToolDefinition>], b: &[Arc<ToolDefinition>]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(a, b)| Arc::ptr_eq(a, b))
+}
+
 /// The tools searched, as indexed.
 pub(crate) struct Indexed {
     /// The definitions, in the index's document order.
@@ -31,14 +37,7 @@ impl IndexCache {
             .collect();
         let mut slot = self.0.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(cached) = slot.as_ref() {
-            let same = cached.tools.len() == tools.len()
-                && cached
-                    .tools
-                    .iter()
-                    .zip(&tools)
-                    .all(|(a, b)| Arc::ptr_eq(a, b))
-                && cached.groups == groups;
-            if same {
+            if same_tools(&cached.tools, &tools) && cached.groups == groups {
                 return cached.clone();
             }
         }

@@ -135,9 +135,9 @@ fn search(args: Search, ctx: &ToolRunContext) -> Result<Value, ToolError> {
     let indexed = state.index.get(callable(ctx), &state.grouping());
     let hits = indexed.index.search(&args.query, args.server.as_deref());
     let docs = indexed.index.docs();
-    let tools: Vec<Value> = hits
+    let shown = &hits[..hits.len().min(limit)];
+    let tools: Vec<Value> = shown
         .iter()
-        .take(limit)
         .map(|hit| {
             let doc = &docs[hit.index];
             json!({
@@ -148,11 +148,7 @@ fn search(args: Search, ctx: &ToolRunContext) -> Result<Value, ToolError> {
             })
         })
         .collect();
-    let names: Vec<String> = hits
-        .iter()
-        .take(limit)
-        .map(|h| docs[h.index].name.clone())
-        .collect();
+    let names: Vec<String> = shown.iter().map(|h| docs[h.index].name.clone()).collect();
     if let Some(owner) = ctx.execution().agent().and_then(|a| a.owner()) {
         if state.reveal(owner.handle(), &names) {
             registry.emit_change();

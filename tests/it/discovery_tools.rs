@@ -127,14 +127,8 @@ async fn discovery_call_tool_runs_the_tool_natively_through_the_pipeline() {
     deny_tool(&registry, "fail", "not here");
     let scope = ScopeKey::root("agent");
     let owner = Owner::new("test");
-    let ok = call_as(
-        &registry,
-        &scope,
-        &owner,
-        "call_tool",
-        json!({"name": "echo", "arguments": {"text": "hi"}}),
-    )
-    .await;
+    let call_tool = |args| call_as(&registry, &scope, &owner, "call_tool", args);
+    let ok = call_tool(json!({"name": "echo", "arguments": {"text": "hi"}})).await;
     assert_eq!(
         ok.value().map(|v| (**v).clone()),
         Some(json!("hi")),
@@ -154,14 +148,7 @@ async fn discovery_call_tool_runs_the_tool_natively_through_the_pipeline() {
     );
     assert!(seen.lock().unwrap()[1].parent.is_some(), "as a nested call");
 
-    let denied = call_as(
-        &registry,
-        &scope,
-        &owner,
-        "call_tool",
-        json!({"name": "fail", "arguments": {"message": "x"}}),
-    )
-    .await;
+    let denied = call_tool(json!({"name": "fail", "arguments": {"message": "x"}})).await;
     assert_eq!(
         denied.error_code(),
         Some(codes::TOOL_DENIED),
@@ -169,14 +156,7 @@ async fn discovery_call_tool_runs_the_tool_natively_through_the_pipeline() {
         text(&denied)
     );
 
-    let bad = call_as(
-        &registry,
-        &scope,
-        &owner,
-        "call_tool",
-        json!({"name": "echo", "arguments": {"txt": "hi"}}),
-    )
-    .await;
+    let bad = call_tool(json!({"name": "echo", "arguments": {"txt": "hi"}})).await;
     assert_eq!(
         bad.error_code(),
         Some(codes::INVALID_ARGS),
@@ -184,14 +164,7 @@ async fn discovery_call_tool_runs_the_tool_natively_through_the_pipeline() {
         text(&bad)
     );
 
-    let unknown = call_as(
-        &registry,
-        &scope,
-        &owner,
-        "call_tool",
-        json!({"name": "eco"}),
-    )
-    .await;
+    let unknown = call_tool(json!({"name": "eco"})).await;
     assert_eq!(unknown.error_code(), Some(codes::UNKNOWN_TOOL));
     assert!(
         text(&unknown).contains("Did you mean echo?"),

@@ -25,6 +25,23 @@ fn names(registry: &ToolRegistry) -> Vec<String> {
         .collect()
 }
 
+/// Start options that keep tool lists in `cache`.
+fn cached_in(cache: impl Into<std::path::PathBuf>) -> StartOptions {
+    StartOptions {
+        cache: Some(ToolsCache::new(cache)),
+        ..StartOptions::default()
+    }
+}
+
+/// Wait until `done` (10 s at most); the panic says what `state` was then.
+async fn eventually(done: impl Fn() -> bool, state: impl Fn() -> String) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !done() {
+        assert!(Instant::now() < deadline, "{}", state());
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 async fn shutdown(servers: Servers) {
     for pack in servers.packs {
         pack.client.shutdown().await;
@@ -145,10 +162,7 @@ async fn mcp_warm_start_uses_the_cached_list_until_the_server_answers() {
     let mut spec = catalog("time", 0);
     spec.env
         .insert("CATALOG_LOG".into(), log.to_str().unwrap().into());
-    let options = StartOptions {
-        cache: Some(ToolsCache::new(dir.path().join("cache"))),
-        ..StartOptions::default()
-    };
+    let options = cached_in(dir.path().join("cache"));
     let stop = CancellationToken::new();
     let cold = start_servers(&ToolRegistry::new(), vec![spec.clone()], &options, &stop)
         .await
@@ -181,16 +195,17 @@ async fn mcp_warm_start_uses_the_cached_list_until_the_server_answers() {
         let text = std::fs::read_to_string(&file).unwrap_or_default();
         serde_json::from_str::<Value>(&text).unwrap_or_default()["tools"][0]["name"].clone()
     };
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while names(&registry) != real || cached_first() != "get_current_time" {
-        assert!(
-            Instant::now() < deadline,
-            "not refreshed: {:?}, cache {}",
-            names(&registry),
-            cached_first()
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    eventually(
+        || names(&registry) == real && cached_first() == "get_current_time",
+        || {
+            format!(
+                "not refreshed: {:?}, cache {}",
+                names(&registry),
+                cached_first()
+            )
+        },
+    )
+    .await;
     shutdown(warm).await;
 }
 
@@ -204,10 +219,7 @@ async fn mcp_warm_server_that_cannot_start_loses_its_cached_tools() {
     let fail = r#"if [ -d "$1" ]; then exit 3; fi"#;
     let spec = wrapped(catalog("time", 0), fail, &[broken.to_str().unwrap()]);
     let cache = dir.path().join("cache");
-    let options = StartOptions {
-        cache: Some(ToolsCache::new(&cache)),
-        ..StartOptions::default()
-    };
+    let options = cached_in(&cache);
     let stop = CancellationToken::new();
     let cold = start_servers(&ToolRegistry::new(), vec![spec.clone()], &options, &stop)
         .await
@@ -230,16 +242,11 @@ async fn mcp_warm_server_that_cannot_start_loses_its_cached_tools() {
         "{err}"
     );
     let cached = || std::fs::read_dir(&cache).unwrap().count();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !names(&registry).is_empty() || cached() != 0 {
-        assert!(
-            Instant::now() < deadline,
-            "still {:?}, {} cache files",
-            names(&registry),
-            cached()
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    eventually(
+        || names(&registry).is_empty() && cached() == 0,
+        || format!("still {:?}, {} cache files", names(&registry), cached()),
+    )
+    .await;
     shutdown(warm).await;
 }
 
@@ -256,10 +263,7 @@ async fn mcp_server_instructions_head_its_overview_line_cold_and_warm() {
     );
     spec.env
         .insert("CATALOG_LOG".into(), log.to_str().unwrap().into());
-    let options = StartOptions {
-        cache: Some(ToolsCache::new(dir.path().join("cache"))),
-        ..StartOptions::default()
-    };
+    let options = cached_in(dir.path().join("cache"));
     let stop = CancellationToken::new();
     let overview = |registry: &ToolRegistry| {
         std::mem::forget(registry.set_discovery(Discovery {
