@@ -134,6 +134,39 @@ fn serve_http_token_missing_or_wrong_is_401_and_runs_nothing_right_token_serves(
 }
 
 #[test]
+fn serve_http_healthz_answers_without_the_token_and_names_only_the_instance() {
+    let dir = tempfile::tempdir().unwrap();
+    let token = dir.path().join("token");
+    std::fs::write(&token, "s3cret-0123456789\n").unwrap();
+    let args = ["--tools", "testkit", "--http-token-file"];
+    let server = HttpServer::start(
+        dir.path(),
+        &[&args[..], &[token.to_str().unwrap()]].concat(),
+        &[],
+    );
+    let health = serve_support::http_at(server.authority(), "GET", "/healthz", &[], "");
+    assert_eq!(health.status, 200, "{health:?}");
+    assert_eq!(health.header("content-type"), Some("application/json"));
+    let body: Value = serde_json::from_str(&health.body).unwrap();
+    // The instance (the bound address until `--instance` names it), and nothing else.
+    assert_eq!(
+        body,
+        json!({ "status": "ok", "instance": server.authority() }),
+        "{health:?}"
+    );
+    let post = serve_support::http_at(server.authority(), "POST", "/healthz", &[], "{}");
+    assert_eq!(post.status, 405, "{post:?}");
+    // The token still guards MCP itself.
+    let mcp = serve_support::http(
+        server.authority(),
+        "POST",
+        &[],
+        &serve_support::initialize(1),
+    );
+    assert_eq!(mcp.status, 401, "{mcp:?}");
+}
+
+#[test]
 fn serve_http_on_a_non_loopback_address_needs_a_token_or_the_explicit_flag() {
     let (code, stderr) = ptc_fails(&["serve", "--tools", "testkit", "--http", "0.0.0.0:0"]);
     assert_eq!(code, Some(2), "{stderr}");

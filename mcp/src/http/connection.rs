@@ -1,6 +1,8 @@
 //! One HTTP connection of `ptc serve --http`: hyper's HTTP/1.1 with a header-read
 //! timeout, closed when no byte moves for `idle_timeout`, and each request checked (path,
-//! token) and its body read within bounds before rmcp sees it.
+//! token) and its body read within bounds before rmcp sees it. `GET /healthz` answers a
+//! load balancer's health check without the token: the instance and nothing else, 503
+//! once the server is stopping.
 
 use std::convert::Infallible;
 use std::pin::Pin;
@@ -36,6 +38,8 @@ pub(super) struct Shared {
     pub(super) mcp: StreamableHttpService<PtcServer, CappedSessions>,
     pub(super) limits: ServeLimits,
     pub(super) token: Option<BearerToken>,
+    /// This instance's id, as `GET /healthz` names it.
+    pub(super) instance: String,
     /// Fires when the server stops: connections finish their responses and close.
     pub(super) stop: CancellationToken,
 }
@@ -80,6 +84,10 @@ const STOP_GRACE: Duration = Duration::from_secs(2);
 /// `max_request_bytes` read within `header_timeout`; then rmcp (which checks `Host` and
 /// `Origin`), with a refused session turned into 503.
 async fn handle(request: Request<Incoming>, shared: Arc<Shared>) -> Result<Response, Infallible> {
+    if request.uri().path() == HEALTH_PATH {
+        let stopping = shared.stop.is_cancelled();
+        return Ok(health(request.method(), &shared.instance, stopping));
+    }
     if request.uri().path() != super::PATH {
         return Ok(plain(
             StatusCode::NOT_FOUND,
@@ -144,6 +152,37 @@ async fn handle(request: Request<Incoming>, shared: Arc<Shared>) -> Result<Respo
         ));
     }
     Ok(response)
+}
+
+/// The path of the health check.
+const HEALTH_PATH: &str = "/healthz";
+
+/// `GET /healthz`: 200 `{"status":"ok","instance":ID}` while serving, 503
+/// `{"status":"stopping",…}` once the server stops (a request that reaches it while the
+/// connections wind down; then the port refuses connections); open to all (it names the
+/// instance and nothing else), so a load balancer needs no token.
+fn health(method: &hyper::Method, instance: &str, stopping: bool) -> Response {
+    if method != hyper::Method::GET && method != hyper::Method::HEAD {
+        let mut response = plain(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method not allowed: GET /healthz\n",
+        );
+        response
+            .headers_mut()
+            .insert(hyper::header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+        return response;
+    }
+    let (status, word) = if stopping {
+        (StatusCode::SERVICE_UNAVAILABLE, "stopping")
+    } else {
+        (StatusCode::OK, "ok")
+    };
+    let body = serde_json::json!({ "status": word, "instance": instance });
+    let mut response = plain(status, &body.to_string());
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
 }
 
 fn plain(status: StatusCode, text: &str) -> Response {
@@ -258,5 +297,36 @@ impl AsyncWrite for Watched {
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
         Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Status, `Content-Type` and body of `GET /healthz` (or `method`).
+    async fn check(method: hyper::Method, stopping: bool) -> (StatusCode, String, String) {
+        let response = health(&method, "i1", stopping);
+        let status = response.status();
+        let kind = response
+            .headers()
+            .get(CONTENT_TYPE)
+            .map(|v| v.to_str().unwrap().to_string())
+            .unwrap_or_default();
+        let body = response.into_body().collect().await.unwrap().to_bytes();
+        (status, kind, String::from_utf8(body.to_vec()).unwrap())
+    }
+
+    #[tokio::test]
+    async fn healthz_is_ok_with_the_instance_while_serving_and_503_once_stopping() {
+        let (status, kind, body) = check(hyper::Method::GET, false).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(kind, "application/json");
+        assert_eq!(body, r#"{"status":"ok","instance":"i1"}"#);
+        let (status, _, body) = check(hyper::Method::GET, true).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(body, r#"{"status":"stopping","instance":"i1"}"#);
+        let (status, _, body) = check(hyper::Method::POST, false).await;
+        assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED, "{body}");
     }
 }

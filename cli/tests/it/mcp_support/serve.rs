@@ -166,12 +166,23 @@ impl Reply {
 /// `method /mcp` with `headers` and `body` on a fresh connection (`Connection: close`),
 /// read to the end; SSE bodies end because the connection closes after the response.
 pub fn http(authority: &str, method: &str, headers: &[(&str, &str)], body: &str) -> Reply {
+    http_at(authority, method, "/mcp", headers, body)
+}
+
+/// [`http`] at `path`.
+pub fn http_at(
+    authority: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> Reply {
     let mut stream = TcpStream::connect(authority).expect("the server accepts connections");
     stream
         .set_read_timeout(Some(Duration::from_secs(60)))
         .unwrap();
     let mut request = format!(
-        "{method} /mcp HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n\
+        "{method} {path} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n\
          Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
          Content-Length: {}\r\n",
         body.len()
