@@ -52,6 +52,12 @@ pub struct ServeArgs {
     /// (default: `[limits] max_result_chars`, else 50000).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     max_result_chars: Option<u64>,
+    /// This instance's id, when several serve one deployment: returned in every
+    /// tools/call result's `_meta` as `ptc/instance`, ending the handles of its tasks and
+    /// terminals (`…@ID`) so a load balancer can route on them; 1-64 of A-Z a-z 0-9 . _ : -
+    /// (default: the bound HOST:PORT with --http, else `local`).
+    #[arg(long, value_name = "ID", value_parser = parse_instance)]
+    instance: Option<String>,
     /// Append every call's session events to FILE as JSON lines.
     #[arg(long, value_name = "FILE")]
     log: Option<std::path::PathBuf>,
@@ -62,6 +68,10 @@ pub struct ServeArgs {
 
 fn parse_mode(s: &str) -> Result<ToolMode, String> {
     s.parse()
+}
+
+fn parse_instance(s: &str) -> Result<String, String> {
+    ptc_mcp::check_instance(s).map(|()| s.to_string())
 }
 
 /// Serve until the client disconnects (stdio) or a signal stops the process.
@@ -120,7 +130,10 @@ async fn serve(
     if let Some(n) = args.max_concurrent_runs {
         limits.max_concurrent_runs = n as usize;
     }
-    let server = PtcServer::new(registry, agent).with_limits(&limits);
+    let mut server = PtcServer::new(registry, agent).with_limits(&limits);
+    if let Some(id) = &args.instance {
+        server = server.with_instance(id);
+    }
     let served = match args.http {
         None => serve_stdio(server, &limits, stop).await,
         Some(binding) => {
@@ -142,6 +155,7 @@ async fn serve(
                 limits,
                 token,
                 unauthenticated: args.http_unauthenticated,
+                instance: args.instance.clone(),
             };
             serve_http(server, binding, options, stop, |addr| {
                 eprintln!("ptc: serving MCP at http://{addr}{}", ptc_mcp::HTTP_PATH)
