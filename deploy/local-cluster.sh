@@ -87,14 +87,20 @@ announced() {
   addr[$1]=${line#serving MCP at http://}
 }
 
-# `GET /healthz` on ADDR answers 200 naming instance ID (bash's /dev/tcp: no curl needed).
+# `GET /healthz` on ADDR answers 200 naming instance ID, or one of IDS… (bash's /dev/tcp:
+# no curl needed).
 healthy() {
-  local where=$1 id=$2 reply
+  local where=$1 reply id
+  shift
   { exec 9<>"/dev/tcp/${where%:*}/${where##*:}"; } 2>/dev/null || return 1
   printf 'GET /healthz HTTP/1.0\r\nHost: %s\r\n\r\n' "$where" >&9
-  reply=$(cat <&9)
+  reply=$(timeout 5 cat <&9)
   exec 9>&-
-  [[ $reply == "HTTP/1."[01]" 200"* && $reply == *"\"instance\":\"$id\""* ]]
+  [[ $reply == "HTTP/1."[01]" 200"* ]] || return 1
+  for id in "$@"; do
+    [[ $reply == *"\"instance\":\"$id\""* ]] && return 0
+  done
+  return 1
 }
 
 # Instances with `--instance` (ptc without it serves under its bound address).
@@ -137,16 +143,12 @@ done < "$template" > "$config"
 "$haproxy" -db -f "$config" >&2 &
 pids+=($!)
 name_of[$!]=haproxy
-# Ready once HAProxy accepts and routes: /healthz through it reaches some instance.
-through_haproxy() {
-  local k
-  for k in $(seq 1 "$count"); do
-    healthy "127.0.0.1:$port" "$([ $instance_flag = 1 ] && echo "i$k" || echo "${addr[i$k]}")" \
-      && return 0
-  done
-  return 1
-}
-wait_for "HAProxy on 127.0.0.1:$port" through_haproxy
+# Ready once HAProxy accepts and routes: /healthz through it reaches one of the instances.
+ids=()
+for k in $(seq 1 "$count"); do
+  if [ $instance_flag = 1 ]; then ids+=("i$k"); else ids+=("${addr[i$k]}"); fi
+done
+wait_for "HAProxy on 127.0.0.1:$port" healthy "127.0.0.1:$port" "${ids[@]}"
 echo ready
 
 # Watch: whatever exits first, say which; stop everything unless a --keep-going instance.

@@ -148,7 +148,7 @@ fn serve_http_healthz_answers_without_the_token_and_names_only_the_instance() {
     assert_eq!(health.status, 200, "{health:?}");
     assert_eq!(health.header("content-type"), Some("application/json"));
     let body: Value = serde_json::from_str(&health.body).unwrap();
-    // The instance (the bound address until `--instance` names it), and nothing else.
+    // The instance (by default the bound address), and nothing else.
     assert_eq!(
         body,
         json!({ "status": "ok", "instance": server.authority() }),
@@ -164,6 +164,15 @@ fn serve_http_healthz_answers_without_the_token_and_names_only_the_instance() {
         &serve_support::initialize(1),
     );
     assert_eq!(mcp.status, 401, "{mcp:?}");
+    // With `--instance`, its id.
+    let named = HttpServer::start(dir.path(), &["--tools", "testkit", "--instance", "i7"], &[]);
+    let health = serve_support::http_at(named.authority(), "GET", "/healthz", &[], "");
+    let body: Value = serde_json::from_str(&health.body).unwrap();
+    assert_eq!(
+        body,
+        json!({ "status": "ok", "instance": "i7" }),
+        "{health:?}"
+    );
 }
 
 #[test]

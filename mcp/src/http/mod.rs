@@ -113,8 +113,7 @@ pub async fn serve_http(
         mcp: StreamableHttpService::new(factory, sessions, config),
         limits: limits.clone(),
         token: options.token,
-        // The instance id (`--instance`); until then, the bound address.
-        instance: local.to_string(),
+        instance,
         stop: stop.clone(),
     });
     bound(local);
