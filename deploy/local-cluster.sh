@@ -103,17 +103,10 @@ healthy() {
   return 1
 }
 
-# Instances with `--instance` (ptc without it serves under its bound address).
-instance_flag=1
-"$ptc" serve --help | grep -q -- '--instance' || {
-  instance_flag=0
-  say "this ptc has no --instance: instances are named by address, handles cannot be routed"
-}
 declare -A addr=()
 for k in $(seq 1 "$count"); do
   id=i$k
-  args=(serve --http 127.0.0.1:0 --tools builtin,testkit)
-  [ $instance_flag = 1 ] && args+=(--instance "$id")
+  args=(serve --http 127.0.0.1:0 --instance "$id" --tools builtin,testkit)
   [ -n "$store" ] && args+=(--log "$store")
   "$ptc" "${args[@]}" "${serve_args[@]}" 2> >(tee "$state/$id.err" >&2) &
   pids+=($!)
@@ -123,9 +116,7 @@ servers=""
 for k in $(seq 1 "$count"); do
   id=i$k
   wait_for "instance $id" announced "$id"
-  expected=$id
-  [ $instance_flag = 1 ] || expected=${addr[$id]}
-  wait_for "instance $id" healthy "${addr[$id]}" "$expected"
+  wait_for "instance $id" healthy "${addr[$id]}" "$id"
   say "$id pid ${pids[$((k - 1))]} at http://${addr[$id]}/mcp"
   servers+="    use-server $id if { var(txn.ptc_route) -m str $id }"$'\n'
   servers+="    server $id ${addr[$id]}"$'\n'
@@ -144,11 +135,7 @@ done < "$template" > "$config"
 pids+=($!)
 name_of[$!]=haproxy
 # Ready once HAProxy accepts and routes: /healthz through it reaches one of the instances.
-ids=()
-for k in $(seq 1 "$count"); do
-  if [ $instance_flag = 1 ]; then ids+=("i$k"); else ids+=("${addr[i$k]}"); fi
-done
-wait_for "HAProxy on 127.0.0.1:$port" healthy "127.0.0.1:$port" "${ids[@]}"
+wait_for "HAProxy on 127.0.0.1:$port" healthy "127.0.0.1:$port" "${!addr[@]}"
 echo ready
 
 # Watch: whatever exits first, say which; stop everything unless a --keep-going instance.
