@@ -6,12 +6,13 @@
 The load: CLIENTS processes, each an official Python MCP client (`mcp` 2.3, `mode="auto"`:
 2026-07-28, no session), each making CALLS rounds of two calls: testkit's `echo` and a small
 `run_code` (`return 1 + 1`). Every client connects and warms up first; the clock runs from a
-common start to the last client's end. Each setup is measured RUNS times; the medians in calls/s
-and the ratio cluster/single are printed. Setups:
+common start to the last client's end. Both setups run at once and are measured alternately
+(the machine's load drifts), RUNS times each; the medians in calls/s and the ratio
+cluster/single are printed. Setups:
     single   `ptc serve --http 127.0.0.1:0 --tools builtin,testkit --instance i1`
     cluster  `deploy/local-cluster.sh 3 PORT` (three such instances behind HAProxy)
-Both on this machine, so the cluster shares its cores with the load and the single instance:
-read the ratio as what HAProxy and the extra processes cost or gain here, not as scaling.
+Both on this machine, so the instances share its cores with each other and with the clients:
+read the ratio as what HAProxy's hop and the extra processes cost here, not as scaling.
 
 Needs: the `ptc` binary ($PTC_BIN, else on PATH), `haproxy` on PATH, and a Python with the
 MCP SDK (pip install -r cli/tests/mcp/python/requirements.txt; .ci/run makes $PTC_MCP_PYTHON).
@@ -127,19 +128,21 @@ def main():
     parser.add_argument("--calls", type=int, default=50, help="rounds (echo + run_code) per client")
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    medians = {}
-    for name, start in (("single", start_single), ("cluster", start_cluster)):
-        with tempfile.TemporaryDirectory() as root:
-            proc, url = start(root)
-            try:
-                rates = []
-                for _ in range(args.runs):
+    rates = {"single": [], "cluster": []}
+    with tempfile.TemporaryDirectory() as root:
+        # Both up at once, measured alternately: the machine's load drifts, so neither setup
+        # gets all the quiet minutes.
+        started = {"single": start_single(root), "cluster": start_cluster(root)}
+        try:
+            for _ in range(args.runs):
+                for name, (_, url) in started.items():
                     rate, errors = measure(url, args.clients, args.calls)
-                    rates.append(rate)
+                    rates[name].append(rate)
                     print(f"{name:8} {rate:8.1f} calls/s  ({errors} errors)", flush=True)
-            finally:
+        finally:
+            for proc, _ in started.values():
                 stop(proc)
-        medians[name] = statistics.median(rates)
+    medians = {name: statistics.median(r) for name, r in rates.items()}
     load = f"{args.clients} clients x {args.calls} x (echo + run_code), median of {args.runs}"
     print(f"\n{load}")
     print(f"single   {medians['single']:8.1f} calls/s")
