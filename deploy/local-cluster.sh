@@ -134,6 +134,7 @@ done < "$template" > "$config"
 "$haproxy" -db -f "$config" >&2 &
 pids+=($!)
 name_of[$!]=haproxy
+say "haproxy pid $! on 127.0.0.1:$port"
 # Ready once HAProxy accepts and routes: /healthz through it reaches one of the instances.
 wait_for "HAProxy on 127.0.0.1:$port" healthy "127.0.0.1:$port" "${!addr[@]}"
 echo ready

@@ -8,7 +8,9 @@
 //!   holding the run (`requestState`), a legacy session to its instance;
 //! - `failover`: `kill -9` of an instance: stateless calls keep succeeding, its handles say
 //!   where they lived;
-//! - `store`: all instances' runs in one PostgreSQL store, read back by `ptc replay`.
+//! - `store`: all instances' runs in one PostgreSQL store, read back by `ptc replay`;
+//! - `script`: `local-cluster.sh` stops all it started (SIGTERM, a part dying) and names bad
+//!   arguments.
 //!
 //! Skipped with a message when `haproxy` or the client's Python (`PTC_MCP_PYTHON`) is absent
 //! (a failure under CI, where `.ci/run` installs both); the store test also when the
@@ -16,5 +18,6 @@
 
 mod failover;
 mod routing;
+mod script;
 mod store;
 mod support;

@@ -7,7 +7,7 @@ use crate::support::{instance, ok, parts, served_by, task_handle, text, Cluster,
 #[test]
 fn three_instances_serve_300_calls_of_a_2026_07_28_client_without_an_error() {
     let Some(python) = parts() else { return };
-    let cluster = Cluster::start(python, &[], &[]);
+    let cluster = Cluster::start(Some(python), &[], &[]);
     let steps: Vec<Value> = (0..300)
         .map(|n| json!({ "call": "echo", "args": { "text": format!("call {n}") } }))
         .collect();
@@ -27,7 +27,7 @@ fn three_instances_serve_300_calls_of_a_2026_07_28_client_without_an_error() {
 #[test]
 fn a_task_started_in_one_run_code_is_read_in_a_later_one_through_the_balancer() {
     let Some(python) = parts() else { return };
-    let cluster = Cluster::start(python, &[], &[]);
+    let cluster = Cluster::start(Some(python), &[], &[]);
     let start = "const r = await tools.bash({ command: 'echo hello-$((40 + 2))', \
                  description: 'greet', run_in_background: true }); return r.task_id;";
     let read = "const o = await tools.task_output({ task_id: '${task}', wait: true, \
@@ -68,7 +68,7 @@ fn an_approval_retry_reaches_the_instance_that_holds_the_waiting_run() {
         "[[policy]]\ntool = \"add\"\naction = \"ask\"\nreason = \"adding needs a person\"\n",
     )
     .unwrap();
-    let cluster = Cluster::start(python, &[], &["--config", config.to_str().unwrap()]);
+    let cluster = Cluster::start(Some(python), &[], &["--config", config.to_str().unwrap()]);
     // Each call returns input_required from one instance; the client retries with the
     // answer and the requestState, which only that instance can open.
     let steps: Vec<Value> = (0..4)
@@ -87,7 +87,7 @@ fn an_approval_retry_reaches_the_instance_that_holds_the_waiting_run() {
 #[test]
 fn a_legacy_session_sticks_to_the_instance_that_opened_it() {
     let Some(python) = parts() else { return };
-    let cluster = Cluster::start(python, &[], &[]);
+    let cluster = Cluster::start(Some(python), &[], &[]);
     let mut steps: Vec<Value> = (0..12)
         .map(|n| json!({ "call": "echo", "args": { "text": format!("call {n}") } }))
         .collect();

@@ -36,7 +36,7 @@ fn every_instance_runs_are_read_back_from_one_postgres_store() {
         return;
     };
     let url = pg.url();
-    let cluster = Cluster::start(python, &["--store", &url], &[]);
+    let cluster = Cluster::start(Some(python), &["--store", &url], &[]);
     let steps: Vec<Value> = (0..30)
         .map(|n| json!({ "call": "echo", "args": { "text": format!("call {n}") } }))
         .collect();

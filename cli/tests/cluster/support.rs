@@ -1,4 +1,4 @@
-//! A cluster for the tests: `deploy/local-cluster.sh 3 PORT --keep-going` with this build's
+//! A cluster for the tests: `deploy/local-cluster.sh 3 PORT` with this build's
 //! `ptc`, ready once the script prints `ready` (it polls `/healthz` and HAProxy itself), and
 //! the official Python MCP client (`tests/mcp/python/era_client.py`) pointed at HAProxy.
 
@@ -34,16 +34,21 @@ fn skip(message: &str) {
     eprintln!("SKIPPED: {message}");
 }
 
-/// The Python with the official MCP SDK (`PTC_MCP_PYTHON`, which `.ci/run` makes from
-/// `tests/mcp/python/requirements.txt`) and `haproxy` on PATH, or `None` after saying
-/// which is missing.
-pub fn parts() -> Option<PathBuf> {
-    let on_path = |name: &str| {
-        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
-            .any(|dir| dir.join(name).is_file())
-    };
-    if !on_path("haproxy") {
+/// Whether `haproxy` is on PATH (else `false` after saying the test is skipped).
+pub fn haproxy() -> bool {
+    let found = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .any(|dir| dir.join("haproxy").is_file());
+    if !found {
         skip("no haproxy on PATH (Debian: apt-get install haproxy)");
+    }
+    found
+}
+
+/// `haproxy` on PATH and the Python with the official MCP SDK (`PTC_MCP_PYTHON`, which
+/// `.ci/run` makes from `tests/mcp/python/requirements.txt`), or `None` after saying which
+/// is missing.
+pub fn parts() -> Option<PathBuf> {
+    if !haproxy() {
         return None;
     }
     match std::env::var_os("PTC_MCP_PYTHON") {
@@ -61,7 +66,7 @@ pub fn parts() -> Option<PathBuf> {
 /// Three instances behind HAProxy; stopped (SIGTERM to the script) when dropped.
 pub struct Cluster {
     child: Child,
-    python: PathBuf,
+    python: Option<PathBuf>,
     /// `http://127.0.0.1:PORT/mcp`: HAProxy.
     pub url: String,
     /// The script's stderr so far.
@@ -70,10 +75,10 @@ pub struct Cluster {
 }
 
 impl Cluster {
-    /// Start it with `options` for the script (`--store URL`) and `serve` for every
-    /// instance (`--config FILE`), all sharing one workspace; wait for `ready` (120 s at
-    /// most, failing at once if the script exits).
-    pub fn start(python: PathBuf, options: &[&str], serve: &[&str]) -> Cluster {
+    /// Start it with `options` for the script (`--store URL`, `--keep-going`) and `serve`
+    /// for every instance (`--config FILE`), all sharing one workspace; wait for `ready`
+    /// (120 s at most, failing at once if the script exits). `python` runs the client.
+    pub fn start(python: Option<PathBuf>, options: &[&str], serve: &[&str]) -> Cluster {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("workspace");
         std::fs::create_dir_all(&root).unwrap();
@@ -82,7 +87,7 @@ impl Cluster {
             .unwrap()
             .port();
         let mut child = Command::new(crate_dir().join("../deploy/local-cluster.sh"))
-            .args(["3", &port.to_string(), "--keep-going"])
+            .args(["3", &port.to_string()])
             .args(options)
             .args(["--", "--root", root.to_str().unwrap()])
             .args(serve)
@@ -138,7 +143,8 @@ impl Cluster {
         self.stderr.lock().unwrap().join("\n")
     }
 
-    /// The pid of instance `id`, from the script's `local-cluster: ID pid PID at …` line.
+    /// The pid of instance `id` (or `haproxy`), from the script's `local-cluster: ID pid
+    /// PID …` line.
     pub fn pid(&self, id: &str) -> u32 {
         let prefix = format!("local-cluster: {id} pid ");
         self.stderr
@@ -166,7 +172,11 @@ impl Cluster {
         if let Some(elicit) = elicit {
             plan["elicit"] = elicit;
         }
-        let output = Command::new(&self.python)
+        let python = self
+            .python
+            .as_ref()
+            .expect("a cluster started with the client's Python");
+        let output = Command::new(python)
             .arg(crate_dir().join("tests/mcp/python/era_client.py"))
             .arg(plan.to_string())
             .output()
@@ -182,6 +192,30 @@ impl Cluster {
         let last = stdout.lines().last().unwrap_or_default();
         serde_json::from_str(last).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
     }
+
+    /// Send `signal` to the script; its exit code once it exited (30 s at most).
+    pub fn signal_and_wait(&mut self, signal: i32) -> Option<i32> {
+        // SAFETY: kill(2) on our own child.
+        unsafe { libc::kill(self.child.id() as i32, signal) };
+        self.exit_code()
+    }
+
+    /// The script's exit code once it exited (30 s at most).
+    pub fn exit_code(&mut self) -> Option<i32> {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code();
+            }
+            assert!(Instant::now() < deadline, "still running:\n{}", self.log());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// Whether process `pid` is gone (no `/proc` entry; a zombie is not gone).
+pub fn gone(pid: u32) -> bool {
+    !Path::new(&format!("/proc/{pid}")).exists()
 }
 
 impl Drop for Cluster {
