@@ -3,9 +3,12 @@
 //! What a client sees: a request sent after the kill never fails (HAProxy's connection to the
 //! dead instance is refused, so it marks the instance down and sends the request to another:
 //! nothing reached the dead one). A request already in flight on the killed instance fails
-//! once with 502 and is not retried by HAProxy (a tool call may have side effects); that race
-//! is not provoked here. A handle that lived on the dead instance gets the clear error from
-//! whichever instance the request reaches.
+//! once (HAProxy answers 502 and does not resend it: a tool call may have had effects; the
+//! Python client raises `MCPError`), and the client's next call succeeds elsewhere. A handle
+//! that lived on the dead instance gets the clear error from whichever instance the request
+//! reaches.
+
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
@@ -46,4 +49,43 @@ fn after_kill_9_of_one_instance_calls_succeed_and_its_handles_say_where_they_liv
         text(missed).contains(&format!("lives on instance {dead}; this request reached i")),
         "{missed}"
     );
+}
+
+#[test]
+fn a_call_in_flight_on_an_instance_killed_fails_once_and_the_next_call_succeeds() {
+    let Some(python) = parts() else { return };
+    let cluster = Cluster::start(Some(python), &["--keep-going"], &[]);
+    // `route` pins the run to i2 (a handle that names it); the run says it started through
+    // the shared workspace, then waits.
+    let code = "await tools.write({ file_path: 'started', content: 'yes' }); \
+                await tools.sleep({ ms: 30000 }); return 'finished';";
+    let route = format!("task-{}@i2", "0".repeat(32));
+    let client = cluster.spawn_client(
+        "auto",
+        None,
+        json!([
+            // The client mirrors `route` into the header only for tools it has listed, and
+            // lists them at its first call.
+            { "call": "echo", "args": { "text": "before" } },
+            { "call": "run_code", "args": { "code": code, "description": "wait", "route": route } },
+            { "call": "echo", "args": { "text": "after" } },
+        ]),
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !cluster.root.join("started").exists() {
+        assert!(Instant::now() < deadline, "the run never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = cluster.pid("i2");
+    // SAFETY: kill(2) on an instance the cluster script started for this test.
+    assert_eq!(unsafe { libc::kill(pid as i32, libc::SIGKILL) }, 0);
+    let results = client.join().expect("the client ran");
+    // The call in flight fails: HAProxy answers 502 and does not resend it (it may have had
+    // effects); the Python client raises "MCPError: Server returned an error response"…
+    let failed = &results[2];
+    let error = failed["error"].as_str().unwrap_or_default();
+    assert!(error.starts_with("MCPError"), "{failed}");
+    // …and the client's next call succeeds on another instance.
+    assert_eq!(ok(&results[3]), "after");
+    assert_ne!(crate::support::instance(&results[3]), "i2");
 }

@@ -7,7 +7,7 @@
 //!   started in one `run_code` read in a later one), an input-required retry to the instance
 //!   holding the run (`requestState`), a legacy session to its instance;
 //! - `failover`: `kill -9` of an instance: stateless calls keep succeeding, its handles say
-//!   where they lived;
+//!   where they lived, a call in flight on it fails once;
 //! - `store`: all instances' runs in one PostgreSQL store, read back by `ptc replay`;
 //! - `script`: `local-cluster.sh` stops all it started (SIGTERM, a part dying) and names bad
 //!   arguments.

@@ -71,6 +71,8 @@ pub struct Cluster {
     pub url: String,
     /// The script's stderr so far.
     stderr: Arc<Mutex<Vec<String>>>,
+    /// The workspace every instance serves (`--root`).
+    pub root: PathBuf,
     _dir: tempfile::TempDir,
 }
 
@@ -118,6 +120,7 @@ impl Cluster {
             python,
             url: format!("http://127.0.0.1:{port}/mcp"),
             stderr,
+            root,
             _dir: dir,
         };
         let deadline = Instant::now() + Duration::from_secs(120);
@@ -168,29 +171,42 @@ impl Cluster {
     /// with `elicit` answers over `steps` (see `era_client.py`); the results, the
     /// negotiated version first.
     pub fn client(&self, mode: &str, elicit: Option<Value>, steps: Value) -> Vec<Value> {
+        self.spawn_client(mode, elicit, steps)
+            .join()
+            .unwrap_or_else(|_| panic!("the client failed; cluster:\n{}", self.log()))
+    }
+
+    /// [`Cluster::client`] on a thread of its own.
+    pub fn spawn_client(
+        &self,
+        mode: &str,
+        elicit: Option<Value>,
+        steps: Value,
+    ) -> std::thread::JoinHandle<Vec<Value>> {
         let mut plan = json!({ "http": self.url, "mode": mode, "steps": steps });
         if let Some(elicit) = elicit {
             plan["elicit"] = elicit;
         }
         let python = self
             .python
-            .as_ref()
+            .clone()
             .expect("a cluster started with the client's Python");
-        let output = Command::new(python)
-            .arg(crate_dir().join("tests/mcp/python/era_client.py"))
-            .arg(plan.to_string())
-            .output()
-            .expect("python runs");
-        let stdout = String::from_utf8_lossy(&output.stdout);
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(
-            output.status.success(),
-            "client failed ({}):\nstdout: {stdout}\nstderr: {stderr}\ncluster:\n{}",
-            output.status,
-            self.log()
-        );
-        let last = stdout.lines().last().unwrap_or_default();
-        serde_json::from_str(last).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
+        std::thread::spawn(move || {
+            let output = Command::new(python)
+                .arg(crate_dir().join("tests/mcp/python/era_client.py"))
+                .arg(plan.to_string())
+                .output()
+                .expect("python runs");
+            let stdout = String::from_utf8_lossy(&output.stdout);
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(
+                output.status.success(),
+                "client failed ({}):\nstdout: {stdout}\nstderr: {stderr}",
+                output.status,
+            );
+            let last = stdout.lines().last().unwrap_or_default();
+            serde_json::from_str(last).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
+        })
     }
 
     /// Send `signal` to the script; its exit code once it exited (30 s at most).
