@@ -108,7 +108,7 @@ for k in $(seq 1 "$count"); do
   id=i$k
   args=(serve --http 127.0.0.1:0 --instance "$id" --tools builtin,testkit)
   [ -n "$store" ] && args+=(--log "$store")
-  "$ptc" "${args[@]}" "${serve_args[@]}" 2> >(tee "$state/$id.err" >&2) &
+  "$ptc" "${args[@]}" "${serve_args[@]}" >&2 2> >(tee "$state/$id.err" >&2) &
   pids+=($!)
   name_of[$!]="instance $id"
 done
@@ -130,7 +130,7 @@ while IFS= read -r line; do
     *) printf '%s\n' "${line//__BIND__/127.0.0.1:$port}" ;;
   esac
 done < "$template" > "$config"
-"$haproxy" -c -q -f "$config" || fail "HAProxy refused the configuration $config"
+"$haproxy" -c -q -f "$config" >&2 || fail "HAProxy refused the configuration $config"
 "$haproxy" -db -f "$config" >&2 &
 pids+=($!)
 name_of[$!]=haproxy
