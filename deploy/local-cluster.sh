@@ -139,22 +139,25 @@ say "haproxy pid $! on 127.0.0.1:$port"
 wait_for "HAProxy on 127.0.0.1:$port" healthy "127.0.0.1:$port" "${!addr[@]}"
 echo ready
 
-# Watch: whatever exits first, say which; stop everything unless a --keep-going instance.
+# Watch: whatever exits, say which; stop everything unless it is a --keep-going instance.
+# Polled (`wait -n PIDS` misses a child bash has already reaped and reported), 5 times a second.
 alive=("${pids[@]}")
 while true; do
-  set +e
-  wait -n -p gone "${alive[@]}"
-  status=$?
-  set -e
-  [ -n "${gone:-}" ] || continue  # a signal's trap runs; nothing exited
-  what=${name_of[$gone]}
-  if [ "$what" = haproxy ] || [ $keep_going = 0 ]; then
-    fail "$what (pid $gone) exited with status $status"
-  fi
-  say "$what (pid $gone) exited with status $status; HAProxy's health check takes it out"
+  sleep 0.2
   rest=()
-  for pid in "${alive[@]}"; do [ "$pid" = "$gone" ] || rest+=("$pid"); done
+  for pid in "${alive[@]}"; do
+    if kill -0 "$pid" 2>/dev/null; then
+      rest+=("$pid")
+      continue
+    fi
+    status=0
+    wait "$pid" 2>/dev/null || status=$?
+    what=${name_of[$pid]}
+    if [ "$what" = haproxy ] || [ $keep_going = 0 ]; then
+      fail "$what (pid $pid) exited with status $status"
+    fi
+    say "$what (pid $pid) exited with status $status; HAProxy's health check takes it out"
+  done
   alive=("${rest[@]}")
   [ ${#alive[@]} -gt 1 ] || fail "no instance is left"
-  unset gone
 done
