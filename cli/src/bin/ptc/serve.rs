@@ -52,9 +52,12 @@ pub struct ServeArgs {
     /// (default: `[limits] max_result_chars`, else 50000).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     max_result_chars: Option<u64>,
-    /// Append every call's session events to FILE as JSON lines.
-    #[arg(long, value_name = "FILE")]
-    log: Option<std::path::PathBuf>,
+    /// Keep every call's session events in URL: a file path (JSON lines), sqlite:PATH,
+    /// postgres://… (one database for many instances) or off. Default: `[log] url` in
+    /// ptc.toml, else sqlite:$XDG_STATE_HOME/ptc/runs.sqlite (without XDG_STATE_HOME,
+    /// ~/.local/state/ptc/runs.sqlite; made private to the user). Read it with `ptc replay`.
+    #[arg(long, value_name = "URL")]
+    log: Option<ptc_cli::store::LogTarget>,
     /// Print a compact line per tool call (and sub-call) on stderr.
     #[arg(long)]
     trace: bool,
@@ -109,8 +112,9 @@ async fn serve(
         crate::trace::install(&registry);
     }
     let mut agent = Agent::new(ScopeKey::root("mcp"));
-    if let Some(path) = &args.log {
-        agent = agent.with_session(crate::output::LoudLog::open(path)?);
+    let log = open_log(args, setup)?;
+    if let Some(log) = &log {
+        agent = agent.with_session(log.clone());
     }
     let mut limits = ServeLimits::default();
     setup.config.serve.apply(&mut limits);
@@ -144,13 +148,34 @@ async fn serve(
                 unauthenticated: args.http_unauthenticated,
             };
             serve_http(server, binding, options, stop, |addr| {
+                // Runs are recorded under this instance: the bound address.
+                if let Some(log) = &log {
+                    log.store().set_instance(&addr.to_string());
+                }
                 eprintln!("ptc: serving MCP at http://{addr}{}", ptc_mcp::HTTP_PATH)
             })
             .await
         }
     };
+    if let Some(log) = &log {
+        // What the writer still holds is written before the process ends.
+        log.store().close();
+    }
     served.map_err(|e| e.to_string())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The run store: `--log`, else `[log] url`, else the default SQLite file. Runs over stdio
+/// are recorded under the host's name; over HTTP, under the bound address (set once bound).
+fn open_log(
+    args: &ServeArgs,
+    setup: &Setup,
+) -> Result<Option<std::sync::Arc<crate::output::LoudLog>>, String> {
+    let target = match args.log.as_ref().or(setup.config.log.url.as_ref()) {
+        Some(target) => target.clone(),
+        None => ptc_cli::store::LogTarget::Sqlite(ptc_cli::store::default_sqlite()?),
+    };
+    crate::output::LoudLog::open(&target, &ptc_cli::store::host_instance())
 }
 
 /// A token cancelled by the first SIGTERM or SIGINT.
