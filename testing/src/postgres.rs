@@ -107,7 +107,12 @@ impl Server {
 
     /// The URL of the `postgres` database as the `postgres` superuser over TCP.
     pub fn url(&self) -> String {
-        self.url_of("postgres")
+        self.database_url("postgres")
+    }
+
+    /// The URL of `database` on this server (as the `postgres` superuser over TCP).
+    pub fn database_url(&self, database: &str) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/{database}", self.port)
     }
 
     /// The TCP port the server listens on (127.0.0.1).
@@ -133,11 +138,7 @@ impl Server {
             "createdb",
             &["-h", &host, "-p", &port, "-U", "postgres", name],
         );
-        self.url_of(name)
-    }
-
-    fn url_of(&self, database: &str) -> String {
-        format!("postgres://postgres@127.0.0.1:{}/{database}", self.port)
+        self.database_url(name)
     }
 
     fn data(&self) -> PathBuf {

@@ -8,7 +8,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};
-use std::sync::{Arc, Mutex, OnceLock, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -57,7 +57,8 @@ enum Message {
 struct Counters {
     dropped: AtomicU64,
     lost: AtomicU64,
-    failure: OnceLock<String>,
+    /// The last write error, for the message about missing events.
+    last_error: Mutex<Option<String>>,
     closing: AtomicBool,
 }
 
@@ -144,16 +145,24 @@ impl DbLog {
         self.counters.lost.load(Ordering::Relaxed)
     }
 
-    /// Why events are missing from the store, if they are.
+    /// Why events are missing from the store, if they are (a write that failed and then
+    /// succeeded on retry lost nothing).
     pub fn failure(&self) -> Option<String> {
         let (dropped, lost) = (self.dropped(), self.lost());
-        if dropped + lost > 0 {
-            return Some(format!(
-                "{}: {dropped} events dropped (queue full), {lost} not written",
-                self.name
-            ));
+        if dropped + lost == 0 {
+            return None;
         }
-        self.counters.failure.get().cloned()
+        let last = self
+            .counters
+            .last_error
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let cause = last.as_deref().map(|e| format!(" (last error: {e})"));
+        Some(format!(
+            "{}: {dropped} events dropped (queue full), {lost} not written{}",
+            self.name,
+            cause.unwrap_or_default()
+        ))
     }
 
     /// Wait until everything appended so far is written (or given up on at close).
@@ -294,7 +303,11 @@ impl<B: Backend> Writer<B> {
                     return;
                 }
                 Err(e) => {
-                    let _ = self.counters.failure.set(format!("{}: {e}", self.name));
+                    *self
+                        .counters
+                        .last_error
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner()) = Some(e.clone());
                     if !std::mem::replace(&mut self.failing, true) {
                         eprintln!(
                             "ptc: run store {}: {e} (retrying; up to {} events are kept meanwhile)",
@@ -319,5 +332,93 @@ impl<B: Backend> Writer<B> {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicBool;
+
+    /// A database that refuses writes until `up`, keeping what it was given.
+    struct Flaky {
+        up: Arc<AtomicBool>,
+        written: Arc<Mutex<Vec<String>>>,
+    }
+
+    impl Backend for Flaky {
+        fn write(&mut self, batch: &[Record]) -> Result<(), String> {
+            if !self.up.load(Ordering::SeqCst) {
+                return Err("connection refused".into());
+            }
+            let mut written = self.written.lock().unwrap();
+            written.extend(batch.iter().map(|r| r.run_id.clone()));
+            Ok(())
+        }
+    }
+
+    fn call(id: &str) -> SessionEvent {
+        SessionEvent::ToolCall {
+            at_ms: 1,
+            turn: 0,
+            step: 0,
+            call_id: id.into(),
+            name: "t".into(),
+            arguments: Arc::new(serde_json::json!({})),
+        }
+    }
+
+    #[test]
+    fn a_full_queue_drops_and_counts_events_and_the_queued_ones_reach_the_database_later() {
+        let up = Arc::new(AtomicBool::new(false));
+        let written = Arc::new(Mutex::new(Vec::new()));
+        let backend = Flaky {
+            up: up.clone(),
+            written: written.clone(),
+        };
+        let options = Options {
+            buffer: 4,
+            batch_events: 1,
+            batch_interval: Duration::ZERO,
+            close_retry: Duration::from_secs(30),
+        };
+        let log = DbLog::start("test".into(), "i", options, move || Ok(backend)).unwrap();
+        // The writer holds one record (retrying it), the queue four more; the rest drop.
+        let results: Vec<bool> = (0..10)
+            .map(|n| log.append(&call(&format!("r{n}"))).is_ok())
+            .collect();
+        let accepted = results.iter().filter(|ok| **ok).count() as u64;
+        assert!((4..=5).contains(&accepted), "{results:?}");
+        assert_eq!(log.dropped(), 10 - accepted);
+        assert!(log.failure().unwrap().contains("events dropped"));
+        up.store(true, Ordering::SeqCst);
+        log.close();
+        assert_eq!(log.lost(), 0);
+        let expected: Vec<String> = (0..accepted).map(|n| format!("r{n}")).collect();
+        assert_eq!(*written.lock().unwrap(), expected, "in order, none lost");
+    }
+
+    #[test]
+    fn closing_gives_up_on_an_unreachable_database_in_time_and_counts_the_lost() {
+        let backend = Flaky {
+            up: Arc::new(AtomicBool::new(false)),
+            written: Arc::default(),
+        };
+        let options = Options {
+            close_retry: Duration::from_millis(200),
+            ..Options::default()
+        };
+        let log = DbLog::start("test".into(), "i", options, move || Ok(backend)).unwrap();
+        for n in 0..3 {
+            log.append(&call(&format!("r{n}"))).unwrap();
+        }
+        log.close();
+        assert_eq!((log.dropped(), log.lost()), (0, 3));
+        let failure = log.failure().unwrap();
+        assert!(
+            failure.contains("3 not written") && failure.contains("connection refused"),
+            "{failure}"
+        );
+        assert!(log.append(&call("late")).is_err(), "closed");
     }
 }

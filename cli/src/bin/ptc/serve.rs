@@ -165,17 +165,26 @@ async fn serve(
     Ok(ExitCode::SUCCESS)
 }
 
-/// The run store: `--log`, else `[log] url`, else the default SQLite file. Runs over stdio
-/// are recorded under the host's name; over HTTP, under the bound address (set once bound).
+/// The run store: `--log`, else `[log] url`, else the default SQLite file (which, when it
+/// cannot be opened, is only warned about). Runs over stdio are recorded under the host's
+/// name; over HTTP, under the bound address (set once bound).
 fn open_log(
     args: &ServeArgs,
     setup: &Setup,
 ) -> Result<Option<std::sync::Arc<crate::output::LoudLog>>, String> {
-    let target = match args.log.as_ref().or(setup.config.log.url.as_ref()) {
-        Some(target) => target.clone(),
-        None => ptc_cli::store::LogTarget::Sqlite(ptc_cli::store::default_sqlite()?),
-    };
-    crate::output::LoudLog::open(&target, &ptc_cli::store::host_instance())
+    let instance = ptc_cli::store::host_instance();
+    if let Some(target) = args.log.as_ref().or(setup.config.log.url.as_ref()) {
+        return crate::output::LoudLog::open(target, &instance);
+    }
+    let opened = ptc_cli::store::default_sqlite().and_then(|path| {
+        crate::output::LoudLog::open(&ptc_cli::store::LogTarget::Sqlite(path), &instance)
+    });
+    opened.or_else(|e| {
+        crate::output::stderr_line(&format!(
+            "ptc: serving without a run store ({e}); --log URL or --log off says where"
+        ));
+        Ok(None)
+    })
 }
 
 /// A token cancelled by the first SIGTERM or SIGINT.
