@@ -176,3 +176,44 @@ fn log_table_takes_a_url_beside_the_file_names_bad_ones_and_is_ignored_when_untr
         loaded.notices
     );
 }
+
+#[test]
+fn two_ptc_run_processes_append_to_one_sqlite_file_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", dir.path().join("runs.sqlite").display());
+    let program = dir.path().join("two_adds.ts");
+    std::fs::write(
+        &program,
+        "return (await tools.add({a: 1, b: 2})) + (await tools.add({a: 0, b: 0}))",
+    )
+    .unwrap();
+    let spawn = || {
+        Command::new(ptc_bin())
+            .args(["run", "--tools", "testkit", "--repeat", "30", "--log", &url])
+            .arg(&program)
+            .output()
+    };
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(spawn);
+        let b = s.spawn(spawn);
+        (a.join().unwrap().unwrap(), b.join().unwrap().unwrap())
+    });
+    for o in [&a, &b] {
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    let target: LogTarget = url.parse().unwrap();
+    let listed = runs(&target, &Filter::default());
+    assert_eq!(listed.len(), 60, "{listed:?}");
+    assert!(listed.iter().all(|r| r.status.as_deref() == Some("ok")));
+    let mut processes: Vec<&str> = listed.iter().map(|r| r.process.as_str()).collect();
+    processes.sort();
+    processes.dedup();
+    assert_eq!(processes.len(), 2, "two processes: {processes:?}");
+    // Each run whole: its call, two sub-calls (start and end), its result.
+    assert_eq!(read(&target, &Filter::default()).len(), 60 * 6);
+}
