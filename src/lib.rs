@@ -124,7 +124,7 @@ pub use hooks::post_execute::{
 pub use hooks::pre_execute::{PreExecute, PreExecuteStage, PreNext, PreToolDecision};
 pub use hooks::Next;
 pub use mode::ToolMode;
-pub use owner::{Owner, OwnerHandle};
+pub use owner::{Holding, Owner, OwnerHandle, ROUTE_HEADER};
 pub use pipeline::{PreparedCall, UnknownArguments};
 pub use progress::{Progress, ProgressSink};
 pub use registry::{

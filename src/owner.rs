@@ -9,14 +9,27 @@
 //! An owner ends when [`Owner::end`] (or [`Owner::close`]) is called, or when its last clone
 //! is dropped; then everything it owns is killed. Stores keep only an [`OwnerHandle`] (never
 //! an `Owner`), so they never keep an owner alive.
+//!
+//! [`Holding`] says where the work lives and how it is reached: the instance of a server
+//! that runs as several instances (the ids of its work name it), and whether the owner
+//! stands for one session or is **shared** by requests that carry no session (MCP
+//! 2026-07-28): then an id is a capability handle (whoever holds it may use it), a
+//! request lists only the work its own run started, and work left idle longer than the
+//! owner's idle lifetime is reaped.
 
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::task_tracker::TaskTrackerToken;
 use tokio_util::task::TaskTracker;
+
+/// SEP-2243's `x-mcp-header` name of every parameter that carries a handle (and of
+/// `run_code`'s `route`): a 2026-07-28 client sends it as `Mcp-Param-Ptc-Route`, and a load
+/// balancer routes on the `@<instance>` it ends with.
+pub const ROUTE_HEADER: &str = "Ptc-Route";
 
 static NEXT_OWNER: AtomicU64 = AtomicU64::new(1);
 
@@ -35,15 +48,31 @@ impl Drop for OwnerInner {
     }
 }
 
+/// Where an owner's work lives and how it is reached (see the module docs).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Holding {
+    /// The server instance that holds the work; the ids of its work end in `@<instance>`.
+    pub instance: Option<Arc<str>>,
+    /// `Some(idle)`: the owner is shared by requests without a session; its work is reached
+    /// by handle, listed per run, and reaped after `idle` without use.
+    pub shared_idle: Option<Duration>,
+}
+
 impl Owner {
     /// A new owner, `name` for messages and logs (e.g. `"mcp-session"`).
     pub fn new(name: impl Into<String>) -> Self {
+        Owner::holding(name, Holding::default())
+    }
+
+    /// A new owner whose work lives and is reached as `holding` says.
+    pub fn holding(name: impl Into<String>, holding: Holding) -> Self {
         Owner(Arc::new(OwnerInner {
             name: name.into(),
             handle: OwnerHandle {
                 id: NEXT_OWNER.fetch_add(1, Ordering::Relaxed),
                 ended: CancellationToken::new(),
                 live: TaskTracker::new(),
+                holding: Arc::new(holding),
             },
         }))
     }
@@ -99,12 +128,18 @@ pub struct OwnerHandle {
     id: u64,
     ended: CancellationToken,
     live: TaskTracker,
+    holding: Arc<Holding>,
 }
 
 impl OwnerHandle {
     /// The owner's id.
     pub fn id(&self) -> u64 {
         self.id
+    }
+
+    /// Where its work lives and how it is reached.
+    pub fn holding(&self) -> &Holding {
+        &self.holding
     }
 
     /// End the owner (see [`Owner::end`]).

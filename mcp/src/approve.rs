@@ -1,91 +1,55 @@
 //! Approvals through the MCP client: an [`ApprovalService`] that asks the person behind
-//! one MCP session with `elicitation/create`.
+//! one MCP session (with `elicitation/create`), or behind one run of a request without a
+//! session (through an input-required result, see [`crate::stateless`]).
 //!
-//! The form offers *allow once*, *allow for this session* and *deny*. *Allow for this
-//! session* is remembered for that session only, per tool and policy rule (a rule is
-//! known by its reason, which by default names its line in `ptc.toml`). Decline,
-//! cancel, no answer within the approval timeout, a cancelled call, or a client that did
-//! not declare the elicitation capability each deny, with a reason that says which.
+//! The form offers *allow once*, *allow for this session* (for a request without a
+//! session: *allow for this run*, as there is no session to attach it to) and *deny*.
+//! What is allowed beyond once is remembered for that session (or run) only, per tool and
+//! policy rule (a rule is known by its reason, which by default names its line in
+//! `ptc.toml`). Decline, cancel, no answer within the approval timeout, a cancelled call,
+//! or a client that did not declare the elicitation capability each deny, with a reason
+//! that says which.
 
 use std::collections::HashSet;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures::future::{BoxFuture, FutureExt};
-use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema};
-use rmcp::service::Peer;
-use rmcp::RoleServer;
+use rmcp::model::{ElicitResult, ElicitationAction};
 use serde_json::{json, Value};
 
+use crate::elicit::{Asker, Unanswered};
 use ptc::policy::approval::{ApprovalAnswer, ApprovalRequest, ApprovalService};
-
-/// The client of one MCP session, once it is known (set when the session initializes).
-pub(super) type ClientSlot = Arc<OnceLock<Peer<RoleServer>>>;
 
 type Remembered = Arc<Mutex<HashSet<(String, String)>>>;
 
-/// Asks one MCP session's client to approve calls.
+/// Asks one MCP session's (or one run's) person to approve calls.
 pub(super) struct ElicitationApproval {
-    client: ClientSlot,
+    asker: Asker,
     timeout: Duration,
-    /// `(tool, rule)` pairs allowed for this session.
+    /// `(tool, rule)` pairs allowed for this session (or run).
     remembered: Remembered,
 }
 
 impl ElicitationApproval {
-    /// Ask `client`'s person, waiting at most `timeout` for each answer.
-    pub(super) fn new(client: ClientSlot, timeout: Duration) -> Arc<Self> {
+    /// Ask through `asker`, waiting at most `timeout` for each answer.
+    pub(super) fn new(asker: Asker, timeout: Duration) -> Arc<Self> {
         Arc::new(ElicitationApproval {
-            client,
+            asker,
             timeout,
             remembered: Arc::default(),
         })
     }
 }
 
-/// The client of `slot`, if it declared the elicitation capability.
-pub(super) fn elicitation_peer(slot: &ClientSlot) -> Option<Peer<RoleServer>> {
-    let peer = slot.get()?;
-    let info = peer.peer_info()?;
-    info.capabilities.elicitation.as_ref()?;
-    Some(peer.clone())
+/// The choices of the form; the second covers the session, or the run without one.
+fn choices(scope: &str) -> [(&'static str, String); 3] {
+    [
+        ("allow_once", "Allow once".into()),
+        ("allow_session", format!("Allow for this {scope}")),
+        ("deny", "Deny".into()),
+    ]
 }
-
-/// Ask `peer` with a form; the answer, or why there is none (`timed out: …`).
-pub(super) async fn elicit(
-    peer: &Peer<RoleServer>,
-    message: String,
-    schema: Value,
-    timeout: Duration,
-    signal: &tokio_util::sync::CancellationToken,
-) -> Result<ElicitResult, String> {
-    let requested_schema: ElicitationSchema = serde_json::from_value(schema)
-        .map_err(|e| format!("failed: the form cannot be built ({e})"))?;
-    let params = ElicitRequestParams::FormElicitationParams {
-        meta: None,
-        message,
-        requested_schema,
-    };
-    tokio::select! {
-        biased;
-        _ = signal.cancelled() => Err("not given: the call was cancelled".into()),
-        reply = tokio::time::timeout(timeout, peer.create_elicitation(params)) => match reply {
-            Err(_) => Err(format!(
-                "timed out: no answer within {} ms (approval_timeout_ms)",
-                timeout.as_millis()
-            )),
-            Ok(Err(e)) => Err(format!("failed: {e}")),
-            Ok(Ok(result)) => Ok(result),
-        },
-    }
-}
-
-/// The choices of the form.
-const CHOICES: [(&str, &str); 3] = [
-    ("allow_once", "Allow once"),
-    ("allow_session", "Allow for this session"),
-    ("deny", "Deny"),
-];
 
 /// At most this many characters of the arguments go into the question.
 const MAX_ARGS_CHARS: usize = 600;
@@ -109,14 +73,14 @@ fn question(request: &ApprovalRequest) -> String {
     format!("ptc: {reason}\n\nAllow `{}` with:\n{args}", exec.name())
 }
 
-fn form() -> Value {
+fn form(scope: &str) -> Value {
     json!({
         "type": "object",
         "properties": {
             "decision": {
                 "type": "string",
                 "title": "Decision",
-                "oneOf": CHOICES.iter().map(|(v, t)| json!({ "const": v, "title": t })).collect::<Vec<_>>(),
+                "oneOf": choices(scope).iter().map(|(v, t)| json!({ "const": v, "title": t })).collect::<Vec<_>>(),
             }
         },
         "required": ["decision"],
@@ -168,15 +132,14 @@ impl ApprovalService for ElicitationApproval {
         {
             return futures::future::ready(ApprovalAnswer::AllowedForSession).boxed();
         }
-        let Some(peer) = elicitation_peer(&self.client) else {
-            return futures::future::ready(no_capability()).boxed();
-        };
-        let timeout = self.timeout;
+        let (asker, timeout) = (self.asker.clone(), self.timeout);
         async move {
             let signal = request.execution.signal().clone();
-            let answer = match elicit(&peer, question(&request), form(), timeout, &signal).await {
+            let form = form(asker.scope());
+            let answer = match asker.ask(question(&request), form, timeout, &signal).await {
                 Ok(result) => answer_of(result),
-                Err(why) => ApprovalAnswer::Other(why),
+                Err(Unanswered::NoCapability) => no_capability(),
+                Err(Unanswered::Not(why)) => ApprovalAnswer::Other(why),
             };
             if answer == ApprovalAnswer::AllowedForSession {
                 remembered

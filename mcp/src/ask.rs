@@ -1,5 +1,6 @@
 //! `ask_user_question` through the MCP client: a [`QuestionService`] that puts the
-//! questions to one MCP session's person as one elicitation form.
+//! questions to one MCP session's (or one run's, without a session) person as one
+//! elicitation form ([`Asker`]).
 //!
 //! | question | form property (named by the question's id) |
 //! |---|---|
@@ -17,13 +18,13 @@ use futures::future::{BoxFuture, FutureExt};
 use rmcp::model::ElicitationAction;
 use serde_json::{json, Map, Value};
 
-use super::approve::{elicit, elicitation_peer, ClientSlot};
+use crate::elicit::{Asker, Unanswered};
 use ptc::policy::question::{Answer, Question, QuestionService};
 use ptc::ToolExecution;
 
-/// Asks one MCP session's client.
+/// Asks one MCP session's (or run's) person.
 pub(super) struct ElicitationQuestions {
-    pub(super) client: ClientSlot,
+    pub(super) asker: Asker,
     pub(super) timeout: Duration,
 }
 
@@ -98,25 +99,18 @@ impl QuestionService for ElicitationQuestions {
         call: &ToolExecution,
         questions: Vec<Question>,
     ) -> BoxFuture<'static, Result<Vec<Answer>, String>> {
-        let Some(peer) = elicitation_peer(&self.client) else {
-            return futures::future::ready(Err(
-                "no user is attached: the MCP client did not declare the elicitation capability"
-                    .to_string(),
-            ))
-            .boxed();
-        };
         let signal = call.signal().clone();
-        let timeout = self.timeout;
+        let (asker, timeout) = (self.asker.clone(), self.timeout);
         async move {
-            let result = elicit(
-                &peer,
-                message(&questions),
-                form(&questions),
-                timeout,
-                &signal,
-            )
-            .await
-            .map_err(|why| format!("the question was not answered ({why})"))?;
+            let result = asker
+                .ask(message(&questions), form(&questions), timeout, &signal)
+                .await
+                .map_err(|e| match e {
+                    Unanswered::NoCapability => "no user is attached: the MCP client did not \
+                        declare the elicitation capability"
+                        .to_string(),
+                    Unanswered::Not(why) => format!("the question was not answered ({why})"),
+                })?;
             match result.action {
                 ElicitationAction::Accept => answers(&questions, result.content.as_ref()),
                 ElicitationAction::Decline => Err("the user declined to answer".into()),

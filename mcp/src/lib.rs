@@ -19,6 +19,7 @@ mod approve;
 mod ask;
 mod cache;
 mod client;
+mod elicit;
 mod http;
 mod limits;
 mod notify;
@@ -28,6 +29,7 @@ mod server;
 mod servers;
 mod spec;
 mod startup;
+mod stateless;
 mod stdio;
 mod upstream;
 
@@ -39,7 +41,10 @@ pub use http::{
 };
 pub use limits::ServeLimits;
 pub use pack::{register_server, register_server_until, McpPack, SEPARATOR};
-pub use server::{mcp_tool, serve_lines, serve_stdio, PtcServer, RUN_GRACE};
+pub use server::{
+    check_instance, mcp_tool, serve_lines, serve_stdio, PtcServer, DEFAULT_INSTANCE, INSTANCE_META,
+    RUN_GRACE,
+};
 pub use servers::{start_servers, start_warm, Servers, StartOptions, DEFAULT_PARALLEL};
 pub use spec::McpServerSpec;
 pub use stdio::{INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR};

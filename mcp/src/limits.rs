@@ -38,6 +38,9 @@ pub struct ServeLimits {
     /// How long an `ask` approval asked through the client (MCP elicitation) may wait for
     /// its answer; then the call is denied as timed out.
     pub approval_timeout: Duration,
+    /// A task or terminal started by a request without a session (MCP 2026-07-28), reached
+    /// only by its handle, that sees no use for this long is stopped and forgotten.
+    pub handle_idle_timeout: Duration,
 }
 
 impl Default for ServeLimits {
@@ -52,6 +55,7 @@ impl Default for ServeLimits {
             idle_timeout: Duration::from_secs(120),
             max_request_bytes: 4 * 1024 * 1024,
             approval_timeout: Duration::from_secs(120),
+            handle_idle_timeout: Duration::from_secs(600),
         }
     }
 }

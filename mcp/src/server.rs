@@ -22,6 +22,12 @@
 //! session's owner ends when its last handle is dropped (the session closed or expired),
 //! and [`PtcServer::shutdown`] ends every owner the server made and waits for their
 //! processes to be gone.
+//!
+//! Both protocol eras are served: a request of the 2026-07-28 revision carries no session
+//! ([`crate::stateless`]): its background work belongs to the instance's shared owner and
+//! is reached by handle, and its questions (approvals, `ask_user_question`) go back to the
+//! client as input-required results while the run waits here. Every `tools/call` result
+//! names the instance that ran it in `_meta["ptc/instance"]` ([`PtcServer::with_instance`]).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -37,10 +43,12 @@ use serde_json::Value;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
-use super::approve::{ClientSlot, ElicitationApproval};
+use super::approve::ElicitationApproval;
 use super::ask::ElicitationQuestions;
+use super::elicit::{Asker, ClientSlot};
 use super::limits::{Refused, RunGate};
 use super::notify;
+use super::stateless::{self, Inbox, Run, Stateless};
 use super::stdio::LineTransport;
 use super::{McpError, ServeLimits};
 use ptc::Agent;
@@ -71,6 +79,30 @@ pub struct PtcServer {
     /// Whether `ask_user_question` goes to the client (the host gave the agent no service).
     ask: bool,
     approval_timeout: std::time::Duration,
+    /// This instance's id (`ptc/instance`; handles end in `@<instance>`).
+    instance: Arc<str>,
+    /// What requests without a session share on this instance.
+    stateless: Arc<Stateless>,
+    handle_idle: std::time::Duration,
+}
+
+/// The instance id of a server nobody named.
+pub const DEFAULT_INSTANCE: &str = "local";
+
+/// Whether `id` may name an instance: 1 to 64 of `A-Z a-z 0-9 . _ : -` (it travels in
+/// handles, headers and load-balancer rules); the error says what is wrong.
+pub fn check_instance(id: &str) -> Result<(), String> {
+    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | ':' | '-');
+    match id.chars().find(|c| !allowed(*c)) {
+        _ if id.is_empty() || id.len() > 64 => Err(format!(
+            "an instance id has 1 to 64 characters, `{id}` has {}",
+            id.chars().count()
+        )),
+        Some(c) => Err(format!(
+            "an instance id may hold only A-Z a-z 0-9 . _ : -, `{id}` holds {c:?}"
+        )),
+        None => Ok(()),
+    }
 }
 
 impl PtcServer {
@@ -88,6 +120,8 @@ impl PtcServer {
         let owners = agent.owner().map(Owner::handle).into_iter().collect();
         let elicit = agent.approval().is_none();
         let ask = agent.questions().is_none();
+        let limits = ServeLimits::default();
+        let instance: Arc<str> = DEFAULT_INSTANCE.into();
         let server = PtcServer {
             changes: notify::changes(&registry),
             registry,
@@ -99,9 +133,42 @@ impl PtcServer {
             client: ClientSlot::default(),
             elicit,
             ask,
-            approval_timeout: ServeLimits::default().approval_timeout,
+            approval_timeout: limits.approval_timeout,
+            stateless: Arc::new(Stateless::new(
+                instance.clone(),
+                limits.handle_idle_timeout,
+                limits.approval_timeout,
+            )),
+            instance,
+            handle_idle: limits.handle_idle_timeout,
         };
-        server.with_client()
+        server.with_client().with_stateless()
+    }
+
+    /// This server as instance `id` (see [`check_instance`] for what an id may be): every `tools/call` result says so in `_meta["ptc/instance"]`, and the handles
+    /// of its tasks and terminals end in `@<id>`. Call it before serving.
+    pub fn with_instance(mut self, id: &str) -> Self {
+        self.instance = id.into();
+        self.with_stateless()
+    }
+
+    /// The instance id.
+    pub fn instance(&self) -> &str {
+        &self.instance
+    }
+
+    /// A fresh [`Stateless`] for this instance, its owner ended with the server's others.
+    fn with_stateless(mut self) -> Self {
+        self.stateless = Arc::new(Stateless::new(
+            self.instance.clone(),
+            self.handle_idle,
+            self.approval_timeout,
+        ));
+        let mut owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
+        owners.retain(|o| !o.is_ended());
+        owners.push(self.stateless.owner.handle());
+        drop(owners);
+        self
     }
 
     /// This server with a client slot of its own and, unless the host chose its own
@@ -109,25 +176,37 @@ impl PtcServer {
     /// through that client.
     fn with_client(mut self) -> Self {
         self.client = ClientSlot::default();
+        self.agent = self.asking(self.agent.clone(), Asker::Session(self.client.clone()));
+        self
+    }
+
+    /// `agent` asking approvals and questions through `asker`, unless the host chose its
+    /// own services.
+    fn asking(&self, mut agent: Agent, asker: Asker) -> Agent {
         if self.elicit {
-            let service = ElicitationApproval::new(self.client.clone(), self.approval_timeout);
-            self.agent = self.agent.clone().with_approval(service);
+            agent = agent.with_approval(ElicitationApproval::new(
+                asker.clone(),
+                self.approval_timeout,
+            ));
         }
         if self.ask {
-            let service = Arc::new(ElicitationQuestions {
-                client: self.client.clone(),
+            agent = agent.with_questions(Arc::new(ElicitationQuestions {
+                asker,
                 timeout: self.approval_timeout,
-            });
-            self.agent = self.agent.clone().with_questions(service);
+            }));
         }
-        self
+        agent
     }
 
     /// The server for one more MCP session: the same registry, agent scope, log, gate and
     /// shutdown, but a new [`Owner`] of background work, which ends when the last clone of
     /// the returned server is dropped (or at [`PtcServer::shutdown`]).
     pub fn for_session(&self) -> Self {
-        let owner = Owner::new("mcp-session");
+        let holding = ptc::Holding {
+            instance: Some(self.instance.clone()),
+            shared_idle: None,
+        };
+        let owner = Owner::holding("mcp-session", holding);
         let mut owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
         owners.retain(|o| !o.is_ended());
         owners.push(owner.handle());
@@ -148,7 +227,8 @@ impl PtcServer {
     pub fn with_limits(mut self, limits: &ServeLimits) -> Self {
         self.runs = Arc::new(RunGate::new(limits));
         self.approval_timeout = limits.approval_timeout;
-        self.with_client()
+        self.handle_idle = limits.handle_idle_timeout;
+        self.with_client().with_stateless()
     }
 
     /// Cancel every run (running or waiting) and refuse new ones, then wait for the runs
@@ -357,22 +437,132 @@ impl ServerHandler for PtcServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let _ = self.client.set(context.peer.clone());
-        let progress = context
-            .meta
-            .get_progress_token()
-            .map(|token| notify::Relay::new(context.peer.clone(), token) as Arc<dyn ProgressSink>);
-        self.call_reporting(
-            &request.name,
-            request.arguments,
-            context.ct.clone(),
-            progress,
-        )
-        .await
-        .map(CallToolResponse::from)
-        .map_err(|e| ErrorData::internal_error(e.to_string(), None))
+        let negotiated = context.peer.peer_info().map(|i| i.protocol_version.clone());
+        let response = if stateless::is_stateless(&context.meta, negotiated.as_ref()) {
+            self.call_stateless(request, context).await?
+        } else {
+            let _ = self.client.set(context.peer.clone());
+            let progress = progress_of(&context);
+            let result = self
+                .call_reporting(
+                    &request.name,
+                    request.arguments,
+                    context.ct.clone(),
+                    progress,
+                )
+                .await
+                .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+            CallToolResponse::from(result)
+        };
+        Ok(self.stamped(response))
     }
 }
+
+/// A relay of the call's progress to the client, if it asked for it.
+fn progress_of(context: &RequestContext<RoleServer>) -> Option<Arc<dyn ProgressSink>> {
+    context
+        .meta
+        .get_progress_token()
+        .map(|token| notify::Relay::new(context.peer.clone(), token) as Arc<dyn ProgressSink>)
+}
+
+impl PtcServer {
+    /// `response` with `_meta["ptc/instance"]`.
+    fn stamped(&self, mut response: CallToolResponse) -> CallToolResponse {
+        let meta = match &mut response {
+            CallToolResponse::Complete(result) => &mut result.meta,
+            CallToolResponse::InputRequired(result) => &mut result.meta,
+            _ => return response,
+        };
+        meta.get_or_insert_with(Default::default).0.insert(
+            INSTANCE_META.into(),
+            Value::String(self.instance.to_string()),
+        );
+        response
+    }
+
+    /// A `tools/call` without a session: a new run, or (with a `requestState`) the held run
+    /// it answers; attended until it completes or asks a question.
+    async fn call_stateless(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let run = match &request.request_state {
+            Some(state) => self
+                .stateless
+                .resume(
+                    state,
+                    &request.name,
+                    request.arguments.as_ref(),
+                    request.input_responses.clone(),
+                )
+                .map_err(|why| ErrorData::invalid_params(why, None))?,
+            None => self.start_stateless(&request, &context),
+        };
+        let inbox = run.inbox.clone();
+        let mut run = run;
+        tokio::select! {
+            biased;
+            done = &mut run.task => self.completed(done),
+            requests = inbox.asking() => Ok(CallToolResponse::InputRequired(
+                self.stateless.hold(run, requests),
+            )),
+            _ = context.ct.cancelled() => {
+                run.cancel.cancel();
+                self.completed(run.task.await)
+            }
+        }
+    }
+
+    /// Start a run of `request` as the instance's shared owner, its questions going to a
+    /// new inbox.
+    fn start_stateless(
+        &self,
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Run {
+        let inbox = Arc::new(Inbox::new(stateless::can_elicit(&context.meta)));
+        let agent = self.agent.clone().with_owner(self.stateless.owner.clone());
+        let server = PtcServer {
+            agent: self.asking(agent, Asker::Input(inbox.clone())),
+            ..self.clone()
+        };
+        let cancel = CancellationToken::new();
+        let (name, arguments) = (request.name.to_string(), request.arguments.clone());
+        let progress = progress_of(context);
+        let caller = cancel.clone();
+        let task = tokio::spawn(async move {
+            server
+                .call_reporting(&name, arguments, caller, progress)
+                .await
+        });
+        Run::new(
+            task,
+            inbox,
+            cancel,
+            &request.name,
+            request.arguments.as_ref(),
+        )
+    }
+
+    fn completed(
+        &self,
+        joined: Result<Result<CallToolResult, ToolBatchExecutionError>, tokio::task::JoinError>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        match joined {
+            Ok(Ok(result)) => Ok(CallToolResponse::from(result)),
+            Ok(Err(e)) => Err(ErrorData::internal_error(e.to_string(), None)),
+            Err(e) => Err(ErrorData::internal_error(
+                format!("the run failed: {e}"),
+                None,
+            )),
+        }
+    }
+}
+
+/// The `_meta` key of a `tools/call` result that names the instance that ran it.
+pub const INSTANCE_META: &str = "ptc/instance";
 
 /// Serve over this process's stdin and stdout until the client closes stdin or `stop`
 /// fires; lines longer than `limits.max_request_bytes` are refused (see `stdio.rs`).

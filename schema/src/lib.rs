@@ -103,4 +103,5 @@ pub const SUPPORTED_KEYWORDS: &[&str] = &[
     "title",
     "default",
     "examples",
+    "x-mcp-header",
 ];

@@ -26,7 +26,15 @@ const DESCRIPTION: &str = "Run a TypeScript program that calls tools as `await t
 struct Args {
     code: String,
     description: String,
+    /// A handle the program keeps using; only its `@<instance>` matters here.
+    #[serde(default)]
+    route: Option<String>,
 }
+
+/// `route`'s text: the model is told when to pass it.
+const ROUTE: &str = "Only when the program uses a task or terminal that an earlier run \
+    started: its id (e.g. `task-…@i2`), so that this request reaches the server instance \
+    that holds it.";
 
 /// Build the `run_code` definition for `config`. It lives outside the registry's
 /// layers; code-mode executors route calls to it.
@@ -44,6 +52,12 @@ pub(crate) fn definition(config: Arc<CodeConfig>) -> ToolDefinition {
                     "description",
                     ValueSpec::string()
                         .describe("5-10 words on what the program does (shown in UIs)."),
+                )
+                .optional(
+                    "route",
+                    ValueSpec::string()
+                        .describe(ROUTE)
+                        .mcp_header(crate::owner::ROUTE_HEADER),
                 ),
         )
         .output(ValueSpec::string())
@@ -69,6 +83,9 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
         ));
     }
     let exec = ctx.execution().clone();
+    if let Some(route) = &args.route {
+        misrouted(route, &exec)?;
+    }
     let scope = exec.agent().map(|a| a.scope());
     let definitions = ctx
         .registry()
@@ -123,4 +140,22 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
         error.message = cap_text(&error.message, config.max_result_chars).into_owned();
         error
     })
+}
+
+/// An error when `route` names an instance other than the one this run is on (the load
+/// balancer could not send it there: that instance is gone, or the header was dropped).
+fn misrouted(route: &str, exec: &crate::execution::ToolExecution) -> Result<(), ToolError> {
+    let here = exec
+        .agent()
+        .and_then(|a| a.owner())
+        .and_then(|o| o.handle().holding().instance.clone());
+    match (route.rsplit_once('@'), here) {
+        (Some((handle, there)), Some(here)) if there != &*here => Err(ToolError::new(format!(
+            "`{handle}@{there}` lives on instance {there}; this request reached {here} \
+             ({there} is down, or nothing routes on the Mcp-Param-Ptc-Route header): \
+             what {there} held is not reachable from here; without `route` the program \
+             runs on any instance"
+        ))),
+        _ => Ok(()),
+    }
 }

@@ -11,6 +11,7 @@
 //! idle_timeout_ms = 120000       # an HTTP connection with no byte moving is closed
 //! max_request_bytes = 4194304    # an HTTP body or a stdio line
 //! approval_timeout_ms = 120000   # how long an approval asked through the client may take
+//! handle_idle_timeout_ms = 600000 # a task/terminal of a request without a session, unused
 //! token_file = "secrets/ptc-token"   # bearer token for --http (relative to this file)
 //! ```
 //!
@@ -46,6 +47,8 @@ pub struct ServeConfig {
     pub max_request_bytes: Option<usize>,
     /// See [`ServeLimits::approval_timeout`], in milliseconds.
     pub approval_timeout_ms: Option<u64>,
+    /// See [`ServeLimits::handle_idle_timeout`], in milliseconds.
+    pub handle_idle_timeout_ms: Option<u64>,
     /// The bearer token file for `--http`, resolved against the configuration's folder.
     pub token_file: Option<PathBuf>,
 }
@@ -69,6 +72,10 @@ impl ServeConfig {
             &mut limits.approval_timeout,
             self.approval_timeout_ms.map(ms),
         );
+        set(
+            &mut limits.handle_idle_timeout,
+            self.handle_idle_timeout_ms.map(ms),
+        );
     }
 }
 
@@ -91,6 +98,7 @@ pub(super) struct RawServe {
     idle_timeout_ms: Option<Spanned<u64>>,
     max_request_bytes: Option<Spanned<usize>>,
     approval_timeout_ms: Option<Spanned<u64>>,
+    handle_idle_timeout_ms: Option<Spanned<u64>>,
     token_file: Option<Spanned<PathBuf>>,
 }
 
@@ -146,6 +154,11 @@ impl RawServe {
             idle_timeout_ms: positive(self.idle_timeout_ms, "idle_timeout_ms", text)?,
             max_request_bytes: positive(self.max_request_bytes, "max_request_bytes", text)?,
             approval_timeout_ms: positive(self.approval_timeout_ms, "approval_timeout_ms", text)?,
+            handle_idle_timeout_ms: positive(
+                self.handle_idle_timeout_ms,
+                "handle_idle_timeout_ms",
+                text,
+            )?,
             token_file,
         })
     }

@@ -14,6 +14,7 @@ mod discovery;
 mod mcp_approve;
 mod mcp_catalog;
 mod mcp_client;
+mod mcp_eras;
 mod mcp_live;
 mod mcp_serve_guards;
 mod mcp_server;

@@ -58,6 +58,8 @@ pub struct HttpOptions {
     pub token: Option<BearerToken>,
     /// Serve a non-loopback address without a token (the operator said so).
     pub unauthenticated: bool,
+    /// This instance's id (default: the bound `HOST:PORT`), see [`PtcServer::with_instance`].
+    pub instance: Option<String>,
 }
 
 /// Bind `binding`, report the bound address (useful with port 0) through `bound`, and
@@ -86,6 +88,9 @@ pub async fn serve_http(
         .map_err(|e| failed(e.to_string()))?;
     let local = listener.local_addr().map_err(|e| failed(e.to_string()))?;
     let limits = options.limits;
+    let instance = options.instance.unwrap_or_else(|| local.to_string());
+    crate::check_instance(&instance).map_err(failed)?;
+    let server = server.with_instance(&instance);
     let mut config = StreamableHttpServerConfig::default()
         .with_allowed_origins(allowed_origins(local))
         .with_max_request_body_bytes(limits.max_request_bytes)

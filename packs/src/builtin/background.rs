@@ -23,12 +23,35 @@ pub(crate) struct Background {
 }
 
 impl Background {
-    /// The owner of the call's background work: its agent's, else the pack's.
-    pub(crate) fn owner(&self, ctx: &ToolRunContext) -> OwnerHandle {
-        ctx.execution()
+    /// Who is calling: the owner of the call's background work (its agent's, else the
+    /// pack's) and the run the call belongs to.
+    pub(crate) fn owner(&self, ctx: &ToolRunContext) -> Caller {
+        let owner = ctx
+            .execution()
             .agent()
             .and_then(Agent::owner)
             .unwrap_or(&self.fallback)
-            .handle()
+            .handle();
+        Caller {
+            owner,
+            root: ctx.execution().root_call_id().into(),
+        }
+    }
+}
+
+/// The owner a call's background work belongs to, and the root call of its run (a shared
+/// owner lists to a run only what that run started).
+#[derive(Clone)]
+pub(crate) struct Caller {
+    /// Whose work it is.
+    pub(crate) owner: OwnerHandle,
+    /// The id of the run's root call.
+    pub(crate) root: Arc<str>,
+}
+
+impl Caller {
+    /// See [`OwnerHandle::hold`].
+    pub(crate) fn hold(&self) -> tokio_util::task::task_tracker::TaskTrackerToken {
+        self.owner.hold()
     }
 }

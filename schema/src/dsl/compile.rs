@@ -109,6 +109,9 @@ fn build_node(
     if let Some(d) = &options.description {
         out.insert("description".into(), Value::String(d.clone()));
     }
+    if let Some(h) = &options.mcp_header {
+        out.insert("x-mcp-header".into(), Value::String(h.clone()));
+    }
     match node {
         ValueSpec::Array { .. } => {
             if let Some(items) = kids.into_iter().next() {

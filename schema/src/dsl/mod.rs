@@ -20,6 +20,9 @@ use compile::compile_tree;
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct NodeOptions {
     description: Option<String>,
+    /// SEP-2243: the HTTP header (`Mcp-Param-<name>`) a 2026-07-28 client copies this
+    /// property into, so that a load balancer can route on it.
+    mcp_header: Option<String>,
     enum_values: Option<Vec<Value>>,
     constant: Option<Value>,
     misuse: Vec<String>,
@@ -148,6 +151,14 @@ impl ValueSpec {
         self
     }
 
+    /// Marks the node `x-mcp-header: name` (SEP-2243): a 2026-07-28 MCP client sends its
+    /// value as the header `Mcp-Param-<name>` too, so that a load balancer routes on it
+    /// without reading the body. Only meaningful on a top-level scalar property.
+    pub fn mcp_header(mut self, name: &str) -> Self {
+        self.options_mut().mcp_header = Some(name.to_owned());
+        self
+    }
+
     /// Restricts the node to these scalar values (checked against the node type by `compile`).
     pub fn enum_values(mut self, values: impl IntoIterator<Item = Value>) -> Self {
         self.options_mut().enum_values = Some(values.into_iter().collect());
@@ -273,6 +284,11 @@ impl NodeOptions {
     /// The description annotation, if set.
     pub fn description(&self) -> Option<&str> {
         self.description.as_deref()
+    }
+
+    /// The `x-mcp-header` annotation, if set.
+    pub fn mcp_header(&self) -> Option<&str> {
+        self.mcp_header.as_deref()
     }
 }
 

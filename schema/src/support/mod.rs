@@ -200,7 +200,7 @@ pub(crate) fn check_node(node: &Value, issues: &mut Vec<(String, String)>) {
             }
             "enum" => check_enum(val, &ty, issues),
             "const" => check_scalar("/const", "`const`", val, &ty, issues),
-            "description" | "title" => {
+            "description" | "title" | "x-mcp-header" => {
                 if !val.is_string() {
                     issues.push((
                         format!("/{key}"),

@@ -52,6 +52,12 @@ pub struct ServeArgs {
     /// (default: `[limits] max_result_chars`, else 50000).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     max_result_chars: Option<u64>,
+    /// This instance's id, when several serve one deployment: returned in every
+    /// tools/call result's `_meta` as `ptc/instance`, ending the handles of its tasks and
+    /// terminals (`…@ID`) so a load balancer can route on them; 1-64 of A-Z a-z 0-9 . _ : -
+    /// (default: the bound HOST:PORT with --http, else `local`).
+    #[arg(long, value_name = "ID", value_parser = parse_instance)]
+    instance: Option<String>,
     /// Keep every call's session events in URL: a file path (JSON lines), sqlite:PATH,
     /// postgres://… (one database for many instances) or off. Default: `[log] url` in
     /// ptc.toml, else sqlite:$XDG_STATE_HOME/ptc/runs.sqlite (without XDG_STATE_HOME,
@@ -65,6 +71,10 @@ pub struct ServeArgs {
 
 fn parse_mode(s: &str) -> Result<ToolMode, String> {
     s.parse()
+}
+
+fn parse_instance(s: &str) -> Result<String, String> {
+    ptc_mcp::check_instance(s).map(|()| s.to_string())
 }
 
 /// Serve until the client disconnects (stdio) or a signal stops the process.
@@ -124,7 +134,10 @@ async fn serve(
     if let Some(n) = args.max_concurrent_runs {
         limits.max_concurrent_runs = n as usize;
     }
-    let server = PtcServer::new(registry, agent).with_limits(&limits);
+    let mut server = PtcServer::new(registry, agent).with_limits(&limits);
+    if let Some(id) = &args.instance {
+        server = server.with_instance(id);
+    }
     let served = match args.http {
         None => serve_stdio(server, &limits, stop).await,
         Some(binding) => {
@@ -146,10 +159,11 @@ async fn serve(
                 limits,
                 token,
                 unauthenticated: args.http_unauthenticated,
+                instance: args.instance.clone(),
             };
             serve_http(server, binding, options, stop, |addr| {
-                // Runs are recorded under this instance: the bound address.
-                if let Some(log) = &log {
+                // Without --instance, runs are recorded under the bound address.
+                if let (Some(log), None) = (&log, &args.instance) {
                     log.store().set_instance(&addr.to_string());
                 }
                 eprintln!("ptc: serving MCP at http://{addr}{}", ptc_mcp::HTTP_PATH)
@@ -166,13 +180,16 @@ async fn serve(
 }
 
 /// The run store: `--log`, else `[log] url`, else the default SQLite file (which, when it
-/// cannot be opened, is only warned about). Runs over stdio are recorded under the host's
-/// name; over HTTP, under the bound address (set once bound).
+/// cannot be opened, is only warned about). Runs are recorded under `--instance`; without
+/// it, over stdio under the host's name, over HTTP under the bound address (set once bound).
 fn open_log(
     args: &ServeArgs,
     setup: &Setup,
 ) -> Result<Option<std::sync::Arc<crate::output::LoudLog>>, String> {
-    let instance = ptc_cli::store::host_instance();
+    let instance = args
+        .instance
+        .clone()
+        .unwrap_or_else(ptc_cli::store::host_instance);
     if let Some(target) = args.log.as_ref().or(setup.config.log.url.as_ref()) {
         return crate::output::LoudLog::open(target, &instance);
     }

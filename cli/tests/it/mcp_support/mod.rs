@@ -115,3 +115,40 @@ pub fn run_client(plan: &Value) -> Vec<Value> {
     serde_json::from_str(stdout.trim())
         .unwrap_or_else(|e| panic!("client output is not JSON ({e}): {stdout}\nstderr: {stderr}"))
 }
+
+/// The Python with the official MCP SDK (`mcp` 2.3, `tests/mcp/python/requirements.txt`):
+/// `PTC_MCP_PYTHON` (`.ci/run` makes that venv), else `None` with a message saying the
+/// test is skipped.
+pub fn mcp_python() -> Option<PathBuf> {
+    match std::env::var_os("PTC_MCP_PYTHON") {
+        Some(path) if Path::new(&path).exists() => Some(PathBuf::from(path)),
+        _ => {
+            eprintln!(
+                "skipped: PTC_MCP_PYTHON names no Python with the MCP SDK \
+                 (pip install -r cli/tests/mcp/python/requirements.txt; .ci/run makes it)"
+            );
+            None
+        }
+    }
+}
+
+/// Run `tests/mcp/python/era_client.py` (the official Python SDK client) with `plan`
+/// under `python`; the parsed array of step results (the negotiated version first).
+pub fn run_python_client(python: &Path, plan: &Value) -> Vec<Value> {
+    let output = std::process::Command::new(python)
+        .arg(root().join("tests/mcp/python/era_client.py"))
+        .arg(plan.to_string())
+        .current_dir(root())
+        .output()
+        .expect("python runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "client failed ({}):\nstdout: {stdout}\nstderr: {stderr}",
+        output.status
+    );
+    let last = stdout.lines().last().unwrap_or_default();
+    serde_json::from_str(last)
+        .unwrap_or_else(|e| panic!("client output is not JSON ({e}): {stdout}\nstderr: {stderr}"))
+}

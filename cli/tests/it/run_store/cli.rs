@@ -217,3 +217,29 @@ fn two_ptc_run_processes_append_to_one_sqlite_file_at_once() {
     // Each run whole: its call, two sub-calls (start and end), its result.
     assert_eq!(read(&target, &Filter::default()).len(), 60 * 6);
 }
+
+#[test]
+fn serve_records_runs_under_its_instance_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", dir.path().join("runs.sqlite").display());
+    let mut peer = StdioPeer::start(
+        dir.path(),
+        &[
+            "--tools",
+            "testkit",
+            "--mode",
+            "native",
+            "--instance",
+            "edge-1",
+            "--log",
+            &url,
+        ],
+    );
+    let result = peer.call(1, "add", json!({ "a": 2, "b": 3 }));
+    assert_eq!(result["isError"], false, "{result}");
+    assert_eq!(peer.finish(), Some(0));
+    let target: LogTarget = url.parse().unwrap();
+    let listed = runs(&target, &Filter::default());
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(listed[0].instance, "edge-1");
+}

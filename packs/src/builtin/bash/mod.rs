@@ -40,10 +40,10 @@ use super::background::Background;
 use super::shared::{self, arg_str, invalid_args};
 use super::tasks::{spawn, Resource};
 use super::workspace::Workspace;
+use crate::builtin::background::Caller;
 use crate::sandbox::{Prepared, Sandbox, SandboxMode};
 use ptc::presentation::{ToolCallView, ToolResultView};
 use ptc::ContentBlock;
-use ptc::OwnerHandle;
 use ptc::ToolDefinition;
 use ptc::{codes, ToolError, ToolErrorInfo};
 
@@ -332,7 +332,7 @@ pub(super) fn command(
 
 async fn run(
     bg: &Background,
-    owner: OwnerHandle,
+    owner: Caller,
     args: Args,
     signal: tokio_util::sync::CancellationToken,
 ) -> Result<Output, ToolError> {

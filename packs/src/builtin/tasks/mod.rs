@@ -128,10 +128,16 @@ pub(crate) struct Read {
 }
 
 impl Task {
-    /// A running task keeping `cap` bytes of output.
-    pub(crate) fn new(kind: TaskKind, description: String, cap: usize, control: Control) -> Self {
+    /// A running task named `id` (see [`new_id`]) keeping `cap` bytes of output.
+    pub(crate) fn new(
+        id: String,
+        kind: TaskKind,
+        description: String,
+        cap: usize,
+        control: Control,
+    ) -> Self {
         Task {
-            id: new_id("task"),
+            id,
             kind,
             description,
             started: Instant::now(),
@@ -379,7 +385,7 @@ impl TaskStore {
     /// `owner`'s tasks, oldest first.
     pub fn list(&self, owner: &Owner) -> Vec<TaskInfo> {
         self.tasks
-            .list(&owner.handle())
+            .all_of(&owner.handle())
             .iter()
             .map(|t| TaskInfo {
                 id: t.id().to_string(),

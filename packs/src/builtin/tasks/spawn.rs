@@ -17,11 +17,11 @@ use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::Child;
 use tokio_util::task::task_tracker::TaskTrackerToken;
 
-use super::{run_on_host, Control, Resource, Status, Task, TaskKind, KILL_GRACE};
+use super::{new_id, run_on_host, Control, Resource, Status, Task, TaskKind, KILL_GRACE};
 use crate::builtin::background::Background;
+use crate::builtin::background::Caller;
 use crate::builtin::bash::{command, signal_name};
 use crate::sandbox::{Prepared, Sandbox};
-use ptc::OwnerHandle;
 use ptc::ToolError;
 
 /// How long the pipes may stay open after the group was killed.
@@ -34,7 +34,7 @@ const NOTE_BYTES: usize = 16 * 1024;
 /// Start `cmd` in `dir` as `owner`'s background task.
 pub(crate) async fn start(
     bg: &Background,
-    owner: &OwnerHandle,
+    owner: &Caller,
     dir: PathBuf,
     cmd: String,
     description: String,
@@ -45,6 +45,7 @@ pub(crate) async fn start(
         .admit(owner, limits.max_tasks)
         .map_err(ToolError::new)?;
     let task = Arc::new(Task::new(
+        new_id("task", &owner.owner),
         TaskKind::Bash,
         description,
         limits.max_output_bytes,

@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 
 use super::{Resource, Status, Task};
 use crate::builtin::background::Background;
+use crate::builtin::background::Caller;
 use crate::builtin::shared::{self, tail_str};
 use ptc::ContentBlock;
 use ptc::ToolDefinition;
@@ -94,22 +95,39 @@ fn summary_spec(spec: ValueSpec) -> ValueSpec {
 }
 
 fn task_id_spec() -> ValueSpec {
-    ValueSpec::string().describe("Task id returned by the tool that started the background work.")
+    ValueSpec::string()
+        .describe("Task id returned by the tool that started the background work.")
+        .mcp_header(ptc::ROUTE_HEADER)
 }
 
-fn find(bg: &Background, owner: &ptc::OwnerHandle, id: &str) -> Result<Arc<Task>, ToolError> {
+fn find(bg: &Background, owner: &Caller, id: &str) -> Result<Arc<Task>, ToolError> {
     bg.tasks
         .owned()
-        .get(owner, id)
-        .ok_or_else(|| ToolError::new(bg.tasks.owned().unknown(id, "task_list")))
+        .get(owner, id, "task_list")
+        .map_err(ToolError::new)
 }
 
 #[derive(Deserialize)]
 struct NoArgs {}
 
+/// A list's `note`: what it leaves out (see `Owned::scope_note`).
+pub(crate) fn note_spec() -> ValueSpec {
+    ValueSpec::string().describe("What the list leaves out, when it does not show everything.")
+}
+
+/// `text`, then the list's `note` (if any) on a line of its own.
+pub(crate) fn with_note(text: &str, value: &Value) -> String {
+    match value["note"].as_str() {
+        Some(note) => format!("{text}\n{note}"),
+        None => text.to_string(),
+    }
+}
+
 #[derive(Serialize)]
 struct ListOutput {
     tasks: Vec<ListEntry>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -129,19 +147,25 @@ pub(crate) fn list_tool(bg: Background) -> ToolDefinition {
         )
         .parameters(ParameterSpec::new())
         .output(
-            ValueSpec::object(false).required_property(
-                "tasks",
-                ValueSpec::array(
-                    summary_spec(ValueSpec::object(false))
-                        .required_property("description", ValueSpec::string())
-                        .required_property("unread_bytes", ValueSpec::integer()),
+            ValueSpec::object(false)
+                .required_property(
+                    "tasks",
+                    ValueSpec::array(
+                        summary_spec(ValueSpec::object(false))
+                            .required_property("description", ValueSpec::string())
+                            .required_property("unread_bytes", ValueSpec::integer()),
+                    )
+                    .describe("Oldest first."),
                 )
-                .describe("Oldest first."),
-            ),
+                .property("note", note_spec()),
         )
         .concurrency_safe(true)
         .execute(move |_: NoArgs, ctx| {
             let owner = bg.owner(&ctx);
+            let note = bg
+                .tasks
+                .owned()
+                .scope_note(&owner, "task_output, task_kill");
             let tasks = bg
                 .tasks
                 .owned()
@@ -153,7 +177,7 @@ pub(crate) fn list_tool(bg: Background) -> ToolDefinition {
                     unread_bytes: t.unread(),
                 })
                 .collect();
-            async move { Ok::<_, ToolError>(ListOutput { tasks }) }
+            async move { Ok::<_, ToolError>(ListOutput { tasks, note }) }
         })
         .render(|_, value| {
             let tasks = value["tasks"]
@@ -161,7 +185,7 @@ pub(crate) fn list_tool(bg: Background) -> ToolDefinition {
                 .map(Vec::as_slice)
                 .unwrap_or_default();
             if tasks.is_empty() {
-                return vec![ContentBlock::text("No background tasks.")];
+                return vec![ContentBlock::text(with_note("No background tasks.", value))];
             }
             let lines: Vec<String> = tasks
                 .iter()
@@ -177,7 +201,7 @@ pub(crate) fn list_tool(bg: Background) -> ToolDefinition {
                     )
                 })
                 .collect();
-            vec![ContentBlock::text(lines.join("\n"))]
+            vec![ContentBlock::text(with_note(&lines.join("\n"), value))]
         })
         .build()
         .expect("the task_list definition is valid")

@@ -1,6 +1,7 @@
 //! The answer every terminal tool that shows output gives: the output not read yet, why the
 //! wait ended, and the terminal's status; its schema and how the model sees it.
 
+use ptc::ROUTE_HEADER;
 use ptc_schema::ValueSpec;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -60,6 +61,12 @@ pub(super) fn status_of(term: &Terminal) -> Answer {
 /// A terminal session id, as arguments and answers carry it.
 pub(super) fn session_spec() -> ValueSpec {
     ValueSpec::string().describe("Terminal session id.")
+}
+
+/// The `sessionId` parameter: a handle, so a load balancer routes on it (SEP-2243 header
+/// `Mcp-Param-Ptc-Route`).
+pub(super) fn session_param() -> ValueSpec {
+    session_spec().mcp_header(ROUTE_HEADER)
 }
 
 /// A terminal's initial directory, as answers carry it.

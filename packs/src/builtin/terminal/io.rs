@@ -6,13 +6,13 @@ use std::time::Duration;
 use ptc_schema::{ParameterSpec, ValueSpec};
 use serde::{Deserialize, Serialize};
 
-use super::answer::{answer, answer_spec, render_answer, session_spec, status_of, Answer};
+use super::answer::{answer, answer_spec, render_answer, session_param, status_of, Answer};
 use super::settle::{settle, Until, Wait, SILENCE};
 use super::{text, InUse, Terminal};
 use crate::builtin::background::Background;
+use crate::builtin::background::Caller;
 use crate::builtin::shared;
-use crate::builtin::tasks::{spawn_on_host, Control, Resource, Status, Task, TaskKind};
-use ptc::OwnerHandle;
+use crate::builtin::tasks::{new_id, spawn_on_host, Control, Resource, Status, Task, TaskKind};
 use ptc::ToolDefinition;
 use ptc::ToolError;
 
@@ -20,11 +20,11 @@ use ptc::ToolError;
 const MAX_LINES: u64 = 2_000;
 
 /// `owner`'s terminal `id`, in use until the guard is dropped.
-pub(super) fn find(bg: &Background, owner: &OwnerHandle, id: &str) -> Result<InUse, ToolError> {
+pub(super) fn find(bg: &Background, owner: &Caller, id: &str) -> Result<InUse, ToolError> {
     let store = bg.terminals.owned();
     let term = store
-        .get(owner, id)
-        .ok_or_else(|| ToolError::new(store.unknown(id, "terminal_list")))?;
+        .get(owner, id, "terminal_list")
+        .map_err(ToolError::new)?;
     Ok(term.in_use())
 }
 
@@ -59,9 +59,9 @@ pub(crate) fn send_tool(bg: Background) -> ToolDefinition {
             ParameterSpec::new()
                 .required(
                     "sessionId",
-                    ValueSpec::string().describe(
-                        "Terminal session id returned by terminal_open or terminal_list.",
-                    ),
+                    ValueSpec::string()
+                        .describe("Terminal session id returned by terminal_open or terminal_list.")
+                        .mcp_header(ptc::ROUTE_HEADER),
                 )
                 .required(
                     "text",
@@ -135,7 +135,7 @@ pub(crate) fn send_tool(bg: Background) -> ToolDefinition {
 /// exits); killing it interrupts the terminal's foreground job.
 fn background(
     bg: &Background,
-    owner: &OwnerHandle,
+    owner: &Caller,
     term: &Arc<Terminal>,
     text: &str,
     submit: bool,
@@ -150,6 +150,7 @@ fn background(
     }));
     let first = text.lines().next().unwrap_or_default();
     let task = Arc::new(Task::new(
+        new_id("task", &owner.owner),
         TaskKind::Terminal,
         format!(
             "terminal_send to {}: {}",
@@ -221,7 +222,7 @@ pub(crate) fn read_tool(bg: Background) -> ToolDefinition {
         ))
         .parameters(
             ParameterSpec::new()
-                .required("sessionId", session_spec())
+                .required("sessionId", session_param())
                 .optional(
                     "offset",
                     ValueSpec::number().describe("Newest-relative line offset (default 0)."),

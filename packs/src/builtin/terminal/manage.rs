@@ -7,11 +7,12 @@ use ptc_schema::{ParameterSpec, ValueSpec};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::answer::{cwd_spec, session_spec};
+use super::answer::{cwd_spec, session_param, session_spec};
 use super::io::find;
 use super::Terminal;
 use crate::builtin::background::Background;
 use crate::builtin::shared::invalid_args;
+use crate::builtin::tasks::tools::{note_spec, with_note};
 use ptc::ContentBlock;
 use ptc::ToolDefinition;
 use ptc::ToolError;
@@ -62,6 +63,8 @@ fn entry(term: &Terminal) -> Entry {
 #[derive(Serialize)]
 struct ListOutput {
     terminals: Vec<Entry>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
 }
 
 /// `terminal_list`.
@@ -70,29 +73,36 @@ pub(crate) fn list_tool(bg: Background) -> ToolDefinition {
         .description("List persistent terminal sessions owned by the current agent.")
         .parameters(ParameterSpec::new())
         .output(
-            ValueSpec::object(false).required_property(
-                "terminals",
-                ValueSpec::array(
-                    ValueSpec::object(false)
-                        .required_property("sessionId", session_spec())
-                        .required_property("type", ValueSpec::string())
-                        .property("name", ValueSpec::string())
-                        .required_property("cwd", cwd_spec())
-                        .required_property("state", state_spec())
-                        .required_property("status", ValueSpec::string())
-                        .required_property("age_ms", ValueSpec::integer())
-                        .required_property(
-                            "idle_ms",
-                            ValueSpec::integer().describe("Since a terminal call last used it."),
-                        )
-                        .required_property("unread_bytes", ValueSpec::integer()),
+            ValueSpec::object(false)
+                .required_property(
+                    "terminals",
+                    ValueSpec::array(
+                        ValueSpec::object(false)
+                            .required_property("sessionId", session_spec())
+                            .required_property("type", ValueSpec::string())
+                            .property("name", ValueSpec::string())
+                            .required_property("cwd", cwd_spec())
+                            .required_property("state", state_spec())
+                            .required_property("status", ValueSpec::string())
+                            .required_property("age_ms", ValueSpec::integer())
+                            .required_property(
+                                "idle_ms",
+                                ValueSpec::integer()
+                                    .describe("Since a terminal call last used it."),
+                            )
+                            .required_property("unread_bytes", ValueSpec::integer()),
+                    )
+                    .describe("Oldest first."),
                 )
-                .describe("Oldest first."),
-            ),
+                .property("note", note_spec()),
         )
         .concurrency_safe(true)
         .execute(move |_: NoArgs, ctx| {
             let owner = bg.owner(&ctx);
+            let note = bg.terminals.owned().scope_note(
+                &owner,
+                "terminal_send, terminal_read, terminal_signal, terminal_close",
+            );
             let terminals = bg
                 .terminals
                 .owned()
@@ -100,7 +110,7 @@ pub(crate) fn list_tool(bg: Background) -> ToolDefinition {
                 .iter()
                 .map(|t| entry(t))
                 .collect();
-            async move { Ok::<_, ToolError>(ListOutput { terminals }) }
+            async move { Ok::<_, ToolError>(ListOutput { terminals, note }) }
         })
         .render(|_, value| {
             let terms = value["terminals"]
@@ -108,7 +118,7 @@ pub(crate) fn list_tool(bg: Background) -> ToolDefinition {
                 .map(Vec::as_slice)
                 .unwrap_or_default();
             if terms.is_empty() {
-                return vec![ContentBlock::text("No terminals.")];
+                return vec![ContentBlock::text(with_note("No terminals.", value))];
             }
             let lines: Vec<String> = terms
                 .iter()
@@ -128,7 +138,7 @@ pub(crate) fn list_tool(bg: Background) -> ToolDefinition {
                     )
                 })
                 .collect();
-            vec![ContentBlock::text(lines.join("\n"))]
+            vec![ContentBlock::text(with_note(&lines.join("\n"), value))]
         })
         .build()
         .expect("the terminal_list definition is valid")
@@ -164,7 +174,7 @@ pub(crate) fn signal_tool(bg: Background) -> ToolDefinition {
         )
         .parameters(
             ParameterSpec::new()
-                .required("sessionId", session_spec())
+                .required("sessionId", session_param())
                 .required(
                     "signal",
                     ValueSpec::string()
@@ -260,7 +270,7 @@ pub(crate) fn close_tool(bg: Background) -> ToolDefinition {
             "Close one persistent terminal and wait until its captured owned process tree is \
              gone.",
         )
-        .parameters(ParameterSpec::new().required("sessionId", session_spec()))
+        .parameters(ParameterSpec::new().required("sessionId", session_param()))
         .output(
             ValueSpec::object(false)
                 .required_property("sessionId", session_spec())

@@ -414,7 +414,7 @@ impl TerminalStore {
     /// `owner`'s terminals, oldest first.
     pub fn list(&self, owner: &Owner) -> Vec<TerminalInfo> {
         self.terms
-            .list(&owner.handle())
+            .all_of(&owner.handle())
             .iter()
             .map(|t| TerminalInfo {
                 id: t.id.clone(),

@@ -30,10 +30,10 @@ use tokio_util::task::task_tracker::TaskTrackerToken;
 
 use super::{InUse, State, TermStatus, Terminal};
 use crate::builtin::background::Background;
+use crate::builtin::background::Caller;
 use crate::builtin::bash::signal_name;
 use crate::builtin::tasks::{new_id, run_on_host, Resource, Ring};
 use crate::sandbox::{self, OwnTerminal, Prepared};
-use ptc::OwnerHandle;
 use ptc::ToolError;
 
 /// The window every terminal gets.
@@ -54,7 +54,7 @@ pub(super) struct Launch {
 /// Open a terminal for `owner`, in use by the caller until the guard is dropped.
 pub(super) async fn open(
     bg: &Background,
-    owner: &OwnerHandle,
+    owner: &Caller,
     launch: Launch,
 ) -> Result<InUse, ToolError> {
     let store = bg.terminals.owned().clone();
@@ -63,6 +63,7 @@ pub(super) async fn open(
         .admit(owner, limits.max_terminals)
         .map_err(ToolError::new)?;
     let (sandbox, hold) = (bg.sandbox.clone(), owner.hold());
+    let id = new_id("term", &owner.owner);
     let term = run_on_host(async move {
         let confinement = sandbox
             .prepare()
@@ -107,7 +108,7 @@ pub(super) async fn open(
         let master = Arc::new(File::from(master));
         let now = Instant::now();
         let term = Arc::new(Terminal {
-            id: new_id("term"),
+            id,
             backend: launch.backend,
             name: launch.name,
             cwd: launch.cwd,

@@ -1,0 +1,421 @@
+//! Both MCP protocol eras against `ptc serve --http`, driven by the official Python SDK
+//! client (`mcp` 2.3): in its default `mode="auto"` it speaks 2026-07-28 (no session;
+//! approvals and questions come back as input-required results; tasks and terminals are
+//! reached by handle), in `mode="legacy"` it opens a session as before. Skipped with a
+//! message when `PTC_MCP_PYTHON` names no such Python (`.ci/run` makes it).
+
+use crate::mcp_support;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use mcp_support::serve::HttpServer;
+use mcp_support::{mcp_python, run_python_client};
+use ptc::session::{read_jsonl, SessionEvent};
+use serde_json::{json, Value};
+
+/// `ptc serve --http` as instance `id` with builtin and testkit, an `ask` rule for `echo`,
+/// `[serve]` lines `serve`, logging to `dir/log.jsonl`.
+struct Served {
+    dir: tempfile::TempDir,
+    server: HttpServer,
+}
+
+impl Served {
+    fn start(id: &str, serve: &str) -> Served {
+        let dir = tempfile::tempdir().unwrap();
+        let config = format!(
+            "tools = [\"testkit\", \"builtin\"]\n\n[serve]\n{serve}\n\n[[policy]]\ntool = \"echo\"\naction = \"ask\"\nreason = \"echo needs a person\"\n"
+        );
+        let config_path = dir.path().join("ptc.toml");
+        std::fs::write(&config_path, config).unwrap();
+        let log = dir.path().join("log.jsonl");
+        let server = HttpServer::start(
+            dir.path(),
+            &[
+                "--config",
+                config_path.to_str().unwrap(),
+                "--instance",
+                id,
+                "--log",
+                log.to_str().unwrap(),
+            ],
+            &[],
+        );
+        Served { dir, server }
+    }
+
+    fn log(&self) -> PathBuf {
+        self.dir.path().join("log.jsonl")
+    }
+
+    /// Run the Python client in `mode` with `elicit` answers (None: no elicitation
+    /// capability) over `steps`; the step results (the negotiated version first).
+    fn client(&self, python: &Path, mode: &str, elicit: Option<Value>, steps: Value) -> Vec<Value> {
+        let mut plan = json!({ "http": self.server.url, "mode": mode, "steps": steps });
+        if let Some(elicit) = elicit {
+            plan["elicit"] = elicit;
+        }
+        run_python_client(python, &plan)
+    }
+
+    /// The approval decisions logged so far.
+    fn decisions(&self) -> Vec<String> {
+        read_jsonl(self.log())
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|e| match e {
+                SessionEvent::Approval { decision, .. } => Some(decision),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+const MODES: [(&str, &str); 2] = [("auto", "2026-07-28"), ("legacy", "2025-11-25")];
+
+fn text(result: &Value) -> &str {
+    result["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no text in {result}"))
+}
+
+fn instance(result: &Value) -> &str {
+    result["meta"]["ptc/instance"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no ptc/instance in {result}"))
+}
+
+#[test]
+fn mcp_eras_a_task_started_by_one_run_is_read_by_a_later_one() {
+    let Some(python) = mcp_python() else { return };
+    let served = Served::start("iA", "");
+    for (mode, version) in MODES {
+        let start = "const r = await tools.bash({ command: 'echo hello-$((40 + 2)); sleep 0.3', \
+                     description: 'greet', run_in_background: true }); return r.task_id;";
+        let read = "const o = await tools.task_output({ task_id: '${task}', wait: true, \
+                    timeout_ms: 20000 }); return o.output;";
+        let results = served.client(
+            &python,
+            mode,
+            None,
+            json!([
+                { "call": "run_code", "args": { "code": start, "description": "start" },
+                  "capture": { "task": "(task-[0-9a-f]{32}@iA)" } },
+                { "call": "run_code",
+                  "args": { "code": read, "description": "read", "route": "${task}" } },
+                { "call": "task_list" },
+            ]),
+        );
+        assert_eq!(results[0]["version"], version, "{mode}");
+        assert!(text(&results[1]).contains("@iA"), "{mode}: {}", results[1]);
+        assert!(
+            text(&results[2]).contains("hello-42"),
+            "{mode}: {}",
+            results[2]
+        );
+        for result in &results[1..] {
+            assert_eq!(instance(result), "iA", "{mode}: {result}");
+        }
+        let listed = text(&results[3]);
+        match mode {
+            // No session: the list says what it leaves out rather than showing nothing.
+            "auto" => assert!(
+                listed.contains("No background tasks")
+                    && listed.contains("this run started are listed"),
+                "{listed}"
+            ),
+            _ => assert!(listed.contains("@iA"), "{listed}"),
+        }
+    }
+}
+
+#[test]
+fn mcp_eras_a_terminal_is_used_across_calls() {
+    let Some(python) = mcp_python() else { return };
+    let served = Served::start("iA", "");
+    for (mode, _) in MODES {
+        let results = served.client(
+            &python,
+            mode,
+            None,
+            json!([
+                { "call": "terminal_open", "args": { "type": "shell" },
+                  "capture": { "term": "(term-[0-9a-f]{32}@iA)" } },
+                { "call": "terminal_send",
+                  "args": { "sessionId": "${term}", "text": "echo term-$((6 * 7))" } },
+                { "call": "terminal_close", "args": { "sessionId": "${term}" } },
+            ]),
+        );
+        assert!(
+            !results[1]["isError"].as_bool().unwrap(),
+            "{mode}: {}",
+            results[1]
+        );
+        assert!(
+            text(&results[2]).contains("term-42"),
+            "{mode}: {}",
+            results[2]
+        );
+        assert!(
+            !results[3]["isError"].as_bool().unwrap(),
+            "{mode}: {}",
+            results[3]
+        );
+    }
+}
+
+#[test]
+fn mcp_eras_approvals_accept_allow_for_the_run_deny_and_decline() {
+    let Some(python) = mcp_python() else { return };
+    let served = Served::start("iA", "");
+    let twice = "return [await tools.echo({ text: 'a' }), await tools.echo({ text: 'b' })];";
+    for (mode, _) in MODES {
+        let results = served.client(
+            &python,
+            mode,
+            Some(json!([
+                "allow_once",
+                "deny",
+                "decline",
+                "allow_session",
+                "allow_once"
+            ])),
+            json!([
+                { "call": "echo", "args": { "text": "one" } },
+                { "call": "echo", "args": { "text": "two" } },
+                { "call": "echo", "args": { "text": "three" } },
+                { "call": "run_code", "args": { "code": twice, "description": "twice" } },
+                { "call": "echo", "args": { "text": "four" } },
+                { "elicitations": true },
+            ]),
+        );
+        assert_eq!(text(&results[1]), "one", "{mode}");
+        assert!(
+            text(&results[2]).contains("denied"),
+            "{mode}: {}",
+            results[2]
+        );
+        assert!(text(&results[3]).contains("declined by the user"), "{mode}");
+        assert!(text(&results[4]).contains("\"a\"") && text(&results[4]).contains("\"b\""));
+        let forms = results[6].as_array().unwrap();
+        let remembered = match mode {
+            // "For this run": the program's second echo is not asked again, but the
+            // next request (a new run) is.
+            "auto" => "Allow for this run",
+            // "For this session": nothing more is asked in this session.
+            _ => "Allow for this session",
+        };
+        let expected = if mode == "auto" { 5 } else { 4 };
+        assert_eq!(forms.len(), expected, "{mode}: {forms:?}");
+        assert!(forms[0]["requestedSchema"].to_string().contains(remembered));
+        if mode == "auto" {
+            assert_eq!(text(&results[5]), "four");
+        } else {
+            assert_eq!(text(&results[5]), "four", "remembered for the session");
+        }
+    }
+}
+
+#[test]
+fn mcp_eras_ask_user_question_in_both_eras() {
+    let Some(python) = mcp_python() else { return };
+    let served = Served::start("iA", "");
+    for (mode, _) in MODES {
+        let results = served.client(
+            &python,
+            mode,
+            Some(json!([{ "content": { "colour": "blue" } }])),
+            json!([{ "call": "ask_user_question",
+                     "args": { "questions": [{ "id": "colour", "question": "Which colour?" }] } }]),
+        );
+        assert_eq!(
+            results[1]["structured"]["answers"][0]["answer"][0], "blue",
+            "{mode}: {}",
+            results[1]
+        );
+    }
+}
+
+#[test]
+fn mcp_eras_a_client_without_elicitation_is_told_so() {
+    let Some(python) = mcp_python() else { return };
+    let served = Served::start("iA", "");
+    let results = served.client(
+        &python,
+        "auto",
+        None,
+        json!([{ "call": "echo", "args": { "text": "x" } }]),
+    );
+    assert!(
+        text(&results[1]).contains("did not declare the elicitation capability"),
+        "{}",
+        results[1]
+    );
+}
+
+#[test]
+fn mcp_eras_an_unanswered_approval_times_out_and_a_late_retry_gets_that_result() {
+    let Some(python) = mcp_python() else { return };
+    let served = Served::start("iA", "approval_timeout_ms = 1000");
+    let first = served.client(
+        &python,
+        "auto",
+        Some(json!("allow_once")),
+        json!([{ "once": "echo", "args": { "text": "late" } }]),
+    );
+    let asked = &first[1]["inputRequired"];
+    let state = asked["state"]
+        .as_str()
+        .expect("an input-required result")
+        .to_string();
+    let key = asked["requests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .next()
+        .unwrap()
+        .clone();
+    // The retry never came: the question times out as in a session.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while served.decisions().is_empty() {
+        assert!(Instant::now() < deadline, "no decision logged");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        served.decisions()[0].contains("timed out"),
+        "{:?}",
+        served.decisions()
+    );
+    let late = served.client(
+        &python,
+        "auto",
+        Some(json!("allow_once")),
+        json!([{ "once": "echo", "args": { "text": "late" }, "state": state,
+                 "responses": { key: { "action": "accept", "content": { "decision": "allow_once" } } } }]),
+    );
+    assert!(late[1]["isError"].as_bool().unwrap(), "{}", late[1]);
+    assert!(text(&late[1]).contains("timed out"), "{}", late[1]);
+}
+
+#[test]
+fn mcp_eras_a_forged_replayed_or_foreign_request_state_is_refused() {
+    let Some(python) = mcp_python() else { return };
+    let served = Served::start("iA", "");
+    let allow = json!({ "action": "accept", "content": { "decision": "allow_once" } });
+    let results = served.client(
+        &python,
+        "auto",
+        Some(json!("allow_once")),
+        json!([
+            { "once": "echo", "args": { "text": "x" }, "saveState": "s" },
+            { "once": "echo", "args": { "text": "x" }, "state": "rs1.eyJydW4iOjF9.AAAA@iA",
+              "responses": { "ptc-1": allow } },
+            { "once": "echo", "args": { "text": "x" }, "state": "${s}x", "responses": { "ptc-1": allow } },
+            { "once": "echo", "args": { "text": "x" }, "state": "whatever@iB", "responses": { "ptc-1": allow } },
+            { "once": "echo", "args": { "text": "other" }, "state": "${s}", "responses": { "ptc-1": allow } },
+            { "once": "add", "args": { "a": 1, "b": 2 }, "state": "${s}", "responses": { "ptc-1": allow } },
+            { "once": "echo", "args": { "text": "x" }, "state": "${s}", "responses": { "ptc-1": allow } },
+            { "once": "echo", "args": { "text": "x" }, "state": "${s}", "responses": { "ptc-1": allow } },
+        ]),
+    );
+    assert!(results[1]["inputRequired"]["state"]
+        .as_str()
+        .unwrap()
+        .ends_with("@iA"));
+    let error = |i: usize| {
+        results[i]["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{}", results[i]))
+    };
+    assert!(error(2).contains("forged or altered"), "{}", error(2));
+    assert!(error(3).contains("requestState refused"), "{}", error(3));
+    assert!(
+        error(4).contains("lives on instance iB; this request reached iA"),
+        "{}",
+        error(4)
+    );
+    assert!(error(5).contains("same arguments"), "{}", error(5));
+    assert!(
+        error(6).contains("forged or altered"),
+        "bound to its tool: {}",
+        error(6)
+    );
+    assert_eq!(
+        text(&results[7]),
+        "x",
+        "the genuine retry continues the run"
+    );
+    assert!(
+        error(8).contains("no run waits for it"),
+        "a replay: {}",
+        error(8)
+    );
+}
+
+#[test]
+fn mcp_eras_a_handle_used_on_another_instance_says_where_it_lives() {
+    let Some(python) = mcp_python() else { return };
+    let (a, b) = (Served::start("iA", ""), Served::start("iB", ""));
+    let started = a.client(
+        &python,
+        "auto",
+        None,
+        json!([{ "call": "bash", "args": { "command": "sleep 30", "description": "wait",
+                 "run_in_background": true }, "capture": { "task": "(task-[0-9a-f]{32}@iA)" } }]),
+    );
+    let task = text(&started[1])
+        .split_whitespace()
+        .find(|w| w.starts_with("task-"))
+        .unwrap()
+        .trim_end_matches('.')
+        .to_string();
+    let results = b.client(
+        &python,
+        "auto",
+        None,
+        json!([
+            { "call": "task_output", "args": { "task_id": task } },
+            { "call": "run_code", "args": { "code": "return 1", "description": "x", "route": task } },
+        ]),
+    );
+    for result in &results[1..] {
+        assert!(result["isError"].as_bool().unwrap(), "{result}");
+        assert!(
+            text(result).contains("lives on instance iA; this request reached iB"),
+            "{result}"
+        );
+    }
+}
+
+#[test]
+fn mcp_eras_an_idle_handle_expires() {
+    let Some(python) = mcp_python() else { return };
+    let served = Served::start("iA", "handle_idle_timeout_ms = 200");
+    let started = served.client(
+        &python,
+        "auto",
+        None,
+        json!([{ "call": "bash", "args": { "command": "sleep 30", "description": "wait",
+                 "run_in_background": true } }]),
+    );
+    let task = text(&started[1])
+        .split_whitespace()
+        .find(|w| w.starts_with("task-"))
+        .unwrap()
+        .trim_end_matches('.')
+        .to_string();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let read = served.client(
+            &python,
+            "auto",
+            None,
+            json!([{ "call": "task_output", "args": { "task_id": task } }]),
+        );
+        if text(&read[1]).contains("has expired") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "never expired: {}", read[1]);
+    }
+}
