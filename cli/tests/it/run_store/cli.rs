@@ -64,6 +64,21 @@ fn serve_logs_to_the_default_sqlite_store_and_replay_reads_it_back() {
     assert!(tree.contains("add"), "{tree}");
     let none = replay(&["--list", "--instance", "elsewhere"]);
     assert_eq!(none.lines().count(), 1, "{none}");
+
+    // Without XDG_STATE_HOME: under HOME; `--log off`: nowhere.
+    let env = [("XDG_STATE_HOME", ""), ("HOME", home.to_str().unwrap())];
+    let mut peer = StdioPeer::start_with_env(dir.path(), &["--tools", "testkit"], &env);
+    peer.call(1, "add", json!({ "a": 1, "b": 1 }));
+    assert_eq!(peer.finish(), Some(0));
+    let under_home = home.join(".local/state/ptc/runs.sqlite");
+    assert!(under_home.exists(), "{}", under_home.display());
+    let quiet = dir.path().join("quiet");
+    let env = [("XDG_STATE_HOME", quiet.to_str().unwrap())];
+    let mut peer =
+        StdioPeer::start_with_env(dir.path(), &["--tools", "testkit", "--log", "off"], &env);
+    peer.call(1, "add", json!({ "a": 1, "b": 1 }));
+    assert_eq!(peer.finish(), Some(0));
+    assert!(!quiet.exists(), "--log off writes no store");
 }
 
 #[test]
