@@ -4,11 +4,13 @@
 //! - [`code`] — code-mode registries on the engine under test, runs, recording listeners;
 //! - [`tools`] — tools and trackers: echo, constants, sleepers that record concurrency, gates
 //!   that say when their body started (readiness, not sleeps);
+//! - [`postgres`] — a throwaway PostgreSQL server (Debian's binaries) for store and cluster tests;
 //! - [`tsc`] — the real TypeScript compiler over generated declarations;
 //! - [`repo`] — the repository root.
 
 pub mod catalog;
 pub mod code;
+pub mod postgres;
 pub mod tools;
 pub mod tsc;
 
