@@ -2,6 +2,8 @@
 //!
 //! - [`config`] — operator configuration (`ptc.toml`): packs, modes, limits, policy rules,
 //!   MCP servers, the sandbox, telemetry, and workspace trust;
+//! - [`store`] — the run store: session events in a JSON-lines file, SQLite or PostgreSQL, and
+//!   reading them back for `ptc replay`;
 //! - [`terminal`] — approvals and questions answered on the controlling terminal.
 //!
 //! The binary (`src/bin/ptc`) parses flags with clap and assembles a registry from these,
@@ -10,4 +12,5 @@
 #![deny(unsafe_code)]
 
 pub mod config;
+pub mod store;
 pub mod terminal;

@@ -21,6 +21,7 @@ mod cache;
 mod client;
 mod elicit;
 mod http;
+mod instance;
 mod limits;
 mod notify;
 mod pack;
@@ -39,15 +40,13 @@ pub use http::{
     check_exposure, serve_http, BearerToken, HttpBinding, HttpOptions, PATH as HTTP_PATH,
     UNAUTHENTICATED_FLAG,
 };
+pub use instance::{check_instance, DEFAULT_INSTANCE, INSTANCE_META};
 pub use limits::ServeLimits;
 pub use pack::{register_server, register_server_until, McpPack, SEPARATOR};
-pub use server::{
-    check_instance, mcp_tool, serve_lines, serve_stdio, PtcServer, DEFAULT_INSTANCE, INSTANCE_META,
-    RUN_GRACE,
-};
+pub use server::{mcp_tool, PtcServer, RUN_GRACE};
 pub use servers::{start_servers, start_warm, Servers, StartOptions, DEFAULT_PARALLEL};
 pub use spec::McpServerSpec;
-pub use stdio::{INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR};
+pub use stdio::{serve_lines, serve_stdio, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR};
 
 /// An MCP server could not be declared, started or listed.
 #[derive(Debug, thiserror::Error)]

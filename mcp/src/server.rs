@@ -38,7 +38,7 @@ use rmcp::model::{
     ServerConfig, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext};
-use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
@@ -46,11 +46,11 @@ use tokio_util::sync::CancellationToken;
 use super::approve::ElicitationApproval;
 use super::ask::ElicitationQuestions;
 use super::elicit::{Asker, ClientSlot};
+use super::instance::DEFAULT_INSTANCE;
 use super::limits::{Refused, RunGate};
 use super::notify;
-use super::stateless::{self, Inbox, Run, Stateless};
-use super::stdio::LineTransport;
-use super::{McpError, ServeLimits};
+use super::stateless::{progress_of, sessionless, Stateless};
+use super::ServeLimits;
 use ptc::Agent;
 use ptc::ContentBlock;
 use ptc::ProgressSink;
@@ -64,45 +64,26 @@ use ptc::{Owner, OwnerHandle};
 /// transport makes one per session with [`PtcServer::for_session`]).
 #[derive(Clone)]
 pub struct PtcServer {
-    registry: ToolRegistry,
-    agent: Agent,
-    calls: Arc<AtomicU64>,
-    runs: Arc<RunGate>,
-    shutdown: CancellationToken,
-    owners: Arc<Mutex<Vec<OwnerHandle>>>,
+    pub(crate) registry: ToolRegistry,
+    pub(crate) agent: Agent,
+    pub(crate) calls: Arc<AtomicU64>,
+    pub(crate) runs: Arc<RunGate>,
+    pub(crate) shutdown: CancellationToken,
+    pub(crate) owners: Arc<Mutex<Vec<OwnerHandle>>>,
     /// Counts registry changes (see [`notify::changes`]).
-    changes: Arc<watch::Sender<u64>>,
+    pub(crate) changes: Arc<watch::Sender<u64>>,
     /// This session's client, for approvals asked through it (when `elicit`).
-    client: ClientSlot,
+    pub(crate) client: ClientSlot,
     /// Whether `ask` approvals go to the client (the host gave the agent no service).
-    elicit: bool,
+    pub(crate) elicit: bool,
     /// Whether `ask_user_question` goes to the client (the host gave the agent no service).
-    ask: bool,
-    approval_timeout: std::time::Duration,
+    pub(crate) ask: bool,
+    pub(crate) approval_timeout: std::time::Duration,
     /// This instance's id (`ptc/instance`; handles end in `@<instance>`).
-    instance: Arc<str>,
+    pub(crate) instance: Arc<str>,
     /// What requests without a session share on this instance.
-    stateless: Arc<Stateless>,
-    handle_idle: std::time::Duration,
-}
-
-/// The instance id of a server nobody named.
-pub const DEFAULT_INSTANCE: &str = "local";
-
-/// Whether `id` may name an instance: 1 to 64 of `A-Z a-z 0-9 . _ : -` (it travels in
-/// handles, headers and load-balancer rules); the error says what is wrong.
-pub fn check_instance(id: &str) -> Result<(), String> {
-    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | ':' | '-');
-    match id.chars().find(|c| !allowed(*c)) {
-        _ if id.is_empty() || id.len() > 64 => Err(format!(
-            "an instance id has 1 to 64 characters, `{id}` has {}",
-            id.chars().count()
-        )),
-        Some(c) => Err(format!(
-            "an instance id may hold only A-Z a-z 0-9 . _ : -, `{id}` holds {c:?}"
-        )),
-        None => Ok(()),
-    }
+    pub(crate) stateless: Arc<Stateless>,
+    pub(crate) handle_idle: std::time::Duration,
 }
 
 impl PtcServer {
@@ -145,7 +126,7 @@ impl PtcServer {
         server.with_client().with_stateless()
     }
 
-    /// This server as instance `id` (see [`check_instance`] for what an id may be): every `tools/call` result says so in `_meta["ptc/instance"]`, and the handles
+    /// This server as instance `id` (see [`crate::check_instance`] for what an id may be): every `tools/call` result says so in `_meta["ptc/instance"]`, and the handles
     /// of its tasks and terminals end in `@<id>`. Call it before serving.
     pub fn with_instance(mut self, id: &str) -> Self {
         self.instance = id.into();
@@ -182,7 +163,7 @@ impl PtcServer {
 
     /// `agent` asking approvals and questions through `asker`, unless the host chose its
     /// own services.
-    fn asking(&self, mut agent: Agent, asker: Asker) -> Agent {
+    pub(crate) fn asking(&self, mut agent: Agent, asker: Asker) -> Agent {
         if self.elicit {
             agent = agent.with_approval(ElicitationApproval::new(
                 asker.clone(),
@@ -424,10 +405,17 @@ impl ServerHandler for PtcServer {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let tools = self
-            .tools()
+        // Without a session, the tools searches found belong to the instance's shared owner.
+        let listed = if sessionless(&context) {
+            let view = self.registry.view(Some(self.agent.scope()), None);
+            view.for_owner(self.stateless.owner.id()).listed_tools()
+        } else {
+            self.view().listed_tools()
+        };
+        let tools = listed
+            .map(notify::mcp_tools)
             .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
         Ok(ListToolsResult::with_all_items(tools))
     }
@@ -437,8 +425,7 @@ impl ServerHandler for PtcServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let negotiated = context.peer.peer_info().map(|i| i.protocol_version.clone());
-        let response = if stateless::is_stateless(&context.meta, negotiated.as_ref()) {
+        let response = if sessionless(&context) {
             self.call_stateless(request, context).await?
         } else {
             let _ = self.client.set(context.peer.clone());
@@ -456,162 +443,6 @@ impl ServerHandler for PtcServer {
         };
         Ok(self.stamped(response))
     }
-}
-
-/// A relay of the call's progress to the client, if it asked for it.
-fn progress_of(context: &RequestContext<RoleServer>) -> Option<Arc<dyn ProgressSink>> {
-    context
-        .meta
-        .get_progress_token()
-        .map(|token| notify::Relay::new(context.peer.clone(), token) as Arc<dyn ProgressSink>)
-}
-
-impl PtcServer {
-    /// `response` with `_meta["ptc/instance"]`.
-    fn stamped(&self, mut response: CallToolResponse) -> CallToolResponse {
-        let meta = match &mut response {
-            CallToolResponse::Complete(result) => &mut result.meta,
-            CallToolResponse::InputRequired(result) => &mut result.meta,
-            _ => return response,
-        };
-        meta.get_or_insert_with(Default::default).0.insert(
-            INSTANCE_META.into(),
-            Value::String(self.instance.to_string()),
-        );
-        response
-    }
-
-    /// A `tools/call` without a session: a new run, or (with a `requestState`) the held run
-    /// it answers; attended until it completes or asks a question.
-    async fn call_stateless(
-        &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let run = match &request.request_state {
-            Some(state) => self
-                .stateless
-                .resume(
-                    state,
-                    &request.name,
-                    request.arguments.as_ref(),
-                    request.input_responses.clone(),
-                )
-                .map_err(|why| ErrorData::invalid_params(why, None))?,
-            None => self.start_stateless(&request, &context),
-        };
-        let inbox = run.inbox.clone();
-        let mut run = run;
-        tokio::select! {
-            biased;
-            done = &mut run.task => self.completed(done),
-            requests = inbox.asking() => Ok(CallToolResponse::InputRequired(
-                self.stateless.hold(run, requests),
-            )),
-            _ = context.ct.cancelled() => {
-                run.cancel.cancel();
-                self.completed(run.task.await)
-            }
-        }
-    }
-
-    /// Start a run of `request` as the instance's shared owner, its questions going to a
-    /// new inbox.
-    fn start_stateless(
-        &self,
-        request: &CallToolRequestParams,
-        context: &RequestContext<RoleServer>,
-    ) -> Run {
-        let inbox = Arc::new(Inbox::new(stateless::can_elicit(&context.meta)));
-        let agent = self.agent.clone().with_owner(self.stateless.owner.clone());
-        let server = PtcServer {
-            agent: self.asking(agent, Asker::Input(inbox.clone())),
-            ..self.clone()
-        };
-        let cancel = CancellationToken::new();
-        let (name, arguments) = (request.name.to_string(), request.arguments.clone());
-        let progress = progress_of(context);
-        let caller = cancel.clone();
-        let task = tokio::spawn(async move {
-            server
-                .call_reporting(&name, arguments, caller, progress)
-                .await
-        });
-        Run::new(
-            task,
-            inbox,
-            cancel,
-            &request.name,
-            request.arguments.as_ref(),
-        )
-    }
-
-    fn completed(
-        &self,
-        joined: Result<Result<CallToolResult, ToolBatchExecutionError>, tokio::task::JoinError>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        match joined {
-            Ok(Ok(result)) => Ok(CallToolResponse::from(result)),
-            Ok(Err(e)) => Err(ErrorData::internal_error(e.to_string(), None)),
-            Err(e) => Err(ErrorData::internal_error(
-                format!("the run failed: {e}"),
-                None,
-            )),
-        }
-    }
-}
-
-/// The `_meta` key of a `tools/call` result that names the instance that ran it.
-pub const INSTANCE_META: &str = "ptc/instance";
-
-/// Serve over this process's stdin and stdout until the client closes stdin or `stop`
-/// fires; lines longer than `limits.max_request_bytes` are refused (see `stdio.rs`).
-/// Either way every run is then cancelled and wound down ([`PtcServer::shutdown`]).
-pub async fn serve_stdio(
-    server: PtcServer,
-    limits: &ServeLimits,
-    stop: CancellationToken,
-) -> Result<(), McpError> {
-    serve_lines(
-        server,
-        tokio::io::stdin(),
-        tokio::io::stdout(),
-        limits,
-        stop,
-    )
-    .await
-}
-
-/// [`serve_stdio`] over any byte streams: newline-delimited JSON-RPC read from `read`,
-/// replies written to `write` (a socket, a pipe, or bytes in memory).
-pub async fn serve_lines<R, W>(
-    server: PtcServer,
-    read: R,
-    write: W,
-    limits: &ServeLimits,
-    stop: CancellationToken,
-) -> Result<(), McpError>
-where
-    R: tokio::io::AsyncRead + Unpin + Send + 'static,
-    W: tokio::io::AsyncWrite + Unpin + Send + 'static,
-{
-    let transport = LineTransport::new(read, write, limits.max_request_bytes);
-    let served = match server
-        .clone()
-        .serve_with_ct(transport, stop.child_token())
-        .await
-    {
-        Ok(running) => running
-            .waiting()
-            .await
-            .map(drop)
-            .map_err(|e| McpError::Stdio(e.to_string())),
-        // Stopped, or stdin closed, before the handshake: nothing was served.
-        Err(_) if stop.is_cancelled() => Ok(()),
-        Err(e) => Err(McpError::Stdio(e.to_string())),
-    };
-    server.shutdown(RUN_GRACE).await;
-    served
 }
 
 /// How long a stopping server waits for cancelled runs to wind down.

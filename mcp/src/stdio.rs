@@ -31,11 +31,14 @@ use rmcp::model::{
 };
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
-use rmcp::RoleServer;
+use rmcp::{RoleServer, ServiceExt};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::Mutex;
+use tokio_util::sync::CancellationToken;
+
+use crate::{McpError, PtcServer, ServeLimits, RUN_GRACE};
 use tokio::task::JoinHandle;
 
 /// JSON-RPC: the input is not JSON.
@@ -392,4 +395,54 @@ fn params_problem(method: &str, params: &Value) -> Option<String> {
 /// A JSON-RPC error response.
 fn error(code: i64, id: Value, message: String) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } })
+}
+
+/// Serve over this process's stdin and stdout until the client closes stdin or `stop`
+/// fires; lines longer than `limits.max_request_bytes` are refused (see `stdio.rs`).
+/// Either way every run is then cancelled and wound down ([`PtcServer::shutdown`]).
+pub async fn serve_stdio(
+    server: PtcServer,
+    limits: &ServeLimits,
+    stop: CancellationToken,
+) -> Result<(), McpError> {
+    serve_lines(
+        server,
+        tokio::io::stdin(),
+        tokio::io::stdout(),
+        limits,
+        stop,
+    )
+    .await
+}
+
+/// [`serve_stdio`] over any byte streams: newline-delimited JSON-RPC read from `read`,
+/// replies written to `write` (a socket, a pipe, or bytes in memory).
+pub async fn serve_lines<R, W>(
+    server: PtcServer,
+    read: R,
+    write: W,
+    limits: &ServeLimits,
+    stop: CancellationToken,
+) -> Result<(), McpError>
+where
+    R: tokio::io::AsyncRead + Unpin + Send + 'static,
+    W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let transport = LineTransport::new(read, write, limits.max_request_bytes);
+    let served = match server
+        .clone()
+        .serve_with_ct(transport, stop.child_token())
+        .await
+    {
+        Ok(running) => running
+            .waiting()
+            .await
+            .map(drop)
+            .map_err(|e| McpError::Stdio(e.to_string())),
+        // Stopped, or stdin closed, before the handshake: nothing was served.
+        Err(_) if stop.is_cancelled() => Ok(()),
+        Err(e) => Err(McpError::Stdio(e.to_string())),
+    };
+    server.shutdown(RUN_GRACE).await;
+    served
 }

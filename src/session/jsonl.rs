@@ -5,7 +5,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
-use super::spill::{self, Spill};
+use super::spill::{self, DirBlobs, Spill};
 use super::{SessionError, SessionEvent, SessionLog};
 
 /// The longest line replay reads; a longer one is skipped without being held in memory.
@@ -27,7 +27,7 @@ pub struct JsonlLog {
 #[derive(Debug)]
 struct Sink {
     file: File,
-    spill: Spill,
+    spill: Spill<DirBlobs>,
 }
 
 impl JsonlLog {
@@ -38,7 +38,7 @@ impl JsonlLog {
         Ok(JsonlLog {
             sink: Mutex::new(Sink {
                 file,
-                spill: Spill::for_log(&path),
+                spill: Spill::new(DirBlobs::for_log(&path)),
             }),
             path,
             failure: OnceLock::new(),
@@ -141,7 +141,7 @@ fn event_of(line: &str, log: &Path) -> Result<SessionEvent, String> {
         ptc_schema::value::drop_deep(value);
         return Err(format!("nested deeper than {limit} levels"));
     }
-    spill::restore(&mut value, log);
+    spill::restore(&mut value, &DirBlobs::for_log(log));
     serde_json::from_value::<SessionEvent>(value).map_err(|e| format!("not an event: {e}"))
 }
 

@@ -1,7 +1,7 @@
-//! Large values in a JSON-lines log: spilled to side files, so each line stays small.
+//! Large values in a session log: spilled to blobs, so each event stays small.
 //!
-//! The seed's spill idea: a value too large for the log line is written once to a side file
-//! named by its sha256 (in `<log>.blobs/`), and the line keeps a locator with a preview:
+//! The seed's spill idea: a value too large for the log line is written once as a blob
+//! named by its sha256, and the line keeps a locator with a preview:
 //!
 //! ```json
 //! {"$ptcSpill": "<sha256>", "bytes": 8388608, "preview": "first 512 characters…"}
@@ -12,7 +12,10 @@
 //! (content text, error messages). Equal values share one file, so fifty echoes of
 //! one 8 MB string store it once. One log spills at most [`MAX_SPILL_BYTES`]; past that a
 //! value is cut to its preview with a `[truncated: …]` marker. Reading a log puts spilled
-//! values back (`restore`); a missing or damaged side file leaves the preview and says so.
+//! values back ([`restore`]); a missing or damaged blob leaves the preview and says so.
+//!
+//! Where blobs live is a [`BlobStore`]: side files in `<log>.blobs/` for a JSON-lines log
+//! ([`DirBlobs`]), a table of the run store for a database (its own `BlobStore`).
 
 use std::collections::HashSet;
 use std::fs;
@@ -33,27 +36,89 @@ const PREVIEW_CHARS: usize = 512;
 /// The key of a locator object.
 const LOCATOR: &str = "$ptcSpill";
 
-/// The side files of one log and what has been written to them.
-#[derive(Debug)]
-pub(super) struct Spill {
+/// Where a log's blobs are kept: written once each, read back by name.
+pub trait BlobStore {
+    /// Keep `bytes` as the blob `hash` (`json`: JSON text rather than a string). `Err` says
+    /// where it could not be written.
+    fn put(&mut self, hash: &str, json: bool, bytes: &[u8]) -> Result<(), String>;
+    /// The blob `hash`, if it is there.
+    fn get(&self, hash: &str, json: bool) -> Option<Vec<u8>>;
+    /// Where the blob `hash` is kept, for messages.
+    fn place(&self, hash: &str, json: bool) -> String;
+}
+
+/// The side files of a JSON-lines log: `<log>.blobs/<sha256>.txt|json`, the directory created
+/// when first needed.
+#[derive(Debug, Clone)]
+pub struct DirBlobs {
     dir: PathBuf,
+}
+
+impl DirBlobs {
+    /// The side files of the log at `log`.
+    pub fn for_log(log: &Path) -> Self {
+        let mut name = log.file_name().unwrap_or_default().to_os_string();
+        name.push(".blobs");
+        DirBlobs {
+            dir: log.with_file_name(name),
+        }
+    }
+
+    fn file(&self, hash: &str, json: bool) -> PathBuf {
+        self.dir
+            .join(format!("{hash}.{}", if json { "json" } else { "txt" }))
+    }
+}
+
+impl BlobStore for DirBlobs {
+    fn put(&mut self, hash: &str, json: bool, bytes: &[u8]) -> Result<(), String> {
+        let file = self.file(hash, json);
+        fs::create_dir_all(&self.dir)
+            .and_then(|_| {
+                if file.exists() {
+                    Ok(())
+                } else {
+                    fs::write(&file, bytes)
+                }
+            })
+            .map_err(|e| format!("{}: {e}", file.display()))
+    }
+
+    fn get(&self, hash: &str, json: bool) -> Option<Vec<u8>> {
+        fs::read(self.file(hash, json)).ok()
+    }
+
+    fn place(&self, hash: &str, json: bool) -> String {
+        self.file(hash, json).display().to_string()
+    }
+}
+
+/// The spilling state of one log: its blob store, what has been written to it and how much.
+#[derive(Debug)]
+pub struct Spill<B> {
+    blobs: B,
     written: HashSet<String>,
     bytes: u64,
 }
 
-impl Spill {
-    /// The side files of the log at `log` (`<log>.blobs/`, created when first needed).
-    pub(super) fn for_log(log: &Path) -> Self {
+impl<B: BlobStore> Spill<B> {
+    /// Spill into `blobs`.
+    pub fn new(blobs: B) -> Self {
         Spill {
-            dir: blob_dir(log),
+            blobs,
             written: HashSet::new(),
             bytes: 0,
         }
     }
 
-    /// Replace the large values of an event (as JSON) by locators, writing their side files.
-    /// `Err` names a side file that could not be written (the value is then cut instead).
-    pub(super) fn apply(&mut self, event: &mut Value) -> Result<(), String> {
+    /// The blob store (e.g. to take the blobs a database store collected).
+    pub fn blobs_mut(&mut self) -> &mut B {
+        &mut self.blobs
+    }
+
+    /// Replace the large values of an event (as JSON) by locators, writing their blobs.
+    /// `Err` names a blob that could not be written (the value is then cut instead).
+    pub fn apply(&mut self, event: &mut Value) -> Result<(), String> {
         let mut first_error = Ok(());
         // `structural`: the value of an `arguments` or `meta` key, spilled whole when large
         // (and kept whole, without a look inside, when not).
@@ -102,20 +167,9 @@ impl Spill {
                 );
                 return (Value::String(marker), Ok(()));
             }
-            let file = self.dir.join(blob_name(&hash, json));
-            let written = fs::create_dir_all(&self.dir).and_then(|_| {
-                if file.exists() {
-                    Ok(())
-                } else {
-                    fs::write(&file, bytes)
-                }
-            });
-            if let Err(e) = written {
+            if let Err(e) = self.blobs.put(&hash, json, bytes) {
                 let marker = format!("{preview}… [truncated: {} bytes]", bytes.len());
-                return (
-                    Value::String(marker),
-                    Err(format!("{}: {e}", file.display())),
-                );
+                return (Value::String(marker), Err(e));
             }
             self.bytes += size;
             self.written.insert(hash.clone());
@@ -131,12 +185,11 @@ impl Spill {
     }
 }
 
-/// Put spilled values back into an event read from the log at `log` (see the module docs).
-pub(super) fn restore(event: &mut Value, log: &Path) {
-    let dir = blob_dir(log);
+/// Put spilled values back into an event read from a log whose blobs are in `blobs`.
+pub fn restore(event: &mut Value, blobs: &impl BlobStore) {
     let mut stack: Vec<&mut Value> = vec![event];
     while let Some(value) = stack.pop() {
-        if let Some(restored) = restored(value, &dir) {
+        if let Some(restored) = restored(value, blobs) {
             *value = restored;
             continue;
         }
@@ -148,39 +201,49 @@ pub(super) fn restore(event: &mut Value, log: &Path) {
     }
 }
 
+/// The blobs an event (as stored, with locators) refers to: `(sha256, json)` each, so a
+/// reader can fetch them before [`restore`].
+pub fn locators(event: &Value) -> Vec<(String, bool)> {
+    let mut found = Vec::new();
+    let mut stack: Vec<&Value> = vec![event];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(map) => match map.get(LOCATOR).and_then(Value::as_str) {
+                Some(hash) => {
+                    let json = map.get("json").and_then(Value::as_bool).unwrap_or(false);
+                    found.push((hash.to_string(), json));
+                }
+                None => stack.extend(map.values()),
+            },
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    found
+}
+
 /// The value a locator stands for, or `None` when `value` is not a locator.
-fn restored(value: &Value, dir: &Path) -> Option<Value> {
+fn restored(value: &Value, blobs: &impl BlobStore) -> Option<Value> {
     let map = value.as_object()?;
     let hash = map.get(LOCATOR)?.as_str()?;
     if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }
     let json = map.get("json").and_then(Value::as_bool).unwrap_or(false);
-    let file = dir.join(blob_name(hash, json));
-    let text = fs::read(&file)
-        .ok()
+    let text = blobs
+        .get(hash, json)
         .filter(|bytes| sha256_hex(bytes) == hash)
         .and_then(|bytes| String::from_utf8(bytes).ok());
     match text {
         Some(text) if json => ptc_schema::value::parse_unbounded(&text).ok(),
         Some(text) => Some(Value::String(text)),
         None => {
+            let place = blobs.place(hash, json);
             let preview = map.get("preview").and_then(Value::as_str).unwrap_or("");
             let bytes = map.get("bytes").and_then(Value::as_u64).unwrap_or(0);
             Some(Value::String(format!(
-                "{preview}… [{bytes} bytes not restored: {} is missing or damaged]",
-                file.display()
+                "{preview}… [{bytes} bytes not restored: {place} is missing or damaged]"
             )))
         }
     }
-}
-
-fn blob_dir(log: &Path) -> PathBuf {
-    let mut name = log.file_name().unwrap_or_default().to_os_string();
-    name.push(".blobs");
-    log.with_file_name(name)
-}
-
-fn blob_name(hash: &str, json: bool) -> String {
-    format!("{hash}.{}", if json { "json" } else { "txt" })
 }

@@ -175,6 +175,8 @@ impl Config {
         }
         // An endpoint would send every tool's arguments and results elsewhere.
         ignored.extend(self.telemetry.restrict_untrusted());
+        // So would a log URL (a database elsewhere), or a file the workspace chose.
+        ignored.extend(self.log.restrict_untrusted());
         // `[discovery]` stays: it changes what the model is shown, never what may run.
         ignored
     }

@@ -57,6 +57,9 @@
 //! [discovery]                        # hundreds of tools (see the `discovery` module)
 //! mode = "auto"                      # auto | on | off
 //!
+//! [log]                              # session events (see the `log` module)
+//! url = "sqlite:runs.sqlite"         # PATH | sqlite:PATH | postgres://… | off
+//!
 //! [telemetry]                        # export call spans over OTLP (see the `telemetry` module)
 //! endpoint = "http://127.0.0.1:6006/v1/traces"
 //! max_attribute_chars = 4096
@@ -69,6 +72,7 @@
 mod background;
 mod discover;
 mod discovery;
+mod log;
 mod mcp_start;
 mod open;
 mod policy;
@@ -80,6 +84,7 @@ pub mod trust;
 pub use background::{TasksConfig, TerminalsConfig};
 pub use discover::Loaded;
 pub use discovery::DiscoveryConfig;
+pub use log::LogConfig;
 pub use mcp_start::McpStartConfig;
 pub use open::{ConfigFile, MAX_CONFIG_BYTES};
 pub use policy::{PolicyAction, PolicyRule, PolicySet};
@@ -126,6 +131,8 @@ pub struct Config {
     pub terminals: TerminalsConfig,
     /// Span export (`[telemetry]`).
     pub telemetry: TelemetryConfig,
+    /// Where session events go (`[log]`).
+    pub log: LogConfig,
     /// What the model is shown of many tools (`[discovery]`).
     pub discovery: DiscoveryConfig,
     /// Where the configuration came from.
@@ -193,6 +200,7 @@ impl Default for Config {
             tasks: TasksConfig::default(),
             terminals: TerminalsConfig::default(),
             telemetry: TelemetryConfig::default(),
+            log: LogConfig::default(),
             discovery: DiscoveryConfig::default(),
             path: None,
             trusted: true,
@@ -316,6 +324,8 @@ struct RawConfig {
     #[serde(default)]
     telemetry: telemetry::RawTelemetry,
     #[serde(default)]
+    log: log::RawLog,
+    #[serde(default)]
     discovery: discovery::RawDiscovery,
 }
 
@@ -367,6 +377,10 @@ impl Config {
             .telemetry
             .resolve(text)
             .map_err(|(line, message)| error(Some(line), message))?;
+        let log = raw
+            .log
+            .resolve(text, dir)
+            .map_err(|(line, message)| error(Some(line), message))?;
         let discovery = raw
             .discovery
             .resolve(text)
@@ -384,6 +398,7 @@ impl Config {
             tasks,
             terminals,
             telemetry,
+            log,
             discovery,
             path: path.map(Path::to_path_buf),
             trusted: true,

@@ -19,3 +19,4 @@ mod mcp_live;
 mod mcp_serve_guards;
 mod mcp_server;
 mod mcp_startup;
+mod run_store;

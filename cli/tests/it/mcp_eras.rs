@@ -1,16 +1,18 @@
-//! Both MCP protocol eras against `ptc serve --http`, driven by the official Python SDK
-//! client (`mcp` 2.3): in its default `mode="auto"` it speaks 2026-07-28 (no session;
+//! Both MCP protocol eras against `ptc serve --http`, driven by the official clients: the
+//! Python SDK's (`mcp` 2.3) and the TypeScript SDK's v2 (`@modelcontextprotocol/client`
+//! 2.4). In mode `auto` (the Python client's default) they speak 2026-07-28 (no session;
 //! approvals and questions come back as input-required results; tasks and terminals are
-//! reached by handle), in `mode="legacy"` it opens a session as before. Skipped with a
-//! message when `PTC_MCP_PYTHON` names no such Python (`.ci/run` makes it).
+//! reached by handle), in mode `legacy` they open a session as before. The Python client
+//! is left out, with a message, when `PTC_MCP_PYTHON` names no such Python (`.ci/run`
+//! makes it).
 
 use crate::mcp_support;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use mcp_support::serve::HttpServer;
-use mcp_support::{mcp_python, run_python_client};
+use mcp_support::{mcp_python, run_modern_client, run_python_client};
 use ptc::session::{read_jsonl, SessionEvent};
 use serde_json::{json, Value};
 
@@ -49,14 +51,17 @@ impl Served {
         self.dir.path().join("log.jsonl")
     }
 
-    /// Run the Python client in `mode` with `elicit` answers (None: no elicitation
-    /// capability) over `steps`; the step results (the negotiated version first).
-    fn client(&self, python: &Path, mode: &str, elicit: Option<Value>, steps: Value) -> Vec<Value> {
-        let mut plan = json!({ "http": self.server.url, "mode": mode, "steps": steps });
+    /// Run `client` with `elicit` answers (None: no elicitation capability) over `steps`;
+    /// the step results (the negotiated version first).
+    fn client(&self, client: &Client, elicit: Option<Value>, steps: Value) -> Vec<Value> {
+        let mut plan = json!({ "http": self.server.url, "mode": client.mode(), "steps": steps });
         if let Some(elicit) = elicit {
             plan["elicit"] = elicit;
         }
-        run_python_client(python, &plan)
+        match client {
+            Client::Python(python, _) => run_python_client(python, &plan),
+            Client::TypeScript(_) => run_modern_client(&plan),
+        }
     }
 
     /// The approval decisions logged so far.
@@ -72,7 +77,45 @@ impl Served {
     }
 }
 
-const MODES: [(&str, &str); 2] = [("auto", "2026-07-28"), ("legacy", "2025-11-25")];
+/// An official client in a mode: `auto` (2026-07-28 when the server speaks it) or `legacy`.
+#[derive(Debug, Clone)]
+enum Client {
+    Python(PathBuf, &'static str),
+    TypeScript(&'static str),
+}
+
+impl Client {
+    fn mode(&self) -> &'static str {
+        match self {
+            Client::Python(_, mode) | Client::TypeScript(mode) => mode,
+        }
+    }
+
+    /// The protocol version the mode negotiates with `ptc serve`.
+    fn version(&self) -> &'static str {
+        match self.mode() {
+            "auto" => "2026-07-28",
+            _ => "2025-11-25",
+        }
+    }
+}
+
+/// Every client in both modes (`auto` only: just those in mode `auto`).
+fn clients(auto_only: bool) -> Vec<Client> {
+    let modes: &[&'static str] = if auto_only {
+        &["auto"]
+    } else {
+        &["auto", "legacy"]
+    };
+    let mut clients = Vec::new();
+    for mode in modes {
+        if let Some(python) = mcp_python() {
+            clients.push(Client::Python(python, mode));
+        }
+        clients.push(Client::TypeScript(mode));
+    }
+    clients
+}
 
 fn text(result: &Value) -> &str {
     result["text"]
@@ -88,16 +131,15 @@ fn instance(result: &Value) -> &str {
 
 #[test]
 fn mcp_eras_a_task_started_by_one_run_is_read_by_a_later_one() {
-    let Some(python) = mcp_python() else { return };
     let served = Served::start("iA", "");
-    for (mode, version) in MODES {
+    for client in clients(false) {
+        let (mode, version) = (client.mode(), client.version());
         let start = "const r = await tools.bash({ command: 'echo hello-$((40 + 2)); sleep 0.3', \
                      description: 'greet', run_in_background: true }); return r.task_id;";
         let read = "const o = await tools.task_output({ task_id: '${task}', wait: true, \
                     timeout_ms: 20000 }); return o.output;";
         let results = served.client(
-            &python,
-            mode,
+            &client,
             None,
             json!([
                 { "call": "run_code", "args": { "code": start, "description": "start" },
@@ -132,12 +174,11 @@ fn mcp_eras_a_task_started_by_one_run_is_read_by_a_later_one() {
 
 #[test]
 fn mcp_eras_a_terminal_is_used_across_calls() {
-    let Some(python) = mcp_python() else { return };
     let served = Served::start("iA", "");
-    for (mode, _) in MODES {
+    for client in clients(false) {
+        let mode = client.mode();
         let results = served.client(
-            &python,
-            mode,
+            &client,
             None,
             json!([
                 { "call": "terminal_open", "args": { "type": "shell" },
@@ -167,13 +208,12 @@ fn mcp_eras_a_terminal_is_used_across_calls() {
 
 #[test]
 fn mcp_eras_approvals_accept_allow_for_the_run_deny_and_decline() {
-    let Some(python) = mcp_python() else { return };
     let served = Served::start("iA", "");
     let twice = "return [await tools.echo({ text: 'a' }), await tools.echo({ text: 'b' })];";
-    for (mode, _) in MODES {
+    for client in clients(false) {
+        let mode = client.mode();
         let results = served.client(
-            &python,
-            mode,
+            &client,
             Some(json!([
                 "allow_once",
                 "deny",
@@ -219,12 +259,11 @@ fn mcp_eras_approvals_accept_allow_for_the_run_deny_and_decline() {
 
 #[test]
 fn mcp_eras_ask_user_question_in_both_eras() {
-    let Some(python) = mcp_python() else { return };
     let served = Served::start("iA", "");
-    for (mode, _) in MODES {
+    for client in clients(false) {
+        let mode = client.mode();
         let results = served.client(
-            &python,
-            mode,
+            &client,
             Some(json!([{ "content": { "colour": "blue" } }])),
             json!([{ "call": "ask_user_question",
                      "args": { "questions": [{ "id": "colour", "question": "Which colour?" }] } }]),
@@ -239,73 +278,69 @@ fn mcp_eras_ask_user_question_in_both_eras() {
 
 #[test]
 fn mcp_eras_a_client_without_elicitation_is_told_so() {
-    let Some(python) = mcp_python() else { return };
-    let served = Served::start("iA", "");
-    let results = served.client(
-        &python,
-        "auto",
-        None,
-        json!([{ "call": "echo", "args": { "text": "x" } }]),
-    );
-    assert!(
-        text(&results[1]).contains("did not declare the elicitation capability"),
-        "{}",
-        results[1]
-    );
+    for client in clients(true) {
+        let served = Served::start("iA", "");
+        let results = served.client(
+            &client,
+            None,
+            json!([{ "call": "echo", "args": { "text": "x" } }]),
+        );
+        assert!(
+            text(&results[1]).contains("did not declare the elicitation capability"),
+            "{}",
+            results[1]
+        );
+    }
 }
 
 #[test]
 fn mcp_eras_an_unanswered_approval_times_out_and_a_late_retry_gets_that_result() {
-    let Some(python) = mcp_python() else { return };
-    let served = Served::start("iA", "approval_timeout_ms = 1000");
-    let first = served.client(
-        &python,
-        "auto",
-        Some(json!("allow_once")),
-        json!([{ "once": "echo", "args": { "text": "late" } }]),
-    );
-    let asked = &first[1]["inputRequired"];
-    let state = asked["state"]
-        .as_str()
-        .expect("an input-required result")
-        .to_string();
-    let key = asked["requests"]
-        .as_object()
-        .unwrap()
-        .keys()
-        .next()
-        .unwrap()
-        .clone();
-    // The retry never came: the question times out as in a session.
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while served.decisions().is_empty() {
-        assert!(Instant::now() < deadline, "no decision logged");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    assert!(
-        served.decisions()[0].contains("timed out"),
-        "{:?}",
-        served.decisions()
-    );
-    let late = served.client(
-        &python,
-        "auto",
+    for client in clients(true) {
+        let served = Served::start("iA", "approval_timeout_ms = 1000");
+        let before = served.decisions().len();
+        let first = served.client(
+            &client,
+            Some(json!("allow_once")),
+            json!([{ "once": "echo", "args": { "text": "late" } }]),
+        );
+        let asked = &first[1]["inputRequired"];
+        let state = asked["state"]
+            .as_str()
+            .expect("an input-required result")
+            .to_string();
+        let key = asked["requests"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .next()
+            .unwrap()
+            .clone();
+        // The retry never came: the question times out as in a session.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while served.decisions().len() == before {
+            assert!(Instant::now() < deadline, "no decision logged");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let decided = served.decisions()[before].clone();
+        assert!(decided.contains("timed out"), "{decided}");
+        let late = served.client(
+        &client,
         Some(json!("allow_once")),
         json!([{ "once": "echo", "args": { "text": "late" }, "state": state,
                  "responses": { key: { "action": "accept", "content": { "decision": "allow_once" } } } }]),
     );
-    assert!(late[1]["isError"].as_bool().unwrap(), "{}", late[1]);
-    assert!(text(&late[1]).contains("timed out"), "{}", late[1]);
+        assert!(late[1]["isError"].as_bool().unwrap(), "{}", late[1]);
+        assert!(text(&late[1]).contains("timed out"), "{}", late[1]);
+    }
 }
 
 #[test]
 fn mcp_eras_a_forged_replayed_or_foreign_request_state_is_refused() {
-    let Some(python) = mcp_python() else { return };
-    let served = Served::start("iA", "");
-    let allow = json!({ "action": "accept", "content": { "decision": "allow_once" } });
-    let results = served.client(
-        &python,
-        "auto",
+    for client in clients(true) {
+        let served = Served::start("iA", "");
+        let allow = json!({ "action": "accept", "content": { "decision": "allow_once" } });
+        let results = served.client(
+        &client,
         Some(json!("allow_once")),
         json!([
             { "once": "echo", "args": { "text": "x" }, "saveState": "s" },
@@ -319,103 +354,102 @@ fn mcp_eras_a_forged_replayed_or_foreign_request_state_is_refused() {
             { "once": "echo", "args": { "text": "x" }, "state": "${s}", "responses": { "ptc-1": allow } },
         ]),
     );
-    assert!(results[1]["inputRequired"]["state"]
-        .as_str()
-        .unwrap()
-        .ends_with("@iA"));
-    let error = |i: usize| {
-        results[i]["error"]
+        assert!(results[1]["inputRequired"]["state"]
             .as_str()
-            .unwrap_or_else(|| panic!("{}", results[i]))
-    };
-    assert!(error(2).contains("forged or altered"), "{}", error(2));
-    assert!(error(3).contains("requestState refused"), "{}", error(3));
-    assert!(
-        error(4).contains("lives on instance iB; this request reached iA"),
-        "{}",
-        error(4)
-    );
-    assert!(error(5).contains("same arguments"), "{}", error(5));
-    assert!(
-        error(6).contains("forged or altered"),
-        "bound to its tool: {}",
-        error(6)
-    );
-    assert_eq!(
-        text(&results[7]),
-        "x",
-        "the genuine retry continues the run"
-    );
-    assert!(
-        error(8).contains("no run waits for it"),
-        "a replay: {}",
-        error(8)
-    );
+            .unwrap()
+            .ends_with("@iA"));
+        let error = |i: usize| {
+            results[i]["error"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{}", results[i]))
+        };
+        assert!(error(2).contains("forged or altered"), "{}", error(2));
+        assert!(error(3).contains("requestState refused"), "{}", error(3));
+        assert!(
+            error(4).contains("lives on instance iB; this request reached iA"),
+            "{}",
+            error(4)
+        );
+        assert!(error(5).contains("same arguments"), "{}", error(5));
+        assert!(
+            error(6).contains("forged or altered"),
+            "bound to its tool: {}",
+            error(6)
+        );
+        assert_eq!(
+            text(&results[7]),
+            "x",
+            "the genuine retry continues the run"
+        );
+        assert!(
+            error(8).contains("no run waits for it"),
+            "a replay: {}",
+            error(8)
+        );
+    }
 }
 
 #[test]
 fn mcp_eras_a_handle_used_on_another_instance_says_where_it_lives() {
-    let Some(python) = mcp_python() else { return };
-    let (a, b) = (Served::start("iA", ""), Served::start("iB", ""));
-    let started = a.client(
-        &python,
-        "auto",
-        None,
-        json!([{ "call": "bash", "args": { "command": "sleep 30", "description": "wait",
+    for client in clients(true) {
+        let (a, b) = (Served::start("iA", ""), Served::start("iB", ""));
+        let started = a.client(
+            &client,
+            None,
+            json!([{ "call": "bash", "args": { "command": "sleep 30", "description": "wait",
                  "run_in_background": true }, "capture": { "task": "(task-[0-9a-f]{32}@iA)" } }]),
-    );
-    let task = text(&started[1])
-        .split_whitespace()
-        .find(|w| w.starts_with("task-"))
-        .unwrap()
-        .trim_end_matches('.')
-        .to_string();
-    let results = b.client(
-        &python,
-        "auto",
+        );
+        let task = text(&started[1])
+            .split_whitespace()
+            .find(|w| w.starts_with("task-"))
+            .unwrap()
+            .trim_end_matches('.')
+            .to_string();
+        let results = b.client(
+        &client,
         None,
         json!([
             { "call": "task_output", "args": { "task_id": task } },
             { "call": "run_code", "args": { "code": "return 1", "description": "x", "route": task } },
         ]),
     );
-    for result in &results[1..] {
-        assert!(result["isError"].as_bool().unwrap(), "{result}");
-        assert!(
-            text(result).contains("lives on instance iA; this request reached iB"),
-            "{result}"
-        );
+        for result in &results[1..] {
+            assert!(result["isError"].as_bool().unwrap(), "{result}");
+            assert!(
+                text(result).contains("lives on instance iA; this request reached iB"),
+                "{result}"
+            );
+        }
     }
 }
 
 #[test]
 fn mcp_eras_an_idle_handle_expires() {
-    let Some(python) = mcp_python() else { return };
-    let served = Served::start("iA", "handle_idle_timeout_ms = 200");
-    let started = served.client(
-        &python,
-        "auto",
-        None,
-        json!([{ "call": "bash", "args": { "command": "sleep 30", "description": "wait",
-                 "run_in_background": true } }]),
-    );
-    let task = text(&started[1])
-        .split_whitespace()
-        .find(|w| w.starts_with("task-"))
-        .unwrap()
-        .trim_end_matches('.')
-        .to_string();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let read = served.client(
-            &python,
-            "auto",
+    for client in clients(true) {
+        let served = Served::start("iA", "handle_idle_timeout_ms = 200");
+        let started = served.client(
+            &client,
             None,
-            json!([{ "call": "task_output", "args": { "task_id": task } }]),
+            json!([{ "call": "bash", "args": { "command": "sleep 30", "description": "wait",
+                 "run_in_background": true } }]),
         );
-        if text(&read[1]).contains("has expired") {
-            break;
+        let task = text(&started[1])
+            .split_whitespace()
+            .find(|w| w.starts_with("task-"))
+            .unwrap()
+            .trim_end_matches('.')
+            .to_string();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let read = served.client(
+                &client,
+                None,
+                json!([{ "call": "task_output", "args": { "task_id": task } }]),
+            );
+            if text(&read[1]).contains("has expired") {
+                break;
+            }
+            assert!(Instant::now() < deadline, "never expired: {}", read[1]);
         }
-        assert!(Instant::now() < deadline, "never expired: {}", read[1]);
     }
 }

@@ -114,3 +114,52 @@ impl Inbox {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rmcp::model::{ElicitationAction, ElicitationSchema};
+    use serde_json::json;
+
+    fn params(message: &str) -> ElicitRequestParams {
+        let schema: ElicitationSchema =
+            serde_json::from_value(json!({ "type": "object", "properties": {} })).unwrap();
+        ElicitRequestParams::FormElicitationParams {
+            meta: None,
+            message: message.into(),
+            requested_schema: schema,
+        }
+    }
+
+    #[tokio::test]
+    async fn answers_reach_their_questions_and_nothing_else_does() {
+        let inbox = Inbox::new(true);
+        let (first, reply_one) = inbox.ask(params("one"));
+        let (second, reply_two) = inbox.ask(params("two"));
+        let asked = inbox.asking().await;
+        assert_eq!(asked.keys().collect::<Vec<_>>(), vec![&first, &second]);
+        inbox.answer(
+            [
+                (first.clone(), json!({ "action": "accept", "content": {} })),
+                (second.clone(), json!({ "not": "an elicitation result" })),
+                ("ptc-99".to_string(), json!({ "action": "accept" })),
+            ]
+            .into_iter()
+            .collect(),
+        );
+        assert_eq!(reply_one.await.unwrap().action, ElicitationAction::Accept);
+        let refused = reply_two.await.unwrap_err();
+        assert!(
+            refused.contains("is not an elicitation result"),
+            "{refused}"
+        );
+        // Answered questions are gone; a withdrawn one too.
+        let (third, _reply) = inbox.ask(params("three"));
+        inbox.withdraw(&third);
+        use futures::FutureExt;
+        assert!(
+            inbox.asking().now_or_never().is_none(),
+            "nothing waits any more"
+        );
+    }
+}

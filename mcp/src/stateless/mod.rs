@@ -12,8 +12,11 @@
 //!   `approval_timeout_ms`, which ends it as a timeout does in a session; a held run is
 //!   forgotten once its state has expired.
 
+mod call;
 mod inbox;
 pub(crate) mod state;
+
+pub(crate) use call::{progress_of, sessionless};
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};

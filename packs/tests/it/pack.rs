@@ -18,7 +18,8 @@ use ptc_packs::{PackContext, PackError, PACKS};
 use serde_json::{json, Value};
 use tsc_support::TsProject;
 
-/// The seed catalog's parameter schemas (plus `terminal_read`'s `wait` and `timeout_ms`).
+/// The seed catalog's parameter schemas (plus `terminal_read`'s `wait` and `timeout_ms`, and
+/// `x-mcp-header` on every parameter that carries a handle, so load balancers route on it).
 fn seed_parameters() -> Vec<(&'static str, Value)> {
     vec![
         (
@@ -84,7 +85,7 @@ fn seed_parameters() -> Vec<(&'static str, Value)> {
         (
             "task_output",
             json!({"type": "object", "properties": {
-                "task_id": {"type": "string", "description": "Task id returned by the tool that started the background work."},
+                "task_id": {"type": "string", "description": "Task id returned by the tool that started the background work.", "x-mcp-header": "Ptc-Route"},
                 "wait": {"type": "boolean", "description": "Block until the task reaches a terminal status or the timeout expires. A timed-out wait returns [status: running] and leaves the task alive."},
                 "timeout_ms": {"type": "number", "description": "Max wait in milliseconds (only meaningful with wait: true). Defaults to the configured wait timeout; capped by the configured maximum."}
             }, "required": ["task_id"]}),
@@ -92,7 +93,7 @@ fn seed_parameters() -> Vec<(&'static str, Value)> {
         (
             "task_kill",
             json!({"type": "object", "properties": {
-                "task_id": {"type": "string", "description": "Task id returned by the tool that started the background work."},
+                "task_id": {"type": "string", "description": "Task id returned by the tool that started the background work.", "x-mcp-header": "Ptc-Route"},
                 "reason": {"type": "string", "description": "Optional short reason, recorded in the log and forwarded to the task."}
             }, "required": ["task_id"]}),
         ),
@@ -107,7 +108,7 @@ fn seed_parameters() -> Vec<(&'static str, Value)> {
         (
             "terminal_send",
             json!({"type": "object", "properties": {
-                "sessionId": {"type": "string", "description": "Terminal session id returned by terminal_open or terminal_list."},
+                "sessionId": {"type": "string", "description": "Terminal session id returned by terminal_open or terminal_list.", "x-mcp-header": "Ptc-Route"},
                 "text": {"type": "string", "description": "UTF-8 text to write to the terminal."},
                 "submit": {"type": "boolean", "description": "Submit Enter after text (default true). Set false for control characters or incomplete REPL input."},
                 "run_in_background": {"type": "boolean", "description": "Return a task id immediately; collect with task_output or stop with task_kill."}
@@ -116,7 +117,7 @@ fn seed_parameters() -> Vec<(&'static str, Value)> {
         (
             "terminal_read",
             json!({"type": "object", "properties": {
-                "sessionId": {"type": "string", "description": "Terminal session id."},
+                "sessionId": {"type": "string", "description": "Terminal session id.", "x-mcp-header": "Ptc-Route"},
                 "offset": {"type": "number", "description": "Newest-relative line offset (default 0)."},
                 "count": {"type": "number", "description": "Requested line count (default 500; backend caps apply)."},
                 "wait": {"type": "boolean", "description": "With offset 0: when nothing is unread, block until new output settles, the terminal exits, or the timeout expires."},
@@ -127,14 +128,14 @@ fn seed_parameters() -> Vec<(&'static str, Value)> {
         (
             "terminal_signal",
             json!({"type": "object", "properties": {
-                "sessionId": {"type": "string", "description": "Terminal session id."},
+                "sessionId": {"type": "string", "description": "Terminal session id.", "x-mcp-header": "Ptc-Route"},
                 "signal": {"type": "string", "description": "Signal to deliver. Shell-targeted SIGQUIT is rejected; use terminal_close.", "enum": ["SIGINT", "SIGQUIT", "SIGTSTP"]}
             }, "required": ["sessionId", "signal"]}),
         ),
         (
             "terminal_close",
             json!({"type": "object", "properties": {
-                "sessionId": {"type": "string", "description": "Terminal session id."}
+                "sessionId": {"type": "string", "description": "Terminal session id.", "x-mcp-header": "Ptc-Route"}
             }, "required": ["sessionId"]}),
         ),
         (

@@ -39,10 +39,11 @@ enum Command {
         after_help = "Examples:\n  ptc tools --tools testkit --mode native\n  ptc tools --tools testkit --mode code --json"
     )]
     Tools(setup::ToolsArgs),
-    /// Render a session log (written with `ptc run --log`) as a tree of calls and sub-calls,
-    /// or with --html as a self-contained waterfall page.
+    /// Render a session log (written by `ptc run --log` or `ptc serve`: a JSON-lines file,
+    /// sqlite:PATH or postgres://…) as a tree of calls and sub-calls, with --html as a
+    /// self-contained waterfall page, or with --list as its runs.
     #[command(
-        after_help = "Example:\n  ptc run --tools testkit --log session.jsonl examples/programs/fanout.ts\n  ptc replay --tools testkit session.jsonl\n  ptc replay --tools testkit --html session.jsonl > run.html"
+        after_help = "Example:\n  ptc run --tools testkit --log session.jsonl examples/programs/fanout.ts\n  ptc replay --tools testkit session.jsonl\n  ptc replay --tools testkit --html session.jsonl > run.html\n  ptc replay --list sqlite:$HOME/.local/state/ptc/runs.sqlite\n  ptc replay --instance 10.0.0.5:8080 --since 2026-12-02T09:00:00Z postgres://ptc@db/ptc"
     )]
     Replay(setup::ReplayArgs),
     /// Serve the tools to MCP clients over stdio (default) or streamable HTTP.

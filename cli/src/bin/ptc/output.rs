@@ -3,11 +3,11 @@
 //! whose write failures are loud.
 
 use std::io::Write;
-use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use ptc::session::JsonlLog;
 use ptc::session::{SessionError, SessionEvent, SessionLog};
+use ptc_cli::store::{LogTarget, Store};
 
 /// Write `text` to standard output; if the reader has gone (a closed pipe), exit quietly
 /// with success, as `cat` would under `head`.
@@ -47,32 +47,40 @@ pub fn stdout_line(text: &str) {
     stdout(&format!("{text}\n"));
 }
 
-/// A JSON-lines session log that says so on stderr the first time a write fails (the
-/// events from then on may be missing), and can be asked afterwards.
+/// A session log of any kind ([`Store`]) that says so on stderr the first time a write fails
+/// (the events from then on may be missing), and can be asked afterwards.
 pub struct LoudLog {
-    log: JsonlLog,
+    log: Store,
+    warned: AtomicBool,
 }
 
 impl LoudLog {
-    /// Open (creating or appending to) `path`.
-    pub fn open(path: &Path) -> Result<Arc<Self>, String> {
-        let log = JsonlLog::open(path)
-            .map_err(|e| format!("cannot open the log {}: {e}", path.display()))?;
-        Ok(Arc::new(LoudLog { log }))
+    /// Open `target` for runs of `instance`; `None` for `off`.
+    pub fn open(target: &LogTarget, instance: &str) -> Result<Option<Arc<Self>>, String> {
+        Ok(Store::open(target, instance)?.map(|log| {
+            Arc::new(LoudLog {
+                log,
+                warned: AtomicBool::new(false),
+            })
+        }))
     }
 
-    /// The first write that failed, if any.
-    pub fn failure(&self) -> Option<&str> {
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.log
+    }
+
+    /// Why events are missing, if they are.
+    pub fn failure(&self) -> Option<String> {
         self.log.failure()
     }
 }
 
 impl SessionLog for LoudLog {
     fn append(&self, event: &SessionEvent) -> Result<(), SessionError> {
-        let first = self.log.failure().is_none();
         let appended = self.log.append(event);
         if let Err(e) = &appended {
-            if first {
+            if !self.warned.swap(true, Ordering::Relaxed) {
                 eprintln!("ptc: {e} (session events are being lost)");
             }
         }

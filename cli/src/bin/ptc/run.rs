@@ -45,9 +45,10 @@ pub struct RunArgs {
     /// Print a compact trace of each tool call (name, duration, ok/error) on stderr.
     #[arg(long)]
     trace: bool,
-    /// Append the session's events to FILE as JSON lines.
-    #[arg(long, value_name = "FILE")]
-    log: Option<std::path::PathBuf>,
+    /// Keep the session's events in URL: a file path (JSON lines), sqlite:PATH,
+    /// postgres://… or off (default: `[log] url` in ptc.toml, else no log).
+    #[arg(long, value_name = "URL")]
+    log: Option<ptc_cli::store::LogTarget>,
     /// Print the whole result (isError, content, error) as JSON.
     #[arg(long)]
     json: bool,
@@ -133,8 +134,8 @@ pub async fn main(args: RunArgs) -> Result<ExitCode, String> {
     }
     let owner = Owner::new("ptc run");
     let mut agent = Agent::new(ScopeKey::root("cli")).with_owner(owner.clone());
-    let log = match &args.log {
-        Some(path) => Some(crate::output::LoudLog::open(path)?),
+    let log = match args.log.as_ref().or(setup.config.log.url.as_ref()) {
+        Some(target) => crate::output::LoudLog::open(target, &ptc_cli::store::host_instance())?,
         None => None,
     };
     if let Some(log) = &log {
@@ -146,6 +147,10 @@ pub async fn main(args: RunArgs) -> Result<ExitCode, String> {
     let _ = tokio::time::timeout(OWNER_GRACE, owner.close()).await;
     setup.shutdown().await;
     telemetry.shutdown().await;
+    if let Some(log) = &log {
+        // A database log writes what it still holds.
+        log.store().close();
+    }
     if let Some(code) = stop.signalled() {
         return Ok(ExitCode::from(code));
     }

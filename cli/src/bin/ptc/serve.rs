@@ -58,9 +58,12 @@ pub struct ServeArgs {
     /// (default: the bound HOST:PORT with --http, else `local`).
     #[arg(long, value_name = "ID", value_parser = parse_instance)]
     instance: Option<String>,
-    /// Append every call's session events to FILE as JSON lines.
-    #[arg(long, value_name = "FILE")]
-    log: Option<std::path::PathBuf>,
+    /// Keep every call's session events in URL: a file path (JSON lines), sqlite:PATH,
+    /// postgres://… (one database for many instances) or off. Default: `[log] url` in
+    /// ptc.toml, else sqlite:$XDG_STATE_HOME/ptc/runs.sqlite (without XDG_STATE_HOME,
+    /// ~/.local/state/ptc/runs.sqlite; made private to the user). Read it with `ptc replay`.
+    #[arg(long, value_name = "URL")]
+    log: Option<ptc_cli::store::LogTarget>,
     /// Print a compact line per tool call (and sub-call) on stderr.
     #[arg(long)]
     trace: bool,
@@ -119,8 +122,9 @@ async fn serve(
         crate::trace::install(&registry);
     }
     let mut agent = Agent::new(ScopeKey::root("mcp"));
-    if let Some(path) = &args.log {
-        agent = agent.with_session(crate::output::LoudLog::open(path)?);
+    let log = open_log(args, setup)?;
+    if let Some(log) = &log {
+        agent = agent.with_session(log.clone());
     }
     let mut limits = ServeLimits::default();
     setup.config.serve.apply(&mut limits);
@@ -158,13 +162,46 @@ async fn serve(
                 instance: args.instance.clone(),
             };
             serve_http(server, binding, options, stop, |addr| {
+                // Without --instance, runs are recorded under the bound address.
+                if let (Some(log), None) = (&log, &args.instance) {
+                    log.store().set_instance(&addr.to_string());
+                }
                 eprintln!("ptc: serving MCP at http://{addr}{}", ptc_mcp::HTTP_PATH)
             })
             .await
         }
     };
+    if let Some(log) = &log {
+        // What the writer still holds is written before the process ends.
+        log.store().close();
+    }
     served.map_err(|e| e.to_string())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The run store: `--log`, else `[log] url`, else the default SQLite file (which, when it
+/// cannot be opened, is only warned about). Runs are recorded under `--instance`; without
+/// it, over stdio under the host's name, over HTTP under the bound address (set once bound).
+fn open_log(
+    args: &ServeArgs,
+    setup: &Setup,
+) -> Result<Option<std::sync::Arc<crate::output::LoudLog>>, String> {
+    let instance = args
+        .instance
+        .clone()
+        .unwrap_or_else(ptc_cli::store::host_instance);
+    if let Some(target) = args.log.as_ref().or(setup.config.log.url.as_ref()) {
+        return crate::output::LoudLog::open(target, &instance);
+    }
+    let opened = ptc_cli::store::default_sqlite().and_then(|path| {
+        crate::output::LoudLog::open(&ptc_cli::store::LogTarget::Sqlite(path), &instance)
+    });
+    opened.or_else(|e| {
+        crate::output::stderr_line(&format!(
+            "ptc: serving without a run store ({e}); --log URL or --log off says where"
+        ));
+        Ok(None)
+    })
 }
 
 /// A token cancelled by the first SIGTERM or SIGINT.

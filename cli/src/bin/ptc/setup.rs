@@ -140,9 +140,25 @@ pub struct ReplayArgs {
     /// skipped and counted) instead of the text tree.
     #[arg(long)]
     html: bool,
-    /// The session log (JSON lines).
-    #[arg(value_name = "FILE")]
-    file: std::path::PathBuf,
+    /// Print the runs (run id, instance, process, started, tool, status; tab-separated)
+    /// instead of their calls.
+    #[arg(long, conflicts_with = "html")]
+    list: bool,
+    /// Only the run (root call) with this id.
+    #[arg(long, value_name = "ID")]
+    run: Option<String>,
+    /// Only runs of this instance (a database store).
+    #[arg(long, value_name = "ID")]
+    instance: Option<String>,
+    /// Only runs that started at or after TIME (RFC 3339, or ms since the epoch).
+    #[arg(long, value_name = "TIME", value_parser = ptc_cli::store::parse_time)]
+    since: Option<i64>,
+    /// Only runs that started at or before TIME (RFC 3339, or ms since the epoch).
+    #[arg(long, value_name = "TIME", value_parser = ptc_cli::store::parse_time)]
+    until: Option<i64>,
+    /// The session log: a file (JSON lines), sqlite:PATH or postgres://….
+    #[arg(value_name = "URL")]
+    file: ptc_cli::store::LogTarget,
 }
 
 fn parse_mode(s: &str) -> Result<ToolMode, String> {
@@ -407,27 +423,40 @@ pub async fn tools(args: ToolsArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `ptc replay`: the call tree as text, or with `--html` as a waterfall page.
+/// `ptc replay`: the call tree as text, with `--html` as a waterfall page, or with `--list`
+/// the runs; from any store, filtered by run, instance and start time.
 pub async fn replay(args: ReplayArgs) -> Result<ExitCode, String> {
-    let replayed = ptc::session::read_jsonl_lossy(&args.file).map_err(|e| e.to_string())?;
+    let filter = ptc_cli::store::Filter {
+        run: args.run.clone(),
+        instance: args.instance.clone(),
+        since_ms: args.since,
+        until_ms: args.until,
+    };
+    let source = ptc_cli::store::describe(&args.file);
+    if args.list {
+        let runs = ptc_cli::store::list(&args.file, &filter).await?;
+        let mut text = String::from("run\tinstance\tprocess\tstarted\ttool\tstatus\n");
+        for run in runs {
+            text.push_str(&run.line());
+            text.push('\n');
+        }
+        crate::output::stdout_shown(&text);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let replayed = ptc_cli::store::read(&args.file, &filter).await?;
     for (line, reason) in replayed.skipped.iter().take(20) {
-        crate::output::stderr_line(&format!(
-            "ptc: {}: skipped line {line}: {reason}",
-            args.file.display()
-        ));
+        crate::output::stderr_line(&format!("ptc: {source}: skipped line {line}: {reason}"));
     }
     if replayed.skipped.len() > 20 {
         crate::output::stderr_line(&format!(
-            "ptc: {}: skipped {} lines in all",
-            args.file.display(),
+            "ptc: {source}: skipped {} lines in all",
             replayed.skipped.len()
         ));
     }
     let setup = registry(&args.packs, |_| {}).await?;
     let page = if args.html {
-        let title = args.file.file_name().unwrap_or(args.file.as_os_str());
         ptc::session::html::render_html(
-            &title.to_string_lossy(),
+            &ptc_cli::store::title(&args.file),
             &replayed.events,
             &replayed.skipped,
             Some(&setup.registry),

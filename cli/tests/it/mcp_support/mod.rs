@@ -132,15 +132,21 @@ pub fn mcp_python() -> Option<PathBuf> {
     }
 }
 
-/// Run `tests/mcp/python/era_client.py` (the official Python SDK client) with `plan`
-/// under `python`; the parsed array of step results (the negotiated version first).
-pub fn run_python_client(python: &Path, plan: &Value) -> Vec<Value> {
-    let output = std::process::Command::new(python)
-        .arg(root().join("tests/mcp/python/era_client.py"))
+/// Run `tests/mcp/modern-client.mjs` (the official TypeScript SDK's v2 client,
+/// `@modelcontextprotocol/client`) with `plan` (era_client.py's plan format).
+pub fn run_modern_client(plan: &Value) -> Vec<Value> {
+    node_module("@modelcontextprotocol/client/package.json");
+    let output = std::process::Command::new("node")
+        .arg(root().join("tests/mcp/modern-client.mjs"))
         .arg(plan.to_string())
         .current_dir(root())
         .output()
-        .expect("python runs");
+        .expect("node runs");
+    parse_client_output(&output)
+}
+
+/// The step results a client printed as its last stdout line.
+fn parse_client_output(output: &std::process::Output) -> Vec<Value> {
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
@@ -151,4 +157,16 @@ pub fn run_python_client(python: &Path, plan: &Value) -> Vec<Value> {
     let last = stdout.lines().last().unwrap_or_default();
     serde_json::from_str(last)
         .unwrap_or_else(|e| panic!("client output is not JSON ({e}): {stdout}\nstderr: {stderr}"))
+}
+
+/// Run `tests/mcp/python/era_client.py` (the official Python SDK client) with `plan`
+/// under `python`; the parsed array of step results (the negotiated version first).
+pub fn run_python_client(python: &Path, plan: &Value) -> Vec<Value> {
+    let output = std::process::Command::new(python)
+        .arg(root().join("tests/mcp/python/era_client.py"))
+        .arg(plan.to_string())
+        .current_dir(root())
+        .output()
+        .expect("python runs");
+    parse_client_output(&output)
 }

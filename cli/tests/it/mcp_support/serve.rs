@@ -67,6 +67,8 @@ impl HttpServer {
         };
         let mut child = command
             .args(&argv)
+            // The default run store goes to the test's directory, not the user's.
+            .env("XDG_STATE_HOME", dir.join("state"))
             .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -262,6 +264,8 @@ impl StdioPeer {
         let mut child = Command::new(ptc_bin())
             .args(["serve", "--root", workspace(dir).to_str().unwrap()])
             .args(args)
+            // The default run store goes to the test's directory, not the user's.
+            .env("XDG_STATE_HOME", dir.join("state"))
             .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

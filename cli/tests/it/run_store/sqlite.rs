@@ -1,0 +1,142 @@
+//! The SQLite store and the JSON-lines log: round trips, two writers on one file, filters,
+//! times, and the errors of bad URLs and missing stores.
+
+use std::os::unix::fs::PermissionsExt;
+use std::process::Command;
+
+use ptc::session::SessionEvent;
+use ptc_cli::store::{self, Filter, LogTarget, Store};
+
+use super::super::mcp_support::ptc_bin;
+use super::*;
+
+#[test]
+fn sqlite_store_round_trips_every_event_kind_with_a_spilled_blob() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("new/dir/runs.sqlite");
+    let target = LogTarget::Sqlite(path.clone());
+    assert_round_trip(&target, || {
+        let db = rusqlite::Connection::open(&path).unwrap();
+        db.query_row("SELECT count(*) FROM blobs", [], |r| r.get(0))
+            .unwrap()
+    });
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&path), 0o600, "the file is the user's alone");
+    assert_eq!(
+        mode(path.parent().unwrap()),
+        0o700,
+        "so is the directory made for it"
+    );
+}
+
+#[test]
+fn two_writers_append_to_one_sqlite_file_and_every_run_is_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = LogTarget::Sqlite(dir.path().join("runs.sqlite"));
+    let writers: Vec<_> = ["a", "b"]
+        .into_iter()
+        .map(|instance| {
+            let target = target.clone();
+            std::thread::spawn(move || {
+                // Each writer its own connection, as two processes would have.
+                let store = open(&target, instance);
+                for n in 0..100 {
+                    append_all(&store, &run_events(&format!("{instance}-{n}"), n, "small"));
+                }
+                store.close();
+                assert_eq!(store.failure(), None);
+            })
+        })
+        .collect();
+    for writer in writers {
+        writer.join().unwrap();
+    }
+    for instance in ["a", "b"] {
+        let filter = Filter {
+            instance: Some(instance.into()),
+            ..Filter::default()
+        };
+        assert_eq!(runs(&target, &filter).len(), 100);
+        let events = read(&target, &filter);
+        assert_eq!(events.len(), 500);
+        let mut expected: Vec<_> = (0..100)
+            .flat_map(|n| run_events(&format!("{instance}-{n}"), n, "small"))
+            .collect();
+        let mut got = events;
+        let key = |e: &SessionEvent| serde_json::to_string(e).unwrap();
+        expected.sort_by_key(key);
+        got.sort_by_key(key);
+        assert_eq!(got, expected);
+    }
+}
+
+#[test]
+fn replay_filters_select_runs_by_id_instance_and_start_time() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_filters(&LogTarget::Sqlite(dir.path().join("runs.sqlite")));
+    // A JSON-lines log filters by run and time; it records no instance.
+    let jsonl = LogTarget::Jsonl(dir.path().join("runs.jsonl"));
+    let log = open(&jsonl, "ignored");
+    append_all(&log, &run_events("j1", 1_000, "x"));
+    append_all(&log, &run_events("j2", 2_000, "y"));
+    let since = Filter {
+        since_ms: Some(1_500),
+        ..Filter::default()
+    };
+    assert_eq!(read(&jsonl, &since), run_events("j2", 2_000, "y"));
+    let by_instance = Filter {
+        instance: Some("A".into()),
+        ..Filter::default()
+    };
+    let refused = block_on(store::read(&jsonl, &by_instance)).unwrap_err();
+    assert!(refused.contains("records no instances"), "{refused}");
+}
+
+#[test]
+fn replay_times_are_rfc3339_or_epoch_ms_and_bad_ones_are_named() {
+    assert_eq!(store::parse_time("1500").unwrap(), 1_500);
+    assert_eq!(
+        store::parse_time("1970-01-01T01:00:01.5+01:00").unwrap(),
+        1_500
+    );
+    let bad = store::parse_time("yesterday").unwrap_err();
+    assert!(bad.contains("`yesterday` is not a time"), "{bad}");
+}
+
+#[test]
+fn bad_log_urls_and_missing_stores_are_clear_errors() {
+    let err = |text: &str| text.parse::<LogTarget>().unwrap_err();
+    assert!(err("mysql://db/x").contains("unknown log URL scheme `mysql://`"));
+    assert!(err("sqlite:").contains("`sqlite:` needs a file path"));
+    assert!(err("postgres://u:secret@h:notaport/db").contains("bad PostgreSQL URL"));
+    assert!(
+        !err("postgres://u:secret@h:notaport/db").contains("secret"),
+        "no password shown"
+    );
+    assert_eq!("off".parse::<LogTarget>().unwrap(), LogTarget::Off);
+    assert_eq!(
+        "a.jsonl".parse::<LogTarget>().unwrap(),
+        LogTarget::Jsonl("a.jsonl".into())
+    );
+
+    // Nothing listens on port 1: opening says which store it could not reach.
+    let target: LogTarget = "postgres://ptc:pw@127.0.0.1:1/runs?connect_timeout=5"
+        .parse()
+        .unwrap();
+    let unreachable = Store::open(&target, "x").err().expect("unreachable");
+    assert!(
+        unreachable.contains("cannot reach the run store postgres://ptc:***@127.0.0.1:1/runs"),
+        "{unreachable}"
+    );
+
+    let o = Command::new(ptc_bin())
+        .args(["replay", "sqlite:/nonexistent/runs.sqlite"])
+        .output()
+        .unwrap();
+    assert_ne!(o.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("no run store at /nonexistent/runs.sqlite"),
+        "{stderr}"
+    );
+}
