@@ -130,6 +130,8 @@ def main():
     args = parser.parse_args()
     rates = {"single": [], "cluster": []}
     with tempfile.TemporaryDirectory() as root:
+        # ptc serve's default run store (SQLite; all instances in one file) here, not the user's.
+        os.environ["XDG_STATE_HOME"] = root
         # Both up at once, measured alternately: the machine's load drifts, so neither setup
         # gets all the quiet minutes.
         started = {"single": start_single(root), "cluster": start_cluster(root)}

@@ -11,7 +11,8 @@
 # instances' and HAProxy's own output.
 #
 #   --store URL   the run store every instance writes to (`ptc serve --log URL`, e.g.
-#                 postgres://…), so that `ptc replay URL` reads all their runs
+#                 postgres://…), so that `ptc replay URL` reads all their runs; without it,
+#                 each uses ptc serve's default (on one machine: the same SQLite file)
 #   --keep-going  an instance that dies is reported and left out (HAProxy's health check takes
 #                 it out); without it, any instance dying stops the whole cluster
 #   SERVE-ARGS    more arguments for every `ptc serve` (e.g. --root DIR)
@@ -80,11 +81,13 @@ wait_for() {
   done
 }
 
-# The address an instance announced on stderr (`ptc: serving MCP at http://ADDR/mcp`).
+# The address an instance announced on stderr (`ptc: serving MCP at http://ADDR/mcp`),
+# once the whole line is there (it may arrive in pieces).
 announced() {
   local line
-  line=$(grep -m1 -o 'serving MCP at http://[^/]*' "$state/$1.err" 2>/dev/null) || return 1
-  addr[$1]=${line#serving MCP at http://}
+  line=$(grep -m1 -o 'serving MCP at http://[^/]*/mcp' "$state/$1.err" 2>/dev/null) || return 1
+  line=${line#serving MCP at http://}
+  addr[$1]=${line%/mcp}
 }
 
 # `GET /healthz` on ADDR answers 200 naming instance ID, or one of IDS… (bash's /dev/tcp:

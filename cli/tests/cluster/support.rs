@@ -94,6 +94,8 @@ impl Cluster {
             .args(["--", "--root", root.to_str().unwrap()])
             .args(serve)
             .env("PTC_BIN", env!("CARGO_BIN_EXE_ptc"))
+            // ptc serve's default run store (SQLite) in the test's directory, not the user's.
+            .env("XDG_STATE_HOME", dir.path())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
