@@ -26,6 +26,7 @@ mod limits;
 mod notify;
 mod pack;
 mod process;
+mod routed;
 mod server;
 mod servers;
 mod spec;

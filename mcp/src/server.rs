@@ -84,6 +84,8 @@ pub struct PtcServer {
     /// What requests without a session share on this instance.
     pub(crate) stateless: Arc<Stateless>,
     pub(crate) handle_idle: std::time::Duration,
+    /// The tools whose parameters route (see [`crate::routed`]).
+    pub(crate) routed: Arc<super::routed::RoutedTools>,
 }
 
 impl PtcServer {
@@ -122,6 +124,7 @@ impl PtcServer {
             )),
             instance,
             handle_idle: limits.handle_idle_timeout,
+            routed: Arc::default(),
         };
         server.with_client().with_stateless()
     }
@@ -400,6 +403,12 @@ impl ServerHandler for PtcServer {
             shutdown: self.shutdown.clone(),
         };
         tokio::spawn(notify::follow_tool_list(follow, context.peer));
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        let version = *self.changes.borrow();
+        self.routed
+            .get(name, version, || self.tools().unwrap_or_default())
     }
 
     async fn list_tools(

@@ -297,6 +297,7 @@ fn mcp_eras_a_client_without_elicitation_is_told_so() {
 fn mcp_eras_an_unanswered_approval_times_out_and_a_late_retry_gets_that_result() {
     for client in clients(true) {
         let served = Served::start("iA", "approval_timeout_ms = 1000");
+        // The state stays valid 5 s past the timeout: the late retry comes within it.
         let before = served.decisions().len();
         let first = served.client(
             &client,
@@ -451,5 +452,85 @@ fn mcp_eras_an_idle_handle_expires() {
             }
             assert!(Instant::now() < deadline, "never expired: {}", read[1]);
         }
+    }
+}
+
+#[test]
+fn mcp_eras_a_held_run_nobody_continues_is_cancelled_and_frees_its_slot() {
+    // One run slot, no queue. A program that asks again and again (each question timing out)
+    // and whose client never retries must not keep the slot once its state has expired.
+    let served = Served::start(
+        "iA",
+        "approval_timeout_ms = 300\nmax_concurrent_runs = 1\nmax_queued_runs = 0",
+    );
+    let forever = "for (;;) { try { await tools.echo({ text: 'x' }) } catch (e) {} }";
+    for client in clients(true) {
+        let held = served.client(
+            &client,
+            Some(json!("allow_once")),
+            json!([{ "once": "run_code", "args": { "code": forever, "description": "loop" } }]),
+        );
+        assert!(held[1]["inputRequired"].is_object(), "{}", held[1]);
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let probe = served.client(
+                &client,
+                None,
+                json!([{ "call": "add", "args": { "a": 1, "b": 2 } }]),
+            );
+            if probe[1]["isError"] == false {
+                assert_eq!(text(&probe[1]), "3");
+                break;
+            }
+            assert!(text(&probe[1]).contains("busy"), "{}", probe[1]);
+            assert!(Instant::now() < deadline, "the held run kept its slot");
+        }
+    }
+}
+
+#[test]
+fn mcp_eras_a_route_header_that_disagrees_with_the_body_is_refused() {
+    // A load balancer routes on Mcp-Param-Ptc-Route; the body decides what runs. They must
+    // agree, and a handle in the body needs its header, else the request is refused as a
+    // header mismatch (the official clients then list the tools again and resend).
+    let served = Served::start("iA", "");
+    let call = |header: Option<&str>| {
+        let body = json!({
+            "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {
+                "name": "task_output", "arguments": { "task_id": "task-0@iA" },
+                "_meta": {
+                    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                    "io.modelcontextprotocol/clientCapabilities": {},
+                },
+            },
+        });
+        let mut headers = vec![
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", "tools/call"),
+            ("Mcp-Name", "task_output"),
+        ];
+        if let Some(value) = header {
+            headers.push(("Mcp-Param-Ptc-Route", value));
+        }
+        mcp_support::serve::http(
+            served.server.authority(),
+            "POST",
+            &headers,
+            &body.to_string(),
+        )
+    };
+    let agreeing = call(Some("task-0@iA"));
+    assert!(
+        agreeing.body.contains("no background task has the id"),
+        "{agreeing:?}"
+    );
+    for header in [Some("task-1@iB"), None] {
+        let refused = call(header);
+        assert!(
+            refused.body.contains("Mcp-Param-Ptc-Route"),
+            "{header:?}: {refused:?}"
+        );
+        assert!(!refused.body.contains("no background task"), "{refused:?}");
     }
 }

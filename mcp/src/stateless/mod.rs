@@ -9,8 +9,8 @@
 //!   with the question and a sealed `requestState` ([`state`]), and the run is **held** here
 //!   until the client retries the same call with the answer, which continues it
 //!   ([`Stateless::resume`]). A retry that never comes leaves the question unanswered past
-//!   `approval_timeout_ms`, which ends it as a timeout does in a session; a held run is
-//!   forgotten once its state has expired.
+//!   `approval_timeout_ms`, which ends it as a timeout does in a session; a run still held
+//!   when its state expires is cancelled and forgotten, so it cannot keep its run slot.
 
 mod call;
 mod inbox;
@@ -33,9 +33,11 @@ pub(crate) use inbox::Inbox;
 use ptc::{Holding, Owner, ToolBatchExecutionError};
 use state::{StateSeal, Ticket};
 
-/// How long a `requestState` (and so a held run) outlives the approval timeout: the
-/// client's retry may arrive a little after its person answered.
+/// How long a `requestState` (and so a held run) outlives the approval timeout, at most:
+/// the client's retry may arrive a little after its person answered. A short approval
+/// timeout gets a shorter slack (as long as the timeout, at least [`MIN_SLACK`]).
 const STATE_SLACK: Duration = Duration::from_secs(30);
+const MIN_SLACK: Duration = Duration::from_secs(5);
 
 /// Whether a request speaks the 2026-07-28 revision (no session).
 pub(crate) fn is_stateless(meta: &RequestMetaObject, negotiated: Option<&ProtocolVersion>) -> bool {
@@ -82,17 +84,12 @@ impl Run {
     }
 }
 
-struct Held {
-    run: Run,
-    until: Instant,
-}
-
 /// What one server instance keeps for requests without a session.
 pub(crate) struct Stateless {
     /// Owns their tasks and terminals.
     pub(crate) owner: Owner,
     seal: StateSeal,
-    held: Mutex<HashMap<u64, Held>>,
+    held: Mutex<HashMap<u64, Run>>,
     next: AtomicU64,
     keep: Duration,
 }
@@ -100,7 +97,7 @@ pub(crate) struct Stateless {
 impl Stateless {
     /// For `instance`: handles idle out after `idle`; questions wait `approval_timeout`.
     pub(crate) fn new(instance: Arc<str>, idle: Duration, approval_timeout: Duration) -> Self {
-        let keep = approval_timeout + STATE_SLACK;
+        let keep = approval_timeout + STATE_SLACK.min(approval_timeout.max(MIN_SLACK));
         let holding = Holding {
             instance: Some(instance.clone()),
             shared_idle: Some(idle),
@@ -114,15 +111,21 @@ impl Stateless {
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Held>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Run>> {
         self.held.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Hold `run` until its client retries with answers to `requests`; the input-required
-    /// result to answer the request with.
-    pub(crate) fn hold(&self, mut run: Run, requests: InputRequests) -> InputRequiredResult {
+    /// result to answer the request with. A run still held when its state expires is
+    /// cancelled: nobody can continue it any more, and it must not keep its run slot.
+    pub(crate) fn hold(
+        self: &Arc<Self>,
+        mut run: Run,
+        requests: InputRequests,
+    ) -> InputRequiredResult {
         run.round += 1;
-        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        // Random, so a state says nothing about how many runs others have held.
+        let id = getrandom::u64().unwrap_or_else(|_| self.next.fetch_add(1, Ordering::Relaxed));
         let state = self.seal.seal(
             Ticket {
                 run: id,
@@ -130,18 +133,24 @@ impl Stateless {
             },
             &run.tool,
         );
-        let now = Instant::now();
-        let mut held = self.lock();
-        // Forget runs whose state has expired (their questions timed out long ago).
-        held.retain(|_, h| h.until > now);
-        held.insert(
-            id,
-            Held {
-                run,
-                until: now + self.keep,
-            },
-        );
+        let until = Instant::now() + self.keep;
+        self.lock().insert(id, run);
+        let weak = Arc::downgrade(self);
+        tokio::spawn(async move {
+            tokio::time::sleep_until(until.into()).await;
+            if let Some(stateless) = weak.upgrade() {
+                stateless.abandon(id);
+            }
+        });
         InputRequiredResult::new(Some(requests), Some(state))
+    }
+
+    /// Cancel and forget held run `id`, if its client never came back for it.
+    fn abandon(&self, id: u64) {
+        let held = self.lock().remove(&id);
+        if let Some(run) = held {
+            run.cancel.cancel();
+        }
     }
 
     /// The held run a retry of `tool` with `arguments` and `state` continues, its answers
@@ -163,17 +172,17 @@ impl Stateless {
                 self.keep.as_secs()
             ));
         };
-        if entry.run.round != ticket.round {
+        if entry.round != ticket.round {
             return Err("requestState refused: that round was already answered".into());
         }
         let arguments = Value::Object(arguments.cloned().unwrap_or_default());
-        if entry.run.arguments != arguments {
+        if entry.arguments != arguments {
             return Err(format!(
                 "requestState refused: the retry must repeat the original call of `{tool}` \
                  with the same arguments"
             ));
         }
-        let run = held.remove(&ticket.run).expect("looked up above").run;
+        let run = held.remove(&ticket.run).expect("looked up above");
         drop(held);
         run.inbox.answer(responses.unwrap_or_default());
         Ok(run)

@@ -56,9 +56,13 @@ impl StateSeal {
 
     /// The ticket in `state` for a retry of `tool`, or why it is refused.
     pub(crate) fn open(&self, state: &str, tool: &str) -> Result<Ticket, String> {
+        let not_issued = || "requestState refused: it is not one this server issued".to_string();
         let Some((sealed, instance)) = state.rsplit_once('@') else {
-            return Err("requestState refused: it is not one this server issued".into());
+            return Err(not_issued());
         };
+        if crate::check_instance(instance).is_err() {
+            return Err(not_issued());
+        }
         if instance != &*self.instance {
             return Err(format!(
                 "requestState refused: the run waiting for this answer lives on instance \
@@ -119,7 +123,11 @@ mod tests {
             "{\"run\":1}@i1",
             "nothing",
         ] {
-            assert!(seal.open(forged, "echo").is_err(), "{forged}");
+            let refused = seal.open(forged, "echo").unwrap_err();
+            assert!(
+                refused.len() < 200,
+                "the refusal does not echo the state: {refused}"
+            );
         }
         // Another server's key, same instance name: refused too.
         let other = StateSeal::new("i1".into(), Duration::from_secs(60));

@@ -12,7 +12,7 @@
 //! its watcher reaps what has not been used for the idle lifetime, remembering the reaped
 //! ids so that a late use hears "has expired".
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -71,10 +71,31 @@ impl<T> Entry<T> {
     }
 }
 
+/// Ids forgotten by the collection itself, and why: reaped when idle, or evicted to make
+/// room for another run's work (a shared owner only).
 #[derive(Default)]
 struct Expired {
     order: VecDeque<String>,
-    ids: HashSet<String>,
+    ids: HashMap<String, Forgotten>,
+}
+
+#[derive(Clone, Copy)]
+enum Forgotten {
+    Idle,
+    Evicted,
+}
+
+impl Expired {
+    fn remember(&mut self, id: String, why: Forgotten) {
+        if self.ids.insert(id.clone(), why).is_none() {
+            self.order.push_back(id);
+        }
+        while self.order.len() > REMEMBERED_EXPIRED {
+            if let Some(old) = self.order.pop_front() {
+                self.ids.remove(&old);
+            }
+        }
+    }
 }
 
 struct Inner<T: Resource> {
@@ -131,15 +152,16 @@ impl<T: Resource> Owned<T> {
     /// ended.
     pub(crate) fn admit(&self, caller: &Caller, max: usize) -> Result<(), String> {
         let mut map = self.lock();
-        self.make_room(&mut map, &caller.owner, max)
+        self.make_room(&mut map, caller, max)
     }
 
     fn make_room(
         &self,
         map: &mut HashMap<u64, Vec<Entry<T>>>,
-        owner: &OwnerHandle,
+        caller: &Caller,
         max: usize,
     ) -> Result<(), String> {
+        let owner = &caller.owner;
         if owner.is_ended() {
             return Err(format!(
                 "the session that would own these {} has ended",
@@ -154,8 +176,20 @@ impl<T: Resource> Owned<T> {
             None => "per session",
         };
         while items.len() >= max {
-            match items.iter().position(|e| e.item.finished()) {
-                Some(i) => drop(items.remove(i)),
+            // A shared owner forgets the caller's own run's finished work first; another
+            // run's is remembered as evicted, so its holder hears why it is gone.
+            let own = items
+                .iter()
+                .position(|e| e.item.finished() && e.root == caller.root);
+            match own.or_else(|| items.iter().position(|e| e.item.finished())) {
+                Some(i) => {
+                    let gone = items.remove(i);
+                    if gone.root != caller.root && owner.holding().shared_idle.is_some() {
+                        let mut expired =
+                            self.inner.expired.lock().unwrap_or_else(|e| e.into_inner());
+                        expired.remember(gone.item.id().to_string(), Forgotten::Evicted);
+                    }
+                }
                 None => {
                     return Err(format!(
                         "at most {max} {} may be open {per}, and all {} are running: \
@@ -174,7 +208,7 @@ impl<T: Resource> Owned<T> {
     pub(crate) fn insert(&self, caller: &Caller, item: Arc<T>, max: usize) -> Result<(), String> {
         let owner = &caller.owner;
         let mut map = self.lock();
-        self.make_room(&mut map, owner, max)?;
+        self.make_room(&mut map, caller, max)?;
         let fresh = !map.contains_key(&owner.id());
         map.entry(owner.id()).or_default().push(Entry {
             item,
@@ -297,20 +331,31 @@ impl<T: Resource> Owned<T> {
                 );
             }
         }
-        let expired = self
+        let forgotten = self
             .inner
             .expired
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .ids
-            .contains(id);
-        if expired {
-            let idle = owner.holding().shared_idle.unwrap_or_default();
-            return format!(
-                "{what} `{id}` has expired: it was not used for {} s, so it was stopped and \
-                 forgotten",
-                idle.as_secs()
-            );
+            .get(id)
+            .copied();
+        match forgotten {
+            Some(Forgotten::Idle) => {
+                let idle = owner.holding().shared_idle.unwrap_or_default();
+                return format!(
+                    "{what} `{id}` has expired: it was not used for {} s, so it was stopped \
+                     and forgotten",
+                    idle.as_secs()
+                );
+            }
+            Some(Forgotten::Evicted) => {
+                return format!(
+                    "{what} `{id}` had finished and was forgotten to make room for another \
+                     run's (the cap holds per instance for requests without a session); its \
+                     output is gone"
+                )
+            }
+            None => {}
         }
         match (owner.holding().shared_idle, here) {
             (Some(_), Some(here)) => format!(
@@ -345,15 +390,7 @@ fn reap_idle<T: Resource>(inner: &Inner<T>, owner: u64, idle: Duration, what: &s
             "the {what} was not used for {} s (its idle lifetime)",
             idle.as_secs()
         ));
-        let id = entry.item.id().to_string();
-        if expired.ids.insert(id.clone()) {
-            expired.order.push_back(id);
-        }
-        while expired.order.len() > REMEMBERED_EXPIRED {
-            if let Some(old) = expired.order.pop_front() {
-                expired.ids.remove(&old);
-            }
-        }
+        expired.remember(entry.item.id().to_string(), Forgotten::Idle);
     }
 }
 
