@@ -29,6 +29,32 @@ pub(crate) fn progress_of(context: &RequestContext<RoleServer>) -> Option<Arc<dy
         .map(|token| notify::Relay::new(context.peer.clone(), token) as Arc<dyn ProgressSink>)
 }
 
+/// Where a run's progress goes: the request attending it, if it asked for progress
+/// (the first request, then each retry that continues it; nobody while it is held).
+#[derive(Default)]
+pub(crate) struct Attending(std::sync::Mutex<Option<Arc<dyn ProgressSink>>>);
+
+impl Attending {
+    /// Send the progress to `sink` from now on (`None`: drop it).
+    pub(crate) fn attend(&self, sink: Option<Arc<dyn ProgressSink>>) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = sink;
+    }
+}
+
+impl ProgressSink for Attending {
+    fn report(
+        &self,
+        call: &ptc::ToolExecution,
+        progress: ptc::Progress,
+    ) -> futures::future::BoxFuture<'static, ()> {
+        let sink = self.0.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        match sink {
+            Some(sink) => sink.report(call, progress),
+            None => Box::pin(std::future::ready(())),
+        }
+    }
+}
+
 impl PtcServer {
     /// A `tools/call` without a session: a new run, or (with a `requestState`) the held run
     /// it answers; attended until it completes or asks a question.
@@ -49,14 +75,16 @@ impl PtcServer {
                 .map_err(|why| ErrorData::invalid_params(why, None))?,
             None => self.start_stateless(&request, &context),
         };
+        run.progress.attend(progress_of(&context));
         let inbox = run.inbox.clone();
         let mut run = run;
         tokio::select! {
             biased;
             done = &mut run.task => self.completed(done),
-            requests = inbox.asking() => Ok(CallToolResponse::InputRequired(
-                self.stateless.hold(run, requests),
-            )),
+            requests = inbox.asking() => {
+                run.progress.attend(None);
+                Ok(CallToolResponse::InputRequired(self.stateless.hold(run, requests)))
+            }
             _ = context.ct.cancelled() => {
                 run.cancel.cancel();
                 self.completed(run.task.await)
@@ -79,20 +107,22 @@ impl PtcServer {
         };
         let cancel = CancellationToken::new();
         let (name, arguments) = (request.name.to_string(), request.arguments.clone());
-        let progress = progress_of(context);
-        let caller = cancel.clone();
+        let progress = Arc::new(Attending::default());
+        let (caller, sink) = (cancel.clone(), progress.clone() as Arc<dyn ProgressSink>);
         let task = tokio::spawn(async move {
             server
-                .call_reporting(&name, arguments, caller, progress)
+                .call_reporting(&name, arguments, caller, Some(sink))
                 .await
         });
-        Run::new(
+        let mut run = Run::new(
             task,
             inbox,
             cancel,
             &request.name,
             request.arguments.as_ref(),
-        )
+        );
+        run.progress = progress;
+        run
     }
 
     fn completed(

@@ -59,6 +59,8 @@ pub(crate) struct Run {
     pub(crate) inbox: Arc<Inbox>,
     /// Cancels it.
     pub(crate) cancel: CancellationToken,
+    /// Where its progress goes.
+    pub(crate) progress: Arc<call::Attending>,
     tool: String,
     arguments: Value,
     round: u64,
@@ -77,6 +79,7 @@ impl Run {
             task,
             inbox,
             cancel,
+            progress: Arc::default(),
             tool: tool.to_string(),
             arguments: Value::Object(arguments.cloned().unwrap_or_default()),
             round: 0,
