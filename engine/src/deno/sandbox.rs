@@ -31,6 +31,10 @@ const WRAPPER_SUFFIX: &str = "\n})";
 /// each time (otherwise a quarter of the cap): the heap never exceeds twice its cap plus 32 MiB.
 const MAX_HEAP_RAISES: usize = 4;
 const HEAP_RAISE_MIN: usize = 8 * 1024 * 1024;
+/// Event-loop turns after the program's promise settled: one delivers the answers of calls
+/// the host already completed (and runs their continuations), one reports the rejections
+/// that nothing handled.
+const SETTLE_TURNS: usize = 2;
 
 type Outcome = Result<Option<serde_json::Value>, RunFailure>;
 
@@ -304,7 +308,8 @@ impl Sandbox {
         Ok(v8::Global::new(tc, promise))
     }
 
-    /// Run the event loop until the program's promise settles or the run must stop.
+    /// Run the event loop until the program's promise settles (then [`SETTLE_TURNS`] more
+    /// turns, which never wait) or the run must stop.
     async fn drive(
         &mut self,
         main: &v8::Global<v8::Promise>,
@@ -324,6 +329,16 @@ impl Sandbox {
                 return Poll::Ready(Err(failure.clone()));
             }
             if self.state(main) != v8::PromiseState::Pending {
+                // Calls the host already answered may not have reached the program yet (their
+                // ops complete in a later turn than the call the program awaited last): let
+                // them settle, so that the calls left behind are reported as they ended
+                // (failed, not still running). Calls still running stay pending; this never
+                // waits for them.
+                for _ in 0..SETTLE_TURNS {
+                    let _ = self
+                        .runtime
+                        .poll_event_loop(cx, PollEventLoopOptions::default());
+                }
                 return Poll::Ready(Ok(()));
             }
             match polled {
