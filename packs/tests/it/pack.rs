@@ -238,7 +238,7 @@ fn builtin_sdk_declares_typed_outputs() {
         "exit_code?: number;",
         "status: \"pending\" | \"in_progress\" | \"completed\";",
         "task_id?: string;",
-        "state: \"running\" | \"exited\" | \"killed\" | \"done\";",
+        "state: \"running\" | \"stopping\" | \"exited\" | \"killed\" | \"done\";",
         "dropped_bytes: number;",
         "answers: { id: string; answer: string[] }[]",
         "until: \"prompt\" | \"input\" | \"output\" | \"silence\" | \"timeout\" | \"exit\"",

@@ -171,9 +171,13 @@ async fn task_kill_sends_sigterm_then_sigkill_and_records_the_reason() {
         "{}",
         end.text()
     );
-    bg.call("task_kill", json!({"task_id": stubborn}))
-        .await
-        .value();
+    // It ignores SIGTERM: until SIGKILL comes, task_kill and task_output agree it is stopping.
+    let kill = bg.call("task_kill", json!({"task_id": stubborn})).await;
+    assert_eq!(kill.value()["killed"], true);
+    assert_eq!(kill.value()["state"], "stopping", "{}", kill.text());
+    let now = bg.call("task_output", json!({"task_id": stubborn})).await;
+    let state = now.value()["state"].as_str().unwrap().to_string();
+    assert!(state == "stopping" || state == "killed", "{}", now.text());
     let end = bg
         .call("task_output", json!({"task_id": stubborn, "wait": true}))
         .await;

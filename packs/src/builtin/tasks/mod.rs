@@ -292,6 +292,11 @@ impl Task {
     }
 
     /// Ask the task to stop (`task_kill`); false when it was no longer running.
+    /// Whether `task_kill` asked it to stop (it may still be running).
+    pub(crate) fn kill_requested(&self) -> bool {
+        self.lock().kill.is_some()
+    }
+
     pub(crate) fn request_kill(&self, reason: Option<String>) -> bool {
         let signal = match self.control {
             Control::Group(_) => Signal::SIGTERM,

@@ -40,6 +40,8 @@ fn summary(task: &Task) -> Summary {
         task_id: task.id().to_string(),
         kind: task.kind().as_str(),
         state: match &status {
+            // task_kill asked it to stop: every task tool says so until it has.
+            Status::Running if task.kill_requested() => "stopping",
             Status::Running => "running",
             _ if killed => "killed",
             Status::Exited(_) => "exited",
@@ -71,9 +73,13 @@ fn summary_spec(spec: ValueSpec) -> ValueSpec {
         .required_property(
             "state",
             ValueSpec::string()
-                .describe("killed: by a signal or task_kill; done: a terminal send settled.")
+                .describe(
+                    "stopping: task_kill asked, it has not stopped yet; killed: by a signal or \
+                     task_kill; done: a terminal send settled.",
+                )
                 .enum_values([
                     json!("running"),
+                    json!("stopping"),
                     json!("exited"),
                     json!("killed"),
                     json!("done"),
