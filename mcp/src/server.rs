@@ -100,37 +100,44 @@ impl PtcServer {
             Some(_) => agent,
             None => agent.with_owner(Owner::new("mcp")),
         };
-        let owners = agent.owner().map(Owner::handle).into_iter().collect();
         let elicit = agent.approval().is_none();
         let ask = agent.questions().is_none();
         let limits = ServeLimits::default();
         let instance: Arc<str> = DEFAULT_INSTANCE.into();
+        let stateless = Arc::new(Stateless::new(
+            instance.clone(),
+            limits.handle_idle_timeout,
+            limits.approval_timeout,
+        ));
+        let owners = agent
+            .owner()
+            .map(Owner::handle)
+            .into_iter()
+            .chain([stateless.owner.handle()])
+            .collect();
         let server = PtcServer {
             changes: notify::changes(&registry),
             registry,
             agent,
             calls: Arc::new(AtomicU64::new(0)),
-            runs: Arc::new(RunGate::new(&ServeLimits::default())),
+            runs: Arc::new(RunGate::new(&limits)),
             shutdown: CancellationToken::new(),
             owners: Arc::new(Mutex::new(owners)),
             client: ClientSlot::default(),
             elicit,
             ask,
             approval_timeout: limits.approval_timeout,
-            stateless: Arc::new(Stateless::new(
-                instance.clone(),
-                limits.handle_idle_timeout,
-                limits.approval_timeout,
-            )),
+            stateless,
             instance,
             handle_idle: limits.handle_idle_timeout,
             routed: Arc::default(),
         };
-        server.with_client().with_stateless()
+        server.with_client()
     }
 
-    /// This server as instance `id` (see [`crate::check_instance`] for what an id may be): every `tools/call` result says so in `_meta["ptc/instance"]`, and the handles
-    /// of its tasks and terminals end in `@<id>`. Call it before serving.
+    /// This server as instance `id` (see [`crate::check_instance`] for what an id may be):
+    /// every `tools/call` result says so in `_meta["ptc/instance"]`, and the handles of its
+    /// tasks and terminals end in `@<id>`. Call it before serving.
     pub fn with_instance(mut self, id: &str) -> Self {
         self.instance = id.into();
         self.with_stateless()

@@ -26,12 +26,7 @@ fn sigterm_stops_every_instance_and_haproxy() {
         "{}",
         cluster.log()
     );
-    let left: Vec<_> = pids.iter().filter(|&&pid| !gone(pid)).collect();
-    assert!(
-        left.is_empty(),
-        "still running: {left:?}\n{}",
-        cluster.log()
-    );
+    assert_all_gone(&pids, &cluster);
 }
 
 #[test]
@@ -49,12 +44,7 @@ fn an_instance_that_dies_stops_the_cluster_and_is_named() {
         pids[1]
     );
     assert!(cluster.log().contains(&said), "{}", cluster.log());
-    let left: Vec<_> = pids.iter().filter(|&&pid| !gone(pid)).collect();
-    assert!(
-        left.is_empty(),
-        "still running: {left:?}\n{}",
-        cluster.log()
-    );
+    assert_all_gone(&pids, &cluster);
 }
 
 #[test]
@@ -74,4 +64,14 @@ fn bad_arguments_are_named_with_the_usage() {
         assert!(stderr.contains("usage:"), "{args:?}: {stderr}");
         assert!(output.stdout.is_empty(), "{args:?}");
     }
+}
+
+/// Every process in `pids` has exited (else the test fails naming them, with the log).
+fn assert_all_gone(pids: &[u32], cluster: &Cluster) {
+    let left: Vec<_> = pids.iter().filter(|&&pid| !gone(pid)).collect();
+    assert!(
+        left.is_empty(),
+        "still running: {left:?}\n{}",
+        cluster.log()
+    );
 }

@@ -117,6 +117,20 @@ fn clients(auto_only: bool) -> Vec<Client> {
     clients
 }
 
+/// A background `sleep 30` started on `served` through `client`: its task id.
+fn sleeping_task(served: &Served, client: &Client) -> String {
+    let started = served.client(
+        client,
+        None,
+        json!([{ "call": "bash", "args": { "command": "sleep 30", "description": "wait",
+                 "run_in_background": true } }]),
+    );
+    started[1]["structured"]["task_id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no task id in {}", started[1]))
+        .to_string()
+}
+
 fn text(result: &Value) -> &str {
     result["text"]
         .as_str()
@@ -278,8 +292,8 @@ fn mcp_eras_ask_user_question_in_both_eras() {
 
 #[test]
 fn mcp_eras_a_client_without_elicitation_is_told_so() {
+    let served = Served::start("iA", "");
     for client in clients(true) {
-        let served = Served::start("iA", "");
         let results = served.client(
             &client,
             None,
@@ -295,8 +309,8 @@ fn mcp_eras_a_client_without_elicitation_is_told_so() {
 
 #[test]
 fn mcp_eras_an_unanswered_approval_times_out_and_a_late_retry_gets_that_result() {
+    let served = Served::start("iA", "approval_timeout_ms = 1000");
     for client in clients(true) {
-        let served = Served::start("iA", "approval_timeout_ms = 1000");
         // The state stays valid 5 s past the timeout: the late retry comes within it.
         let before = served.decisions().len();
         let first = served.client(
@@ -337,8 +351,8 @@ fn mcp_eras_an_unanswered_approval_times_out_and_a_late_retry_gets_that_result()
 
 #[test]
 fn mcp_eras_a_forged_replayed_or_foreign_request_state_is_refused() {
+    let served = Served::start("iA", "");
     for client in clients(true) {
-        let served = Served::start("iA", "");
         let allow = json!({ "action": "accept", "content": { "decision": "allow_once" } });
         let results = served.client(
         &client,
@@ -392,20 +406,9 @@ fn mcp_eras_a_forged_replayed_or_foreign_request_state_is_refused() {
 
 #[test]
 fn mcp_eras_a_handle_used_on_another_instance_says_where_it_lives() {
+    let (a, b) = (Served::start("iA", ""), Served::start("iB", ""));
     for client in clients(true) {
-        let (a, b) = (Served::start("iA", ""), Served::start("iB", ""));
-        let started = a.client(
-            &client,
-            None,
-            json!([{ "call": "bash", "args": { "command": "sleep 30", "description": "wait",
-                 "run_in_background": true }, "capture": { "task": "(task-[0-9a-f]{32}@iA)" } }]),
-        );
-        let task = text(&started[1])
-            .split_whitespace()
-            .find(|w| w.starts_with("task-"))
-            .unwrap()
-            .trim_end_matches('.')
-            .to_string();
+        let task = sleeping_task(&a, &client);
         let results = b.client(
         &client,
         None,
@@ -426,20 +429,9 @@ fn mcp_eras_a_handle_used_on_another_instance_says_where_it_lives() {
 
 #[test]
 fn mcp_eras_an_idle_handle_expires() {
+    let served = Served::start("iA", "handle_idle_timeout_ms = 200");
     for client in clients(true) {
-        let served = Served::start("iA", "handle_idle_timeout_ms = 200");
-        let started = served.client(
-            &client,
-            None,
-            json!([{ "call": "bash", "args": { "command": "sleep 30", "description": "wait",
-                 "run_in_background": true } }]),
-        );
-        let task = text(&started[1])
-            .split_whitespace()
-            .find(|w| w.starts_with("task-"))
-            .unwrap()
-            .trim_end_matches('.')
-            .to_string();
+        let task = sleeping_task(&served, &client);
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             let read = served.client(

@@ -79,7 +79,12 @@ fn every_upstream_report_is_on_the_wire_before_the_result() {
     // Raw stdio: ptc's own order, without a client's reading in between.
     let dir = tempfile::tempdir().unwrap();
     let flag = live_flag();
-    let mut peer = StdioPeer::start(dir.path(), &["--mode", "native", "--mcp", &flag]);
+    // Started before serving (no cached list): a warm start's `tools/list_changed` would
+    // come between the reports.
+    let mut peer = StdioPeer::start(
+        dir.path(),
+        &["--mode", "native", "--no-mcp-cache", "--mcp", &flag],
+    );
     let request = json!({
         "jsonrpc": "2.0", "id": 7, "method": "tools/call",
         "params": {

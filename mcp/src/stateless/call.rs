@@ -114,15 +114,14 @@ impl PtcServer {
                 .call_reporting(&name, arguments, caller, Some(sink))
                 .await
         });
-        let mut run = Run::new(
+        Run::new(
             task,
             inbox,
             cancel,
+            progress,
             &request.name,
             request.arguments.as_ref(),
-        );
-        run.progress = progress;
-        run
+        )
     }
 
     fn completed(

@@ -67,11 +67,12 @@ pub(crate) struct Run {
 }
 
 impl Run {
-    /// A started run of `tool` with `arguments`.
+    /// A started run of `tool` with `arguments`, its progress going where `progress` says.
     pub(crate) fn new(
         task: JoinHandle<Result<CallToolResult, ToolBatchExecutionError>>,
         inbox: Arc<Inbox>,
         cancel: CancellationToken,
+        progress: Arc<call::Attending>,
         tool: &str,
         arguments: Option<&JsonObject>,
     ) -> Self {
@@ -79,7 +80,7 @@ impl Run {
             task,
             inbox,
             cancel,
-            progress: Arc::default(),
+            progress,
             tool: tool.to_string(),
             arguments: Value::Object(arguments.cloned().unwrap_or_default()),
             round: 0,

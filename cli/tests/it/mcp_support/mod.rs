@@ -98,22 +98,19 @@ pub fn ptc_bin() -> &'static str {
 /// Run `tests/mcp/client.mjs` (the official TypeScript SDK client) with `plan`; the
 /// parsed array of step results.
 pub fn run_client(plan: &Value) -> Vec<Value> {
-    node_module("@modelcontextprotocol/sdk/package.json");
+    run_node_client("tests/mcp/client.mjs", "@modelcontextprotocol/sdk", plan)
+}
+
+/// Run the client `script` (on the npm package `package`) under node with `plan`.
+fn run_node_client(script: &str, package: &str, plan: &Value) -> Vec<Value> {
+    node_module(&format!("{package}/package.json"));
     let output = std::process::Command::new("node")
-        .arg(root().join("tests/mcp/client.mjs"))
+        .arg(root().join(script))
         .arg(plan.to_string())
         .current_dir(root())
         .output()
         .expect("node runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "client failed ({}):\nstdout: {stdout}\nstderr: {stderr}",
-        output.status
-    );
-    serde_json::from_str(stdout.trim())
-        .unwrap_or_else(|e| panic!("client output is not JSON ({e}): {stdout}\nstderr: {stderr}"))
+    parse_client_output(&output)
 }
 
 /// The Python with the official MCP SDK (`mcp` 2.3, `tests/mcp/python/requirements.txt`):
@@ -135,14 +132,11 @@ pub fn mcp_python() -> Option<PathBuf> {
 /// Run `tests/mcp/modern-client.mjs` (the official TypeScript SDK's v2 client,
 /// `@modelcontextprotocol/client`) with `plan` (era_client.py's plan format).
 pub fn run_modern_client(plan: &Value) -> Vec<Value> {
-    node_module("@modelcontextprotocol/client/package.json");
-    let output = std::process::Command::new("node")
-        .arg(root().join("tests/mcp/modern-client.mjs"))
-        .arg(plan.to_string())
-        .current_dir(root())
-        .output()
-        .expect("node runs");
-    parse_client_output(&output)
+    run_node_client(
+        "tests/mcp/modern-client.mjs",
+        "@modelcontextprotocol/client",
+        plan,
+    )
 }
 
 /// The step results a client printed as its last stdout line.
