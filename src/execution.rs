@@ -235,12 +235,13 @@ impl fmt::Debug for ToolExecution {
     }
 }
 
-/// Effects a tool body requests: deferred context and concluding the turn.
+/// Effects a tool body requests: deferred context, concluding the turn, a cut-short note.
 #[derive(Default)]
 pub(crate) struct RunEffects {
     pub(crate) contexts: Mutex<Vec<UserMessage>>,
     pub(crate) conclude: AtomicBool,
     pub(crate) invoked: AtomicBool,
+    pub(crate) cut_short: Mutex<Option<String>>,
 }
 
 impl RunEffects {
@@ -251,6 +252,13 @@ impl RunEffects {
 
     pub(crate) fn take_contexts(&self) -> Vec<UserMessage> {
         std::mem::take(&mut *self.contexts.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    pub(crate) fn take_cut_short(&self) -> Option<String> {
+        self.cut_short
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
     }
 }
 
@@ -292,6 +300,24 @@ impl ToolRunContext {
     /// Mark a successful result as concluding the turn.
     pub fn conclude_turn(&self) {
         self.effects.conclude.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether this call is a sub-call of a `run_code` program (`<callId>:ptc:<n>`): its
+    /// result is data the program works on, not text for the model's context, so a tool's
+    /// context caps become data caps.
+    pub fn in_program(&self) -> bool {
+        self.exec.call_id.contains(":ptc:")
+    }
+
+    /// Say that a cap still cut this call's result short, e.g. `10,000 of 23,456 matches
+    /// (narrow the pattern, or page with offset)`: in a program the run's result then names it
+    /// with the call site (`[cut short] run_code.ts:3:15 grep: …`). The last note wins.
+    pub fn cut_short(&self, note: impl Into<String>) {
+        *self
+            .effects
+            .cut_short
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = Some(note.into());
     }
 
     /// The guards that apply to this call, to ask whether the same call with other arguments

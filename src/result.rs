@@ -32,6 +32,8 @@ pub struct ToolExecutionResult {
     pub meta: Option<Value>,
     /// Context deferred until after this result, in call order.
     pub additional_contexts: Vec<UserMessage>,
+    /// What a cap left out of a success (see `ToolRunContext::cut_short`), if anything.
+    pub cut_short: Option<String>,
 }
 
 impl ToolExecutionResult {
@@ -45,6 +47,7 @@ impl ToolExecutionResult {
             content,
             meta: None,
             additional_contexts: Vec::new(),
+            cut_short: None,
         }
     }
 
@@ -56,6 +59,7 @@ impl ToolExecutionResult {
             content,
             meta: None,
             additional_contexts: Vec::new(),
+            cut_short: None,
         }
     }
 

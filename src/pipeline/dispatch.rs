@@ -62,6 +62,9 @@ pub(crate) async fn invoke_guarded(
         Ok(value) => apply_value(&exec, value, effects.conclude.load(Ordering::Acquire)),
     };
     result.additional_contexts = contexts;
+    if !result.is_error() {
+        result.cut_short = effects.take_cut_short();
+    }
     result
 }
 
@@ -95,6 +98,7 @@ pub(crate) fn apply_value(
             content,
             meta,
             additional_contexts: Vec::new(),
+            cut_short: None,
         },
         Err(p) => ToolExecutionResult::failure(ToolFailure::new(
             format!("rendering the output of {} failed: {p}", exec.name),

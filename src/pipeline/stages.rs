@@ -318,6 +318,7 @@ impl Pipeline {
                     content: feedback,
                     meta: None,
                     additional_contexts,
+                    cut_short: None,
                 }
             }
         }
