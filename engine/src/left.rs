@@ -15,6 +15,11 @@ pub struct LeftBehind {
 }
 
 /// What became of a call left behind.
+///
+/// An engine knows only whether a call had settled when the program ended; the host that
+/// ran the call can say more of a [`Left::Pending`] one once it has wound the run down
+/// (ptc's bridge turns it into [`Left::NotStarted`], [`Left::Stopped`], [`Left::Completed`]
+/// or [`Left::Failed`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Left {
     /// Not a tool call: one of the program's own promises rejected with this reason and
@@ -24,6 +29,12 @@ pub enum Left {
     Pending,
     /// It failed with this message, and the program never awaited it.
     Failed(String),
+    /// It completed, and the program never used its result.
+    Completed,
+    /// It was cancelled before it started: it did not happen.
+    NotStarted,
+    /// It was running when the program ended and was stopped: it may have taken effect.
+    Stopped,
 }
 
 impl LeftBehind {

@@ -1,6 +1,6 @@
 //! What a finished run shows the model (behaviours 49–50).
 
-use ptc_engine::{Left, LeftBehind, RunFailure, RunReport};
+use ptc_engine::{Left, LeftBehind, RunReport};
 use serde_json::Value;
 
 use crate::definition::default_render;
@@ -11,16 +11,17 @@ pub(crate) const NO_OUTPUT: &str = "(run_code completed with no output)";
 
 /// Console lines joined by newlines, then the returned value (a string raw, anything
 /// else pretty JSON, or compact JSON where pretty-printing would take the text past
-/// `max_output_bytes`: indentation grows with depth), then the calls a successful program
-/// left behind (pending, or failed with nothing awaiting them); a failure becomes `code run
-/// failed (<kind>): <message>`, then the `changes` its calls made before it (see
-/// `Bridge::changes`), the calls it cut short, and the output captured so far.
+/// `max_output_bytes`: indentation grows with depth), then what became of the calls a
+/// successful program left behind. A failure becomes `code run failed (<kind>): <message>`,
+/// then the `changes` its calls made before it (see `Bridge::changes`), what became of its
+/// unfinished calls that may change something, and the output captured so far; so does a
+/// program that ended before such a call finished and not all of them happened (`left
+/// behind`): its output cannot be trusted to say what was done.
 pub(crate) fn run_result(
     report: RunReport,
     max_output_bytes: usize,
     failed: Failed<'_>,
 ) -> Result<Value, ToolError> {
-    let left = left_behind(&report.left_behind);
     match report.outcome {
         Ok(value) => {
             let mut parts = report.logs;
@@ -32,20 +33,65 @@ pub(crate) fn run_result(
                 }
                 parts.push(text);
             }
+            // A change the program started and did not see through makes the run a failure:
+            // the output (often "done") would say otherwise.
+            let unfinished = report
+                .left_behind
+                .iter()
+                .any(|call| (failed.may_change)(&call.tool) && unfinished(&call.left));
+            if unfinished {
+                let note = left_behind(&report.left_behind);
+                return Err(failure(
+                    "left behind",
+                    "calls that change things did not all happen, and the program ended \
+                     without awaiting them",
+                    &note,
+                    &parts,
+                ));
+            }
             let mut text = if parts.is_empty() {
                 NO_OUTPUT.to_string()
             } else {
                 parts.join("\n")
             };
-            text.push_str(&left);
+            text.push_str(&left_behind(&report.left_behind));
             Ok(Value::String(text))
         }
         // A failed run is not silent: it says what happened, what was done, what was cut short.
-        Err(failure) => {
+        Err(run) => {
             let mut note = done_before(failed.changes);
             note.push_str(&stopped_calls(&report.left_behind, failed.may_change));
-            Err(run_failure(&failure, &note, &report.logs))
+            let kind = run.kind.as_str();
+            Err(failure(kind, &run.message, &note, &report.logs))
         }
+    }
+}
+
+/// Whether a call left behind `left` may have done less than the program meant, or something
+/// it cannot see: it failed, was stopped, did not start, or its end is unknown.
+fn unfinished(left: &Left) -> bool {
+    !matches!(left, Left::Completed | Left::Rejected(_))
+}
+
+/// What became of a call left behind, when `ended` ("the program ended", "the run stopped").
+fn fate(left: &Left, ended: &str) -> String {
+    match left {
+        Left::Pending => format!(
+            "was still running when {ended} and was cancelled: it may already have taken \
+             effect, so check before retrying"
+        ),
+        Left::Stopped => format!(
+            "was running when {ended} and was stopped: it may already have taken effect, so \
+             check before retrying"
+        ),
+        Left::NotStarted => "was cancelled before it started: it did not happen".into(),
+        Left::Completed => {
+            format!("completed, but {ended} before it used the result: code awaiting it never ran")
+        }
+        Left::Failed(message) => format!("failed and nothing awaited it: {message}"),
+        Left::Rejected(reason) => format!(
+            "a promise rejected and nothing handled it (an un-awaited async function?): {reason}"
+        ),
     }
 }
 
@@ -55,25 +101,36 @@ fn left_behind(calls: &[LeftBehind]) -> String {
         return String::new();
     }
     let mut note = String::from("\n[left behind when the program ended]");
-    for call in calls {
-        let site = site_of(call);
-        let what = match &call.left {
-            Left::Pending => "was still running when the program ended and was cancelled; it may \
-                 already have taken effect, so check before retrying (await it, or Promise.all \
-                 the calls)"
-                .into(),
-            Left::Failed(message) => format!("failed and nothing awaited it: {message}"),
-            Left::Rejected(reason) => {
-                note.push_str(&format!(
-                    "\n- a promise rejected and nothing handled it (an un-awaited async \
-                     function?): {reason}"
-                ));
-                continue;
-            }
-        };
-        note.push_str(&format!("\n- {site}{}: {what}", call.tool));
+    let lines = calls.iter().map(|call| {
+        let what = fate(&call.left, "the program ended");
+        match call.left {
+            Left::Rejected(_) => what,
+            _ => format!("{}{}: {what}", site_of(call), call.tool),
+        }
+    });
+    push_counted(&mut note, lines);
+    if calls.iter().any(|c| !matches!(c.left, Left::Rejected(_))) {
+        note.push_str(
+            "\n(await every call — for…of, or Promise.all over the calls — so the program sees \
+             how each ends)",
+        );
     }
     note
+}
+
+/// `lines` as a list, each run of equal lines once with its count (`- (×3) …`).
+fn push_counted(note: &mut String, lines: impl Iterator<Item = String>) {
+    let mut lines = lines.peekable();
+    while let Some(line) = lines.next() {
+        let mut count = 1;
+        while lines.next_if_eq(&line).is_some() {
+            count += 1;
+        }
+        match count {
+            1 => note.push_str(&format!("\n- {line}")),
+            _ => note.push_str(&format!("\n- (×{count}) {line}")),
+        }
+    }
 }
 
 /// What a failed run's note draws on besides the engine's report.
@@ -99,21 +156,24 @@ fn done_before(changes: &[String]) -> String {
     note
 }
 
-/// The note on calls of tools that `may_change` something still running when a run failed
-/// (empty when there are none): what may have taken effect, and what a timeout was waiting for.
+/// The note on calls of tools that `may_change` something that had not settled when a run
+/// failed (empty when there are none): what may have taken effect, what did not happen.
 fn stopped_calls(calls: &[LeftBehind], may_change: &dyn Fn(&str) -> bool) -> String {
-    let mut note = String::new();
-    let stopped = calls.iter().filter(|c| matches!(c.left, Left::Pending));
-    for call in stopped.filter(|c| may_change(&c.tool)) {
-        if note.is_empty() {
-            note.push_str("\n[still running when the run stopped, and cancelled]");
-        }
-        let site = site_of(call);
-        note.push_str(&format!(
-            "\n- {site}{}: it may already have taken effect, so check before retrying",
-            call.tool
-        ));
+    // A failed call is not listed: the run's failure is usually that very call's error.
+    let mut stopped = calls
+        .iter()
+        .filter(|c| !matches!(c.left, Left::Rejected(_) | Left::Failed(_)))
+        .filter(|c| may_change(&c.tool))
+        .map(|call| {
+            let what = fate(&call.left, "the run stopped");
+            format!("{}{}: {what}", site_of(call), call.tool)
+        })
+        .peekable();
+    if stopped.peek().is_none() {
+        return String::new();
     }
+    let mut note = String::from("\n[not finished when the run stopped]");
+    push_counted(&mut note, stopped);
     note
 }
 
@@ -149,17 +209,14 @@ pub(crate) fn cap_text(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
     .into()
 }
 
-/// The structured `CODE_RUN_FAILED` error for a failed run: the failure, the `note` on what its
-/// calls did and what it cut short, then the output captured so far.
-fn run_failure(failure: &RunFailure, note: &str, logs: &[String]) -> ToolError {
-    let mut message = format!(
-        "code run failed ({}): {}{note}",
-        failure.kind.as_str(),
-        failure.message
-    );
-    if !logs.is_empty() {
+/// The structured `CODE_RUN_FAILED` error for a failed run: `code run failed (<kind>):
+/// <message>`, the `note` on what its calls did and what it cut short, then the output
+/// captured so far.
+fn failure(kind: &str, message: &str, note: &str, output: &[String]) -> ToolError {
+    let mut message = format!("code run failed ({kind}): {message}{note}");
+    if !output.is_empty() {
         message.push_str("\nCaptured output:\n");
-        message.push_str(&logs.join("\n"));
+        message.push_str(&output.join("\n"));
     }
     ToolError::new(message).with_info(ToolErrorInfo::new("CodeRunError", codes::CODE_RUN_FAILED))
 }

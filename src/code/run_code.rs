@@ -124,6 +124,7 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
         Err(f) => f.kind.as_str(),
     };
     bridge.wind_down(reason).await;
+    bridge.explain(&mut report.left_behind);
     let changes = bridge.changes();
     // A call cut short "may have taken effect" only if its tool may change something.
     let may_change = |name: &str| {

@@ -471,7 +471,7 @@ async fn a_result_over_max_result_chars_is_cut_to_head_and_tail_and_kept_whole_i
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn b44_rejections_nothing_handled_are_reported_after_the_output() {
+async fn b44_rejections_nothing_handled_are_reported_and_failed_changes_fail_the_run() {
     let registry = code_registry();
     let program = r#"
 async function check() {
@@ -487,12 +487,22 @@ await tools.sleep({ ms: 20 });
 await caught.catch(() => {});
 return "done";
 "#;
-    let text = run_ok(&registry, program).await;
+    // `fail` may change something (it is not concurrency-safe): its unawaited failures make
+    // the run a failure, listed first, the output after them.
+    let r = run(&registry, program).await;
+    assert!(r.result.is_error());
+    let text = r.text();
     let (head, note) = text
         .split_once("\n[left behind when the program ended]\n")
         .unwrap();
-    assert_eq!(head, "done");
-    let mut lines: Vec<&str> = note.lines().collect();
+    assert_eq!(
+        head,
+        "Error: code run failed (left behind): calls that change things did not all happen, \
+         and the program ended without awaiting them"
+    );
+    let (note, output) = note.split_once("\nCaptured output:\n").unwrap();
+    assert_eq!(output, "done");
+    let mut lines: Vec<&str> = note.lines().filter(|l| l.starts_with("- ")).collect();
     lines.sort();
     assert_eq!(lines.len(), 4, "{note}");
     assert_eq!(

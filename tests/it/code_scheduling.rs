@@ -231,7 +231,7 @@ async fn b52_in_flight_subcalls_are_aborted_when_the_run_ends() {
     );
     assert!(
         r.text()
-            .contains(" sleep: was still running when the program ended and was cancelled; it may already have taken effect"),
+            .contains(" sleep: was running when the program ended and was stopped: it may already have taken effect"),
         "{}",
         r.text()
     );
@@ -270,15 +270,28 @@ async fn b52_queued_subcalls_are_abandoned_and_never_start() {
         busy(400)
     );
     let r = run(&registry, &code).await;
+    // Calls that may change something did not all happen: the run failed, saying which.
+    assert!(r.result.is_error());
     assert!(
-        r.text()
-            .starts_with("early\n[left behind when the program ended]\n"),
+        r.text().starts_with(
+            "Error: code run failed (left behind): calls that change things did not all \
+             happen, and the program ended without awaiting them\n\
+             [left behind when the program ended]\n\
+             - run_code.ts:1:7 hold: was running when the program ended and was stopped"
+        ),
         "{}",
         r.text()
     );
     assert_eq!(
-        r.text().matches(" tally: was still running").count(),
+        r.text()
+            .matches(" tally: was cancelled before it started: it did not happen")
+            .count(),
         2,
+        "{}",
+        r.text()
+    );
+    assert!(
+        r.text().ends_with("Captured output:\nearly"),
         "{}",
         r.text()
     );

@@ -16,7 +16,7 @@ use rquickjs::{Function, Value};
 use super::in_flight::InFlight;
 use crate::{
     calls::{contained, Accepted, Held, Share, PANICKED},
-    left::first_site,
+    left::{first_site, Left},
     program::sites::marked_site,
 };
 
@@ -78,8 +78,8 @@ struct Resolvers<'js> {
 /// The host calls of one run: their promise resolvers (JS side) and futures (Rust side).
 pub(super) struct Calls<'js> {
     next_id: u64,
-    /// Calls that completed on their first poll, in submission order.
-    ready: VecDeque<Settled<'js>>,
+    /// Calls that completed on their first poll, in submission order, with their ids.
+    ready: VecDeque<(u64, Settled<'js>)>,
     resolvers: HashMap<u64, Resolvers<'js>>,
     /// Calls in flight and their results, counted against the run's cap (arguments, and
     /// results not yet handed to the program).
@@ -127,6 +127,9 @@ impl<'js> Calls<'js> {
         if matches!(kind, Kind::Timer) {
             self.timers += 1;
         }
+        // Every call takes an id, in submission order, settled at once or not.
+        let id = self.next_id;
+        self.next_id += 1;
         // A panicking host future must not unwind through the engine.
         let first = crate::contain::contain(|| call.as_mut().poll(cx))
             .unwrap_or_else(|_| Poll::Ready(Err(PANICKED.to_string())));
@@ -135,18 +138,17 @@ impl<'js> Calls<'js> {
             drop(share);
             self.settled(&kind);
             let (result, share) = self.pending.hold(result);
-            self.ready.push_back(Settled {
+            let settled = Settled {
                 kind,
                 promise,
                 result,
                 resolve,
                 reject,
                 share,
-            });
+            };
+            self.ready.push_back((id, settled));
             return;
         }
-        let id = self.next_id;
-        self.next_id += 1;
         self.resolvers.insert(
             id,
             Resolvers {
@@ -165,7 +167,7 @@ impl<'js> Calls<'js> {
 
     /// The next completed call with its resolvers, if one is ready.
     pub(super) fn poll_ready(&mut self, cx: &mut Context<'_>) -> Option<Settled<'js>> {
-        if let Some(settled) = self.ready.pop_front() {
+        if let Some((_, settled)) = self.ready.pop_front() {
             return Some(settled);
         }
         let (id, result, share) = self.pending.next(cx)?;
@@ -192,21 +194,28 @@ impl<'js> Calls<'js> {
         self.timers
     }
 
-    /// The tool calls not yet settled (name and call site in `filename`), in submission order.
-    pub(super) fn pending_tools(&self, filename: &str) -> Vec<(String, String)> {
-        let mut pending: Vec<(u64, &Kind<'js>)> = self
-            .resolvers
+    /// The tool calls whose promises had not settled (name, call site in `filename`, and what
+    /// became of it: [`Left::Pending`] while in flight, completed or failed when its result
+    /// was still waiting to be handed to the program), in submission order.
+    pub(super) fn unsettled_tools(&self, filename: &str) -> Vec<(String, String, Left)> {
+        let waiting: HashMap<u64, Option<String>> = self.pending.waiting().into_iter().collect();
+        let after =
+            |failure: Option<&String>| failure.map_or(Left::Completed, |m| Left::Failed(m.clone()));
+        let in_flight = self.resolvers.iter().map(|(id, r)| {
+            let left = waiting.get(id).map_or(Left::Pending, |f| after(f.as_ref()));
+            (*id, &r.kind, left)
+        });
+        let ready = self
+            .ready
             .iter()
-            .map(|(id, r)| (*id, &r.kind))
-            .collect();
-        pending.sort_by_key(|(id, _)| *id);
-        let ready = self.ready.iter().map(|s| &s.kind);
-        pending
+            .map(|(id, s)| (*id, &s.kind, after(s.result.as_ref().err())));
+        let mut unsettled: Vec<(u64, &Kind<'js>, Left)> = in_flight.chain(ready).collect();
+        unsettled.sort_by_key(|(id, ..)| *id);
+        unsettled
             .into_iter()
-            .map(|(_, kind)| kind)
-            .chain(ready)
-            .filter_map(|kind| match kind {
-                Kind::Tool { name, .. } => Some((name.clone(), kind.site(filename))),
+            .map(|(_, kind, left)| (kind, left))
+            .filter_map(|(kind, left)| match kind {
+                Kind::Tool { name, .. } => Some((name.clone(), kind.site(filename), left)),
                 Kind::Timer => None,
             })
             .collect()

@@ -85,6 +85,18 @@ impl InFlight {
         flight.done.pop_front()
     }
 
+    /// The calls that completed and wait to be handed to the program: their ids, and the
+    /// failure message of those that failed.
+    pub(super) fn waiting(&self) -> Vec<(u64, Option<String>)> {
+        let flight = self.lock();
+        let failure = |result: &Result<serde_json::Value, String>| result.as_ref().err().cloned();
+        flight
+            .done
+            .iter()
+            .map(|(id, result, _)| (*id, failure(result)))
+            .collect()
+    }
+
     /// Whether no call is in flight and no result waits.
     pub(super) fn is_empty(&self) -> bool {
         let flight = self.lock();

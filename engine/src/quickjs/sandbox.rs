@@ -127,11 +127,11 @@ pub(super) fn run(
         let outcome = run.execute(&program, &prepared.js, host);
         let outcome = decide(outcome, run.stop.failure(), cancel.is_cancelled());
         let mut left: Vec<LeftBehind> = run.unhandled.take();
-        for (tool, site) in run.calls.borrow().pending_tools(&program.filename) {
+        for (tool, site, what) in run.calls.borrow().unsettled_tools(&program.filename) {
             left.push(LeftBehind {
                 tool,
                 site: parse_site(&site),
-                left: Left::Pending,
+                left: what,
             });
         }
         // Settle nothing more: drop unsettled host calls (aborting them) and their resolvers while

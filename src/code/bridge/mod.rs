@@ -41,8 +41,10 @@ use crate::execution::{ToolExecution, ToolRunContext};
 use crate::executor::{PolicyStages, Scheduler};
 use crate::policy::waiting::PersonClock;
 
+mod fates;
 mod sub_calls;
 
+use fates::{SharedFates, Unsettled};
 use sub_calls::{SubCall, SubCalls};
 
 pub(super) type Reply = oneshot::Sender<Result<Value, String>>;
@@ -75,11 +77,13 @@ pub(crate) fn open(
     let person = Arc::new(PersonClock::default());
     let registry = ctx.registry().clone();
     let changes = Arc::new(Mutex::new(Vec::new()));
+    let fates = SharedFates::default();
     let sub_calls = SubCalls {
         registry: registry.clone(),
         ctx,
         signal,
         changes: changes.clone(),
+        fates: fates.clone(),
     };
     let scheduler = Scheduler::new(registry, sub_calls, limits.max_parallel)
         .with_policy_stages(PolicyStages::OneAtATime)
@@ -98,8 +102,16 @@ pub(crate) fn open(
         max_pending: limits.max_pending,
         wake_on_submit: !engine_polls_while_computing,
         person,
+        fates: fates.clone(),
     };
-    (host, Bridge { run, changes })
+    (
+        host,
+        Bridge {
+            run,
+            changes,
+            fates,
+        },
+    )
 }
 
 fn lock(run: &Mutex<Run>) -> MutexGuard<'_, Run> {
@@ -117,6 +129,8 @@ pub(crate) struct BridgeHost {
     wake_on_submit: bool,
     /// Time the run waited for a person, which the engine does not count as run time.
     person: Arc<PersonClock>,
+    /// What became of each call, for the calls the program leaves behind.
+    fates: SharedFates,
 }
 
 pub(super) fn over(reason: &str) -> String {
@@ -126,7 +140,7 @@ pub(super) fn over(reason: &str) -> String {
 impl Host for BridgeHost {
     fn call_tool(&self, name: &str, args: Value) -> Result<HostCall, RunFailure> {
         let (reply, settled) = oneshot::channel();
-        let outer_waker = {
+        let (n, outer_waker) = {
             let mut run = lock(&self.run);
             // The call's number is taken only once it is queued: a refused call takes none.
             let n = run.submitted + 1;
@@ -149,6 +163,7 @@ impl Host for BridgeHost {
                 });
             }
             run.submitted = n;
+            fates::lock(&self.fates).queued(n);
             run.scheduler.push(SubCall {
                 n,
                 name: name.to_string(),
@@ -156,19 +171,29 @@ impl Host for BridgeHost {
                 reply,
                 pipeline: None,
             });
-            if self.wake_on_submit {
+            let waker = if self.wake_on_submit {
                 run.outer_waker.clone()
             } else {
                 None
-            }
+            };
+            (n, waker)
         };
         // Wake the run_code task outside the lock, so it can start the call even while the
         // program keeps the engine busy; the engine's own poll usually gets there first.
         if let Some(waker) = outer_waker {
             waker.wake();
         }
+        let unsettled = Unsettled {
+            fates: self.fates.clone(),
+            n,
+            tool: name.to_string(),
+            settled: false,
+        };
         Ok(Box::pin(async move {
-            settled.await.unwrap_or_else(|_| Err(over("dropped")))
+            let mut unsettled = unsettled;
+            let result = settled.await.unwrap_or_else(|_| Err(over("dropped")));
+            unsettled.settled = true;
+            result
         }))
     }
 
@@ -194,6 +219,7 @@ impl Host for BridgeHost {
 pub(crate) struct Bridge {
     run: Arc<Mutex<Run>>,
     changes: Arc<Mutex<Vec<String>>>,
+    fates: SharedFates,
 }
 
 impl Bridge {
@@ -204,6 +230,12 @@ impl Bridge {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone()
+    }
+
+    /// Say what became of each call the program left behind pending (see `fates`); call it
+    /// after [`Bridge::wind_down`].
+    pub(crate) fn explain(&self, left_behind: &mut [ptc_engine::LeftBehind]) {
+        fates::lock(&self.fates).explain(left_behind);
     }
 
     /// Advance sub-calls from this task until the engine's run finishes; returns its report.
@@ -235,7 +267,9 @@ impl Bridge {
             run.closed = true;
             run.outer_waker = None;
             run.scheduler.schedule().signal.cancel();
+            let mut fates = fates::lock(&self.fates);
             for call in run.scheduler.close() {
+                fates.closed(call.n);
                 let _ = call.reply.send(Err(over(reason)));
             }
         }
@@ -245,7 +279,16 @@ impl Bridge {
             .is_err()
         {
             let mut run = lock(&self.run);
+            let mut fates = fates::lock(&self.fates);
             for exec in run.scheduler.abandon() {
+                if let Some(n) = exec
+                    .call_id()
+                    .rsplit(':')
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                {
+                    fates.abandoned(n);
+                }
                 run.scheduler.schedule().log_abandoned(&exec);
             }
         }

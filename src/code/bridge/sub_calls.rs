@@ -37,6 +37,8 @@ pub(super) struct SubCalls {
     /// What the calls that may change something (those not concurrency-safe) did, as they
     /// succeeded: `<tool>: <title of its call card>`.
     pub(super) changes: Arc<Mutex<Vec<String>>>,
+    /// How each call ended (see `fates`).
+    pub(super) fates: super::SharedFates,
 }
 
 /// Changes a failed run lists at most.
@@ -79,6 +81,7 @@ impl Schedule for SubCalls {
         if !result.is_error() {
             self.record_change(exec);
         }
+        super::fates::lock(&self.fates).committed(call.n, &result);
         let (ctx, exec) = (self.ctx.clone(), exec.clone());
         let pipeline = call.pipeline.expect("a committed call has started");
         let reply = call.reply;

@@ -1,0 +1,132 @@
+//! What became of the sub-calls a program left behind.
+//!
+//! When a program ends, the engine drops the calls it never awaited and reports them as
+//! [`Left::Pending`]: it cannot know more. The bridge can, once it has wound the run down:
+//! each call's host future carries a guard that notes it when it is dropped unsettled, and
+//! each call's end is recorded as it commits (or is abandoned, or closed unstarted). So a
+//! call left behind is reported as it really ended: cancelled before it started, stopped
+//! while running (it may have taken effect), failed with its own error, or completed with
+//! its result unused.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use ptc_engine::{Left, LeftBehind};
+
+use crate::error::codes;
+use crate::result::{Outcome, ToolExecutionResult};
+
+/// The characters of a failure message kept for the report.
+const MAX_MESSAGE_CHARS: usize = 1_000;
+
+/// How one sub-call ended, so far.
+#[derive(Debug, Clone)]
+enum Fate {
+    /// Queued or running.
+    Unsettled,
+    /// It succeeded.
+    Succeeded,
+    /// It failed with this message.
+    Failed(String),
+    /// It was cancelled before its body ran.
+    NotStarted,
+    /// It was stopped while its body ran.
+    Stopped,
+}
+
+/// The fates of one run's sub-calls, by number, and the calls the program dropped unsettled.
+#[derive(Default)]
+pub(super) struct Fates {
+    /// Index `n - 1`.
+    fates: Vec<Fate>,
+    /// `(n, tool)` of the calls whose results the program never took, as they were dropped.
+    dropped: Vec<(u64, String)>,
+}
+
+/// The fates of one run, shared by the host, the schedule and the guards.
+pub(super) type SharedFates = Arc<Mutex<Fates>>;
+
+pub(super) fn lock(fates: &SharedFates) -> MutexGuard<'_, Fates> {
+    fates.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Fates {
+    /// Call `n` was queued.
+    pub(super) fn queued(&mut self, n: u64) {
+        debug_assert_eq!(self.fates.len() as u64 + 1, n);
+        self.fates.push(Fate::Unsettled);
+    }
+
+    /// Call `n` committed with `result`.
+    pub(super) fn committed(&mut self, n: u64, result: &ToolExecutionResult) {
+        let fate = match &result.outcome {
+            Outcome::Success { .. } => Fate::Succeeded,
+            Outcome::Failure(f) if f.code() == Some(codes::ABORTED) => Fate::Stopped,
+            Outcome::Failure(f) if f.code() == Some(codes::ABORTED_BEFORE_DISPATCH) => {
+                Fate::NotStarted
+            }
+            Outcome::Failure(f) => {
+                Fate::Failed(f.message.chars().take(MAX_MESSAGE_CHARS).collect())
+            }
+        };
+        self.set(n, fate);
+    }
+
+    /// Call `n` was closed before it started.
+    pub(super) fn closed(&mut self, n: u64) {
+        self.set(n, Fate::NotStarted);
+    }
+
+    /// Call `n` was abandoned while it ran.
+    pub(super) fn abandoned(&mut self, n: u64) {
+        self.set(n, Fate::Stopped);
+    }
+
+    fn set(&mut self, n: u64, fate: Fate) {
+        if let Some(slot) = n
+            .checked_sub(1)
+            .and_then(|i| self.fates.get_mut(i as usize))
+        {
+            *slot = fate;
+        }
+    }
+
+    /// Turn each call the engine reports as [`Left::Pending`] into what became of it: the
+    /// engine reports its unsettled calls in submission order, as the guards dropped them, so
+    /// the k-th pending call of a tool is the k-th dropped call of that tool. A call with no
+    /// such match stays pending.
+    pub(super) fn explain(&self, left_behind: &mut [LeftBehind]) {
+        let mut dropped = self.dropped.clone();
+        dropped.sort_unstable_by_key(|(n, _)| *n);
+        let mut taken = vec![false; dropped.len()];
+        for call in left_behind.iter_mut().filter(|c| c.left == Left::Pending) {
+            let found = (0..dropped.len()).find(|&i| !taken[i] && dropped[i].1 == call.tool);
+            let Some(i) = found else { continue };
+            taken[i] = true;
+            let n = dropped[i].0;
+            call.left = match self.fates.get(n as usize - 1) {
+                Some(Fate::Succeeded) => Left::Completed,
+                Some(Fate::Failed(message)) => Left::Failed(message.clone()),
+                Some(Fate::NotStarted) => Left::NotStarted,
+                Some(Fate::Stopped) => Left::Stopped,
+                Some(Fate::Unsettled) | None => Left::Pending,
+            };
+        }
+    }
+}
+
+/// Held by a call's host future: notes the call as dropped unsettled unless it settled.
+pub(super) struct Unsettled {
+    pub(super) fates: SharedFates,
+    pub(super) n: u64,
+    pub(super) tool: String,
+    pub(super) settled: bool,
+}
+
+impl Drop for Unsettled {
+    fn drop(&mut self) {
+        if !self.settled {
+            let tool = std::mem::take(&mut self.tool);
+            lock(&self.fates).dropped.push((self.n, tool));
+        }
+    }
+}
