@@ -304,3 +304,43 @@ return await call;
     assert!(text.contains("refused"), "{text}");
     assert_eq!(code, 0, "{text}");
 }
+
+#[test]
+fn ptc_run_on_a_terminal_shows_each_console_line_once() {
+    // Console lines stream live to the terminal; the result then shows only what they did not
+    // (the returned value), on success and on failure alike.
+    let tmp = tempfile::tempdir().unwrap();
+    let base = std::fs::canonicalize(tmp.path()).unwrap();
+    let root = base.join("root");
+    std::fs::create_dir(&root).unwrap();
+    for (name, program, code) in [
+        (
+            "ok.ts",
+            "console.log('LINE-ONE');\nconsole.log('LINE-TWO');\nreturn 'VALUE';",
+            0,
+        ),
+        (
+            "fails.ts",
+            "console.log('LINE-ONE');\nconsole.log('LINE-TWO');\nthrow new Error('BOOM');",
+            1,
+        ),
+    ] {
+        let program_path = base.join(name);
+        std::fs::write(&program_path, program).unwrap();
+        let args = [
+            "run",
+            "--root",
+            root.to_str().unwrap(),
+            program_path.to_str().unwrap(),
+        ];
+        let run = OnTerminal::spawn(&args, &base.join("xdg"));
+        let (exit, shown) = run.finish();
+        let text = String::from_utf8_lossy(&shown);
+        assert_eq!(exit, code, "{text}");
+        for once in ["LINE-ONE", "LINE-TWO"] {
+            assert_eq!(text.matches(once).count(), 1, "{name}: {once}:\n{text}");
+        }
+        let last = if code == 0 { "VALUE" } else { "BOOM" };
+        assert!(text.contains(last), "{name}:\n{text}");
+    }
+}

@@ -111,10 +111,13 @@ pub async fn main(args: RunArgs) -> Result<ExitCode, String> {
     };
     // Console output streams live to stderr (not under --repeat, which measures).
     let live = args.repeat.is_none();
+    let streamed = Streamed::default();
     let setup = registry(&args.packs, |config| {
         limits.apply(config);
         if live {
-            config.console = Some(Arc::new(|_: &ToolExecution, _, line: &str| {
+            let streamed = streamed.clone();
+            config.console = Some(Arc::new(move |_: &ToolExecution, _, line: &str| {
+                streamed.push(line);
                 ptc_cli::terminal::console_line(line)
             }));
         }
@@ -142,7 +145,7 @@ pub async fn main(args: RunArgs) -> Result<ExitCode, String> {
         agent = agent.with_session(log.clone());
     }
     let stop = stop_on_signals()?;
-    let outcome = run(registry, agent, &code, &args, &stop).await;
+    let outcome = run(registry, agent, &code, &args, &stop, &streamed).await;
     // Nothing the programs started outlives the process.
     let _ = tokio::time::timeout(OWNER_GRACE, owner.close()).await;
     setup.shutdown().await;
@@ -158,6 +161,52 @@ pub async fn main(args: RunArgs) -> Result<ExitCode, String> {
         // Loud already (on stderr when it happened); the exit code says it too.
         Some(_) if outcome.is_ok() => Ok(ExitCode::from(3)),
         _ => outcome,
+    }
+}
+
+/// The console lines a run streamed live, so that a terminal shows them once.
+#[derive(Clone, Default)]
+struct Streamed(Arc<std::sync::Mutex<Vec<String>>>);
+
+impl Streamed {
+    fn push(&self, line: &str) {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(line.to_string());
+    }
+
+    /// `text` (a run's result) without the streamed lines it repeats: the head of a
+    /// successful run's text, or the `Captured output:` tail of a failed one's. `None` when
+    /// nothing was streamed or the text does not hold them as they were (a capped result).
+    fn strip_from<'t>(&self, text: &'t str) -> Option<&'t str> {
+        let lines = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if lines.is_empty() {
+            return None;
+        }
+        let logged = lines.join("\n");
+        if let Some(rest) = text.strip_prefix(logged.as_str()) {
+            if rest.is_empty() || rest.starts_with('\n') {
+                return Some(rest.strip_prefix('\n').unwrap_or(rest));
+            }
+        }
+        let tail = format!("\nCaptured output:\n{logged}");
+        text.strip_suffix(tail.as_str())
+    }
+}
+
+/// Whether standard output and standard error are the same terminal (a person reads both).
+fn same_terminal() -> bool {
+    use std::io::IsTerminal;
+    use std::os::unix::fs::MetadataExt;
+    let (out, err) = (std::io::stdout(), std::io::stderr());
+    if !out.is_terminal() || !err.is_terminal() {
+        return false;
+    }
+    let device = |fd: i32| std::fs::metadata(format!("/proc/self/fd/{fd}")).map(|m| m.rdev());
+    match (device(1), device(2)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => true,
     }
 }
 
@@ -205,6 +254,7 @@ async fn run(
     code: &str,
     args: &RunArgs,
     stop: &Stop,
+    streamed: &Streamed,
 ) -> Result<ExitCode, String> {
     let sub_calls = Arc::new(AtomicU64::new(0));
     let counter = sub_calls.clone();
@@ -245,7 +295,17 @@ async fn run(
         });
         crate::output::stdout_line(&serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?);
     } else {
-        crate::output::stdout_shown_line(&ptc::content_text(&result.content));
+        let text = ptc::content_text(&result.content);
+        // On one terminal the console lines are already on the screen: show the rest.
+        let shown = match same_terminal() {
+            true => streamed.strip_from(&text),
+            false => None,
+        };
+        match shown {
+            Some("") => {}
+            Some(rest) => crate::output::stdout_shown_line(rest),
+            None => crate::output::stdout_shown_line(&text),
+        }
     }
     if args.repeat.is_some() {
         let total_ms = elapsed.as_secs_f64() * 1e3;
