@@ -333,7 +333,11 @@ impl Sandbox {
                 // ops complete in a later turn than the call the program awaited last): let
                 // them settle, so that the calls left behind are reported as they ended
                 // (failed, not still running). Calls still running stay pending; this never
-                // waits for them.
+                // waits for them. Calls submitted last get their start first, as on an
+                // engine that polls the host after each call: what became of a call left
+                // behind then does not depend on which thread got there first.
+                let _caller = caller.enter();
+                host.poll_progress(cx);
                 for _ in 0..SETTLE_TURNS {
                     let _ = self
                         .runtime
