@@ -56,7 +56,7 @@ impl Source<'_> {
     }
 
     /// `   4 | text` and `     |    ^` under 1-based `col` (the text windowed around it).
-    fn snippet(&self, line: usize, col: usize) -> String {
+    pub(crate) fn snippet(&self, line: usize, col: usize) -> String {
         let Some(text) = self.line(line) else {
             return String::new();
         };
@@ -84,7 +84,7 @@ impl Source<'_> {
     }
 
     /// `run_code.ts:L:C` of a running position, and the position as written.
-    fn at(&self, line: usize, col: usize) -> (String, usize, usize) {
+    pub(crate) fn at(&self, line: usize, col: usize) -> (String, usize, usize) {
         let (line, col) = self.map.original(line, col);
         (format!("{}:{line}:{col}", self.filename), line, col)
     }

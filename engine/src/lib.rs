@@ -110,6 +110,7 @@ mod program;
 #[cfg(feature = "quickjs")]
 mod quickjs;
 mod stop;
+mod whereabouts;
 
 #[cfg(any(feature = "v8", feature = "deno-quickjs"))]
 pub use deno::DenoEngine;

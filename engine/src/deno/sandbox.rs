@@ -15,9 +15,10 @@ use super::{
 use crate::{
     diagnostic::Source,
     failure::decide,
-    left::LeftBehind,
+    left::{Left, LeftBehind},
     output::{Encoded, Output},
     program::{prepare, without_bom, Deadline, Prepared},
+    whereabouts::{self, Whereabouts},
     FailureKind, Host, Limits, Program, RunFailure, RunReport,
 };
 
@@ -54,6 +55,9 @@ pub(super) struct Sandbox {
     runtime: JsRuntime,
     heap: usize,
     setup: v8::Global<v8::Function>,
+    /// Whether the run was stopped while the program waited at the event loop (not while its
+    /// code ran), for saying where it was.
+    stopped_waiting: bool,
 }
 
 /// The glue helpers of one run (see `runtime-js/glue.js` and `runtime-js/deno.js`).
@@ -82,6 +86,7 @@ impl Sandbox {
             runtime,
             heap,
             setup: setup.0,
+            stopped_waiting: false,
         })
     }
 
@@ -154,12 +159,33 @@ impl Sandbox {
             };
             self.execute(&run, &*host, &control, &caller).await
         };
-        let outcome = decide(outcome, control.stop().failure(), cancel.is_cancelled());
+        let mut outcome = decide(outcome, control.stop().failure(), cancel.is_cancelled());
+        if let Err(failure) = &mut outcome {
+            self.locate(failure, &left, &source);
+        }
         control.detach();
         let state = self.runtime.op_state().borrow_mut().take::<RunState>();
         // Dropping the runtime drops unsettled host calls, which aborts them.
         drop(self);
         state.output.report(outcome, left, &prepared.map)
+    }
+
+    /// Say where the program was in a limit's `failure` (see [`crate::whereabouts`]): the
+    /// calls it waited for, or that it was computing (V8 stops the program without a stack).
+    fn locate(&self, failure: &mut RunFailure, left: &[LeftBehind], source: &Source<'_>) {
+        if !self.stopped_waiting {
+            return whereabouts::locate(failure, Whereabouts::Computing, source);
+        }
+        let calls: Vec<(String, Option<(usize, usize)>)> = left
+            .iter()
+            .filter(|call| call.left == Left::Pending)
+            .map(|call| (call.tool.clone(), call.site))
+            .collect();
+        let waiting = Whereabouts::Waiting {
+            calls: &calls,
+            timers: 0,
+        };
+        whereabouts::locate(failure, waiting, source);
     }
 
     /// Set up, start and drive the program; its JSON result counted against the output limit,
@@ -176,6 +202,10 @@ impl Sandbox {
             Err(failure) => return (Err(failure), Vec::new()),
         };
         let outcome = self.run_program(run, &helpers, host, control, caller).await;
+        // The program is over: a stop that terminated it must not also stop the helper that
+        // reports on it (a timeout while it waited names the calls it waited for).
+        control.detach();
+        self.runtime.v8_isolate().cancel_terminate_execution();
         let left = {
             deno_core::scope!(scope, &mut self.runtime);
             v8::tc_scope!(let tc, scope);
@@ -317,14 +347,19 @@ impl Sandbox {
         control: &Control,
         caller: &Handle,
     ) -> Result<(), RunFailure> {
+        let mut turned = false;
         poll_fn(|cx| {
             control.register(cx.waker());
             if let Some(failure) = control.stop().failure() {
+                // Stopped since the last turn, which left the program waiting (before the
+                // first turn, the program's first part was still running).
+                self.stopped_waiting = turned;
                 return Poll::Ready(Err(failure.clone()));
             }
             let polled = self
                 .runtime
                 .poll_event_loop(cx, PollEventLoopOptions::default());
+            turned = true;
             if let Some(failure) = control.stop().failure() {
                 return Poll::Ready(Err(failure.clone()));
             }

@@ -1,7 +1,12 @@
 //! One run in one fresh QuickJS runtime: set up the sandbox, run the program, report.
 
 use std::{
-    cell::RefCell, future::Future, rc::Rc, sync::Arc, task::Context as TaskContext, time::Instant,
+    cell::{Cell, RefCell},
+    future::Future,
+    rc::Rc,
+    sync::Arc,
+    task::Context as TaskContext,
+    time::Instant,
 };
 
 use rquickjs::{
@@ -28,6 +33,7 @@ use crate::{
     output::{Encoded, Output},
     program::{prepare, without_bom, Deadline},
     stop::Stop,
+    whereabouts::{self, Whereabouts},
     FailureKind, Host, Limits, Program, RunFailure, RunReport,
 };
 
@@ -123,9 +129,13 @@ pub(super) fn run(
             waker,
             unhandled,
             source: &source,
+            stopped_computing: Cell::new(false),
         };
         let outcome = run.execute(&program, &prepared.js, host);
-        let outcome = decide(outcome, run.stop.failure(), cancel.is_cancelled());
+        let mut outcome = decide(outcome, run.stop.failure(), cancel.is_cancelled());
+        if let Err(failure) = &mut outcome {
+            run.locate(failure, &program.filename);
+        }
         let mut left: Vec<LeftBehind> = run.unhandled.take();
         for (tool, site, what) in run.calls.borrow().unsettled_tools(&program.filename) {
             left.push(LeftBehind {
@@ -165,6 +175,8 @@ struct Run<'a, 'js> {
     unhandled: Unhandled,
     /// The program as written, for diagnostics.
     source: &'a Source<'a>,
+    /// Whether a stop interrupted the program's code (rather than its wait for calls).
+    stopped_computing: Cell<bool>,
 }
 
 impl<'js> Run<'_, 'js> {
@@ -191,7 +203,13 @@ impl<'js> Run<'_, 'js> {
             Ok(promise) => promise,
             Err(e) => return Err(self.js_failure(&glue, e)),
         };
-        self.drive(&glue, &main)?;
+        if let Err(failure) = self.drive(&glue, &main) {
+            // A stop that interrupted the program's first synchronous part rejected its promise.
+            if main.state() == PromiseState::Rejected {
+                self.stopped_computing.set(true);
+            }
+            return Err(failure);
+        }
         match main.state() {
             PromiseState::Resolved => {
                 let value: Value<'js> = match main.result::<Value<'js>>() {
@@ -257,12 +275,16 @@ impl<'js> Run<'_, 'js> {
             if self.cancel.is_cancelled() {
                 self.stop.fail(RunFailure::aborted());
             }
+            let mut ran = false;
             while self.ctx.execute_pending_job() {
+                ran = true;
                 if self.stop.failure().is_some() {
                     break;
                 }
             }
             if let Some(failure) = self.stop.failure() {
+                // A stop that came while the program's code ran interrupted it.
+                self.stopped_computing.set(ran);
                 return Err(failure.clone());
             }
             if main.state() != PromiseState::Pending {
@@ -409,6 +431,7 @@ impl<'js> Run<'_, 'js> {
     /// A failure of a call into JavaScript: the recorded stop reason, or the exception.
     fn js_failure(&self, glue: &Glue<'js>, error: rquickjs::Error) -> RunFailure {
         if let Some(failure) = self.stop.failure() {
+            self.stopped_computing.set(true);
             return failure.clone();
         }
         match error {
@@ -418,6 +441,35 @@ impl<'js> Run<'_, 'js> {
             }
             other => RunFailure::new(FailureKind::Exception, other.to_string()),
         }
+    }
+
+    /// Say where the program was in a limit's `failure` (see [`crate::whereabouts`]).
+    fn locate(&self, failure: &mut RunFailure, filename: &str) {
+        // QuickJS records a frame's position only at some calls: a stack taken in a loop can
+        // point far from it, so a computing program is not given a line.
+        let whereabouts = match self.stopped_computing.get() {
+            true => Whereabouts::Computing,
+            false => {
+                let calls = self.calls.borrow();
+                let waiting: Vec<(String, Option<(usize, usize)>)> = calls
+                    .unsettled_tools(filename)
+                    .into_iter()
+                    .filter(|(.., left)| *left == Left::Pending)
+                    .map(|(tool, site, _)| (tool, parse_site(&site)))
+                    .collect();
+                let timers = calls.timers();
+                drop(calls);
+                return whereabouts::locate(
+                    failure,
+                    Whereabouts::Waiting {
+                        calls: &waiting,
+                        timers,
+                    },
+                    self.source,
+                );
+            }
+        };
+        whereabouts::locate(failure, whereabouts, self.source);
     }
 
     /// The failure for an uncaught exception `reason`, pointing at the program's own code.

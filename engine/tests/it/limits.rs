@@ -37,10 +37,12 @@ engine_test! {
     async fn a_hot_loop_times_out_and_the_next_run_works() {
         let report = run_with("console.log('spinning');\nwhile (true) {}", wall_clock(100)).await;
         assert_eq!(failure(&report).kind, FailureKind::Timeout);
-        // The limit as configured, not what was left of it when the program started.
+        // The limit as configured, not what was left of it when the program started, and
+        // that the program was computing.
         assert_eq!(
             failure(&report).message,
-            "the run exceeded its wall-clock limit of 100ms"
+            "the run exceeded its wall-clock limit of 100ms while the program was computing, \
+             not waiting for a tool call (a loop that does not end?)"
         );
         assert_eq!(report.logs, vec!["spinning".to_string()]);
         // A catch cannot swallow the interrupt.
@@ -55,12 +57,48 @@ engine_test! {
 }
 
 engine_test! {
-    async fn a_call_that_never_settles_times_out() {
-        let report = run_with("await tools.never({})", wall_clock(100)).await;
+    async fn a_call_that_never_settles_times_out_naming_the_call_it_waited_for() {
+        let report = run_with("const a = 1;\nawait tools.never({})", wall_clock(100)).await;
         assert_eq!(failure(&report).kind, FailureKind::Timeout);
         assert_eq!(
             failure(&report).message,
-            "the run exceeded its wall-clock limit of 100ms"
+            "the run exceeded its wall-clock limit of 100ms while the program waited for \
+             tools.never (called at run_code.ts:2:13)\n 2 | await tools.never({})\n   |             ^"
+        );
+        // Several calls: the first ones named, the rest counted.
+        let program = "await Promise.all([1, 2, 3, 4, 5].map((i) => tools.never({ i })));";
+        let report = run_with(program, wall_clock(100)).await;
+        let message = &failure(&report).message;
+        assert!(
+            message.starts_with(
+                "the run exceeded its wall-clock limit of 100ms while the program waited for \
+                 5 tool calls: tools.never (called at run_code.ts:1:"
+            ) && message.contains(", and 2 more\n"),
+            "{message}"
+        );
+    }
+}
+
+engine_test! {
+    async fn a_timeout_in_a_loop_of_calls_names_the_call_and_a_busy_one_the_computing() {
+        let program = "let n = 0;\nwhile (true) {\n  n += await tools.sleep({ ms: 40 });\n}";
+        let report = run_with(program, wall_clock(150)).await;
+        let message = &failure(&report).message;
+        assert!(
+            message.contains("while the program waited for tools.sleep (called at run_code.ts:3:")
+                || message.contains("while the program was computing"),
+            "{message}"
+        );
+        // Computing after a call.
+        let program = "const r = await tools.echo({});\nlet s = 0;\nfor (let i = 0; ; i++) s += Math.abs(i);";
+        let report = run_with(program, wall_clock(100)).await;
+        let message = &failure(&report).message;
+        assert!(
+            message.ends_with(
+                " while the program was computing, not waiting for a tool call (a loop that \
+                 does not end?)"
+            ),
+            "{message}"
         );
     }
 }
@@ -83,6 +121,11 @@ engine_test! {
             report.outcome
         );
         assert_eq!(report.logs, vec!["allocating".to_string()]);
+        assert!(
+            failure(&report).message.contains(" while the program was computing"),
+            "{}",
+            failure(&report).message
+        );
         let report = run("let a = [];\nwhile (true) a.push('x'.repeat(1e6) + a.length);").await;
         assert_eq!(
             failure(&report).kind,
