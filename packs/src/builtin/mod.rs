@@ -6,8 +6,8 @@
 //! | `read` | `{path, offset, lines: {number, text}[], total_lines, truncated, next_offset?}` | `read` | concurrency-safe |
 //! | `write` | `{path, created, bytes, lines, hunks}` | `diff` | exclusive |
 //! | `edit` | `{path, replacements, hunks}` | `diff` | exclusive |
-//! | `glob` | `{paths, total, truncated}` (newest first, ≤ 100) | `search` (paths) | concurrency-safe |
-//! | `grep` | `{matches: {path, line, text}[], total, files, truncated}` (≤ 250) | `search` (matches) | concurrency-safe |
+//! | `glob` | `{paths, total, truncated}` (newest first, ≤ 100; ≤ 10,000 in a program) | `search` (paths) | concurrency-safe |
+//! | `grep` | `{matches: {path, line, text}[], total, files, truncated}` (≤ 250; ≤ 10,000 in a program) | `search` (matches) | concurrency-safe |
 //! | `bash` | `{exit_code?, signal?, stdout, stderr, output, truncated, task_id?}` | `terminal` | exclusive |
 //! | `todo_write` | `{todos, pending, in_progress, completed}` | — | exclusive |
 //! | `task_list` | `{tasks: {task_id, kind, state, status, …}[]}` | — | concurrency-safe |
@@ -22,7 +22,8 @@
 //! | `ask_user_question` | `{answers: {id, answer: string[]}[]}` (the agent's `QuestionService`, else the terminal) | — | exclusive |
 //!
 //! Names, parameter names, types, descriptions and required lists are the seed
-//! catalog's, with deliberate differences: the tool descriptions of `glob`, `grep` and
+//! catalog's, with deliberate differences: `glob` and `grep` take an `offset` to page past
+//! their cap; the tool descriptions of `glob`, `grep` and
 //! `bash` do not promise a spill file or `$DSH_*` variables, which this pack does not
 //! provide; descriptions of the task and terminal tools add what this pack does (caps,
 //! backends, how a kill is sent); `terminal_read` also takes `wait` and `timeout_ms`;
@@ -30,6 +31,11 @@
 //! `SIGQUIT`, `SIGTSTP`: never a process group by number). `bash`,
 //! background tasks and terminals run in the kernel sandbox of [`crate::sandbox`]; `write`
 //! and `edit` refuse the protected files of `PackContext::sandbox`.
+//!
+//! In a `run_code` program the caps of `read`, `glob` and `grep` are data caps (see
+//! `data_caps.rs`): a cap that still cuts a result is said through
+//! `ToolRunContext::cut_short`, and a `write` of content built from a partial read of the
+//! same run is refused (`partial_reads.rs`).
 //!
 //! Background tasks ([`tasks`]) and terminals ([`terminal`]) belong to the calling agent's
 //! [`Owner`] (or, without one, the pack's own, which ends when the pack's tools are
@@ -45,11 +51,13 @@ mod ask;
 mod background;
 mod bash;
 mod beneath;
+mod data_caps;
 mod deny;
 mod diff;
 mod edit;
 mod glob;
 mod grep;
+mod partial_reads;
 mod path_glob;
 mod read;
 mod shared;
@@ -104,6 +112,7 @@ pub struct Builtin {
     bg: Background,
     todos: TodoStore,
     questions: Option<Arc<dyn QuestionService>>,
+    reads: Arc<partial_reads::ReadLog>,
 }
 
 impl std::fmt::Debug for Builtin {
@@ -133,6 +142,7 @@ impl Builtin {
             },
             todos: TodoStore::new(),
             questions: ctx.questions.clone(),
+            reads: Arc::default(),
         })
     }
 
@@ -178,8 +188,8 @@ impl Builtin {
         let ws = &self.bg.ws;
         let bg = &self.bg;
         vec![
-            read::tool(ws.clone()),
-            write::tool(ws.clone()),
+            read::tool(ws.clone(), self.reads.clone()),
+            write::tool(ws.clone(), self.reads.clone()),
             edit::tool(ws.clone()),
             glob::tool(ws.clone()),
             grep::tool(ws.clone()),

@@ -50,7 +50,8 @@ fn seed_parameters() -> Vec<(&'static str, Value)> {
             "glob",
             json!({"type": "object", "properties": {
                 "pattern": {"type": "string", "description": "Glob pattern to match file paths against (e.g. \"**/*.ts\", \"src/**/*.test.js\")."},
-                "path": {"type": "string", "description": "Directory to search in. Defaults to the session workspace; a relative path resolves against it."}
+                "path": {"type": "string", "description": "Directory to search in. Defaults to the session workspace; a relative path resolves against it."},
+                "offset": {"type": "number", "description": "Paths to skip, to page past a capped result."}
             }, "required": ["pattern"]}),
         ),
         (
@@ -58,7 +59,8 @@ fn seed_parameters() -> Vec<(&'static str, Value)> {
             json!({"type": "object", "properties": {
                 "pattern": {"type": "string", "description": "Regular expression to search for (ripgrep syntax)."},
                 "path": {"type": "string", "description": "File or directory to search. Defaults to the session workspace; a relative path resolves against it."},
-                "include": {"type": "string", "description": "One glob filter for which files to search (e.g. \"*.ts\", \"*.{js,jsx}\"). Not a list; negation is not supported."}
+                "include": {"type": "string", "description": "One glob filter for which files to search (e.g. \"*.ts\", \"*.{js,jsx}\"). Not a list; negation is not supported."},
+                "offset": {"type": "number", "description": "Matches to skip, to page past a capped result."}
             }, "required": ["pattern"]}),
         ),
         (
@@ -294,17 +296,14 @@ fn builtin_descriptions_are_true_in_code_mode_and_the_code_list_is_lean() {
     for (tool, code) in [
         (
             "read",
-            "// Read a UTF-8 text file: a window of its lines (at most `limit` lines and 256 KiB of text; if `truncated`, go on from `next_offset`).\nread: {",
+            "// Read a UTF-8 text file: all of it (up to 8 MiB), or the window `offset`/`limit` ask for; if `truncated`, go on from `next_offset`.\nread: {",
         ),
         (
             "bash",
             "A non-zero exit is a result, not an error; a timeout rejects",
         ),
-        (
-            "grep",
-            "if `truncated`, narrow the pattern, path or include",
-        ),
-        ("glob", "if `truncated`, narrow the pattern or path"),
+        ("grep", "Matches to skip, to page past a capped result."),
+        ("glob", "Paths to skip, to page past a capped result."),
         ("todo_write", "Send the ENTIRE list every call"),
     ] {
         assert!(text.contains(code), "{tool}: {code:?} in:\n{text}");
