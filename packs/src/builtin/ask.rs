@@ -59,7 +59,7 @@ fn check(questions: &[Question]) -> Result<(), ToolError> {
 }
 
 fn option_spec() -> ValueSpec {
-    ValueSpec::object(true)
+    ValueSpec::object(false)
         .required_property(
             "label",
             ValueSpec::string().describe("Short user-facing option label."),
@@ -71,7 +71,7 @@ fn option_spec() -> ValueSpec {
 }
 
 fn question_spec() -> ValueSpec {
-    ValueSpec::object(true)
+    ValueSpec::object(false)
         .required_property(
             "id",
             ValueSpec::string().describe("Stable id for this question; echoed in the answer."),

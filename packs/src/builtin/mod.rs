@@ -23,7 +23,8 @@
 //!
 //! Names, parameter names, types, descriptions and required lists are the seed
 //! catalog's, with deliberate differences: `glob` and `grep` take an `offset` to page past
-//! their cap; the tool descriptions of `glob`, `grep` and
+//! their cap; the items of `todo_write` and `ask_user_question` are closed
+//! (`additionalProperties: false`: an unknown key fails the call, naming it); the tool descriptions of `glob`, `grep` and
 //! `bash` do not promise a spill file or `$DSH_*` variables, which this pack does not
 //! provide; descriptions of the task and terminal tools add what this pack does (caps,
 //! backends, how a kill is sent); `terminal_read` also takes `wait` and `timeout_ms`;

@@ -171,7 +171,7 @@ pub(crate) fn tool(store: TodoStore) -> ToolDefinition {
             ParameterSpec::new().required(
                 "todos",
                 ValueSpec::array(
-                    ValueSpec::object(true)
+                    ValueSpec::object(false)
                         .required_property(
                             "content",
                             ValueSpec::string()

@@ -77,7 +77,7 @@ fn seed_parameters() -> Vec<(&'static str, Value)> {
             "todo_write",
             json!({"type": "object", "properties": {
                 "todos": {"type": "array", "description": "The COMPLETE task list, replacing any previous list.", "items": {
-                    "type": "object", "additionalProperties": true, "properties": {
+                    "type": "object", "additionalProperties": false, "properties": {
                         "content": {"type": "string", "description": "What the task is — a short imperative line."},
                         "status": {"type": "string", "description": "pending (not started) | in_progress (now) | completed (done).", "enum": ["pending", "in_progress", "completed"]}
                     }, "required": ["content", "status"]}}
@@ -144,12 +144,12 @@ fn seed_parameters() -> Vec<(&'static str, Value)> {
             "ask_user_question",
             json!({"type": "object", "properties": {
                 "questions": {"type": "array", "description": "Questions to ask the user before continuing.", "items": {
-                    "type": "object", "additionalProperties": true, "properties": {
+                    "type": "object", "additionalProperties": false, "properties": {
                         "id": {"type": "string", "description": "Stable id for this question; echoed in the answer."},
                         "question": {"type": "string", "description": "The specific question to ask the user."},
                         "header": {"type": "string", "description": "Optional short heading for the question, such as \"Confirm\" or \"Choose Mode\"."},
                         "options": {"type": "array", "description": "Optional choices to show the user. If you recommend one, put it first and append \"(Recommended)\" to that label.", "items": {
-                            "type": "object", "additionalProperties": true, "properties": {
+                            "type": "object", "additionalProperties": false, "properties": {
                                 "label": {"type": "string", "description": "Short user-facing option label."},
                                 "description": {"type": "string", "description": "One sentence explaining the tradeoff or impact."}
                             }, "required": ["label"]}},
