@@ -61,6 +61,7 @@ mod grep;
 mod partial_reads;
 mod path_glob;
 mod read;
+mod scratch;
 mod shared;
 pub mod tasks;
 pub mod terminal;
@@ -139,6 +140,7 @@ impl Builtin {
                 sandbox: Arc::new(sandbox),
                 tasks: TaskStore::new(ctx.tasks),
                 terminals: TerminalStore::new(ctx.terminals),
+                scratch: Default::default(),
                 fallback: Owner::new("builtin"),
             },
             todos: TodoStore::new(),

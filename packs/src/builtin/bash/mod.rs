@@ -8,6 +8,9 @@
 //! dropped, and when the shell exits (so a command's background children never outlive
 //! the call).
 //!
+//! `TMPDIR` is the calling owner's scratch directory (`scratch.rs`): one per owner, kept
+//! across its calls, removed when it ends.
+//!
 //! With `run_in_background: true` the same command starts as a background task of the
 //! calling session (see [`super::tasks`]) and the call returns its id at once.
 //!
@@ -139,7 +142,7 @@ pub(crate) fn tool(bg: Background) -> ToolDefinition {
         .description(format!(
             "Execute a bash command (`bash -c`) and return its stdout/stderr. Each call runs in a \
              fresh shell: no state (cwd, variables, functions) persists between calls — pass \
-             `workdir` instead of using `cd`. Non-zero exits are reported as `[exit code: N]`. \
+             `workdir` instead of using `cd`; files in `$TMPDIR` (your scratch directory) do. Non-zero exits are reported as `[exit code: N]`. \
              The working directory must be inside the workspace. Long output is truncated to \
              its tail. Processes a command leaves running are killed when it exits. Set \
              `run_in_background: true` for long-running commands: the call returns a task id \
@@ -148,7 +151,8 @@ pub(crate) fn tool(bg: Background) -> ToolDefinition {
         ))
         .code_description(format!(
             "Run `bash -c COMMAND` in a fresh shell: no state (cwd, variables, functions) \
-             persists, so pass `workdir` (inside the workspace) instead of `cd`. A non-zero exit \
+             persists (files in `$TMPDIR` do), so pass `workdir` (inside the workspace) instead \
+             of `cd`. A non-zero exit \
              is a result, not an error; a timeout rejects (the output so far in its message). \
              Processes it starts die with it. Calls run one at a time, even under Promise.all: \
              for commands in parallel, start each with `run_in_background: true` (returns a task \
@@ -344,11 +348,17 @@ async fn run(
     }
     let timeout = shared::whole_number(args.timeout_ms, "timeoutMs", DEFAULT_TIMEOUT_MS, 1)?
         .min(MAX_TIMEOUT_MS);
-    // Kept until the call ends: dropping it removes the command's private temp dir.
+    // The owner's scratch directory is `TMPDIR`, kept across calls; held until this one ends.
+    let scratch = bg
+        .scratch
+        .of(&owner.owner)
+        .map_err(|e| ToolError::new(format!("cannot make the scratch directory for bash: {e}")))?;
+    // Kept until the call ends: dropping it removes the command's private sandbox dir.
     let confinement = sandbox
-        .prepare()
+        .prepare_with_tmp(Some(scratch.path()))
         .map_err(|e| ToolError::new(format!("cannot set up the sandbox for bash: {e}")))?;
-    let command = command(&dir, &args.command, confinement.as_ref());
+    let mut command = command(&dir, &args.command, confinement.as_ref());
+    command.env("TMPDIR", scratch.path());
     let mut child = Command::from(command)
         .kill_on_drop(true)
         .spawn()
@@ -404,7 +414,7 @@ async fn run(
     let (stdout, cut_out) = take(&out);
     let (stderr, cut_err) = take(&err);
     let (output, cut_both) = take(&both);
-    drop(confinement);
+    drop((confinement, scratch));
     match end {
         End::Exited(status) => Ok(Output {
             exit_code: status.code().map(i64::from),
