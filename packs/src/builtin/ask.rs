@@ -107,10 +107,7 @@ pub(crate) fn tool(fallback: Option<Arc<dyn QuestionService>>) -> ToolDefinition
              information before proceeding. Send one or more questions, each with a stable id \
              that will be echoed in the answer.",
         )
-        .code_description(
-            "Ask the user questions (confirmation, a choice, missing information); waits for \
-             the answers, by question id: the chosen option labels, or the text written.",
-        )
+        .code_description("Ask the user; waits for the answers (chosen labels or written text).")
         .parameters(
             ParameterSpec::new().required(
                 "questions",

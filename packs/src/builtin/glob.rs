@@ -67,9 +67,8 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
              total, so narrow the pattern or path, or page with offset, to see the rest.",
         )
         .code_description(
-            "Find files whose paths match a glob pattern under `path` (\"*.ts\": .ts files at any \
-             depth; \"src/*.ts\": those directly in src), hidden and ignored ones included (not \
-             VCS metadata).",
+            "Files matching a glob (\"*.ts\": at any depth; \"src/*.ts\": directly in src), \
+             hidden and ignored ones too, not VCS metadata.",
         )
         .parameters(
             ParameterSpec::new()
@@ -83,13 +82,13 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 .optional(
                     "path",
                     ValueSpec::string().describe(
-                        "Directory to search in. Defaults to the session workspace; a relative \
-                         path resolves against it.",
+                        "Where to search. Defaults to the session workspace; a relative path \
+                         resolves against it.",
                     ),
                 )
                 .optional(
                     "offset",
-                    ValueSpec::number().describe("Paths to skip, to page past a capped result."),
+                    ValueSpec::number().describe("Entries to skip, to page past a capped result."),
                 ),
         )
         .output(walk::output_properties(
@@ -97,7 +96,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 .required_property(
                     "paths",
                     ValueSpec::array(ValueSpec::string()).describe(
-                        "Newest first, relative to the root; at most 10,000.",
+                        "Newest first, relative to the root.",
                     ),
                 )
                 .required_property("total", ValueSpec::integer())

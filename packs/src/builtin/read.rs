@@ -106,8 +106,8 @@ pub(crate) fn tool(ws: Arc<Workspace>, log: Arc<ReadLog>) -> ToolDefinition {
         .path_arguments(ws.path_arguments(&[("file_path", None)]))
         .description("Read a UTF-8 text file and return line-numbered content.")
         .code_description(format!(
-            "Read a UTF-8 text file: all of it (up to {} MiB), or the window `offset`/`limit` \
-             ask for; if `truncated`, go on from `next_offset`.",
+            "Read a UTF-8 text file (≤ {} MiB per call); if `truncated`, go on from \
+             `next_offset`.",
             PROGRAM_MAX_BYTES / 1024 / 1024
         ))
         .parameters(
@@ -115,7 +115,7 @@ pub(crate) fn tool(ws: Arc<Workspace>, log: Arc<ReadLog>) -> ToolDefinition {
                 .required(
                     "file_path",
                     ValueSpec::string()
-                        .describe("Path to read, resolved by the filesystem backend."),
+                        .describe("Path of the file, resolved by the filesystem backend."),
                 )
                 .optional(
                     "offset",
@@ -123,8 +123,9 @@ pub(crate) fn tool(ws: Arc<Workspace>, log: Arc<ReadLog>) -> ToolDefinition {
                 )
                 .optional(
                     "limit",
-                    ValueSpec::number()
-                        .describe("Maximum number of lines to return. Defaults to 2000."),
+                    ValueSpec::number().describe(
+                        "Maximum number of lines to return (default 2000; all in run_code).",
+                    ),
                 ),
         )
         .output(output_spec())
@@ -196,10 +197,7 @@ fn output_spec() -> ValueSpec {
         .required_property("total_lines", ValueSpec::integer())
         .required_property("truncated", ValueSpec::boolean())
         .property("next_offset", ValueSpec::integer())
-        .property(
-            "note",
-            ValueSpec::string().describe("Said of a file that may hold secrets (`.env`)."),
-        )
+        .property("note", ValueSpec::string())
 }
 
 /// In a program: record a partial read in `log`, and say when the byte cap cut the file

@@ -56,7 +56,7 @@ pub(crate) fn tool(ws: Arc<Workspace>, log: Arc<ReadLog>) -> ToolDefinition {
             ParameterSpec::new()
                 .required(
                     "file_path",
-                    ValueSpec::string().describe("Path to write, resolved by the filesystem backend."),
+                    ValueSpec::string().describe("Path of the file, resolved by the filesystem backend."),
                 )
                 .required(
                     "content",
@@ -71,9 +71,7 @@ pub(crate) fn tool(ws: Arc<Workspace>, log: Arc<ReadLog>) -> ToolDefinition {
                 .required_property("lines", ValueSpec::integer())
                 .required_property(
                     "hunks",
-                    diff::hunks_spec().describe(
-                        "A replaced file's changed region, as in `edit`.",
-                    ),
+                    diff::hunks_spec(),
                 ),
         )
         .concurrency_safe(false)

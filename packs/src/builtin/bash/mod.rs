@@ -124,11 +124,10 @@ fn sandbox_clause(mode: SandboxMode, network: bool) -> String {
     let net = if network { "" } else { "; no network" };
     match mode {
         SandboxMode::WorkspaceWrite => format!(
-            " Sandboxed (workspace-write): reads all but credentials, writes only the workspace \
-             and $TMPDIR{net}."
+            " Sandbox: reads all but credentials, writes only the workspace and $TMPDIR{net}."
         ),
         SandboxMode::ReadOnly => {
-            format!(" Sandboxed (read-only): reads all but credentials, writes only $TMPDIR{net}.")
+            format!(" Sandbox: reads all but credentials, writes only $TMPDIR{net}.")
         }
         SandboxMode::DangerFullAccess => String::new(),
     }
@@ -150,13 +149,10 @@ pub(crate) fn tool(bg: Background) -> ToolDefinition {
             sandbox_sentence(sandbox.mode(), sandbox.network())
         ))
         .code_description(format!(
-            "Run `bash -c COMMAND` in a fresh shell: no state (cwd, variables, functions) \
-             persists (files in `$TMPDIR` do), so pass `workdir` (inside the workspace) instead \
-             of `cd`. A non-zero exit \
-             is a result, not an error; a timeout rejects (the output so far in its message). \
-             Processes it starts die with it. Calls run one at a time, even under Promise.all: \
-             for commands in parallel, start each with `run_in_background: true` (returns a task \
-             id) and wait with task_output.{}",
+            "Run `bash -c COMMAND` in a fresh shell (only files in `$TMPDIR` persist; pass \
+             `workdir`, not `cd`). A non-zero exit is a result, not an error; a timeout rejects \
+             with the output so far. Its processes die with it. Calls run one at a time, even in \
+             Promise.all (for parallel ones: `run_in_background`).{}",
             sandbox_clause(sandbox.mode(), sandbox.network())
         ))
         .parameters(
@@ -192,7 +188,7 @@ pub(crate) fn tool(bg: Background) -> ToolDefinition {
                     "run_in_background",
                     ValueSpec::boolean().describe(
                         "Run in the background and return a task id immediately (collect with \
-                         task_output, stop with task_kill). No timeout applies.",
+                         task_output, stop with task_kill).",
                     ),
                 ),
         )
@@ -203,8 +199,8 @@ pub(crate) fn tool(bg: Background) -> ToolDefinition {
                     ValueSpec::integer().describe("Absent if a signal ended it."),
                 )
                 .property("signal", ValueSpec::string())
-                .required_property("stdout", ValueSpec::string().describe("Its last 1 MiB."))
-                .required_property("stderr", ValueSpec::string().describe("Its last 1 MiB."))
+                .required_property("stdout", ValueSpec::string().describe("Its last 1 MiB (stderr too)."))
+                .required_property("stderr", ValueSpec::string())
                 .required_property(
                     "output",
                     ValueSpec::string().describe("Both interleaved, the last 30,000 bytes."),
@@ -212,12 +208,11 @@ pub(crate) fn tool(bg: Background) -> ToolDefinition {
                 .required_property("truncated", ValueSpec::boolean())
                 .property(
                     "sandbox",
-                    ValueSpec::string().describe("Set on a likely sandbox refusal."),
+                    ValueSpec::string().describe("On a likely sandbox refusal."),
                 )
                 .property(
                     "task_id",
-                    ValueSpec::string()
-                        .describe("With run_in_background: read its output with task_output."),
+                    ValueSpec::string(),
                 ),
         )
         .concurrency_safe(false)

@@ -104,8 +104,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
              see the rest. Use read on a matched file for surrounding context.",
         )
         .code_description(
-            "Search file contents with a ripgrep regular expression. Use read on a match for \
-             surrounding context.",
+            "Search file contents with a ripgrep regular expression.",
         )
         .parameters(
             ParameterSpec::new()
@@ -117,8 +116,8 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 .optional(
                     "path",
                     ValueSpec::string().describe(
-                        "File or directory to search. Defaults to the session workspace; a \
-                         relative path resolves against it.",
+                        "Where to search. Defaults to the session workspace; a relative path \
+                         resolves against it.",
                     ),
                 )
                 .optional(
@@ -130,7 +129,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 )
                 .optional(
                     "offset",
-                    ValueSpec::number().describe("Matches to skip, to page past a capped result."),
+                    ValueSpec::number().describe("Entries to skip, to page past a capped result."),
                 ),
         )
         .output(walk::output_properties(
@@ -143,7 +142,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                             .required_property("line", ValueSpec::integer())
                             .required_property("text", ValueSpec::string()),
                     )
-                    .describe("By path and line; at most 10,000, `text` cut at 10,000 characters."),
+                    .describe("By path and line; `text` cut at 10,000 characters."),
                 )
                 .required_property("total", ValueSpec::integer())
                 .required_property("files", ValueSpec::integer())
