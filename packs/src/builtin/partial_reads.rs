@@ -1,20 +1,18 @@
 //! Which files a program read only in part, so that read → modify → `write` never drops
-//! data: a `write` in the same run (`root_call_id`: the `run_code` call) of content built
-//! from a partial read fails, saying which lines were read and which the write would drop.
+//! data: a `write` in the same run (`root_call_id`: the `run_code` call) of a file it read
+//! only in part fails, saying which lines were read and which the write would drop.
 //!
-//! The rule: a write of `path` is refused when, in this run, (1) `path` was read in part
-//! (the lines read, over all reads since the file's line count last changed, do not cover
-//! it: a window, an `offset`, or a data cap), and (2) the content holds a line seen in
-//! that read (a non-blank line of at least [`MIN_LINE_CHARS`] characters). Content sharing
-//! no such line is new content, not a modified read, and is written. Paging on with
-//! `offset` until every line was read lifts the refusal; a successful write forgets the file.
+//! The rule: a write of `path` is refused when, in this run, `path` was read in part (the
+//! lines read, over all reads since the file's line count last changed, do not cover it: a
+//! window, an `offset`, or the data cap). ptc cannot tell where content came from: a test
+//! on the content (does it hold a line that was read?) lets through exactly the edits that
+//! change every line (a redaction, a renumbering), so the rule is on the path alone. A
+//! file never read, or read whole, is written as asked; paging on with `offset` until
+//! every line was read lifts the refusal; a successful write forgets the file.
 //!
-//! Bounded: the last [`MAX_RUNS`] runs, [`MAX_PATHS`] files per run, [`MAX_LINES`] line
-//! hashes per file.
+//! Bounded: the last [`MAX_RUNS`] runs, [`MAX_PATHS`] files per run.
 
-use std::collections::hash_map::DefaultHasher;
-use std::collections::{HashMap, HashSet, VecDeque};
-use std::hash::{Hash, Hasher};
+use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -24,10 +22,6 @@ use super::data_caps::thousands;
 pub const MAX_RUNS: usize = 32;
 /// Files remembered per run.
 pub const MAX_PATHS: usize = 256;
-/// Seen lines remembered per file (hashes).
-pub const MAX_LINES: usize = 4096;
-/// Characters a seen line needs (trimmed) to count as evidence that content came from it.
-pub const MIN_LINE_CHARS: usize = 3;
 
 /// What a run has seen of one file.
 #[derive(Default)]
@@ -35,7 +29,6 @@ struct Seen {
     total: u64,
     /// Merged, sorted 1-based inclusive line ranges read.
     ranges: Vec<(u64, u64)>,
-    lines: HashSet<u64>,
 }
 
 impl Seen {
@@ -82,16 +75,6 @@ pub(crate) struct ReadLog {
     runs: Mutex<(VecDeque<String>, Runs)>,
 }
 
-fn hash_line(line: &str) -> Option<u64> {
-    let line = line.trim();
-    if line.chars().count() < MIN_LINE_CHARS {
-        return None;
-    }
-    let mut h = DefaultHasher::new();
-    line.hash(&mut h);
-    Some(h.finish())
-}
-
 fn ranges_text(ranges: &[(u64, u64)]) -> String {
     let list: Vec<String> = ranges
         .iter()
@@ -104,15 +87,8 @@ fn ranges_text(ranges: &[(u64, u64)]) -> String {
 }
 
 impl ReadLog {
-    /// Record that run `run` read lines `first..=last` (their texts `lines`) of `path`, which
-    /// has `total` lines.
-    pub(crate) fn record<'a>(
-        &self,
-        run: &str,
-        path: &Path,
-        (first, last, total): (u64, u64, u64),
-        lines: impl Iterator<Item = &'a str>,
-    ) {
+    /// Record that run `run` read lines `first..=last` of `path`, which has `total` lines.
+    pub(crate) fn record(&self, run: &str, path: &Path, (first, last, total): (u64, u64, u64)) {
         let mut guard = self.runs.lock().unwrap_or_else(|e| e.into_inner());
         let (order, runs) = &mut *guard;
         if !runs.contains_key(run) {
@@ -135,41 +111,23 @@ impl ReadLog {
             };
         }
         seen.add(first, last);
-        for hash in lines.filter_map(hash_line) {
-            if seen.lines.len() >= MAX_LINES {
-                break;
-            }
-            seen.lines.insert(hash);
-        }
     }
 
-    /// Why run `run` may not write `content` to `path` (shown as `shown`), if it may not.
-    pub(crate) fn check(
-        &self,
-        run: &str,
-        path: &Path,
-        shown: &str,
-        content: &str,
-    ) -> Result<(), String> {
+    /// Why run `run` may not write `path` (shown as `shown`), if it may not.
+    pub(crate) fn check(&self, run: &str, path: &Path, shown: &str) -> Result<(), String> {
         let guard = self.runs.lock().unwrap_or_else(|e| e.into_inner());
         let Some(seen) = guard.1.get(run).and_then(|files| files.get(path)) else {
             return Ok(());
         };
         let unread = seen.unread();
-        if unread.is_empty()
-            || !content
-                .lines()
-                .filter_map(hash_line)
-                .any(|h| seen.lines.contains(&h))
-        {
+        if unread.is_empty() {
             return Ok(());
         }
         let next = unread[0].0;
         Err(format!(
-            "write refused: this content comes from a partial read of `{shown}` (this program \
-             read lines {} of {}), so writing it would drop lines {}. Read the rest first \
-             (offset={next}) and write all of it; to replace the file with new content, write \
-             text not taken from that read.",
+            "write refused: this program read `{shown}` only in part (lines {} of {}), so \
+             writing it would drop lines {}, never read. Read the rest first (offset={next}) and \
+             write all of it.",
             ranges_text(&seen.ranges),
             thousands(seen.total),
             ranges_text(&unread),
@@ -191,67 +149,60 @@ mod tests {
 
     fn log_with(first: u64, last: u64, total: u64) -> ReadLog {
         let log = ReadLog::default();
-        let lines: Vec<String> = (first..=last).map(|i| format!("line {i}")).collect();
-        log.record(
-            "run",
-            Path::new("/f"),
-            (first, last, total),
-            lines.iter().map(String::as_str),
-        );
+        log.record("run", Path::new("/f"), (first, last, total));
         log
     }
 
     #[test]
-    fn content_from_a_partial_read_is_refused_naming_read_and_dropped_lines() {
+    fn a_write_after_a_partial_read_is_refused_naming_read_and_dropped_lines() {
         let log = log_with(1, 2000, 2051);
-        let err = log
-            .check("run", Path::new("/f"), "f.txt", "line 1\nLINE 2\n")
-            .unwrap_err();
-        assert!(err.contains("read lines 1-2,000 of 2,051"), "{err}");
-        assert!(err.contains("would drop lines 2,001-2,051"), "{err}");
-        assert!(err.contains("offset=2001"), "{err}");
+        let err = log.check("run", Path::new("/f"), "f.txt").unwrap_err();
+        assert_eq!(
+            err,
+            "write refused: this program read `f.txt` only in part (lines 1-2,000 of 2,051), so \
+             writing it would drop lines 2,001-2,051, never read. Read the rest first \
+             (offset=2001) and write all of it."
+        );
     }
 
     #[test]
-    fn new_content_after_a_partial_read_is_written() {
-        let log = log_with(1, 10, 2051);
-        assert!(log
-            .check("run", Path::new("/f"), "f", "brand new\n}\n")
-            .is_ok());
+    fn a_window_in_the_middle_names_both_gaps() {
+        let log = log_with(10, 20, 30);
+        let err = log.check("run", Path::new("/f"), "f").unwrap_err();
+        assert!(err.contains("(lines 10-20 of 30)"), "{err}");
+        assert!(err.contains("drop lines 1-9, 21-30"), "{err}");
+        assert!(err.contains("offset=1"), "{err}");
     }
 
     #[test]
     fn paging_through_every_line_lifts_the_refusal() {
         let log = log_with(1, 2000, 2051);
-        log.record(
-            "run",
-            Path::new("/f"),
-            (2001, 2051, 2051),
-            std::iter::empty(),
-        );
-        assert!(log.check("run", Path::new("/f"), "f", "line 1\n").is_ok());
+        log.record("run", Path::new("/f"), (2001, 2051, 2051));
+        assert!(log.check("run", Path::new("/f"), "f").is_ok());
+    }
+
+    #[test]
+    fn a_changed_line_count_starts_over() {
+        let log = log_with(1, 10, 10);
+        log.record("run", Path::new("/f"), (1, 5, 20));
+        assert!(log.check("run", Path::new("/f"), "f").is_err());
     }
 
     #[test]
     fn another_run_and_a_forgotten_path_are_not_refused() {
         let log = log_with(1, 10, 20);
-        assert!(log.check("other", Path::new("/f"), "f", "line 1\n").is_ok());
+        assert!(log.check("other", Path::new("/f"), "f").is_ok());
         log.forget("run", Path::new("/f"));
-        assert!(log.check("run", Path::new("/f"), "f", "line 1\n").is_ok());
+        assert!(log.check("run", Path::new("/f"), "f").is_ok());
     }
 
     #[test]
     fn only_the_last_max_runs_are_remembered() {
         let log = log_with(1, 10, 20);
         for i in 0..MAX_RUNS {
-            log.record(
-                &format!("r{i}"),
-                Path::new("/f"),
-                (1, 1, 20),
-                std::iter::empty(),
-            );
+            log.record(&format!("r{i}"), Path::new("/f"), (1, 1, 20));
         }
-        assert!(log.check("run", Path::new("/f"), "f", "line 1\n").is_ok());
+        assert!(log.check("run", Path::new("/f"), "f").is_ok());
         assert_eq!(log.runs.lock().unwrap().1.len(), MAX_RUNS);
     }
 }

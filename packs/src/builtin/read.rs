@@ -211,7 +211,6 @@ fn note_program_read(ctx: &ptc::ToolRunContext, log: &ReadLog, out: &Output, see
             ctx.execution().root_call_id(),
             &out.full_path,
             (first, seen.last_whole, out.total_lines),
-            out.lines.iter().map(|l| l.text.as_str()),
         );
     }
     if seen.capped && seen.last_whole < out.total_lines {

@@ -7,8 +7,8 @@
 //! descriptor. The result card shows the whole file for a new
 //! file, or the changed region with context when an existing text file is replaced.
 //!
-//! In a program, content built from a partial read of the same file in the same run is
-//! refused before anything is written (see `partial_reads.rs`). `edit` needs no such check:
+//! In a program, a write of a file the same run read only in part is refused before
+//! anything is written (see `partial_reads.rs`). `edit` needs no such check:
 //! it changes the file on disk, so it never drops what a read did not see.
 
 use std::io::{Read, Write};
@@ -47,7 +47,7 @@ struct Output {
     hunks: Vec<Hunk>,
 }
 
-/// The `write` tool; in a program it refuses content built from a partial read in `log`.
+/// The `write` tool; in a program it refuses files the run read only in part (`log`).
 pub(crate) fn tool(ws: Arc<Workspace>, log: Arc<ReadLog>) -> ToolDefinition {
     ToolDefinition::builder("write")
         .path_arguments(ws.path_arguments(&[("file_path", None)]))
@@ -121,13 +121,13 @@ pub(crate) fn tool(ws: Arc<Workspace>, log: Arc<ReadLog>) -> ToolDefinition {
         .expect("the write definition is valid")
 }
 
-/// Write `args`; in a program (`run`: its id and the partial reads), refuse content built
-/// from a partial read of the file first.
+/// Write `args`; in a program (`run`: its id and the partial reads), refuse a file the run
+/// read only in part.
 fn write(ws: &Workspace, args: Args, run: Option<(&str, &ReadLog)>) -> Result<Output, ToolError> {
     let target = ws.resolve(&args.file_path, "file_path")?;
     ws.check_writable(&target)?;
     if let Some((run, log)) = run {
-        log.check(run, &target.path, &target.display, &args.content)
+        log.check(run, &target.path, &target.display)
             .map_err(ToolError::new)?;
     }
     let created = !target.exists;

@@ -1,7 +1,7 @@
 //! Caps in programs: as a `run_code` sub-call, `read`, `glob` and `grep` use data caps (the
 //! whole file up to 8 MiB, 10,000 entries) and say what a cap still cut (`cut_short`);
-//! natively they keep their context caps. A `write` of content built from a partial read in
-//! the same run is refused, so read → modify → write never drops data.
+//! natively they keep their context caps. A `write` of a file the same run read only in part
+//! is refused, so read → modify → write never drops data.
 
 use crate::builtin_support;
 
@@ -133,10 +133,9 @@ async fn write_of_content_from_a_read_cut_by_the_data_cap_is_refused() {
         .await;
     assert_eq!(
         write.error(),
-        "write refused: this content comes from a partial read of `big.txt` (this program read \
-         lines 1-8,192 of 9,000), so writing it would drop lines 8,193-9,000. Read the rest \
-         first (offset=8193) and write all of it; to replace the file with new content, write \
-         text not taken from that read."
+        "write refused: this program read `big.txt` only in part (lines 1-8,192 of 9,000), so \
+         writing it would drop lines 8,193-9,000, never read. Read the rest first (offset=8193) \
+         and write all of it."
     );
     assert_eq!(f.read("big.txt"), original, "the file is untouched");
 }
@@ -187,27 +186,64 @@ async fn write_after_reading_the_rest_with_offset_is_allowed() {
 }
 
 #[tokio::test]
-async fn write_of_new_content_after_a_partial_read_is_allowed() {
+async fn write_after_a_partial_read_is_refused_even_when_every_line_changed() {
     let f = Fixture::new();
     f.file("long.txt", numbered(30));
-    f.call_in_program(
-        "run-1",
-        1,
-        "read",
-        json!({"file_path": "long.txt", "limit": 5}),
-    )
-    .await
-    .value();
+    let read = f
+        .call_in_program(
+            "run-1",
+            1,
+            "read",
+            json!({"file_path": "long.txt", "limit": 20}),
+        )
+        .await;
+    // Every line rewritten: nothing of the read survives verbatim, and 10 lines would go.
+    let content: String = read.value()["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| format!("{}\n", l["text"].as_str().unwrap().to_uppercase()))
+        .collect();
     let write = f
         .call_in_program(
             "run-1",
             2,
             "write",
-            json!({"file_path": "long.txt", "content": "fresh\n}\n"}),
+            json!({"file_path": "long.txt", "content": content}),
         )
         .await;
-    write.value();
-    assert_eq!(f.read("long.txt"), "fresh\n}\n");
+    assert!(
+        write.error().contains("would drop lines 21-30"),
+        "{}",
+        write.error()
+    );
+    assert_eq!(f.read("long.txt"), numbered(30));
+}
+
+#[tokio::test]
+async fn write_of_a_file_never_read_or_read_whole_is_allowed() {
+    let f = Fixture::new();
+    f.file("short.txt", numbered(30));
+    f.call_in_program("run-1", 1, "read", json!({"file_path": "short.txt"}))
+        .await
+        .value();
+    f.call_in_program(
+        "run-1",
+        2,
+        "write",
+        json!({"file_path": "short.txt", "content": "x\n"}),
+    )
+    .await
+    .value();
+    f.call_in_program(
+        "run-1",
+        3,
+        "write",
+        json!({"file_path": "new.txt", "content": "y\n"}),
+    )
+    .await
+    .value();
+    assert_eq!(f.read("short.txt"), "x\n");
 }
 
 #[tokio::test]
