@@ -106,7 +106,11 @@ pub(crate) fn check(
     if unknown.is_empty() {
         return schema_error.map_or(Ok(()), |e| Err(e.to_string()));
     }
-    let mut violations: Vec<Violation> = unknown.iter().map(violation).collect();
+    let mut described = Vec::new();
+    let mut violations: Vec<Violation> = unknown
+        .iter()
+        .map(|u| violation(u, &mut described))
+        .collect();
     let mut more = false;
     if let Some(e) = schema_error {
         more = e.more;
@@ -135,9 +139,9 @@ pub(crate) fn check(
 }
 
 /// The violation of one undeclared key: `unknown argument` at the top level, `unknown key`
-/// deeper (naming what the object has), with the closest declared name the object does
-/// not already carry.
-fn violation(u: &Unknown<'_>) -> Violation {
+/// deeper (naming what the object has, the first time for each place: `described`), with
+/// the closest declared name the object does not already carry.
+fn violation<'u>(u: &'u Unknown<'_>, described: &mut Vec<&'u str>) -> Violation {
     let free = u.declared.iter().copied().filter(|d| !u.given.contains(d));
     let suggestion = match u.key.len() <= MAX_SUGGESTED_KEY {
         true => closest_or_alias(u.key, free),
@@ -148,13 +152,19 @@ fn violation(u: &Unknown<'_>) -> Violation {
         (None, Some(guess)) => format!("unknown argument ({guess})"),
         (None, None) => "unknown argument".to_string(),
         (Some(label), guess) => {
-            let has = match label.strip_suffix("[]") {
-                Some(_) => format!("{label} items have {}", list(&u.declared)),
-                None => format!("{label} has {}", list(&u.declared)),
+            let has = match described.contains(&label.as_str()) {
+                true => None,
+                false if label.ends_with("[]") => {
+                    Some(format!("{label} items have {}", list(&u.declared)))
+                }
+                false => Some(format!("{label} has {}", list(&u.declared))),
             };
-            match guess {
-                Some(guess) => format!("unknown key ({guess} {has})"),
-                None => format!("unknown key ({has})"),
+            described.push(label);
+            match (guess, has) {
+                (Some(guess), Some(has)) => format!("unknown key ({guess} {has})"),
+                (Some(guess), None) => format!("unknown key ({guess})"),
+                (None, Some(has)) => format!("unknown key ({has})"),
+                (None, None) => "unknown key".to_string(),
             }
         }
     };

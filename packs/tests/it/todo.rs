@@ -143,8 +143,7 @@ async fn todo_write_refuses_an_unknown_key_inside_an_item_naming_its_path() {
     assert_eq!(
         out.error(),
         "Invalid arguments for tool todo_write: /todos/1/statsu: unknown key (todos[] items \
-         have content, status); /todos/1/prio: unknown key (todos[] items have content, status); \
-         the arguments are: todos"
+         have content, status); /todos/1/prio: unknown key; the arguments are: todos"
     );
     assert!(f.todos.latest().is_none(), "nothing was written");
 }
