@@ -2,7 +2,8 @@
 //! ([`ptc::ToolRunContext::in_program`]) its result is data the program works on, not text
 //! for the model's context, so `read`, `glob` and `grep` use the data caps here instead of
 //! their context caps. A cap the program did not ask for that still cuts a result is said
-//! through [`ptc::ToolRunContext::cut_short`] (the run's result names it with the call site).
+//! through [`ptc::ToolRunContext::cut_short`] (the run's result names it with the call site);
+//! `bash` says so too when its 1 MiB stream tails cut `stdout` or `stderr`.
 
 /// Bytes of text one `read` returns at most in a program (and the longest line it keeps).
 pub const PROGRAM_MAX_BYTES: usize = 8 * 1024 * 1024;

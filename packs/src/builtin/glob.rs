@@ -68,7 +68,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
         )
         .code_description(
             "Files matching a glob (\"*.ts\": at any depth; \"src/*.ts\": directly in src), \
-             hidden and ignored ones too, not VCS metadata.",
+             hidden and ignored ones too, not VCS metadata; ≤ 10,000 a call.",
         )
         .parameters(
             ParameterSpec::new()

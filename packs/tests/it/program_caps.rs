@@ -1,5 +1,6 @@
 //! Caps in programs: as a `run_code` sub-call, `read`, `glob` and `grep` use data caps (the
-//! whole file up to 8 MiB, 10,000 entries) and say what a cap still cut (`cut_short`);
+//! whole file up to 8 MiB, 10,000 entries) and say what a cap still cut (`cut_short`), as
+//! `bash` does for a stream tail;
 //! natively they keep their context caps. A `write` of a file the same run read only in part
 //! is refused, so read → modify → write never drops data.
 
@@ -355,4 +356,22 @@ async fn glob_in_a_program_returns_past_the_context_cap_and_pages_with_offset() 
     all.sort();
     all.dedup();
     assert_eq!(all.len(), 150, "the two pages hold every path once");
+}
+
+#[tokio::test]
+async fn bash_in_a_program_says_when_a_stream_tail_was_cut() {
+    let f = Fixture::new();
+    let args = json!({
+        "command": "head -c 1572864 /dev/zero | tr '\\0' x; echo done >&2",
+        "description": "Print 1.5 MiB",
+    });
+    let out = f.call_in_program("run-1", 1, "bash", args.clone()).await;
+    assert_eq!(out.value()["stdout"].as_str().unwrap().len(), 1024 * 1024);
+    assert_eq!(
+        out.cut_short(),
+        Some("stdout: the last 1.0 MiB of 1.5 MiB (redirect it to a file and read that)")
+    );
+    let native = f.call("bash", args).await;
+    assert_eq!(native.value()["truncated"], true);
+    assert_eq!(native.cut_short(), None);
 }

@@ -3,7 +3,8 @@
 //! The shell runs in `workdir` (inside the workspace root; the root by default) with
 //! standard input closed. Its stdout and stderr are read as they arrive: the value keeps
 //! the tail of each (up to [`MAX_STREAM_BYTES`]), the model sees the tail of both
-//! interleaved (up to [`MAX_CONTENT_BYTES`]). The whole process group is killed with
+//! interleaved (up to [`MAX_CONTENT_BYTES`]); in a program, a cut `stdout` or `stderr` is said
+//! through `ToolRunContext::cut_short`. The whole process group is killed with
 //! SIGKILL when the timeout expires, when the caller cancels, when the call's future is
 //! dropped, and when the shell exits (so a command's background children never outlive
 //! the call).
@@ -85,6 +86,9 @@ struct Output {
     sandbox: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     task_id: Option<String>,
+    /// What the stream caps cut from `stdout`/`stderr`, for a program's cut-short note.
+    #[serde(skip)]
+    cut_streams: Option<String>,
 }
 
 impl Output {
@@ -99,6 +103,7 @@ impl Output {
             truncated: false,
             sandbox: None,
             task_id: Some(task_id.to_string()),
+            cut_streams: None,
         }
     }
 }
@@ -220,7 +225,13 @@ pub(crate) fn tool(bg: Background) -> ToolDefinition {
             let bg = bg.clone();
             let owner = bg.owner(&ctx);
             let signal = ctx.signal().clone();
-            async move { run(&bg, owner, args, signal).await }
+            async move {
+                let out = run(&bg, owner, args, signal).await?;
+                if let Some(note) = out.cut_streams.as_ref().filter(|_| ctx.in_program()) {
+                    ctx.cut_short(note.clone());
+                }
+                Ok(out)
+            }
         })
         .render(|_, value| {
             if let Some(id) = value["task_id"].as_str() {
@@ -404,11 +415,24 @@ async fn run(
             &mut *tail.lock().unwrap_or_else(|e| e.into_inner()),
             Tail::new(0),
         );
-        tail.text()
+        let seen = tail.seen();
+        let (text, cut) = tail.text();
+        (text, cut, seen)
     };
-    let (stdout, cut_out) = take(&out);
-    let (stderr, cut_err) = take(&err);
-    let (output, cut_both) = take(&both);
+    let (stdout, cut_out, seen_out) = take(&out);
+    let (stderr, cut_err, seen_err) = take(&err);
+    let (output, cut_both, _) = take(&both);
+    let cut_streams: Vec<String> = [("stdout", cut_out, seen_out), ("stderr", cut_err, seen_err)]
+        .into_iter()
+        .filter(|(_, cut, _)| *cut)
+        .map(|(name, _, seen)| {
+            format!(
+                "{name}: the last {} of {} (redirect it to a file and read that)",
+                shared::size(MAX_STREAM_BYTES as u64),
+                shared::size(seen)
+            )
+        })
+        .collect();
     drop((confinement, scratch));
     match end {
         End::Exited(status) => Ok(Output {
@@ -420,6 +444,7 @@ async fn run(
             output,
             truncated: cut_out || cut_err || cut_both,
             task_id: None,
+            cut_streams: (!cut_streams.is_empty()).then(|| cut_streams.join("; ")),
         }),
         End::TimedOut(ms) => Err(ToolError::new(format!(
             "Command timed out after {ms} ms; its process group was killed. Output so far:\n{}",

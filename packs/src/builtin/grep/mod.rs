@@ -104,7 +104,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
              see the rest. Use read on a matched file for surrounding context.",
         )
         .code_description(
-            "Search file contents with a ripgrep regular expression.",
+            "Search file contents with a ripgrep regular expression (≤ 10,000 a call).",
         )
         .parameters(
             ParameterSpec::new()

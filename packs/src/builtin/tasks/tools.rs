@@ -106,7 +106,7 @@ struct NoArgs {}
 
 /// A list's `note`: what it leaves out (see `Owned::scope_note`).
 pub(crate) fn note_spec() -> ValueSpec {
-    ValueSpec::string().describe("What the list leaves out, if anything.")
+    ValueSpec::string().describe("What it leaves out.")
 }
 
 /// `text`, then the list's `note` (if any) on a line of its own.

@@ -245,7 +245,7 @@ pub(crate) fn read_tool(bg: Background) -> ToolDefinition {
                 .required_property("lines", ValueSpec::integer())
                 .required_property(
                     "skipped_lines",
-                    ValueSpec::integer().describe("Older lines of the page not shown."),
+                    ValueSpec::integer().describe("Older lines not shown."),
                 )
                 .property("wait_capped_ms", ValueSpec::integer()),
         ))

@@ -192,7 +192,7 @@ pub(crate) fn signal_tool(bg: Background) -> ToolDefinition {
                 .required_property("signal", ValueSpec::string())
                 .required_property(
                     "shell",
-                    ValueSpec::boolean().describe("It was the backend itself (no job ran)."),
+                    ValueSpec::boolean().describe("No job ran: the backend got it."),
                 ),
         )
         .concurrency_safe(false)
