@@ -375,3 +375,41 @@ async fn bash_in_a_program_says_when_a_stream_tail_was_cut() {
     assert_eq!(native.value()["truncated"], true);
     assert_eq!(native.cut_short(), None);
 }
+
+#[tokio::test]
+async fn task_output_in_a_program_says_when_output_was_dropped() {
+    let f = Fixture::new();
+    let started = f
+        .call_in_program(
+            "run-1",
+            1,
+            "bash",
+            json!({
+                "command": "head -c 1572864 /dev/zero | tr '\\0' x",
+                "description": "Print 1.5 MiB in the background",
+                "run_in_background": true,
+            }),
+        )
+        .await;
+    let id = started.value()["task_id"].as_str().unwrap().to_string();
+    let read = f
+        .call_in_program(
+            "run-1",
+            2,
+            "task_output",
+            json!({"task_id": id, "wait": true, "timeout_ms": 20000}),
+        )
+        .await;
+    let dropped = read.value()["dropped_bytes"].as_u64().unwrap();
+    assert!(dropped > 0, "{}", read.value());
+    assert_eq!(
+        read.cut_short(),
+        Some(
+            format!(
+                "{dropped} bytes of output dropped before this read (a task keeps its newest \
+                 1.0 MiB; read it more often, or redirect to a file)"
+            )
+            .as_str()
+        )
+    );
+}

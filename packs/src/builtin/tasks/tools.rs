@@ -303,6 +303,14 @@ pub(crate) fn output_tool(bg: Background) -> ToolDefinition {
                     waited_ms = Some(start.elapsed().as_millis() as u64);
                 }
                 let read = task.read();
+                if read.dropped > 0 && ctx.in_program() {
+                    ctx.cut_short(format!(
+                        "{} bytes of output dropped before this read (a task keeps its newest {}; \
+                         read it more often, or redirect to a file)",
+                        read.dropped,
+                        shared::size(bg.tasks.limits().max_output_bytes as u64)
+                    ));
+                }
                 Ok::<_, ToolError>(OutputValue {
                     summary: summary(&task),
                     output: read.output,
