@@ -413,3 +413,21 @@ async fn task_output_in_a_program_says_when_output_was_dropped() {
         )
     );
 }
+
+#[tokio::test]
+async fn grep_in_a_program_says_when_a_file_was_not_searched() {
+    let f = Fixture::new();
+    f.file("small.txt", "needle\n");
+    f.file(
+        "huge.txt",
+        format!("needle {}\n", "z".repeat(9 * 1024 * 1024)),
+    );
+    let out = f
+        .call_in_program("run-1", 1, "grep", json!({"pattern": "needle"}))
+        .await;
+    assert_eq!(out.value()["skipped"], 1);
+    assert_eq!(
+        out.cut_short(),
+        Some("1 file(s) not searched: a line longer than 8 MiB")
+    );
+}

@@ -189,13 +189,20 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
         .expect("the grep definition is valid")
 }
 
-/// In a program, say what the caps left out: matches past the cap, lines cut.
+/// In a program, say what the caps left out: matches past the cap, files not searched,
+/// lines cut.
 fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output) {
     let mut notes = Vec::new();
     if out.truncated {
         let kept = out.matches.len() as u64;
         notes.push(entries_note(
             "matches", out.offset, kept, out.total, "pattern",
+        ));
+    }
+    if out.skipped > 0 {
+        notes.push(format!(
+            "{} file(s) not searched: a line longer than 8 MiB",
+            out.skipped
         ));
     }
     if out.cut_lines > 0 {
