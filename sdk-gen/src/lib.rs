@@ -27,7 +27,7 @@
 //! | a type array (`["string", "null"]`) | `string \| null` (each type with the node's other keywords) |
 //! | `$ref` (`#`, `#/$defs/…`, `#/definitions/…`) | the target, inline; where a schema refers back to itself (recursion), a named alias the SDK declares (`type RefNode = { next?: RefNode };`; `JsonValue` from [`schema_to_ts`]); `JsonValue` past [`MAX_INLINED_REFS`] references |
 //! | `array` | `T[]`, `(A \| B)[]`; without `items`: `JsonValue[]` |
-//! | `object` with properties | `{ a: T; b?: U }` (required → not optional; non-identifier names JSON-quoted), followed by `& Record<string, JsonValue>` unless closed: `additionalProperties: false`, or a [`ToolDecl::closed`] tool's parameters that do not say `additionalProperties: true` |
+//! | `object` with properties | `{ a: T; b?: U }` (required → not optional; non-identifier names JSON-quoted), followed by `& Record<string, JsonValue>` unless closed: `additionalProperties: false`, or, in a [`ToolDecl::closed`] tool's parameters, an object that does not say `additionalProperties: true` (the root, and every object with properties reached through properties and `items`, as the pipeline refuses unknown keys there) |
 //! | `object` without properties | `Record<string, never>` when closed, `Record<string, JsonValue>` when open, `Record<string, T>` with `additionalProperties: T` (beside properties, a schema-valued `additionalProperties` leaves the object open) |
 //! | no `type`/`oneOf`/`enum`/`const` (annotations only) | `JsonValue` |
 //! | outside the enforced subset ([`ptc_schema::node_is_supported`]), not an object, or deeper than [`MAX_DEPTH`] | `unknown` |

@@ -11,6 +11,14 @@
 //! the arguments are: pattern, path, include
 //! ```
 //!
+//! Deeper, every object node that has `properties` and does not say
+//! `additionalProperties: true` (or a schema) is closed the same way (see
+//! `unknown_keys.rs`), and the message names what the object has:
+//!
+//! ```text
+//! /todos/2/prio: unknown key (did you mean `priority`? todos[] items have content, status, priority)
+//! ```
+//!
 //! A tool is exempt when its parameters say `additionalProperties: true` explicitly (an
 //! MCP tool whose schema allows extra keys), when it passes arguments through unvalidated
 //! (schema outside the subset), or when the operator allows unknown arguments
@@ -29,6 +37,8 @@ use serde_json::Value;
 use crate::definition::ToolDefinition;
 use crate::registry::ToolRegistry;
 use crate::suggest::closest_or_alias;
+
+use super::unknown_keys::{unknown_keys, Unknown};
 
 /// Longest unknown key looked up for a suggestion (and shown whole).
 const MAX_SUGGESTED_KEY: usize = 64;
@@ -72,7 +82,8 @@ impl ToolRegistry {
 }
 
 /// Validate `args` against `def`'s parameters, and (when `reject_unknown`) refuse
-/// undeclared keys; the error text is the detail of an `INVALID_ARGS` failure.
+/// undeclared keys at every depth where the parameters close the object; the error text is
+/// the detail of an `INVALID_ARGS` failure.
 pub(crate) fn check(
     def: &ToolDefinition,
     args: &Value,
@@ -82,41 +93,23 @@ pub(crate) fn check(
         return Ok(());
     };
     let declared = &def.declared;
-    let unknown: Vec<&str> = match (reject_unknown, args) {
-        (true, Value::Object(map)) => map
-            .keys()
-            .map(String::as_str)
-            .filter(|k| !declared.iter().any(|d| d == k))
-            .take(MAX_VIOLATIONS + 1)
-            .collect(),
-        _ => Vec::new(),
+    let unknown = match reject_unknown {
+        true => unknown_keys(
+            &def.parameters,
+            args,
+            def.closes_arguments(),
+            MAX_VIOLATIONS + 1,
+        ),
+        false => Vec::new(),
     };
     let schema_error = schema.validate(args).err();
     if unknown.is_empty() {
         return schema_error.map_or(Ok(()), |e| Err(e.to_string()));
     }
-    let given = args.as_object();
+    let mut described = Vec::new();
     let mut violations: Vec<Violation> = unknown
         .iter()
-        .map(|key| {
-            // Suggest only names the call does not already carry.
-            let free = declared
-                .iter()
-                .map(String::as_str)
-                .filter(|d| !given.is_some_and(|m| m.contains_key(*d)));
-            let suggestion = match key.len() <= MAX_SUGGESTED_KEY {
-                true => closest_or_alias(key, free),
-                false => None,
-            };
-            let message = match suggestion {
-                Some(name) => format!("unknown argument (did you mean `{name}`?)"),
-                None => "unknown argument".to_string(),
-            };
-            Violation {
-                path: format!("/{}", escape_token(&cut(key, MAX_SUGGESTED_KEY))),
-                message,
-            }
-        })
+        .map(|u| violation(u, &mut described))
         .collect();
     let mut more = false;
     if let Some(e) = schema_error {
@@ -125,7 +118,7 @@ pub(crate) fn check(
         // already reported above.
         let paths: Vec<String> = unknown
             .iter()
-            .map(|k| format!("/{}", escape_token(k)))
+            .map(|u| format!("{}/{}", u.parent, escape_token(u.key)))
             .collect();
         violations.extend(
             e.violations
@@ -135,16 +128,66 @@ pub(crate) fn check(
     }
     let error = ValidationError::from_violations(violations, more)
         .map_or_else(String::new, |e| e.to_string());
-    let names = match declared.len() {
-        0 => "the tool takes no arguments".to_string(),
-        n if n > MAX_LISTED_NAMES => format!(
-            "the arguments are: {}, … ({} more)",
-            declared[..MAX_LISTED_NAMES].join(", "),
-            n - MAX_LISTED_NAMES
-        ),
-        _ => format!("the arguments are: {}", declared.join(", ")),
+    let names = match declared.is_empty() {
+        true => "the tool takes no arguments".to_string(),
+        false => {
+            let names: Vec<&str> = declared.iter().map(String::as_str).collect();
+            format!("the arguments are: {}", list(&names))
+        }
     };
     Err(format!("{error}; {names}"))
+}
+
+/// The violation of one undeclared key: `unknown argument` at the top level, `unknown key`
+/// deeper (naming what the object has, the first time for each place: `described`), with
+/// the closest declared name the object does not already carry.
+fn violation<'u>(u: &'u Unknown<'_>, described: &mut Vec<&'u str>) -> Violation {
+    let free = u.declared.iter().copied().filter(|d| !u.given.contains(d));
+    let suggestion = match u.key.len() <= MAX_SUGGESTED_KEY {
+        true => closest_or_alias(u.key, free),
+        false => None,
+    };
+    let guess = suggestion.map(|name| format!("did you mean `{name}`?"));
+    let message = match (&u.label, guess) {
+        (None, Some(guess)) => format!("unknown argument ({guess})"),
+        (None, None) => "unknown argument".to_string(),
+        (Some(label), guess) => {
+            let has = match described.contains(&label.as_str()) {
+                true => None,
+                false if label.ends_with("[]") => {
+                    Some(format!("{label} items have {}", list(&u.declared)))
+                }
+                false => Some(format!("{label} has {}", list(&u.declared))),
+            };
+            described.push(label);
+            match (guess, has) {
+                (Some(guess), Some(has)) => format!("unknown key ({guess} {has})"),
+                (Some(guess), None) => format!("unknown key ({guess})"),
+                (None, Some(has)) => format!("unknown key ({has})"),
+                (None, None) => "unknown key".to_string(),
+            }
+        }
+    };
+    Violation {
+        path: format!(
+            "{}/{}",
+            u.parent,
+            escape_token(&cut(u.key, MAX_SUGGESTED_KEY))
+        ),
+        message,
+    }
+}
+
+/// `names` joined by `, `, at most [`MAX_LISTED_NAMES`] of them.
+fn list(names: &[&str]) -> String {
+    match names.len() {
+        n if n > MAX_LISTED_NAMES => format!(
+            "{}, … ({} more)",
+            names[..MAX_LISTED_NAMES].join(", "),
+            n - MAX_LISTED_NAMES
+        ),
+        _ => names.join(", "),
+    }
 }
 
 /// `text` cut to at most `max` bytes (on a character boundary), marked with `…`.

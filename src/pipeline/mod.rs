@@ -15,6 +15,7 @@
 mod arguments;
 pub(crate) mod dispatch;
 mod stages;
+mod unknown_keys;
 
 pub(crate) use stages::Pipeline;
 

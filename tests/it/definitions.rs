@@ -190,6 +190,75 @@ async fn unknown_argument_keys_of_a_closed_schema_are_reported_once_and_many_are
     assert!(text(&r).len() < 400, "{}", text(&r).len());
 }
 
+fn todo_parameters(items_extra: Option<serde_json::Value>) -> serde_json::Value {
+    let mut item = json!({"type": "object", "properties": {
+        "content": {"type": "string"},
+        "status": {"type": "string"},
+        "priority": {"type": "string"},
+        "meta": {"type": "object", "properties": {"owner": {"type": "string"}}},
+        "extra": {"type": "object"}
+    }, "required": ["content"]});
+    if let Some(extra) = items_extra {
+        item["additionalProperties"] = extra;
+    }
+    json!({"type": "object", "properties": {
+        "todos": {"type": "array", "items": item}
+    }, "required": ["todos"]})
+}
+
+#[tokio::test]
+async fn unknown_keys_inside_nested_objects_fail_naming_the_path_and_what_the_object_has() {
+    let runs = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let registry = ToolRegistry::new();
+    registry
+        .register(searcher("todo", todo_parameters(None), runs.clone()))
+        .unwrap();
+    registry
+        .register(searcher(
+            "strict",
+            todo_parameters(Some(json!(false))),
+            runs.clone(),
+        ))
+        .unwrap();
+    let args = json!({"todos": [
+        {"content": "a"},
+        {"content": "b", "status": "x"},
+        {"content": "c", "prio": "high", "meta": {"owner": "me", "team": "t"}}
+    ]});
+    let expected = "Invalid arguments for tool {tool}: /todos/2/prio: unknown key (did you mean \
+                    `priority`? todos[] items have content, status, priority, meta, extra); \
+                    /todos/2/meta/team: unknown key (todos[].meta has owner); the arguments are: \
+                    todos";
+    for tool in ["todo", "strict"] {
+        let r = call(&registry, tool, args.clone()).await;
+        assert_eq!(r.error_code(), Some(codes::INVALID_ARGS));
+        assert_eq!(
+            text(&r),
+            format!("Error: {}", expected.replace("{tool}", tool)),
+            "{tool}"
+        );
+    }
+    assert_eq!(runs.load(std::sync::atomic::Ordering::SeqCst), 0);
+    // A free-form object (no properties) takes any key.
+    let free = json!({"todos": [{"content": "a", "extra": {"anything": 1}}]});
+    assert!(call(&registry, "todo", free).await.value().is_some());
+}
+
+#[tokio::test]
+async fn nested_objects_that_allow_additional_properties_keep_their_extra_keys() {
+    let registry = ToolRegistry::new();
+    registry
+        .register(searcher(
+            "open",
+            todo_parameters(Some(json!(true))),
+            Default::default(),
+        ))
+        .unwrap();
+    let args = json!({"todos": [{"content": "a", "prio": "high"}]});
+    let r = call(&registry, "open", args.clone()).await;
+    assert_eq!(r.value().map(|v| v.as_ref().clone()), Some(args));
+}
+
 #[tokio::test]
 async fn unknown_argument_keys_pass_where_the_schema_or_the_operator_allows_them() {
     let runs = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));

@@ -59,7 +59,7 @@ fn check(questions: &[Question]) -> Result<(), ToolError> {
 }
 
 fn option_spec() -> ValueSpec {
-    ValueSpec::object(true)
+    ValueSpec::object(false)
         .required_property(
             "label",
             ValueSpec::string().describe("Short user-facing option label."),
@@ -71,7 +71,7 @@ fn option_spec() -> ValueSpec {
 }
 
 fn question_spec() -> ValueSpec {
-    ValueSpec::object(true)
+    ValueSpec::object(false)
         .required_property(
             "id",
             ValueSpec::string().describe("Stable id for this question; echoed in the answer."),
@@ -107,10 +107,7 @@ pub(crate) fn tool(fallback: Option<Arc<dyn QuestionService>>) -> ToolDefinition
              information before proceeding. Send one or more questions, each with a stable id \
              that will be echoed in the answer.",
         )
-        .code_description(
-            "Ask the user questions (confirmation, a choice, missing information); waits for \
-             the answers, by question id: the chosen option labels, or the text written.",
-        )
+        .code_description("Ask the user; waits for the answers (chosen labels or written text).")
         .parameters(
             ParameterSpec::new().required(
                 "questions",

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use super::scratch::ScratchDirs;
 use super::tasks::TaskStore;
 use super::terminal::TerminalStore;
 use super::workspace::Workspace;
@@ -18,6 +19,8 @@ pub(crate) struct Background {
     pub(crate) sandbox: Arc<Sandbox>,
     pub(crate) tasks: TaskStore,
     pub(crate) terminals: TerminalStore,
+    /// Each owner's `bash` scratch directory (its `$TMPDIR`).
+    pub(crate) scratch: ScratchDirs,
     /// Owns the work of calls whose agent has no owner; ends when the pack's tools are dropped.
     pub(crate) fallback: Owner,
 }

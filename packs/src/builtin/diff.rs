@@ -40,7 +40,7 @@ pub(crate) fn hunks_spec() -> ValueSpec {
             .required_property("old_text", ValueSpec::string())
             .required_property("new_text", ValueSpec::string()),
     )
-    .describe("Changed regions, 3 lines of context, at most 50; `line` is 1-based (new file).")
+    .describe("Changed regions (3 lines of context, ≤ 50); `line` is 1-based.")
 }
 
 /// Context lines kept around each change.

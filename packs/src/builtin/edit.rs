@@ -55,7 +55,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 .required(
                     "file_path",
                     ValueSpec::string()
-                        .describe("Path to edit, resolved by the filesystem backend."),
+                        .describe("Path of the file, resolved by the filesystem backend."),
                 )
                 .required(
                     "old_string",

@@ -19,6 +19,7 @@ use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 use super::beneath::Access;
+use super::data_caps::{entries_note, PROGRAM_MAX_ENTRIES};
 use super::path_glob::path_glob;
 use super::shared::{self, arg_str, blocking, invalid_args, PolicyFilter};
 use super::walk::{self, WalkLimits};
@@ -37,6 +38,7 @@ pub const VCS_DIRS: &[&str] = &[".git", ".hg", ".svn", ".jj", ".bzr"];
 struct Args {
     pattern: String,
     path: Option<String>,
+    offset: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -44,6 +46,8 @@ struct Output {
     paths: Vec<String>,
     total: u64,
     truncated: bool,
+    #[serde(skip)]
+    offset: u64,
     #[serde(skip_serializing_if = "shared::is_zero")]
     hidden: u64,
     #[serde(skip_serializing_if = "shared::is_zero")]
@@ -60,12 +64,11 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
             "Find files whose paths match a glob pattern. Returns matching paths sorted by \
              modification time, including hidden and ignored files (VCS metadata directories \
              are excluded). Returns the first 100 paths inline; a capped result reports the true \
-             total, so narrow the pattern or path to see the rest.",
+             total, so narrow the pattern or path, or page with offset, to see the rest.",
         )
         .code_description(
-            "Find files whose paths match a glob pattern under `path` (\"*.ts\": .ts files at any \
-             depth; \"src/*.ts\": those directly in src), hidden and ignored ones included (not \
-             VCS metadata); if `truncated`, narrow the pattern or path.",
+            "Files matching a glob (\"*.ts\": at any depth; \"src/*.ts\": directly in src), \
+             hidden and ignored ones too, not VCS metadata; ≤ 10,000 a call.",
         )
         .parameters(
             ParameterSpec::new()
@@ -79,9 +82,13 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 .optional(
                     "path",
                     ValueSpec::string().describe(
-                        "Directory to search in. Defaults to the session workspace; a relative \
-                         path resolves against it.",
+                        "Where to search. Defaults to the session workspace; a relative path \
+                         resolves against it.",
                     ),
+                )
+                .optional(
+                    "offset",
+                    ValueSpec::number().describe("Entries to skip, to page past a capped result."),
                 ),
         )
         .output(walk::output_properties(
@@ -89,7 +96,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 .required_property(
                     "paths",
                     ValueSpec::array(ValueSpec::string()).describe(
-                        "At most 100, newest first, relative to the root.",
+                        "Newest first, relative to the root.",
                     ),
                 )
                 .required_property("total", ValueSpec::integer())
@@ -101,7 +108,18 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
             let ws = ws.clone();
             let signal = ctx.signal().clone();
             let filter = PolicyFilter::of(&ctx);
-            async move { blocking(move || glob(&ws, args, &signal, &filter)).await }
+            let cap = match ctx.in_program() {
+                true => PROGRAM_MAX_ENTRIES,
+                false => MAX_PATHS,
+            };
+            async move {
+                let out = blocking(move || glob(&ws, args, &signal, &filter, cap)).await?;
+                if out.truncated && ctx.in_program() {
+                    let kept = out.paths.len() as u64;
+                    ctx.cut_short(entries_note("paths", out.offset, kept, out.total, "pattern or path"));
+                }
+                Ok(out)
+            }
         })
         .render(|args, value| {
             let paths = value["paths"].as_array().map(Vec::as_slice).unwrap_or_default();
@@ -116,10 +134,15 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 text.push('\n');
             }
             if value["truncated"] == true {
+                let offset = args["offset"].as_f64().map_or(0, |o| o as u64);
+                let shown = match offset {
+                    0 => format!("the {} newest", paths.len()),
+                    _ => format!("{}-{}", offset + 1, offset + paths.len() as u64),
+                };
                 text.push_str(&format!(
-                    "[showing the {} newest of {total} matching files; narrow the pattern or path \
-                     to see the rest]\n",
-                    paths.len()
+                    "[showing {shown} of {total} matching files; narrow the pattern or path, or \
+                     page with offset={}]\n",
+                    offset + paths.len() as u64
                 ));
             }
             text.push_str(&shared::hidden_note(value));
@@ -139,12 +162,14 @@ fn glob(
     args: Args,
     signal: &CancellationToken,
     filter: &PolicyFilter,
+    cap: usize,
 ) -> Result<Output, ToolError> {
     if args.pattern.is_empty() {
         return Err(invalid_args(
             "`pattern` is empty; pass a glob such as \"**/*.rs\"",
         ));
     }
+    let offset = shared::whole_number(args.offset, "offset", 0, 0)?;
     let dir = ws.resolve(args.path.as_deref().unwrap_or("."), "path")?;
     if !dir.exists {
         return Err(ToolError::new(format!(
@@ -204,15 +229,18 @@ fn glob(
     let newest_first = |a: &(SystemTime, PathBuf), b: &(SystemTime, PathBuf)| {
         b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1))
     };
-    if total > MAX_PATHS {
-        found.select_nth_unstable_by(MAX_PATHS, newest_first);
-        found.truncate(MAX_PATHS);
+    let skip = usize::try_from(offset).unwrap_or(usize::MAX).min(total);
+    let end = skip.saturating_add(cap);
+    if total > end {
+        found.select_nth_unstable_by(end, newest_first);
+        found.truncate(end);
     }
     found.sort_unstable_by(newest_first);
     Ok(Output {
-        paths: found.iter().map(|(_, p)| ws.display(p)).collect(),
+        paths: found[skip..].iter().map(|(_, p)| ws.display(p)).collect(),
         total: total as u64,
-        truncated: total > MAX_PATHS,
+        truncated: total > end,
+        offset,
         hidden: filter.hidden(),
         denied: limits.denied(),
         deep: limits.deep(),

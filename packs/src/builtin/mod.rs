@@ -6,8 +6,8 @@
 //! | `read` | `{path, offset, lines: {number, text}[], total_lines, truncated, next_offset?}` | `read` | concurrency-safe |
 //! | `write` | `{path, created, bytes, lines, hunks}` | `diff` | exclusive |
 //! | `edit` | `{path, replacements, hunks}` | `diff` | exclusive |
-//! | `glob` | `{paths, total, truncated}` (newest first, ≤ 100) | `search` (paths) | concurrency-safe |
-//! | `grep` | `{matches: {path, line, text}[], total, files, truncated}` (≤ 250) | `search` (matches) | concurrency-safe |
+//! | `glob` | `{paths, total, truncated}` (newest first, ≤ 100; ≤ 10,000 in a program) | `search` (paths) | concurrency-safe |
+//! | `grep` | `{matches: {path, line, text}[], total, files, truncated}` (≤ 250; ≤ 10,000 in a program) | `search` (matches) | concurrency-safe |
 //! | `bash` | `{exit_code?, signal?, stdout, stderr, output, truncated, task_id?}` | `terminal` | exclusive |
 //! | `todo_write` | `{todos, pending, in_progress, completed}` | — | exclusive |
 //! | `task_list` | `{tasks: {task_id, kind, state, status, …}[]}` | — | concurrency-safe |
@@ -22,7 +22,9 @@
 //! | `ask_user_question` | `{answers: {id, answer: string[]}[]}` (the agent's `QuestionService`, else the terminal) | — | exclusive |
 //!
 //! Names, parameter names, types, descriptions and required lists are the seed
-//! catalog's, with deliberate differences: the tool descriptions of `glob`, `grep` and
+//! catalog's, with deliberate differences: `glob` and `grep` take an `offset` to page past
+//! their cap; the items of `todo_write` and `ask_user_question` are closed
+//! (`additionalProperties: false`: an unknown key fails the call, naming it); the tool descriptions of `glob`, `grep` and
 //! `bash` do not promise a spill file or `$DSH_*` variables, which this pack does not
 //! provide; descriptions of the task and terminal tools add what this pack does (caps,
 //! backends, how a kill is sent); `terminal_read` also takes `wait` and `timeout_ms`;
@@ -30,6 +32,11 @@
 //! `SIGQUIT`, `SIGTSTP`: never a process group by number). `bash`,
 //! background tasks and terminals run in the kernel sandbox of [`crate::sandbox`]; `write`
 //! and `edit` refuse the protected files of `PackContext::sandbox`.
+//!
+//! In a `run_code` program the caps of `read`, `glob` and `grep` are data caps (see
+//! `data_caps.rs`): a cap that still cuts a result is said through
+//! `ToolRunContext::cut_short`, and a `write` of a file the same run read only in part is
+//! refused (`partial_reads.rs`).
 //!
 //! Background tasks ([`tasks`]) and terminals ([`terminal`]) belong to the calling agent's
 //! [`Owner`] (or, without one, the pack's own, which ends when the pack's tools are
@@ -45,13 +52,16 @@ mod ask;
 mod background;
 mod bash;
 mod beneath;
+mod data_caps;
 mod deny;
 mod diff;
 mod edit;
 mod glob;
 mod grep;
+mod partial_reads;
 mod path_glob;
 mod read;
+mod scratch;
 mod shared;
 pub mod tasks;
 pub mod terminal;
@@ -104,6 +114,7 @@ pub struct Builtin {
     bg: Background,
     todos: TodoStore,
     questions: Option<Arc<dyn QuestionService>>,
+    reads: Arc<partial_reads::ReadLog>,
 }
 
 impl std::fmt::Debug for Builtin {
@@ -129,10 +140,12 @@ impl Builtin {
                 sandbox: Arc::new(sandbox),
                 tasks: TaskStore::new(ctx.tasks),
                 terminals: TerminalStore::new(ctx.terminals),
+                scratch: Default::default(),
                 fallback: Owner::new("builtin"),
             },
             todos: TodoStore::new(),
             questions: ctx.questions.clone(),
+            reads: Arc::default(),
         })
     }
 
@@ -178,8 +191,8 @@ impl Builtin {
         let ws = &self.bg.ws;
         let bg = &self.bg;
         vec![
-            read::tool(ws.clone()),
-            write::tool(ws.clone()),
+            read::tool(ws.clone(), self.reads.clone()),
+            write::tool(ws.clone(), self.reads.clone()),
             edit::tool(ws.clone()),
             glob::tool(ws.clone()),
             grep::tool(ws.clone()),

@@ -6,6 +6,10 @@
 //! [`MAX_FILE_BYTES`] are refused; bytes that are not UTF-8 are shown as U+FFFD. The file is
 //! opened race-free ([`Workspace::open`]); a `.env` file is read with a note that it may hold
 //! secrets.
+//!
+//! In a program (a `run_code` sub-call) the window is the whole file up to
+//! [`PROGRAM_MAX_BYTES`] with no line cut; a read cut by that cap says so
+//! (`ToolRunContext::cut_short`), and a partial read is recorded for `write`'s check.
 
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::sync::Arc;
@@ -16,6 +20,8 @@ use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
 use super::beneath::Access;
+use super::data_caps::{thousands, PROGRAM_MAX_BYTES};
+use super::partial_reads::ReadLog;
 use super::shared::{self, arg_str, blocking, location, whole_number};
 use super::workspace::Workspace;
 use ptc::presentation::{ReadFileLine, ToolCallKind, ToolCallView, ToolResultView};
@@ -46,6 +52,8 @@ struct Args {
 /// The structured value of a `read` call.
 #[derive(Debug, Serialize)]
 struct Output {
+    #[serde(skip)]
+    full_path: std::path::PathBuf,
     path: String,
     offset: u64,
     lines: Vec<ReadFileLine>,
@@ -57,22 +65,57 @@ struct Output {
     note: Option<String>,
 }
 
-/// The `read` tool.
-pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
+/// The caps of one call: the context caps natively, the data caps in a program.
+struct Caps {
+    default_limit: u64,
+    window_bytes: usize,
+    line_bytes: usize,
+    line_chars: usize,
+}
+
+impl Caps {
+    fn of(in_program: bool) -> Self {
+        match in_program {
+            false => Caps {
+                default_limit: DEFAULT_LIMIT,
+                window_bytes: MAX_WINDOW_BYTES,
+                line_bytes: MAX_LINE_BYTES,
+                line_chars: MAX_LINE_CHARS,
+            },
+            true => Caps {
+                default_limit: u64::MAX,
+                window_bytes: PROGRAM_MAX_BYTES,
+                line_bytes: PROGRAM_MAX_BYTES,
+                line_chars: usize::MAX,
+            },
+        }
+    }
+}
+
+/// What a read in a program saw, for [`ReadLog`] and its cut-short note.
+struct Seen {
+    /// The last line read whole (a line cut by the cap is not).
+    last_whole: u64,
+    /// The window ended at the byte cap (not at `limit` or the end of the file).
+    capped: bool,
+}
+
+/// The `read` tool; in a program it records partial reads in `log`.
+pub(crate) fn tool(ws: Arc<Workspace>, log: Arc<ReadLog>) -> ToolDefinition {
     ToolDefinition::builder("read")
         .path_arguments(ws.path_arguments(&[("file_path", None)]))
         .description("Read a UTF-8 text file and return line-numbered content.")
         .code_description(format!(
-            "Read a UTF-8 text file: a window of its lines (at most `limit` lines and {} KiB of \
-             text; if `truncated`, go on from `next_offset`).",
-            MAX_WINDOW_BYTES / 1024
+            "Read a UTF-8 text file (≤ {} MiB per call); if `truncated`, go on from \
+             `next_offset`.",
+            PROGRAM_MAX_BYTES / 1024 / 1024
         ))
         .parameters(
             ParameterSpec::new()
                 .required(
                     "file_path",
                     ValueSpec::string()
-                        .describe("Path to read, resolved by the filesystem backend."),
+                        .describe("Path of the file, resolved by the filesystem backend."),
                 )
                 .optional(
                     "offset",
@@ -80,16 +123,25 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 )
                 .optional(
                     "limit",
-                    ValueSpec::number()
-                        .describe("Maximum number of lines to return. Defaults to 2000."),
+                    ValueSpec::number().describe(
+                        "Maximum number of lines to return (default 2000; all in run_code).",
+                    ),
                 ),
         )
         .output(output_spec())
         .concurrency_safe(true)
         .execute(move |args: Args, ctx| {
-            let ws = ws.clone();
+            let (ws, log) = (ws.clone(), log.clone());
             let signal = ctx.signal().clone();
-            async move { blocking(move || read(&ws, args, &signal)).await }
+            let in_program = ctx.in_program();
+            async move {
+                let (out, seen) =
+                    blocking(move || read(&ws, args, &signal, Caps::of(in_program))).await?;
+                if in_program {
+                    note_program_read(&ctx, &log, &out, &seen);
+                }
+                Ok(out)
+            }
         })
         .render(|_, value| vec![ContentBlock::text(render(value))])
         .presentation_meta(|_, value| {
@@ -145,16 +197,44 @@ fn output_spec() -> ValueSpec {
         .required_property("total_lines", ValueSpec::integer())
         .required_property("truncated", ValueSpec::boolean())
         .property("next_offset", ValueSpec::integer())
-        .property(
-            "note",
-            ValueSpec::string().describe("Said of a file that may hold secrets (`.env`)."),
-        )
+        .property("note", ValueSpec::string())
 }
 
-fn read(ws: &Workspace, args: Args, signal: &CancellationToken) -> Result<Output, ToolError> {
+/// In a program: record a partial read in `log`, and say when the byte cap cut the file
+/// short (a `limit` the program asked for is not a cut).
+fn note_program_read(ctx: &ptc::ToolRunContext, log: &ReadLog, out: &Output, seen: &Seen) {
+    let Some(first) = out.lines.first().map(|l| l.number) else {
+        return;
+    };
+    if first > 1 || seen.last_whole < out.total_lines {
+        log.record(
+            ctx.execution().root_call_id(),
+            &out.full_path,
+            (first, seen.last_whole, out.total_lines),
+        );
+    }
+    if seen.capped && seen.last_whole < out.total_lines {
+        let last = out.lines.last().map_or(first, |l| l.number);
+        ctx.cut_short(format!(
+            "lines {}-{} of {} ({} MiB per read; read on with offset={})",
+            thousands(first),
+            thousands(last),
+            thousands(out.total_lines),
+            PROGRAM_MAX_BYTES / 1024 / 1024,
+            seen.last_whole + 1
+        ));
+    }
+}
+
+fn read(
+    ws: &Workspace,
+    args: Args,
+    signal: &CancellationToken,
+    caps: Caps,
+) -> Result<(Output, Seen), ToolError> {
     let cancelled = || ToolError::new("read was cancelled");
     let offset = whole_number(args.offset, "offset", 1, 1)?;
-    let limit = whole_number(args.limit, "limit", DEFAULT_LIMIT, 1)?;
+    let limit = whole_number(args.limit, "limit", caps.default_limit, 1)?;
     let target = ws.resolve(&args.file_path, "file_path")?;
     if !target.exists {
         return Err(ToolError::new(format!(
@@ -198,6 +278,7 @@ fn read(ws: &Workspace, args: Args, signal: &CancellationToken) -> Result<Output
     let mut number = 0u64;
     let mut bytes = 0usize;
     let mut window_full = false;
+    let mut line_cut = false;
     let mut buf = Vec::new();
     let last_wanted = offset.saturating_add(limit - 1);
     // Lines up to the end of the window, one by one.
@@ -206,16 +287,18 @@ fn read(ws: &Workspace, args: Args, signal: &CancellationToken) -> Result<Output
             return Err(cancelled());
         }
         buf.clear();
-        let Some(dropped) = shared::read_line_capped(&mut reader, &mut buf, MAX_LINE_BYTES)? else {
+        let Some(dropped) = shared::read_line_capped(&mut reader, &mut buf, caps.line_bytes)?
+        else {
             break;
         };
         number += 1;
         if number >= offset {
             let text = String::from_utf8_lossy(shared::strip_eol(&buf));
-            let text = shared::cap_line(&text, MAX_LINE_CHARS, dropped);
+            let text = shared::cap_line(&text, caps.line_chars, dropped);
+            line_cut = dropped > 0;
             bytes += text.len();
             lines.push(ReadFileLine { number, text });
-            window_full = bytes >= MAX_WINDOW_BYTES;
+            window_full = bytes >= caps.window_bytes;
         }
     }
     let window_end = number;
@@ -237,15 +320,21 @@ fn read(ws: &Workspace, args: Args, signal: &CancellationToken) -> Result<Output
     let unterminated = rest_last.is_some_and(|b| b != b'\n');
     let total_lines = window_end + rest_newlines + u64::from(unterminated);
     let truncated = total_lines > window_end && !lines.is_empty();
-    Ok(Output {
+    let seen = Seen {
+        last_whole: window_end - u64::from(line_cut),
+        capped: window_full,
+    };
+    let out = Output {
         note: shared::secrets_note(&target.path),
+        full_path: target.path,
         path: target.display,
         offset,
         next_offset: truncated.then_some(window_end + 1),
         lines,
         total_lines,
         truncated,
-    })
+    };
+    Ok((out, seen))
 }
 
 /// `     1\ttext` lines, then a note when the window is partial or empty.

@@ -161,17 +161,14 @@ pub(crate) fn tool(store: TodoStore) -> ToolDefinition {
         )
         // The same rules, tersely; the statuses are spelled out on the `status` argument.
         .code_description(
-            "Record your task list. Send the ENTIRE list every call: it REPLACES the previous \
-             one (no partial updates). Plan multi-step work with one todo per concrete step \
-             before you start; skip it for trivial single-step tasks. While work remains keep \
-             exactly one todo `in_progress` (never more); mark each `completed` the moment it \
-             is done, not in batches.",
+            "Your task list: one todo per step, exactly one `in_progress` while work remains, \
+             each `completed` once done.",
         )
         .parameters(
             ParameterSpec::new().required(
                 "todos",
                 ValueSpec::array(
-                    ValueSpec::object(true)
+                    ValueSpec::object(false)
                         .required_property(
                             "content",
                             ValueSpec::string()

@@ -70,14 +70,11 @@ impl WalkLimits {
 pub(crate) fn output_properties(spec: ValueSpec) -> ValueSpec {
     spec.property(
         "denied",
-        ValueSpec::integer()
-            .describe("Entries left out: under the sandbox's deny paths (not named)."),
+        ValueSpec::integer().describe("Under deny paths, left out."),
     )
     .property(
         "deep",
-        ValueSpec::boolean().describe(&format!(
-            "Directories nested deeper than {MAX_DEPTH} levels were not searched."
-        )),
+        ValueSpec::boolean().describe(&format!("Past {MAX_DEPTH} levels, not searched.")),
     )
 }
 

@@ -6,6 +6,10 @@
 //! (a regular file, not a protected one) and only then truncated and written through that
 //! descriptor. The result card shows the whole file for a new
 //! file, or the changed region with context when an existing text file is replaced.
+//!
+//! In a program, a write of a file the same run read only in part is refused before
+//! anything is written (see `partial_reads.rs`). `edit` needs no such check:
+//! it changes the file on disk, so it never drops what a read did not see.
 
 use std::io::{Read, Write};
 use std::os::unix::fs::FileExt;
@@ -17,6 +21,7 @@ use serde_json::json;
 
 use super::beneath::Access;
 use super::diff::{self, Hunk};
+use super::partial_reads::ReadLog;
 use super::shared::{self, arg_str, blocking, location};
 use super::workspace::Workspace;
 use ptc::presentation::{ToolCallView, ToolResultView};
@@ -42,8 +47,8 @@ struct Output {
     hunks: Vec<Hunk>,
 }
 
-/// The `write` tool.
-pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
+/// The `write` tool; in a program it refuses files the run read only in part (`log`).
+pub(crate) fn tool(ws: Arc<Workspace>, log: Arc<ReadLog>) -> ToolDefinition {
     ToolDefinition::builder("write")
         .path_arguments(ws.path_arguments(&[("file_path", None)]))
         .description("Create or fully replace a UTF-8 text file.")
@@ -51,7 +56,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
             ParameterSpec::new()
                 .required(
                     "file_path",
-                    ValueSpec::string().describe("Path to write, resolved by the filesystem backend."),
+                    ValueSpec::string().describe("Path of the file, resolved by the filesystem backend."),
                 )
                 .required(
                     "content",
@@ -66,15 +71,16 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 .required_property("lines", ValueSpec::integer())
                 .required_property(
                     "hunks",
-                    diff::hunks_spec().describe(
-                        "A replaced file's changed region, as in `edit`.",
-                    ),
+                    diff::hunks_spec(),
                 ),
         )
         .concurrency_safe(false)
-        .execute(move |args: Args, _ctx| {
-            let ws = ws.clone();
-            async move { blocking(move || write(&ws, args)).await }
+        .execute(move |args: Args, ctx| {
+            let (ws, log) = (ws.clone(), log.clone());
+            let run = ctx
+                .in_program()
+                .then(|| ctx.execution().root_call_id().to_string());
+            async move { blocking(move || write(&ws, args, run.as_deref().map(|r| (r, &*log)))).await }
         })
         .render(|_, value| {
             let verb = if value["created"] == true { "Created" } else { "Replaced" };
@@ -115,9 +121,15 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
         .expect("the write definition is valid")
 }
 
-fn write(ws: &Workspace, args: Args) -> Result<Output, ToolError> {
+/// Write `args`; in a program (`run`: its id and the partial reads), refuse a file the run
+/// read only in part.
+fn write(ws: &Workspace, args: Args, run: Option<(&str, &ReadLog)>) -> Result<Output, ToolError> {
     let target = ws.resolve(&args.file_path, "file_path")?;
     ws.check_writable(&target)?;
+    if let Some((run, log)) = run {
+        log.check(run, &target.path, &target.display)
+            .map_err(ToolError::new)?;
+    }
     let created = !target.exists;
     // Only for the message (opening a directory for writing fails anyway).
     if target.exists && target.path.is_dir() {
@@ -154,6 +166,9 @@ fn write(ws: &Workspace, args: Args) -> Result<Output, ToolError> {
         .and_then(|()| file.write_all_at(args.content.as_bytes(), 0))
         .and_then(|()| file.flush())
         .map_err(|e| ToolError::new(format!("cannot write `{shown}`: {e}")))?;
+    if let Some((run, log)) = run {
+        log.forget(run, &target.path);
+    }
     let hunks = match &before {
         Some(old) => diff::replaced(old, &args.content),
         None => Vec::new(),

@@ -20,7 +20,7 @@
 //! ancestors, and give the sandbox a `devpts` of its own; a session of its own (no controlling
 //! terminal, `detach`), a terminal's PTY opened inside the sandbox (`OwnTerminal`); no
 //! capabilities and no new privileges. A fresh private temp dir per call is `TMPDIR` and is
-//! removed after.
+//! removed after (`bash` passes its owner's scratch directory instead, kept across calls).
 //!
 //! Where the kernel lacks Landlock, [`Sandbox::unavailable`] says why and sandboxed modes
 //! refuse to run commands; where it gives no namespaces, Landlock and seccomp still apply and
@@ -329,10 +329,16 @@ impl Sandbox {
     /// Set up one command's confinement (its private temp dir, ruleset and mounts), or
     /// `None` under `danger-full-access`.
     pub(crate) fn prepare(&self) -> std::io::Result<Option<Prepared>> {
+        self.prepare_with_tmp(None)
+    }
+
+    /// As [`Sandbox::prepare`], with `tmp` (writable in the sandbox) as the command's
+    /// `TMPDIR` instead of a fresh one (`bash`'s per-owner scratch directory).
+    pub(crate) fn prepare_with_tmp(&self, tmp: Option<&Path>) -> std::io::Result<Option<Prepared>> {
         if self.mode == SandboxMode::DangerFullAccess {
             return Ok(None);
         }
-        plan::prepare(self).map(Some)
+        plan::prepare(self, tmp).map(Some)
     }
 
     /// The note for the model when a sandboxed command failed on what the sandbox forbids.

@@ -244,13 +244,13 @@ fn namespaces(network: bool, mounts: Vec<Mount>) -> Namespaces {
 }
 
 /// Build one command's confinement.
-pub(super) fn prepare(sandbox: &Sandbox) -> io::Result<Prepared> {
+pub(super) fn prepare(sandbox: &Sandbox, tmp: Option<&Path>) -> io::Result<Prepared> {
     let support = support();
     let abi = support
         .landlock_abi
         .ok_or_else(|| io::Error::other(sandbox.unavailable().unwrap_or_default()))?;
     let dir = private_dir()?;
-    let tmp = dir.join("tmp");
+    let tmp = tmp.map_or_else(|| dir.join("tmp"), Path::to_path_buf);
     let mut writable = vec![tmp.clone()];
     if sandbox.mode == SandboxMode::WorkspaceWrite {
         writable.push(sandbox.root.clone());

@@ -300,3 +300,52 @@ async fn bash_presents_a_terminal_call_and_a_terminal_result() {
     assert_eq!(json["card"], "terminal");
     assert_eq!(json["exitCode"], 2);
 }
+
+/// `bash` with `args` for an agent owned by `owner`.
+async fn bash_as(f: &Fixture, owner: &ptc::Owner, command: &str) -> serde_json::Value {
+    let agent = ptc::Agent::new(ptc::ScopeKey::root("agent")).with_owner(owner.clone());
+    let input = ptc::ToolExecutionInput::new("call-1", "bash", bash(command)).with_agent(agent);
+    let result = f.registry.dispatch(input).await;
+    assert!(!result.is_error(), "{}", ptc::content_text(&result.content));
+    result.value().unwrap().as_ref().clone()
+}
+
+#[tokio::test]
+async fn bash_tmpdir_is_one_private_directory_per_owner_kept_across_calls_and_removed_with_it() {
+    let f = Fixture::new();
+    let (a, b) = (ptc::Owner::new("a"), ptc::Owner::new("b"));
+    let first = bash_as(
+        &f,
+        &a,
+        "echo kept > \"$TMPDIR/note\"; printf %s \"$TMPDIR\"",
+    )
+    .await;
+    let dir = std::path::PathBuf::from(first["stdout"].as_str().unwrap());
+    let mode = std::fs::metadata(&dir).unwrap().permissions();
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&mode) & 0o777,
+        0o700
+    );
+    // The same owner's next call finds it.
+    let again = bash_as(&f, &a, "cat \"$TMPDIR/note\"; printf %s \"$TMPDIR\"").await;
+    assert_eq!(again["stdout"], format!("kept\n{}", dir.display()));
+    // Another owner has its own, without the file.
+    let other = bash_as(&f, &b, "ls -A \"$TMPDIR\"; printf %s \"$TMPDIR\"").await;
+    assert_ne!(other["stdout"].as_str().unwrap(), dir.to_str().unwrap());
+    assert_eq!(
+        std::path::Path::new(other["stdout"].as_str().unwrap()).parent(),
+        dir.parent()
+    );
+    assert!(!other["stdout"].as_str().unwrap().contains("note"));
+    // Ending the owner removes it (in the background: wait for it, bounded).
+    drop(a);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while dir.exists() {
+        assert!(
+            Instant::now() < deadline,
+            "{} was not removed",
+            dir.display()
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}

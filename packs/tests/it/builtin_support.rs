@@ -104,6 +104,19 @@ impl Fixture {
         }
     }
 
+    /// Send one call of `name` with `args` as sub-call `n` of the `run_code` call `run`
+    /// (`<run>:ptc:<n>`), as a program's `tools.<name>(…)` is sent.
+    pub async fn call_in_program(&self, run: &str, n: u32, name: &str, args: Value) -> Outcome {
+        let mut input = ToolExecutionInput::new(format!("{run}:ptc:{n}"), name, args.clone());
+        input.root_call_id = Some(run.to_string());
+        let result = self.registry.dispatch(input).await;
+        Outcome {
+            name: name.to_string(),
+            args,
+            result,
+        }
+    }
+
     /// The pending-call card of `name` for `args`.
     pub fn present_call(&self, name: &str, args: &Value) -> Option<ToolCallView> {
         self.registry
@@ -170,6 +183,11 @@ impl Outcome {
             self.text()
         );
         self.result.error().unwrap().message.clone()
+    }
+
+    /// What a cap left out of the result (`ToolRunContext::cut_short`), if anything.
+    pub fn cut_short(&self) -> Option<&str> {
+        self.result.cut_short.as_deref()
     }
 
     /// The error code of a failed call.

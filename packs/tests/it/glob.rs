@@ -155,7 +155,7 @@ async fn glob_caps_inline_paths_at_100_and_reports_the_true_total() {
     assert_eq!(v["truncated"], true);
     assert!(
         out.text()
-            .ends_with("[showing the 100 newest of 150 matching files; narrow the pattern or path to see the rest]\n"),
+            .ends_with("[showing the 100 newest of 150 matching files; narrow the pattern or path, or page with offset=100]\n"),
         "{}",
         out.text()
     );

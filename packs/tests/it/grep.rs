@@ -162,7 +162,7 @@ async fn grep_caps_inline_matches_at_250_with_the_true_totals() {
     );
     assert!(out.text().starts_with("400 matching lines in 4 files\n"));
     assert!(out.text().ends_with(
-        "[showing the first 250 of 400 matching lines, by path; narrow the pattern, path or include to see the rest]\n"
+        "[showing the first 250 of 400 matching lines, by path; narrow the pattern, path or include, or page with offset=250, to see the rest]\n"
     ));
 }
 

@@ -10,6 +10,7 @@ mod glob;
 mod grep;
 mod pack;
 mod paths;
+mod program_caps;
 mod read;
 mod todo;
 mod write;

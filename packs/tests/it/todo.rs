@@ -26,7 +26,7 @@ async fn todo_write_replaces_the_list_and_the_host_reads_the_latest() {
             json!({"todos": [
                 {"content": "Write the parser", "status": "completed"},
                 {"content": "Test the parser", "status": "in_progress"},
-                {"content": "Ship it", "status": "pending", "priority": "high"},
+                {"content": "Ship it", "status": "pending"},
             ]}),
         )
         .await;
@@ -125,6 +125,27 @@ async fn todo_write_rejects_bad_lists_and_keeps_the_previous_one() {
     // An empty list is a valid list: everything is done and cleared.
     f.call("todo_write", json!({"todos": []})).await.value();
     assert_eq!(f.todos.latest().unwrap().todos, []);
+}
+
+#[tokio::test]
+async fn todo_write_refuses_an_unknown_key_inside_an_item_naming_its_path() {
+    let f = Fixture::new();
+    let out = f
+        .call(
+            "todo_write",
+            json!({"todos": [
+                {"content": "a", "status": "pending"},
+                {"content": "b", "status": "pending", "statsu": "x", "prio": 1}
+            ]}),
+        )
+        .await;
+    assert_eq!(out.code(), Some(ptc::codes::INVALID_ARGS));
+    assert_eq!(
+        out.error(),
+        "Invalid arguments for tool todo_write: /todos/1/statsu: unknown key (todos[] items \
+         have content, status); /todos/1/prio: unknown key; the arguments are: todos"
+    );
+    assert!(f.todos.latest().is_none(), "nothing was written");
 }
 
 #[tokio::test]

@@ -283,7 +283,7 @@ fn render_type(
         "array" => {
             let item = match obj.get("items") {
                 None => Ts::primary(JSON_VALUE),
-                Some(items) => render(items, depth + 1, indent, false, cx),
+                Some(items) => render(items, depth + 1, indent, close, cx),
             };
             Ts::primary(format!("{}[]", item.at_least(Prec::Primary)))
         }

@@ -27,8 +27,9 @@ pub(super) fn render_object(
         Some(Value::Array(names)) => names.iter().map(Value::as_str).collect::<Option<_>>()?,
         Some(_) => return None,
     };
+    // Below the root only a node with `properties` is closed, as the pipeline checks it.
     let closed = match obj.get("additionalProperties") {
-        None => close,
+        None => close && (depth == 0 || obj.contains_key("properties")),
         Some(Value::Bool(true)) => false,
         Some(Value::Bool(false)) => true,
         Some(extra @ Value::Object(_)) if properties.is_empty() => {
@@ -60,7 +61,7 @@ pub(super) fn render_object(
             } else {
                 "?"
             };
-            let ty = render(schema, depth + 1, indent + 1, false, cx);
+            let ty = render(schema, depth + 1, indent + 1, close, cx);
             Member {
                 doc,
                 decl: format!("{}{optional}: {}", property_key(name), ty.text),

@@ -3,10 +3,14 @@
 //! The shell runs in `workdir` (inside the workspace root; the root by default) with
 //! standard input closed. Its stdout and stderr are read as they arrive: the value keeps
 //! the tail of each (up to [`MAX_STREAM_BYTES`]), the model sees the tail of both
-//! interleaved (up to [`MAX_CONTENT_BYTES`]). The whole process group is killed with
+//! interleaved (up to [`MAX_CONTENT_BYTES`]); in a program, a cut `stdout` or `stderr` is said
+//! through `ToolRunContext::cut_short`. The whole process group is killed with
 //! SIGKILL when the timeout expires, when the caller cancels, when the call's future is
 //! dropped, and when the shell exits (so a command's background children never outlive
 //! the call).
+//!
+//! `TMPDIR` is the calling owner's scratch directory (`scratch.rs`): one per owner, kept
+//! across its calls, removed when it ends.
 //!
 //! With `run_in_background: true` the same command starts as a background task of the
 //! calling session (see [`super::tasks`]) and the call returns its id at once.
@@ -82,6 +86,9 @@ struct Output {
     sandbox: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     task_id: Option<String>,
+    /// What the stream caps cut from `stdout`/`stderr`, for a program's cut-short note.
+    #[serde(skip)]
+    cut_streams: Option<String>,
 }
 
 impl Output {
@@ -96,6 +103,7 @@ impl Output {
             truncated: false,
             sandbox: None,
             task_id: Some(task_id.to_string()),
+            cut_streams: None,
         }
     }
 }
@@ -121,11 +129,10 @@ fn sandbox_clause(mode: SandboxMode, network: bool) -> String {
     let net = if network { "" } else { "; no network" };
     match mode {
         SandboxMode::WorkspaceWrite => format!(
-            " Sandboxed (workspace-write): reads all but credentials, writes only the workspace \
-             and $TMPDIR{net}."
+            " Sandbox: reads all but credentials, writes only the workspace and $TMPDIR{net}."
         ),
         SandboxMode::ReadOnly => {
-            format!(" Sandboxed (read-only): reads all but credentials, writes only $TMPDIR{net}.")
+            format!(" Sandbox: reads all but credentials, writes only $TMPDIR{net}.")
         }
         SandboxMode::DangerFullAccess => String::new(),
     }
@@ -139,7 +146,7 @@ pub(crate) fn tool(bg: Background) -> ToolDefinition {
         .description(format!(
             "Execute a bash command (`bash -c`) and return its stdout/stderr. Each call runs in a \
              fresh shell: no state (cwd, variables, functions) persists between calls — pass \
-             `workdir` instead of using `cd`. Non-zero exits are reported as `[exit code: N]`. \
+             `workdir` instead of using `cd`; files in `$TMPDIR` (your scratch directory) do. Non-zero exits are reported as `[exit code: N]`. \
              The working directory must be inside the workspace. Long output is truncated to \
              its tail. Processes a command leaves running are killed when it exits. Set \
              `run_in_background: true` for long-running commands: the call returns a task id \
@@ -147,12 +154,10 @@ pub(crate) fn tool(bg: Background) -> ToolDefinition {
             sandbox_sentence(sandbox.mode(), sandbox.network())
         ))
         .code_description(format!(
-            "Run `bash -c COMMAND` in a fresh shell: no state (cwd, variables, functions) \
-             persists, so pass `workdir` (inside the workspace) instead of `cd`. A non-zero exit \
-             is a result, not an error; a timeout rejects (the output so far in its message). \
-             Processes it starts die with it. Calls run one at a time, even under Promise.all: \
-             for commands in parallel, start each with `run_in_background: true` (returns a task \
-             id) and wait with task_output.{}",
+            "Run `bash -c COMMAND` in a fresh shell (only files in `$TMPDIR` persist; pass \
+             `workdir`, not `cd`). A non-zero exit is a result, not an error; a timeout rejects \
+             with the output so far. Its processes die with it. Calls run one at a time, even in \
+             Promise.all (for parallel ones: `run_in_background`).{}",
             sandbox_clause(sandbox.mode(), sandbox.network())
         ))
         .parameters(
@@ -188,7 +193,7 @@ pub(crate) fn tool(bg: Background) -> ToolDefinition {
                     "run_in_background",
                     ValueSpec::boolean().describe(
                         "Run in the background and return a task id immediately (collect with \
-                         task_output, stop with task_kill). No timeout applies.",
+                         task_output, stop with task_kill).",
                     ),
                 ),
         )
@@ -199,8 +204,8 @@ pub(crate) fn tool(bg: Background) -> ToolDefinition {
                     ValueSpec::integer().describe("Absent if a signal ended it."),
                 )
                 .property("signal", ValueSpec::string())
-                .required_property("stdout", ValueSpec::string().describe("Its last 1 MiB."))
-                .required_property("stderr", ValueSpec::string().describe("Its last 1 MiB."))
+                .required_property("stdout", ValueSpec::string().describe("Its last 1 MiB (stderr too)."))
+                .required_property("stderr", ValueSpec::string())
                 .required_property(
                     "output",
                     ValueSpec::string().describe("Both interleaved, the last 30,000 bytes."),
@@ -208,12 +213,11 @@ pub(crate) fn tool(bg: Background) -> ToolDefinition {
                 .required_property("truncated", ValueSpec::boolean())
                 .property(
                     "sandbox",
-                    ValueSpec::string().describe("Set on a likely sandbox refusal."),
+                    ValueSpec::string().describe("On a likely sandbox refusal."),
                 )
                 .property(
                     "task_id",
-                    ValueSpec::string()
-                        .describe("With run_in_background: read its output with task_output."),
+                    ValueSpec::string(),
                 ),
         )
         .concurrency_safe(false)
@@ -221,7 +225,13 @@ pub(crate) fn tool(bg: Background) -> ToolDefinition {
             let bg = bg.clone();
             let owner = bg.owner(&ctx);
             let signal = ctx.signal().clone();
-            async move { run(&bg, owner, args, signal).await }
+            async move {
+                let out = run(&bg, owner, args, signal).await?;
+                if let Some(note) = out.cut_streams.as_ref().filter(|_| ctx.in_program()) {
+                    ctx.cut_short(note.clone());
+                }
+                Ok(out)
+            }
         })
         .render(|_, value| {
             if let Some(id) = value["task_id"].as_str() {
@@ -344,11 +354,17 @@ async fn run(
     }
     let timeout = shared::whole_number(args.timeout_ms, "timeoutMs", DEFAULT_TIMEOUT_MS, 1)?
         .min(MAX_TIMEOUT_MS);
-    // Kept until the call ends: dropping it removes the command's private temp dir.
+    // The owner's scratch directory is `TMPDIR`, kept across calls; held until this one ends.
+    let scratch = bg
+        .scratch
+        .of(&owner.owner)
+        .map_err(|e| ToolError::new(format!("cannot make the scratch directory for bash: {e}")))?;
+    // Kept until the call ends: dropping it removes the command's private sandbox dir.
     let confinement = sandbox
-        .prepare()
+        .prepare_with_tmp(Some(scratch.path()))
         .map_err(|e| ToolError::new(format!("cannot set up the sandbox for bash: {e}")))?;
-    let command = command(&dir, &args.command, confinement.as_ref());
+    let mut command = command(&dir, &args.command, confinement.as_ref());
+    command.env("TMPDIR", scratch.path());
     let mut child = Command::from(command)
         .kill_on_drop(true)
         .spawn()
@@ -399,12 +415,25 @@ async fn run(
             &mut *tail.lock().unwrap_or_else(|e| e.into_inner()),
             Tail::new(0),
         );
-        tail.text()
+        let seen = tail.seen();
+        let (text, cut) = tail.text();
+        (text, cut, seen)
     };
-    let (stdout, cut_out) = take(&out);
-    let (stderr, cut_err) = take(&err);
-    let (output, cut_both) = take(&both);
-    drop(confinement);
+    let (stdout, cut_out, seen_out) = take(&out);
+    let (stderr, cut_err, seen_err) = take(&err);
+    let (output, cut_both, _) = take(&both);
+    let cut_streams: Vec<String> = [("stdout", cut_out, seen_out), ("stderr", cut_err, seen_err)]
+        .into_iter()
+        .filter(|(_, cut, _)| *cut)
+        .map(|(name, _, seen)| {
+            format!(
+                "{name}: the last {} of {} (redirect it to a file and read that)",
+                shared::size(MAX_STREAM_BYTES as u64),
+                shared::size(seen)
+            )
+        })
+        .collect();
+    drop((confinement, scratch));
     match end {
         End::Exited(status) => Ok(Output {
             exit_code: status.code().map(i64::from),
@@ -415,6 +444,7 @@ async fn run(
             output,
             truncated: cut_out || cut_err || cut_both,
             task_id: None,
+            cut_streams: (!cut_streams.is_empty()).then(|| cut_streams.join("; ")),
         }),
         End::TimedOut(ms) => Err(ToolError::new(format!(
             "Command timed out after {ms} ms; its process group was killed. Output so far:\n{}",

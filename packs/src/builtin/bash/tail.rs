@@ -14,6 +14,8 @@ pub(super) struct Tail {
     buf: Vec<u8>,
     cap: usize,
     cut: bool,
+    /// Bytes pushed in all.
+    seen: u64,
 }
 
 impl Tail {
@@ -22,10 +24,17 @@ impl Tail {
             buf: Vec::new(),
             cap,
             cut: false,
+            seen: 0,
         }
     }
 
+    /// Bytes pushed in all (kept or not).
+    pub(super) fn seen(&self) -> u64 {
+        self.seen
+    }
+
     fn push(&mut self, bytes: &[u8]) {
+        self.seen += bytes.len() as u64;
         self.buf.extend_from_slice(bytes);
         if self.buf.len() > 2 * self.cap {
             self.trim();

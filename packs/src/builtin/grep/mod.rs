@@ -30,6 +30,7 @@ use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
 use super::beneath::Access;
+use super::data_caps::{entries_note, thousands, PROGRAM_MAX_ENTRIES, PROGRAM_MAX_LINE_CHARS};
 use super::path_glob::path_glob;
 use super::shared::{self, arg_str, blocking, invalid_args, PolicyFilter};
 use super::walk::{self, WalkLimits};
@@ -51,6 +52,14 @@ struct Args {
     pattern: String,
     path: Option<String>,
     include: Option<String>,
+    offset: Option<f64>,
+}
+
+/// The caps of one call: matches kept and characters per line (data caps in a program).
+#[derive(Clone, Copy)]
+struct Caps {
+    matches: usize,
+    line_chars: usize,
 }
 
 /// One matching line.
@@ -59,6 +68,9 @@ struct Match {
     path: String,
     line: u64,
     text: String,
+    /// The line was longer than the cap and `text` cut.
+    #[serde(skip)]
+    cut: bool,
 }
 
 #[derive(Serialize)]
@@ -67,6 +79,10 @@ struct Output {
     total: u64,
     files: u64,
     truncated: bool,
+    #[serde(skip)]
+    offset: u64,
+    #[serde(skip)]
+    cut_lines: usize,
     #[serde(skip_serializing_if = "shared::is_zero")]
     skipped: u64,
     #[serde(skip_serializing_if = "shared::is_zero")]
@@ -84,12 +100,11 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
         .description(
             "Search file contents with a ripgrep regular expression. Returns matching lines with \
              line numbers, grouped by file. Returns the first 250 matches inline; a capped result \
-             reports the true total, so narrow the pattern, path or include to see the rest. Use \
-             read on a matched file for surrounding context.",
+             reports the true total, so narrow the pattern, path or include, or page with offset, to \
+             see the rest. Use read on a matched file for surrounding context.",
         )
         .code_description(
-            "Search file contents with a ripgrep regular expression; if `truncated`, narrow the \
-             pattern, path or include. Use read on a match for surrounding context.",
+            "Search file contents with a ripgrep regular expression (≤ 10,000 a call).",
         )
         .parameters(
             ParameterSpec::new()
@@ -101,8 +116,8 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 .optional(
                     "path",
                     ValueSpec::string().describe(
-                        "File or directory to search. Defaults to the session workspace; a \
-                         relative path resolves against it.",
+                        "Where to search. Defaults to the session workspace; a relative path \
+                         resolves against it.",
                     ),
                 )
                 .optional(
@@ -111,6 +126,10 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                         "One glob filter for which files to search (e.g. \"*.ts\", \
                          \"*.{js,jsx}\"). Not a list; negation is not supported.",
                     ),
+                )
+                .optional(
+                    "offset",
+                    ValueSpec::number().describe("Entries to skip, to page past a capped result."),
                 ),
         )
         .output(walk::output_properties(
@@ -123,7 +142,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                             .required_property("line", ValueSpec::integer())
                             .required_property("text", ValueSpec::string()),
                     )
-                    .describe("First 250 by path and line; `text` cut at 500 characters."),
+                    .describe("By path and line; `text` cut at 10,000 characters."),
                 )
                 .required_property("total", ValueSpec::integer())
                 .required_property("files", ValueSpec::integer())
@@ -139,7 +158,23 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
             let ws = ws.clone();
             let signal = ctx.signal().clone();
             let filter = PolicyFilter::of(&ctx);
-            async move { blocking(move || grep(&ws, args, &signal, &filter)).await }
+            let caps = match ctx.in_program() {
+                true => Caps {
+                    matches: PROGRAM_MAX_ENTRIES,
+                    line_chars: PROGRAM_MAX_LINE_CHARS,
+                },
+                false => Caps {
+                    matches: MAX_MATCHES,
+                    line_chars: MAX_LINE_CHARS,
+                },
+            };
+            async move {
+                let out = blocking(move || grep(&ws, args, &signal, &filter, caps)).await?;
+                if ctx.in_program() {
+                    note_program_cuts(&ctx, &out);
+                }
+                Ok(out)
+            }
         })
         .render(|args, value| vec![ContentBlock::text(render(args, value))])
         .presentation_meta(|_, value| {
@@ -154,30 +189,60 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
         .expect("the grep definition is valid")
 }
 
+/// In a program, say what the caps left out: matches past the cap, files not searched,
+/// lines cut.
+fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output) {
+    let mut notes = Vec::new();
+    if out.truncated {
+        let kept = out.matches.len() as u64;
+        notes.push(entries_note(
+            "matches", out.offset, kept, out.total, "pattern",
+        ));
+    }
+    if out.skipped > 0 {
+        notes.push(format!(
+            "{} file(s) not searched: a line longer than 8 MiB",
+            out.skipped
+        ));
+    }
+    if out.cut_lines > 0 {
+        notes.push(format!(
+            "{} matching line(s) cut at {} characters (read the file for the whole line)",
+            out.cut_lines,
+            thousands(PROGRAM_MAX_LINE_CHARS as u64)
+        ));
+    }
+    if !notes.is_empty() {
+        ctx.cut_short(notes.join("; "));
+    }
+}
+
 /// What every search thread adds to.
 #[derive(Default)]
 struct Collected {
+    /// Matches kept at most (`offset` + the cap): the first ones in path order.
+    keep: usize,
     total: u64,
     files: u64,
-    /// The first [`MAX_MATCHES`] matches in path order, per file.
-    kept: BTreeMap<String, Vec<(u64, String)>>,
+    /// The first `keep` matches in path order, per file.
+    kept: BTreeMap<String, Vec<(u64, String, bool)>>,
     kept_count: usize,
     /// Files skipped for a line longer than [`MAX_LINE_BYTES`].
     skipped: u64,
 }
 
 impl Collected {
-    fn add(&mut self, path: String, count: u64, matches: Vec<(u64, String)>) {
+    fn add(&mut self, path: String, count: u64, matches: Vec<(u64, String, bool)>) {
         self.total += count;
         self.files += 1;
         self.kept_count += matches.len();
         self.kept.insert(path, matches);
-        // Drop the matches of the largest paths until only MAX_MATCHES remain.
-        while self.kept_count > MAX_MATCHES {
+        // Drop the matches of the largest paths until only `keep` remain.
+        while self.kept_count > self.keep {
             let Some(mut last) = self.kept.last_entry() else {
                 break;
             };
-            let excess = self.kept_count - MAX_MATCHES;
+            let excess = self.kept_count - self.keep;
             if last.get().len() <= excess {
                 self.kept_count -= last.remove().len();
             } else {
@@ -192,8 +257,10 @@ impl Collected {
 /// Collects the matching lines of one file.
 struct FileSink<'a> {
     count: u64,
-    matches: Vec<(u64, String)>,
+    matches: Vec<(u64, String, bool)>,
     signal: &'a CancellationToken,
+    keep: usize,
+    line_chars: usize,
 }
 
 impl Sink for FileSink<'_> {
@@ -201,11 +268,13 @@ impl Sink for FileSink<'_> {
 
     fn matched(&mut self, _: &Searcher, m: &SinkMatch<'_>) -> Result<bool, io::Error> {
         self.count += 1;
-        if self.matches.len() < MAX_MATCHES {
+        if self.matches.len() < self.keep {
             let text = String::from_utf8_lossy(shared::strip_eol(m.bytes()));
+            let cut = text.chars().nth(self.line_chars).is_some();
             self.matches.push((
                 m.line_number().unwrap_or(0),
-                shared::cap_chars(&text, MAX_LINE_CHARS),
+                shared::cap_chars(&text, self.line_chars),
+                cut,
             ));
         }
         Ok(!self.count.is_multiple_of(4096) || !self.signal.is_cancelled())
@@ -227,11 +296,15 @@ fn search_file(
     (file, shown): (&File, String),
     signal: &CancellationToken,
     out: &Mutex<Collected>,
+    line_chars: usize,
 ) {
+    let keep = out.lock().unwrap_or_else(|e| e.into_inner()).keep;
     let mut sink = FileSink {
         count: 0,
         matches: Vec::new(),
         signal,
+        keep,
+        line_chars,
     };
     match searcher.search_file(matcher, file, &mut sink) {
         Ok(()) if sink.count > 0 => {
@@ -254,12 +327,15 @@ fn grep(
     args: Args,
     signal: &CancellationToken,
     filter: &PolicyFilter,
+    caps: Caps,
 ) -> Result<Output, ToolError> {
     if args.pattern.is_empty() {
         return Err(invalid_args(
             "`pattern` is empty; pass a regular expression",
         ));
     }
+    let offset = shared::whole_number(args.offset, "offset", 0, 0)?;
+    let skip = usize::try_from(offset).unwrap_or(usize::MAX);
     let matcher = CancellableMatcher::new(&args.pattern, signal.clone())
         .map_err(|e| invalid_args(format!("`pattern` is not a usable regular expression: {e}")))?;
     let target = ws.resolve(args.path.as_deref().unwrap_or("."), "path")?;
@@ -269,7 +345,10 @@ fn grep(
             args.path.as_deref().unwrap_or(".")
         )));
     }
-    let out = Mutex::new(Collected::default());
+    let out = Mutex::new(Collected {
+        keep: skip.saturating_add(caps.matches),
+        ..Collected::default()
+    });
     let limits = WalkLimits::new(ws);
     if target.path.is_file() {
         let raw = args.path.as_deref().unwrap_or(".");
@@ -282,6 +361,7 @@ fn grep(
                 (&opened.file, shown),
                 signal,
                 &out,
+                caps.line_chars,
             );
         }
     } else {
@@ -314,7 +394,14 @@ fn grep(
                 // Opened race-free: a file swapped for a symlink since the walk saw it is
                 // skipped, never followed.
                 if let Some((file, _)) = ws.open_found(entry.path(), Access::Read) {
-                    search_file(&mut searcher, &matcher, (&file, shown), signal, out);
+                    search_file(
+                        &mut searcher,
+                        &matcher,
+                        (&file, shown),
+                        signal,
+                        out,
+                        caps.line_chars,
+                    );
                 }
                 WalkState::Continue
             })
@@ -328,15 +415,19 @@ fn grep(
         .kept
         .into_iter()
         .flat_map(|(path, lines)| {
-            lines.into_iter().map(move |(line, text)| Match {
+            lines.into_iter().map(move |(line, text, cut)| Match {
                 path: path.clone(),
                 line,
                 text,
+                cut,
             })
         })
+        .skip(skip)
         .collect();
     Ok(Output {
-        truncated: (matches.len() as u64) < out.total,
+        truncated: offset + (matches.len() as u64) < out.total,
+        offset,
+        cut_lines: matches.iter().filter(|m| m.cut).count(),
         matches,
         total: out.total,
         files: out.files,
@@ -410,10 +501,15 @@ fn render(args: &Value, value: &Value) -> String {
         ));
     }
     if value["truncated"] == true {
+        let offset = args["offset"].as_f64().map_or(0, |o| o as u64);
+        let shown = match offset {
+            0 => format!("the first {}", matches.len()),
+            _ => format!("{}-{}", offset + 1, offset + matches.len() as u64),
+        };
         text.push_str(&format!(
-            "\n[showing the first {} of {total} matching lines, by path; narrow the pattern, path \
-             or include to see the rest]\n",
-            matches.len()
+            "\n[showing {shown} of {total} matching lines, by path; narrow the pattern, path \
+             or include, or page with offset={}, to see the rest]\n",
+            offset + matches.len() as u64
         ));
     }
     text

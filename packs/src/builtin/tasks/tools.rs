@@ -67,16 +67,13 @@ fn summary_spec(spec: ValueSpec) -> ValueSpec {
         .required_property(
             "kind",
             ValueSpec::string()
-                .describe("A background bash command, or terminal_send.")
+                .describe("bash, or terminal_send.")
                 .enum_values([json!("bash"), json!("terminal")]),
         )
         .required_property(
             "state",
             ValueSpec::string()
-                .describe(
-                    "stopping: task_kill asked, it has not stopped yet; killed: by a signal or \
-                     task_kill; done: a terminal send settled.",
-                )
+                .describe("stopping: asked to stop; killed: by a signal or task_kill.")
                 .enum_values([
                     json!("running"),
                     json!("stopping"),
@@ -85,19 +82,10 @@ fn summary_spec(spec: ValueSpec) -> ValueSpec {
                     json!("done"),
                 ]),
         )
-        .required_property(
-            "status",
-            ValueSpec::string().describe("As `[status: …]` says, e.g. `exited with code 0`."),
-        )
+        .required_property("status", ValueSpec::string())
         .property("exit_code", ValueSpec::integer())
-        .property(
-            "signal",
-            ValueSpec::string().describe("The signal that ended it."),
-        )
-        .required_property(
-            "runtime_ms",
-            ValueSpec::integer().describe("Since it started, until it ended."),
-        )
+        .property("signal", ValueSpec::string())
+        .required_property("runtime_ms", ValueSpec::integer())
 }
 
 fn task_id_spec() -> ValueSpec {
@@ -118,7 +106,7 @@ struct NoArgs {}
 
 /// A list's `note`: what it leaves out (see `Owned::scope_note`).
 pub(crate) fn note_spec() -> ValueSpec {
-    ValueSpec::string().describe("What the list leaves out, when it does not show everything.")
+    ValueSpec::string().describe("What it leaves out.")
 }
 
 /// `text`, then the list's `note` (if any) on a line of its own.
@@ -151,6 +139,7 @@ pub(crate) fn list_tool(bg: Background) -> ToolDefinition {
             "List your background tasks (running and finished) with their ids, kinds, and \
              statuses.",
         )
+        .code_description("Your background tasks.")
         .parameters(ParameterSpec::new())
         .output(
             ValueSpec::object(false)
@@ -247,8 +236,8 @@ pub(crate) fn output_tool(bg: Background) -> ToolDefinition {
             bg.tasks.limits().max_output_bytes
         ))
         .code_description(format!(
-            "A background task's output since the previous read; `wait: true` waits for it to \
-             end (at most {cap} ms). Each task keeps its newest {} bytes.",
+            "A task's output since the last read (`wait` ≤ {cap} ms; the newest {} bytes are \
+             kept).",
             bg.tasks.limits().max_output_bytes
         ))
         .parameters(
@@ -273,21 +262,14 @@ pub(crate) fn output_tool(bg: Background) -> ToolDefinition {
             summary_spec(ValueSpec::object(false))
                 .required_property(
                     "output",
-                    ValueSpec::string()
-                        .describe("Since the previous read, stdout and stderr interleaved."),
+                    ValueSpec::string().describe("Since the last read, interleaved."),
                 )
-                .required_property(
-                    "dropped_bytes",
-                    ValueSpec::integer().describe("Lost: only the newest output is kept."),
-                )
+                .required_property("dropped_bytes", ValueSpec::integer())
                 .property("waited_ms", ValueSpec::integer())
-                .property(
-                    "wait_capped_ms",
-                    ValueSpec::integer().describe("Set when timeout_ms was over this cap."),
-                )
+                .property("wait_capped_ms", ValueSpec::integer())
                 .property(
                     "sandbox",
-                    ValueSpec::string().describe("Set on a likely sandbox refusal."),
+                    ValueSpec::string().describe("On a likely sandbox refusal."),
                 ),
         )
         .concurrency_safe(true)
@@ -321,6 +303,14 @@ pub(crate) fn output_tool(bg: Background) -> ToolDefinition {
                     waited_ms = Some(start.elapsed().as_millis() as u64);
                 }
                 let read = task.read();
+                if read.dropped > 0 && ctx.in_program() {
+                    ctx.cut_short(format!(
+                        "{} bytes of output dropped before this read (a task keeps its newest {}; \
+                         read it more often, or redirect to a file)",
+                        read.dropped,
+                        shared::size(bg.tasks.limits().max_output_bytes as u64)
+                    ));
+                }
                 Ok::<_, ToolError>(OutputValue {
                     summary: summary(&task),
                     output: read.output,
@@ -397,8 +387,8 @@ pub(crate) fn kill_tool(bg: Background) -> ToolDefinition {
             super::KILL_GRACE.as_millis()
         ))
         .code_description(format!(
-            "Stop a background task: a command gets SIGTERM, then SIGKILL after {} ms; a \
-             terminal_send task interrupts the terminal's job (SIGINT). Returns at once.",
+            "Stop a task (SIGTERM, SIGKILL after {} ms; a terminal_send task: SIGINT to its \
+             job). Returns at once.",
             super::KILL_GRACE.as_millis()
         ))
         .parameters(

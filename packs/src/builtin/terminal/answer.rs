@@ -79,16 +79,13 @@ pub(super) fn answer_spec(spec: ValueSpec) -> ValueSpec {
     spec.required_property("sessionId", session_spec())
         .required_property(
             "output",
-            ValueSpec::string().describe("Unread output as text (escape sequences removed)."),
+            ValueSpec::string().describe("Escape sequences removed."),
         )
-        .required_property(
-            "dropped_bytes",
-            ValueSpec::integer().describe("Unread output the scrollback dropped."),
-        )
+        .required_property("dropped_bytes", ValueSpec::integer())
         .required_property(
             "until",
             ValueSpec::string()
-                .describe("Why the wait ended (input: a process reads input; none: no wait).")
+                .describe("Why the wait ended.")
                 .enum_values(
                     [
                         "prompt",
@@ -111,10 +108,7 @@ pub(super) fn answer_spec(spec: ValueSpec) -> ValueSpec {
         )
         .required_property("status", ValueSpec::string())
         .property("exit_code", ValueSpec::integer())
-        .property(
-            "task_id",
-            ValueSpec::string().describe("With run_in_background: the task collecting it."),
-        )
+        .property("task_id", ValueSpec::string())
 }
 
 /// The model's view of an answer: notes, the output's tail, `[status: …]`.

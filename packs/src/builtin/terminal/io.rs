@@ -50,19 +50,13 @@ pub(crate) fn send_tool(bg: Background) -> ToolDefinition {
             SILENCE.as_millis()
         ))
         .code_description(format!(
-            "Send text to a terminal (Enter too, unless `submit: false`) and wait for a prompt, \
-             an input read, {} ms of silence or {cap} ms; answers the output not read yet. \
-             Ctrl-C: `text: \"\\u0003\", submit: false`.",
+            "Send text to a terminal; waits for a prompt, an input read, {} ms of silence or \
+             {cap} ms; answers the unread output. Ctrl-C: `text: \"\\u0003\", submit: false`.",
             SILENCE.as_millis()
         ))
         .parameters(
             ParameterSpec::new()
-                .required(
-                    "sessionId",
-                    ValueSpec::string()
-                        .describe("Terminal session id returned by terminal_open or terminal_list.")
-                        .mcp_header(ptc::ROUTE_HEADER),
-                )
+                .required("sessionId", session_param())
                 .required(
                     "text",
                     ValueSpec::string().describe("UTF-8 text to write to the terminal."),
@@ -77,8 +71,8 @@ pub(crate) fn send_tool(bg: Background) -> ToolDefinition {
                 .optional(
                     "run_in_background",
                     ValueSpec::boolean().describe(
-                        "Return a task id immediately; collect with task_output or stop with \
-                         task_kill.",
+                        "Run in the background and return a task id immediately (collect with \
+                         task_output, stop with task_kill).",
                     ),
                 ),
         )
@@ -217,8 +211,7 @@ pub(crate) fn read_tool(bg: Background) -> ToolDefinition {
              output instead."
         ))
         .code_description(format!(
-            "A terminal's output not read yet, its newest `count` lines; `wait: true` first \
-             waits for new output (at most {cap} ms). A positive offset re-reads older lines."
+            "A terminal's unread output, newest `count` lines (`wait` ≤ {cap} ms)."
         ))
         .parameters(
             ParameterSpec::new()
@@ -249,15 +242,12 @@ pub(crate) fn read_tool(bg: Background) -> ToolDefinition {
         )
         .output(answer_spec(
             ValueSpec::object(false)
-                .required_property("lines", ValueSpec::integer().describe("Lines in `output`."))
+                .required_property("lines", ValueSpec::integer())
                 .required_property(
                     "skipped_lines",
-                    ValueSpec::integer().describe("Older lines of the page not shown."),
+                    ValueSpec::integer().describe("Older lines not shown."),
                 )
-                .property(
-                    "wait_capped_ms",
-                    ValueSpec::integer().describe("Set when timeout_ms was over this cap."),
-                ),
+                .property("wait_capped_ms", ValueSpec::integer()),
         ))
         .concurrency_safe(true)
         .execute(move |args: ReadArgs, ctx| {

@@ -71,6 +71,7 @@ struct ListOutput {
 pub(crate) fn list_tool(bg: Background) -> ToolDefinition {
     ToolDefinition::builder("terminal_list")
         .description("List persistent terminal sessions owned by the current agent.")
+        .code_description("Your terminals.")
         .parameters(ParameterSpec::new())
         .output(
             ValueSpec::object(false)
@@ -85,11 +86,7 @@ pub(crate) fn list_tool(bg: Background) -> ToolDefinition {
                             .required_property("state", state_spec())
                             .required_property("status", ValueSpec::string())
                             .required_property("age_ms", ValueSpec::integer())
-                            .required_property(
-                                "idle_ms",
-                                ValueSpec::integer()
-                                    .describe("Since a terminal call last used it."),
-                            )
+                            .required_property("idle_ms", ValueSpec::integer())
                             .required_property("unread_bytes", ValueSpec::integer()),
                     )
                     .describe("Oldest first."),
@@ -172,6 +169,10 @@ pub(crate) fn signal_tool(bg: Background) -> ToolDefinition {
              that survives them, stop it (SIGTSTP) and kill it from the shell (`kill -KILL %1`), \
              or use terminal_close.",
         )
+        .code_description(
+            "Signal a terminal's foreground job (as Ctrl-C, Ctrl-\\, Ctrl-Z). If it survives: \
+             SIGTSTP, then `kill -KILL %1` in the shell, or terminal_close.",
+        )
         .parameters(
             ParameterSpec::new()
                 .required("sessionId", session_param())
@@ -191,7 +192,7 @@ pub(crate) fn signal_tool(bg: Background) -> ToolDefinition {
                 .required_property("signal", ValueSpec::string())
                 .required_property(
                     "shell",
-                    ValueSpec::boolean().describe("It was the backend itself (no job ran)."),
+                    ValueSpec::boolean().describe("No job ran: the backend got it."),
                 ),
         )
         .concurrency_safe(false)
@@ -270,6 +271,7 @@ pub(crate) fn close_tool(bg: Background) -> ToolDefinition {
             "Close one persistent terminal and wait until its captured owned process tree is \
              gone.",
         )
+        .code_description("Close a terminal; waits until its processes are gone.")
         .parameters(ParameterSpec::new().required("sessionId", session_param()))
         .output(
             ValueSpec::object(false)
@@ -277,7 +279,7 @@ pub(crate) fn close_tool(bg: Background) -> ToolDefinition {
                 .required_property("status", ValueSpec::string())
                 .required_property(
                     "gone",
-                    ValueSpec::boolean().describe("Every process of it has ended."),
+                    ValueSpec::boolean().describe("All its processes ended."),
                 )
                 .required_property("waited_ms", ValueSpec::integer()),
         )

@@ -88,10 +88,8 @@ pub(crate) fn open_tool(bg: Background) -> ToolDefinition {
             limits.max_terminals,
         ))
         .code_description(format!(
-            "Open a terminal whose shell or REPL state lasts across calls and runs, sandboxed \
-             like bash; answers once it waits for input. Backends: {}. Closed after {} ms \
-             unused; at most {} open.",
-            backends.join(", "),
+            "A terminal (sandboxed like bash) whose shell/REPL state lasts across calls; answers \
+             once it waits for input. Closed after {} ms unused; ≤ {} open.",
             limits.idle_timeout.as_millis(),
             limits.max_terminals,
         ))

@@ -1,0 +1,433 @@
+//! Caps in programs: as a `run_code` sub-call, `read`, `glob` and `grep` use data caps (the
+//! whole file up to 8 MiB, 10,000 entries) and say what a cap still cut (`cut_short`), as
+//! `bash` does for a stream tail;
+//! natively they keep their context caps. A `write` of a file the same run read only in part
+//! is refused, so read → modify → write never drops data.
+
+use crate::builtin_support;
+
+use builtin_support::Fixture;
+use serde_json::json;
+
+fn numbered(n: u64) -> String {
+    (1..=n).map(|i| format!("line {i}\n")).collect()
+}
+
+/// A file of `lines` lines of 1 KiB of text each (over the 8 MiB data cap past 8,192 lines).
+fn kib_lines(lines: u64) -> String {
+    (1..=lines)
+        .map(|i| format!("{i:08} {}\n", "x".repeat(1015)))
+        .collect()
+}
+
+#[tokio::test]
+async fn read_in_a_program_returns_the_whole_file_past_the_context_caps() {
+    let f = Fixture::new();
+    f.file("long.txt", numbered(2051));
+    let out = f
+        .call_in_program("run-1", 1, "read", json!({"file_path": "long.txt"}))
+        .await;
+    let v = out.value();
+    assert_eq!(v["lines"].as_array().unwrap().len(), 2051);
+    assert_eq!(v["truncated"], false);
+    assert_eq!(out.cut_short(), None);
+    // Natively the context cap still applies.
+    let native = f.call("read", json!({"file_path": "long.txt"})).await;
+    assert_eq!(native.value()["lines"].as_array().unwrap().len(), 2000);
+    assert_eq!(native.value()["truncated"], true);
+}
+
+#[tokio::test]
+async fn read_in_a_program_keeps_a_long_line_whole() {
+    let f = Fixture::new();
+    f.file("wide.txt", format!("{}\n", "y".repeat(5000)));
+    let out = f
+        .call_in_program("run-1", 1, "read", json!({"file_path": "wide.txt"}))
+        .await;
+    assert_eq!(out.value()["lines"][0]["text"], "y".repeat(5000));
+    let native = f.call("read", json!({"file_path": "wide.txt"})).await;
+    assert!(native.value()["lines"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("[line cut: 5000 characters]"));
+}
+
+#[tokio::test]
+async fn read_in_a_program_over_the_data_cap_says_what_it_kept_and_how_to_go_on() {
+    let f = Fixture::new();
+    f.file("big.txt", kib_lines(9000));
+    let out = f
+        .call_in_program("run-1", 1, "read", json!({"file_path": "big.txt"}))
+        .await;
+    let v = out.value();
+    assert_eq!(v["lines"].as_array().unwrap().len(), 8192);
+    assert_eq!(v["truncated"], true);
+    assert_eq!(v["next_offset"], 8193);
+    assert_eq!(
+        out.cut_short(),
+        Some("lines 1-8,192 of 9,000 (8 MiB per read; read on with offset=8193)")
+    );
+}
+
+#[tokio::test]
+async fn a_limit_the_program_asked_for_is_not_cut_short() {
+    let f = Fixture::new();
+    f.file("long.txt", numbered(2051));
+    let out = f
+        .call_in_program(
+            "run-1",
+            1,
+            "read",
+            json!({"file_path": "long.txt", "limit": 10}),
+        )
+        .await;
+    assert_eq!(out.value()["lines"].as_array().unwrap().len(), 10);
+    assert_eq!(out.cut_short(), None);
+}
+
+#[tokio::test]
+async fn read_modify_write_of_a_2051_line_file_in_a_program_keeps_every_line() {
+    let f = Fixture::new();
+    f.file("long.txt", numbered(2051));
+    let read = f
+        .call_in_program("run-1", 1, "read", json!({"file_path": "long.txt"}))
+        .await;
+    let content: String = read.value()["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| format!("{}!\n", l["text"].as_str().unwrap()))
+        .collect();
+    let write = f
+        .call_in_program(
+            "run-1",
+            2,
+            "write",
+            json!({"file_path": "long.txt", "content": content}),
+        )
+        .await;
+    assert_eq!(write.value()["lines"], 2051);
+    assert_eq!(f.read("long.txt").lines().last(), Some("line 2051!"));
+}
+
+#[tokio::test]
+async fn write_of_content_from_a_read_cut_by_the_data_cap_is_refused() {
+    let f = Fixture::new();
+    let original = kib_lines(9000);
+    f.file("big.txt", &original);
+    let read = f
+        .call_in_program("run-1", 1, "read", json!({"file_path": "big.txt"}))
+        .await;
+    let content: String = read.value()["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| format!("{}\n", l["text"].as_str().unwrap()))
+        .collect();
+    let write = f
+        .call_in_program(
+            "run-1",
+            2,
+            "write",
+            json!({"file_path": "big.txt", "content": content}),
+        )
+        .await;
+    assert_eq!(
+        write.error(),
+        "write refused: this program read `big.txt` only in part (lines 1-8,192 of 9,000), so \
+         writing it would drop lines 8,193-9,000, never read. Read the rest first (offset=8193) \
+         and write all of it."
+    );
+    assert_eq!(f.read("big.txt"), original, "the file is untouched");
+}
+
+#[tokio::test]
+async fn write_after_reading_the_rest_with_offset_is_allowed() {
+    let f = Fixture::new();
+    f.file("long.txt", numbered(30));
+    let first = f
+        .call_in_program(
+            "run-1",
+            1,
+            "read",
+            json!({"file_path": "long.txt", "limit": 20}),
+        )
+        .await;
+    first.value();
+    let refused = f
+        .call_in_program(
+            "run-1",
+            2,
+            "write",
+            json!({"file_path": "long.txt", "content": "line 1\n"}),
+        )
+        .await;
+    assert!(
+        refused.error().contains("would drop lines 21-30"),
+        "{}",
+        refused.error()
+    );
+    f.call_in_program(
+        "run-1",
+        3,
+        "read",
+        json!({"file_path": "long.txt", "offset": 21}),
+    )
+    .await
+    .value();
+    let write = f
+        .call_in_program(
+            "run-1",
+            4,
+            "write",
+            json!({"file_path": "long.txt", "content": "line 1\n"}),
+        )
+        .await;
+    write.value();
+}
+
+#[tokio::test]
+async fn write_after_a_partial_read_is_refused_even_when_every_line_changed() {
+    let f = Fixture::new();
+    f.file("long.txt", numbered(30));
+    let read = f
+        .call_in_program(
+            "run-1",
+            1,
+            "read",
+            json!({"file_path": "long.txt", "limit": 20}),
+        )
+        .await;
+    // Every line rewritten: nothing of the read survives verbatim, and 10 lines would go.
+    let content: String = read.value()["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| format!("{}\n", l["text"].as_str().unwrap().to_uppercase()))
+        .collect();
+    let write = f
+        .call_in_program(
+            "run-1",
+            2,
+            "write",
+            json!({"file_path": "long.txt", "content": content}),
+        )
+        .await;
+    assert!(
+        write.error().contains("would drop lines 21-30"),
+        "{}",
+        write.error()
+    );
+    assert_eq!(f.read("long.txt"), numbered(30));
+}
+
+#[tokio::test]
+async fn write_of_a_file_never_read_or_read_whole_is_allowed() {
+    let f = Fixture::new();
+    f.file("short.txt", numbered(30));
+    f.call_in_program("run-1", 1, "read", json!({"file_path": "short.txt"}))
+        .await
+        .value();
+    f.call_in_program(
+        "run-1",
+        2,
+        "write",
+        json!({"file_path": "short.txt", "content": "x\n"}),
+    )
+    .await
+    .value();
+    f.call_in_program(
+        "run-1",
+        3,
+        "write",
+        json!({"file_path": "new.txt", "content": "y\n"}),
+    )
+    .await
+    .value();
+    assert_eq!(f.read("short.txt"), "x\n");
+}
+
+#[tokio::test]
+async fn a_partial_read_binds_only_its_own_run_and_not_native_calls() {
+    let f = Fixture::new();
+    f.file("long.txt", numbered(30));
+    f.call_in_program(
+        "run-1",
+        1,
+        "read",
+        json!({"file_path": "long.txt", "limit": 5}),
+    )
+    .await
+    .value();
+    f.call_in_program(
+        "run-2",
+        1,
+        "write",
+        json!({"file_path": "long.txt", "content": "line 1\n"}),
+    )
+    .await
+    .value();
+    f.call(
+        "write",
+        json!({"file_path": "long.txt", "content": "line 1\n"}),
+    )
+    .await
+    .value();
+}
+
+#[tokio::test]
+async fn grep_in_a_program_returns_thousands_of_matches_and_pages_with_offset() {
+    let f = Fixture::new();
+    f.file("many.txt", numbered(10_050));
+    let out = f
+        .call_in_program("run-1", 1, "grep", json!({"pattern": "^line"}))
+        .await;
+    let v = out.value();
+    assert_eq!(v["matches"].as_array().unwrap().len(), 10_000);
+    assert_eq!(v["total"], 10_050);
+    assert_eq!(
+        out.cut_short(),
+        Some("10,000 of 10,050 matches (narrow the pattern, or page with offset=10000)")
+    );
+    let rest = f
+        .call_in_program(
+            "run-1",
+            2,
+            "grep",
+            json!({"pattern": "^line", "offset": 10_000}),
+        )
+        .await;
+    let v = rest.value();
+    assert_eq!(v["matches"].as_array().unwrap().len(), 50);
+    assert_eq!(v["matches"][0]["line"], 10_001);
+    assert_eq!(v["truncated"], false);
+    assert_eq!(rest.cut_short(), None);
+    // Natively: the first 250, and the text says how to page.
+    let native = f.call("grep", json!({"pattern": "^line"})).await;
+    assert_eq!(native.value()["matches"].as_array().unwrap().len(), 250);
+    assert!(
+        native.text().contains("or page with offset=250"),
+        "{}",
+        native.text()
+    );
+}
+
+#[tokio::test]
+async fn grep_in_a_program_says_when_a_matching_line_was_cut() {
+    let f = Fixture::new();
+    f.file("wide.txt", format!("needle {}\n", "z".repeat(20_000)));
+    let out = f
+        .call_in_program("run-1", 1, "grep", json!({"pattern": "needle"}))
+        .await;
+    out.value();
+    assert_eq!(
+        out.cut_short(),
+        Some("1 matching line(s) cut at 10,000 characters (read the file for the whole line)")
+    );
+}
+
+#[tokio::test]
+async fn glob_in_a_program_returns_past_the_context_cap_and_pages_with_offset() {
+    let f = Fixture::new();
+    for i in 0..150 {
+        f.file(format!("d/f{i:03}.txt"), "x");
+    }
+    let out = f
+        .call_in_program("run-1", 1, "glob", json!({"pattern": "*.txt"}))
+        .await;
+    assert_eq!(out.value()["paths"].as_array().unwrap().len(), 150);
+    assert_eq!(out.value()["truncated"], false);
+    assert_eq!(out.cut_short(), None);
+    let native = f.call("glob", json!({"pattern": "*.txt"})).await;
+    assert_eq!(native.value()["paths"].as_array().unwrap().len(), 100);
+    let page = f
+        .call("glob", json!({"pattern": "*.txt", "offset": 100}))
+        .await;
+    let v = page.value();
+    assert_eq!(v["paths"].as_array().unwrap().len(), 50);
+    assert_eq!(v["truncated"], false);
+    let mut all: Vec<String> = native.value()["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(v["paths"].as_array().unwrap())
+        .map(|p| p.as_str().unwrap().to_string())
+        .collect();
+    all.sort();
+    all.dedup();
+    assert_eq!(all.len(), 150, "the two pages hold every path once");
+}
+
+#[tokio::test]
+async fn bash_in_a_program_says_when_a_stream_tail_was_cut() {
+    let f = Fixture::new();
+    let args = json!({
+        "command": "head -c 1572864 /dev/zero | tr '\\0' x; echo done >&2",
+        "description": "Print 1.5 MiB",
+    });
+    let out = f.call_in_program("run-1", 1, "bash", args.clone()).await;
+    assert_eq!(out.value()["stdout"].as_str().unwrap().len(), 1024 * 1024);
+    assert_eq!(
+        out.cut_short(),
+        Some("stdout: the last 1.0 MiB of 1.5 MiB (redirect it to a file and read that)")
+    );
+    let native = f.call("bash", args).await;
+    assert_eq!(native.value()["truncated"], true);
+    assert_eq!(native.cut_short(), None);
+}
+
+#[tokio::test]
+async fn task_output_in_a_program_says_when_output_was_dropped() {
+    let f = Fixture::new();
+    let started = f
+        .call_in_program(
+            "run-1",
+            1,
+            "bash",
+            json!({
+                "command": "head -c 1572864 /dev/zero | tr '\\0' x",
+                "description": "Print 1.5 MiB in the background",
+                "run_in_background": true,
+            }),
+        )
+        .await;
+    let id = started.value()["task_id"].as_str().unwrap().to_string();
+    let read = f
+        .call_in_program(
+            "run-1",
+            2,
+            "task_output",
+            json!({"task_id": id, "wait": true, "timeout_ms": 20000}),
+        )
+        .await;
+    let dropped = read.value()["dropped_bytes"].as_u64().unwrap();
+    assert!(dropped > 0, "{}", read.value());
+    assert_eq!(
+        read.cut_short(),
+        Some(
+            format!(
+                "{dropped} bytes of output dropped before this read (a task keeps its newest \
+                 1.0 MiB; read it more often, or redirect to a file)"
+            )
+            .as_str()
+        )
+    );
+}
+
+#[tokio::test]
+async fn grep_in_a_program_says_when_a_file_was_not_searched() {
+    let f = Fixture::new();
+    f.file("small.txt", "needle\n");
+    f.file(
+        "huge.txt",
+        format!("needle {}\n", "z".repeat(9 * 1024 * 1024)),
+    );
+    let out = f
+        .call_in_program("run-1", 1, "grep", json!({"pattern": "needle"}))
+        .await;
+    assert_eq!(out.value()["skipped"], 1);
+    assert_eq!(
+        out.cut_short(),
+        Some("1 file(s) not searched: a line longer than 8 MiB")
+    );
+}
