@@ -4,7 +4,8 @@
 //! `tests/programs/<name>.ts` is sent as one `run_code` call in code mode, with the testkit
 //! and builtin packs loaded over a fresh copy of `tests/programs/workspace/`;
 //! `tests/programs/<name>.expected` holds `# ok` or `# error` on its first line, then the
-//! exact text the model is sent (the copy's path written as `<root>`). Every case runs on
+//! exact text the model is sent (the copy's path written as `<root>`). A program whose first
+//! line is `// ptc-limits: timeout_ms=N` runs with that wall clock. Every case runs on
 //! the engine this build tests (QuickJS, or deno_core without the `quickjs` feature); all failures are reported together. Where the deno_core
 //! backend legitimately differs (its engine puts a caret on another column, words a
 //! TypeError its own way, or finishes an un-awaited call before the program ends),
@@ -59,12 +60,21 @@ fn copy_tree(from: &Path, to: &Path, files: &mut Vec<PathBuf>) {
     }
 }
 
-/// testkit and builtin over `root`, code mode on the engine under test.
-fn registry(root: &Path) -> ToolRegistry {
+/// testkit and builtin over `root`, code mode on the engine under test, with the wall clock
+/// a `// ptc-limits: timeout_ms=N` first line of `program` asks for.
+fn registry(root: &Path, program: &str) -> ToolRegistry {
     let registry = ToolRegistry::new();
     ptc::testkit::register(&registry).unwrap();
     builtin::register(&registry, &PackContext::new(root.to_path_buf())).unwrap();
-    CodeExecutor::new(code_support::engine_config()).install(&registry);
+    let mut config = code_support::engine_config();
+    let asked = program.lines().next().and_then(|line| {
+        line.strip_prefix("// ptc-limits: timeout_ms=")
+            .map(|ms| ms.trim().parse::<u64>().expect("timeout_ms is a number"))
+    });
+    if let Some(ms) = asked {
+        config.limits.wall_clock = Duration::from_millis(ms);
+    }
+    CodeExecutor::new(config).install(&registry);
     registry.set_mode(ToolMode::Code);
     registry
 }
@@ -139,7 +149,7 @@ async fn corpus_of_model_written_programs_gets_the_expected_answers() {
     for name in &names {
         let program = fs::read_to_string(corpus().join(format!("{name}.ts"))).unwrap();
         let (_tmp, root) = workspace();
-        let registry = registry(&root);
+        let registry = registry(&root, &program);
         let run = code_support::run(&registry, &program).await;
         let text = run.text().replace(root.to_str().unwrap(), "<root>");
         let error = run.result.is_error();
