@@ -94,9 +94,15 @@ fn native_of(path: &Path) -> Result<PathBuf, String> {
     let real = path
         .canonicalize()
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    let Some(package) = shim_package(&real) else {
+    let Some((package, version)) = shim_package(&real) else {
         return Ok(real);
     };
+    if !version.starts_with("7.") {
+        return Err(format!(
+            "{} is not TypeScript 7 (its npm package says {version}); install `typescript@7`",
+            path.display()
+        ));
+    }
     let name = platform_package();
     // Node resolves the platform package from the package's folder upwards.
     package
@@ -119,14 +125,24 @@ fn native_of(path: &Path) -> Result<PathBuf, String> {
         })
 }
 
-/// The npm package folder when `real` is its `bin/tsc` shim (a script, not a binary).
-fn shim_package(real: &Path) -> Option<PathBuf> {
+/// The npm package folder and its version when `real` is the `bin/tsc` script of the
+/// `typescript` package (a node shim, not a binary).
+fn shim_package(real: &Path) -> Option<(PathBuf, String)> {
     let bin = real.parent()?;
     let package = bin.parent()?;
-    let is_shim = bin.file_name()? == "bin"
-        && package.join("package.json").is_file()
-        && std::fs::read(real).is_ok_and(|bytes| bytes.starts_with(b"#!"));
-    is_shim.then(|| package.to_path_buf())
+    if bin.file_name()? != "bin" || !std::fs::read(real).ok()?.starts_with(b"#!") {
+        return None;
+    }
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(package.join("package.json")).ok()?).ok()?;
+    if manifest["name"] != "typescript" {
+        return None;
+    }
+    let version = manifest["version"]
+        .as_str()
+        .unwrap_or("unknown")
+        .to_string();
+    Some((package.to_path_buf(), version))
 }
 
 /// `typescript-<os>-<arch>` in npm's names for this machine.

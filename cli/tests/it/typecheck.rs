@@ -1,0 +1,217 @@
+//! The static type check with the real TypeScript 7 compiler (`npm ci` installs it as the
+//! `typescript7` alias): `run_code` programs over the builtin pack, checked against the SDK of the
+//! visible tools, in `warn` and `error` modes, with positions at the model's own line:col
+//! through fences and shapes.
+
+use ptc_testing::code as code_support;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use ptc::typecheck::{Tsc, Typecheck, TypecheckMode};
+use ptc::{CodeExecutor, ToolMode, ToolRegistry};
+use ptc_packs::{builtin, PackContext};
+
+/// The repository's `node_modules`.
+fn node_modules() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../node_modules")
+}
+
+/// The compiler `npm ci` installed.
+fn tsc() -> Tsc {
+    Tsc::at(&node_modules().join("typescript7/bin/tsc"))
+        .expect("TypeScript 7 is installed (npm ci)")
+}
+
+/// testkit and builtin over a small workspace, code mode, the check in `mode`.
+fn registry(mode: TypecheckMode) -> (tempfile::TempDir, ToolRegistry) {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = fs::canonicalize(tmp.path()).unwrap();
+    fs::create_dir(root.join("src")).unwrap();
+    fs::write(
+        root.join("src/a.ts"),
+        "// TODO: one\nlet a = 1;\n// TODO: two\n",
+    )
+    .unwrap();
+    let registry = ToolRegistry::new();
+    ptc::testkit::register(&registry).unwrap();
+    builtin::register(&registry, &PackContext::new(root)).unwrap();
+    let config = code_support::config(|c| {
+        c.typecheck = Some(Typecheck { mode, tsc: tsc() });
+    });
+    CodeExecutor::new(config).install(&registry);
+    registry.set_mode(ToolMode::Code);
+    (tmp, registry)
+}
+
+/// A model's program reading a field grep matches do not have (`file`; they have `path`).
+const WRONG_FIELD: &str = "\
+const r = await tools.grep({ pattern: \"TODO\", path: \"src\" });
+for (const m of r.matches) console.log(m.file);
+return r.matches.length;";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn warn_runs_a_program_with_a_wrong_field_and_names_it_at_the_models_line() {
+    let (_tmp, registry) = registry(TypecheckMode::Warn);
+    let run = code_support::run(&registry, WRONG_FIELD).await;
+    let text = run.text();
+    assert!(!run.result.is_error(), "{text}");
+    assert!(
+        text.starts_with("undefined\nundefined\n"),
+        "the program ran: {text}"
+    );
+    assert!(
+        text.contains(
+            "\n\n[typecheck] 1 type error (the program ran):\n\
+             run_code.ts:2:42 TS2339: Property 'file' does not exist on type"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "\n 2 | for (const m of r.matches) console.log(m.file);\n   | \
+             \x20                                        ^"
+        ),
+        "{text}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn error_refuses_a_program_with_a_wrong_field_before_any_call() {
+    let (_tmp, registry) = registry(TypecheckMode::Error);
+    let run = code_support::run(&registry, WRONG_FIELD).await;
+    let text = run.text();
+    assert!(run.result.is_error(), "{text}");
+    assert!(
+        text.contains(
+            "The program did not run: 1 type error (typecheck = \"error\"); fix and run again.\n\
+             run_code.ts:2:42 TS2339: Property 'file' does not exist on type"
+        ),
+        "{text}"
+    );
+    assert!(run.dispatches().is_empty(), "no tool was called");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clean_program_runs_with_no_typecheck_block() {
+    let (_tmp, registry) = registry(TypecheckMode::Error);
+    let program = "\
+const r = await tools.grep({ pattern: \"TODO\", path: \"src\" });
+const lines: number[] = r.matches.map((m) => m.line);
+console.log(new URL(\"https://x.test/a?b=1\").searchParams.get(\"b\"), crypto.randomUUID().length);
+return lines;";
+    let run = code_support::run(&registry, program).await;
+    let text = run.text();
+    assert!(!run.result.is_error(), "{text}");
+    assert_eq!(text, "1 36\n[\n  1,\n  3\n]");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fenced_program_is_checked_at_its_own_lines() {
+    let (_tmp, registry) = registry(TypecheckMode::Warn);
+    let program = "\
+Here is the program:
+
+```ts
+const r = await tools.grep({ pattern: \"TODO\", path: \"src\" });
+return r.matches.map((m) => m.file);
+```
+";
+    let run = code_support::run(&registry, program).await;
+    let text = run.text();
+    assert!(
+        text.contains("run_code.ts:5:31 TS2339: Property 'file' does not exist"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n 5 | return r.matches.map((m) => m.file);\n"),
+        "{text}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_shaped_program_maps_through_the_inserted_return() {
+    let (_tmp, registry) = registry(TypecheckMode::Warn);
+    // A final bare expression becomes `return …`: seven characters inserted before column 1.
+    let program = "\
+const r = await tools.grep({ pattern: \"TODO\", path: \"src\" });
+r.matches.map((m) => m.file).length";
+    let run = code_support::run(&registry, program).await;
+    let text = run.text();
+    assert!(
+        text.contains("run_code.ts:2:24 TS2339: Property 'file' does not exist"),
+        "{text}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_arrow_function_program_and_an_unknown_argument_key_are_reported() {
+    let (_tmp, registry) = registry(TypecheckMode::Error);
+    let program = "\
+async () => {
+  const r = await tools.grep({ pattern: \"TODO\", paht: \"src\" });
+  return r.matches.length;
+}";
+    let run = code_support::run(&registry, program).await;
+    let text = run.text();
+    assert!(run.result.is_error(), "{text}");
+    assert!(
+        text.contains("run_code.ts:2:49 TS2353: Object literal may only specify known properties, and 'paht' does not exist"),
+        "{text}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_diagnostics_are_capped_with_a_count_of_the_rest() {
+    let (_tmp, registry) = registry(TypecheckMode::Error);
+    let program = (1..=7)
+        .map(|i| format!("const v{i}: number = \"{i}\";\n"))
+        .collect::<String>();
+    let run = code_support::run(&registry, &program).await;
+    let text = run.text();
+    assert!(text.contains("7 type errors"), "{text}");
+    assert_eq!(text.matches("TS2322").count(), 5, "{text}");
+    assert!(text.ends_with("\n… and 2 more"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_result_the_sdk_does_not_describe_is_not_nagged_about() {
+    let (_tmp, registry) = registry(TypecheckMode::Error);
+    // `lookup` declares no output schema: its result is a `JsonValue`, which may be anything.
+    registry
+        .register(ptc_testing::tools::constant(
+            "lookup",
+            serde_json::json!({ "a": { "b": 2 } }),
+        ))
+        .unwrap();
+    let program = "\
+const found = await tools.lookup({});
+return found.a.b;";
+    let run = code_support::run(&registry, program).await;
+    let text = run.text();
+    assert!(!run.result.is_error(), "{text}");
+    assert_eq!(text, "2");
+}
+
+#[test]
+fn the_typescript_7_compiler_is_found_through_node_modules() {
+    // `node_modules/typescript7` (the alias) is a node shim: resolved to the native binary.
+    let dir = node_modules().join("..");
+    let found = Tsc::find(None, &dir).unwrap();
+    assert!(found.version().starts_with("7."), "{found:?}");
+    let native = node_modules()
+        .join("@typescript")
+        .join(format!("typescript-linux-{}", "x64"))
+        .join("lib/tsc");
+    if cfg!(all(target_os = "linux", target_arch = "x86_64")) {
+        assert_eq!(found.path(), native.canonicalize().unwrap());
+    }
+}
+
+#[test]
+fn a_compiler_that_is_not_typescript_7_is_refused_with_its_version() {
+    // TypeScript 5's `bin/tsc` is a node script of another package layout: not a 7.x compiler.
+    let five = node_modules().join("typescript/bin/tsc");
+    let err = Tsc::at(&five).unwrap_err();
+    assert!(err.contains("is not TypeScript 7"), "{err}");
+}
