@@ -215,3 +215,168 @@ fn a_compiler_that_is_not_typescript_7_is_refused_with_its_version() {
     let err = Tsc::at(&five).unwrap_err();
     assert!(err.contains("is not TypeScript 7"), "{err}");
 }
+
+#[test]
+fn config_code_section_sets_the_mode_and_a_compiler_relative_to_the_file() {
+    let file = Path::new("/etc/ptc/ptc.toml");
+    let config = ptc_cli::config::Config::parse(
+        "[code]\ntypecheck = \"error\"\ntsc = \"ts7/bin/tsc\"\n",
+        Some(file),
+    )
+    .unwrap();
+    assert_eq!(config.code.typecheck, Some(TypecheckMode::Error));
+    assert_eq!(
+        config.code.tsc.as_deref(),
+        Some(Path::new("/etc/ptc/ts7/bin/tsc"))
+    );
+    let bad = |text: &str| {
+        ptc_cli::config::Config::parse(text, Some(Path::new("ptc.toml")))
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        bad("[code]\n\ntypecheck = \"strict\"\n"),
+        "ptc.toml:3: code.typecheck: unknown typecheck mode `strict` (expected off, warn or error)"
+    );
+    let e = bad("[code]\ntypechek = \"warn\"\n");
+    assert!(
+        e.starts_with("ptc.toml:2:") && e.contains("typechek"),
+        "{e}"
+    );
+    let e = bad("[code]\ntsc = \"\"\n");
+    assert_eq!(e, "ptc.toml:2: code.tsc must not be empty");
+}
+
+#[test]
+fn config_an_untrusted_workspace_file_sets_no_type_check() {
+    // The check runs a compiler outside the sandbox: a file a program may have written (and
+    // the `node_modules` it would find) must not turn it on.
+    let root = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let store = ptc_cli::config::TrustStore::new(home.path().join("trusted.toml"));
+    fs::write(
+        root.path().join("ptc.toml"),
+        "[code]\ntypecheck = \"warn\"\ntsc = \"node_modules/.bin/tsc\"\n",
+    )
+    .unwrap();
+    let loaded =
+        ptc_cli::config::Config::discover_trusted(None, root.path(), Some(&store)).unwrap();
+    assert_eq!(loaded.config.code, Default::default());
+    assert!(
+        loaded.notices.iter().any(|n| n.contains("[code]")),
+        "{:?}",
+        loaded.notices
+    );
+}
+
+/// `ptc run` in `dir` with `env` set, PATH emptied and PTC_TSC unset unless `env` sets them.
+fn ptc_run(dir: &Path, args: &[&str], env: &[(&str, &Path)]) -> std::process::Output {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_ptc"));
+    command
+        .arg("run")
+        .args(args)
+        .current_dir(dir)
+        .env("PATH", "")
+        .env_remove(ptc::typecheck::TSC_ENV)
+        .stdin(std::process::Stdio::null());
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    command.output().expect("ptc runs")
+}
+
+#[test]
+fn cli_without_a_compiler_the_check_is_off_with_one_line_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("p.ts"), "const n: number = 'x';\nreturn n;").unwrap();
+    let o = ptc_run(
+        dir.path(),
+        &[
+            "--tools",
+            "testkit",
+            "--typecheck",
+            "error",
+            "--repeat",
+            "3",
+            "p.ts",
+        ],
+        &[],
+    );
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    let said: Vec<&str> = stderr.lines().filter(|l| l.contains("typecheck")).collect();
+    assert_eq!(
+        said,
+        [
+            "ptc: warning: typecheck = \"error\" is off: no TypeScript 7 compiler: install \
+          `typescript@7` (npm), or set PTC_TSC or `[code] tsc`"
+        ],
+        "{stderr}"
+    );
+}
+
+#[test]
+fn cli_typecheck_flag_and_config_reach_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = "const r = await tools.echo({ text: 1 });\nreturn r;";
+    fs::write(dir.path().join("p.ts"), program).unwrap();
+    let shim = node_modules().join("typescript7/bin/tsc");
+    // --typecheck error, the compiler from PTC_TSC: refused, exit 1.
+    let o = ptc_run(
+        dir.path(),
+        &["--tools", "testkit", "--typecheck", "error", "p.ts"],
+        &[("PTC_TSC", &shim)],
+    );
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.starts_with(
+            "Error: The program did not run: 1 type error (typecheck = \"error\"); fix and run \
+             again.\nrun_code.ts:1:30 TS2322: Type 'number' is not assignable to type 'string'."
+        ),
+        "{stdout}"
+    );
+    // `[code]` of an explicit (operator's) file: warn, with its own compiler.
+    let etc = tempfile::tempdir().unwrap();
+    let config = etc.path().join("ptc.toml");
+    fs::write(
+        &config,
+        format!(
+            "[code]\ntypecheck = \"warn\"\ntsc = {:?}\n",
+            shim.to_str().unwrap()
+        ),
+    )
+    .unwrap();
+    let o = ptc_run(
+        dir.path(),
+        &[
+            "--tools",
+            "testkit",
+            "--config",
+            config.to_str().unwrap(),
+            "p.ts",
+        ],
+        &[],
+    );
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout.contains("[typecheck] 1 type error (the program ran):\nrun_code.ts:1:30 TS2322"),
+        "{stdout}"
+    );
+    // The flag wins over the file.
+    let o = ptc_run(
+        dir.path(),
+        &[
+            "--tools",
+            "testkit",
+            "--config",
+            config.to_str().unwrap(),
+            "--typecheck",
+            "off",
+            "p.ts",
+        ],
+        &[],
+    );
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(!stdout.contains("typecheck"), "{stdout}");
+}
