@@ -9,7 +9,7 @@
 //! follows its output. A check that cannot be made (the compiler failed or took too long) never
 //! stops a run: a one-line `[typecheck]` note says why.
 //!
-//! One `tsc` process per run: it costs tens of milliseconds (see `benches/typecheck.rs`).
+//! One `tsc` process per run: it costs tens of milliseconds (`benches/typecheck.sh` measures it).
 
 mod check;
 mod compiler;
@@ -21,6 +21,8 @@ use tokio_util::sync::CancellationToken;
 
 /// The most diagnostics shown; the rest are counted.
 const MAX_SHOWN: usize = 5;
+/// The most characters of one diagnostic's message shown (a type printed in full can be long).
+const MAX_MESSAGE_CHARS: usize = 300;
 
 /// What the type check does with a program's diagnostics.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -111,6 +113,14 @@ impl Typecheck {
     }
 }
 
+/// `message`, cut at [`MAX_MESSAGE_CHARS`] with `…`.
+fn shortened(message: &str) -> String {
+    match message.char_indices().nth(MAX_MESSAGE_CHARS) {
+        Some((at, _)) => format!("{}…", &message[..at]),
+        None => message.to_string(),
+    }
+}
+
 /// `1 type error`, `3 type errors`.
 fn count(n: usize) -> String {
     match n {
@@ -129,7 +139,7 @@ fn listing(found: &[Diagnostic], source: &str) -> String {
             d.line,
             d.col,
             d.code,
-            d.message,
+            shortened(&d.message),
             ptc_engine::source_snippet(source, d.line, d.col)
         ));
     }
@@ -137,4 +147,30 @@ fn listing(found: &[Diagnostic], source: &str) -> String {
         out.push_str(&format!("\n… and {} more", found.len() - MAX_SHOWN));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_message_is_cut_with_an_ellipsis() {
+        let long = "x".repeat(MAX_MESSAGE_CHARS + 10);
+        let cut = shortened(&long);
+        assert_eq!(cut.chars().count(), MAX_MESSAGE_CHARS + 1);
+        assert!(cut.ends_with('…'));
+        assert_eq!(shortened("short"), "short");
+    }
+
+    #[test]
+    fn modes_parse_and_name_themselves() {
+        for mode in [
+            TypecheckMode::Off,
+            TypecheckMode::Warn,
+            TypecheckMode::Error,
+        ] {
+            assert_eq!(mode.as_str().parse::<TypecheckMode>(), Ok(mode));
+        }
+        assert!("on".parse::<TypecheckMode>().unwrap_err().contains("`on`"));
+    }
 }
