@@ -25,6 +25,11 @@ fn tsc() -> Tsc {
 
 /// testkit and builtin over a small workspace, code mode, the check in `mode`.
 fn registry(mode: TypecheckMode) -> (tempfile::TempDir, ToolRegistry) {
+    registry_with(mode, tsc())
+}
+
+/// [`registry`] with the compiler `tsc`.
+fn registry_with(mode: TypecheckMode, tsc: Tsc) -> (tempfile::TempDir, ToolRegistry) {
     let tmp = tempfile::tempdir().unwrap();
     let root = fs::canonicalize(tmp.path()).unwrap();
     fs::create_dir(root.join("src")).unwrap();
@@ -37,7 +42,7 @@ fn registry(mode: TypecheckMode) -> (tempfile::TempDir, ToolRegistry) {
     ptc::testkit::register(&registry).unwrap();
     builtin::register(&registry, &PackContext::new(root)).unwrap();
     let config = code_support::config(|c| {
-        c.typecheck = Some(Typecheck { mode, tsc: tsc() });
+        c.typecheck = Some(Typecheck { mode, tsc });
     });
     CodeExecutor::new(config).install(&registry);
     registry.set_mode(ToolMode::Code);
@@ -191,6 +196,43 @@ return found.a.b;";
     let text = run.text();
     assert!(!run.result.is_error(), "{text}");
     assert_eq!(text, "2");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn es2025_built_ins_the_engines_have_are_not_reported() {
+    let (_tmp, registry) = registry(TypecheckMode::Error);
+    let program = "\
+const groups = Object.groupBy([1, 2, 3], (n) => (n % 2 ? \"odd\" : \"even\"));
+const both = new Set([1]).union(new Set([2]));
+const doubled = Iterator.from([1, 2]).map((x) => x * 2).toArray();
+return [groups.odd, [...both], doubled, RegExp.escape(\"a.b\").length];";
+    let run = code_support::run(&registry, program).await;
+    let text = run.text();
+    assert!(!run.result.is_error(), "{text}");
+    assert!(!text.contains("typecheck"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_compiler_that_fails_leaves_the_run_going_with_a_note() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let fake = dir.path().join("tsc");
+    fs::write(
+        &fake,
+        "#!/bin/sh\n[ \"$1\" = --version ] && { echo 'Version 7.0.0'; exit 0; }\n\
+         echo 'error TS5023: Unknown compiler option'; exit 1\n",
+    )
+    .unwrap();
+    fs::set_permissions(&fake, fs::Permissions::from_mode(0o755)).unwrap();
+    let (_tmp, registry) = registry_with(TypecheckMode::Error, Tsc::at(&fake).unwrap());
+    let run = code_support::run(&registry, "return 1 + 1;").await;
+    let text = run.text();
+    assert!(!run.result.is_error(), "{text}");
+    assert_eq!(
+        text,
+        "2\n\n[typecheck] not checked: tsc failed (exit status: 1): error TS5023: Unknown \
+         compiler option"
+    );
 }
 
 #[test]

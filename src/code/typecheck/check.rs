@@ -7,7 +7,9 @@
 //!   what models write when the tool always returns it; `noImplicitAny` off for the same reason.
 //!   What stays: unknown properties (`m.file` on a match that has `path`), unknown argument keys,
 //!   wrong argument types, names that do not exist, calls that do not type.
-//! - `lib: es2023` and no DOM; the sandbox's own globals ([`GLOBALS`]) are declared.
+//! - `lib: es2025` and no DOM (the engines have ES2025's built-ins: `Object.groupBy`, set
+//!   methods, iterator helpers, `RegExp.escape`…); the sandbox's own globals ([`GLOBALS`]) are
+//!   declared.
 //! - Diagnostics about values the SDK does not know the shape of (`JsonValue`, `unknown`) are
 //!   dropped: the tool did not say, so the check cannot know better than the program.
 
@@ -31,8 +33,8 @@ const WRAPPER_HEAD: &str = "async function __ptc_run_code(): Promise<unknown> {\
 
 const TSCONFIG: &str = r#"{
   "compilerOptions": {
-    "target": "es2023",
-    "lib": ["es2023"],
+    "target": "es2025",
+    "lib": ["es2025"],
     "strict": false,
     "noImplicitAny": false,
     "noEmit": true,
@@ -109,10 +111,16 @@ pub(super) async fn check(
     if !matches!(status.code(), Some(0..=2)) {
         return Err(format!("tsc failed ({status})"));
     }
+    let found = parse(&text);
+    if found.is_empty() && !status.success() {
+        // Diagnostics, but none in the program: the compiler could not check it.
+        let said = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        return Err(format!("tsc failed ({status}): {said}"));
+    }
     let checked_lines = WRAPPER_HEAD.matches('\n').count();
     let written_lines = source.split('\n').count();
     let program_text = format!("{WRAPPER_HEAD}{}", shaped.text);
-    let diagnostics = parse(&text)
+    let diagnostics = found
         .into_iter()
         .filter(|d| !about_unknown_shape(&d.message))
         .filter_map(|d| {
