@@ -235,6 +235,25 @@ async fn a_compiler_that_fails_leaves_the_run_going_with_a_note() {
     );
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_check_reads_no_file_the_program_names() {
+    // The compiler runs outside the sandbox: a reference to a file elsewhere must not be read.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let secret = elsewhere.path().join("secret.d.ts");
+    fs::write(&secret, "declare const SECRET: \"hunter2\";\n").unwrap();
+    let (_tmp, registry) = registry(TypecheckMode::Warn);
+    let program = format!(
+        "/// <reference path={:?} />\nconst n: number = SECRET;\nreturn 1;",
+        secret.to_str().unwrap()
+    );
+    let run = code_support::run(&registry, &program).await;
+    let text = run.text();
+    assert!(
+        text.contains("run_code.ts:2:19 TS2304: Cannot find name 'SECRET'."),
+        "{text}"
+    );
+}
+
 #[test]
 fn the_typescript_7_compiler_is_found_through_node_modules() {
     // `node_modules/typescript7` (the alias) is a node shim: resolved to the native binary.

@@ -10,6 +10,8 @@
 //! - `lib: es2025` and no DOM (the engines have ES2025's built-ins: `Object.groupBy`, set
 //!   methods, iterator helpers, `RegExp.escape`…); the sandbox's own globals ([`GLOBALS`]) are
 //!   declared.
+//! - `noResolve`: the compiler runs outside the sandbox, so it reads no file the program names
+//!   (`/// <reference path>`, `import("…")` types); `types: []` loads no `@types`.
 //! - Diagnostics about values the SDK does not know the shape of (`JsonValue`, `unknown`) are
 //!   dropped: the tool did not say, so the check cannot know better than the program.
 
@@ -40,6 +42,7 @@ const TSCONFIG: &str = r#"{
     "noEmit": true,
     "skipLibCheck": true,
     "types": [],
+    "noResolve": true,
     "pretty": false
   },
   "files": ["globals.d.ts", "sdk.d.ts", "run_code.ts"]
