@@ -12,8 +12,11 @@
 //!   declared.
 //! - `noResolve`: the compiler runs outside the sandbox, so it reads no file the program names
 //!   (`/// <reference path>`, `import("…")` types); `types: []` loads no `@types`.
-//! - Diagnostics about values the SDK does not know the shape of (`JsonValue`, `unknown`) are
-//!   dropped: the tool did not say, so the check cannot know better than the program.
+//! - Dropped, as the program runs fine: diagnostics about values the SDK does not know the shape
+//!   of (`JsonValue`, `unknown`: the tool did not say, so the check cannot know better than the
+//!   program); a call with no argument where one is declared (`tools.task_list()` runs as
+//!   `tools.task_list({})`); a name a type-only `import` brings (the import is erased, and
+//!   the check resolves no module).
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -123,9 +126,10 @@ pub(super) async fn check(
     let checked_lines = WRAPPER_HEAD.matches('\n').count();
     let written_lines = source.split('\n').count();
     let program_text = format!("{WRAPPER_HEAD}{}", shaped.text);
+    let imported = imported_names(source);
     let diagnostics = found
         .into_iter()
-        .filter(|d| !about_unknown_shape(&d.message))
+        .filter(|d| !runs_fine(d, &imported))
         .filter_map(|d| {
             let line = d.line.checked_sub(checked_lines)?;
             // A line the shaping appended (`return await main();`) is not the model's.
@@ -183,9 +187,44 @@ fn parse(output: &str) -> Vec<Diagnostic> {
     diagnostics
 }
 
-/// A diagnostic about a value whose shape the SDK does not declare.
-fn about_unknown_shape(message: &str) -> bool {
-    message.contains("JsonValue") || message.contains("type 'unknown'")
+/// Whether `d` is about code that runs fine (see the module docs); `imported` are the names
+/// type-only imports bring.
+fn runs_fine(d: &Diagnostic, imported: &[&str]) -> bool {
+    let m = &d.message;
+    let unknown_shape = m.contains("JsonValue") || m.contains("type 'unknown'");
+    let no_argument = matches!(d.code, 2554 | 2555) && m.ends_with("but got 0.");
+    let imported_name = matches!(d.code, 2304 | 2552)
+        && imported
+            .iter()
+            .any(|name| m.starts_with(&format!("Cannot find name '{name}'")));
+    unknown_shape || no_argument || imported_name
+}
+
+/// The identifiers of every `import … from` in `source` (a program's imports are type-only:
+/// the engines refuse the others).
+fn imported_names(source: &str) -> Vec<&str> {
+    let mut names = Vec::new();
+    let mut rest = source;
+    while let Some(at) = rest.find("import") {
+        let before = &rest[..at];
+        let starts_line = before
+            .rsplit('\n')
+            .next()
+            .is_some_and(|l| l.trim().is_empty());
+        rest = &rest[at + "import".len()..];
+        let Some(end) = rest.find("from") else {
+            break;
+        };
+        if starts_line {
+            let clause = &rest[..end];
+            names.extend(
+                clause
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                    .filter(|w| !w.is_empty() && !matches!(*w, "type" | "as")),
+            );
+        }
+    }
+    names
 }
 
 /// The 1-based character column of 1-based UTF-16 column `col` in `line`.
@@ -245,6 +284,14 @@ mod tests {
             found[1].message,
             "Type 'string' is not assignable. Details here."
         );
+    }
+
+    #[test]
+    fn imported_names_are_read_from_type_only_imports() {
+        let source =
+            "import type { A, B as C } from \"./x\";\nimport {\n  type D,\n} from \"y\";\n\
+                      const s = \"no import here from\";";
+        assert_eq!(imported_names(source), ["A", "B", "C", "D"]);
     }
 
     #[test]
