@@ -251,6 +251,31 @@ async fn the_corpus_programs_that_run_fine_are_not_nagged_about() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_syntax_error_is_left_to_the_engine_to_report() {
+    let (_tmp, registry) = registry(TypecheckMode::Error);
+    let run = code_support::run(&registry, "const s = \"open;\nreturn s;").await;
+    let text = run.text();
+    assert!(run.result.is_error(), "{text}");
+    assert!(
+        text.starts_with("Error: code run failed (syntax): "),
+        "{text}"
+    );
+    assert!(!text.contains("TS1"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_misnamed_tool_keeps_the_suggestion_in_view() {
+    let (_tmp, registry) = registry(TypecheckMode::Error);
+    let run = code_support::run(&registry, "return await tools.Read({ file_path: \"a\" });").await;
+    let text = run.text();
+    assert!(
+        text.contains("run_code.ts:1:20 TS2551: Property 'Read' does not exist on type '{ add:"),
+        "{text}"
+    );
+    assert!(text.contains("…'. Did you mean 'read'?\n"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn es2025_built_ins_the_engines_have_are_not_reported() {
     let (_tmp, registry) = registry(TypecheckMode::Error);
     let program = "\

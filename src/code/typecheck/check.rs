@@ -69,7 +69,7 @@ pub struct Diagnostic {
 }
 
 /// Check `source` against `declarations` (the SDK of the visible tools). `Ok(None)`: the program
-/// does not shape (the run reports its syntax error); `Err`: the check could not be made.
+/// does not shape or parse (the run reports its syntax error); `Err`: the check could not be made.
 pub(super) async fn check(
     tsc: &Tsc,
     source: &str,
@@ -79,6 +79,10 @@ pub(super) async fn check(
     let Ok(shaped) = ptc_engine::shape_program(source) else {
         return Ok(None);
     };
+    if ptc_engine::strip_types(&shaped.text).is_err() {
+        // A syntax error: the engine reports it, with its hints, better than a cascade of TS1005.
+        return Ok(None);
+    }
     let folder = Folder::new()?;
     folder.write("globals.d.ts", GLOBALS)?;
     folder.write("sdk.d.ts", declarations)?;

@@ -13,6 +13,7 @@
 
 mod check;
 mod compiler;
+mod message;
 
 pub use check::Diagnostic;
 pub use compiler::{Tsc, TSC_ENV};
@@ -21,8 +22,6 @@ use tokio_util::sync::CancellationToken;
 
 /// The most diagnostics shown; the rest are counted.
 const MAX_SHOWN: usize = 5;
-/// The most characters of one diagnostic's message shown (a type printed in full can be long).
-const MAX_MESSAGE_CHARS: usize = 300;
 
 /// What the type check does with a program's diagnostics.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -113,14 +112,6 @@ impl Typecheck {
     }
 }
 
-/// `message`, cut at [`MAX_MESSAGE_CHARS`] with `…`.
-fn shortened(message: &str) -> String {
-    match message.char_indices().nth(MAX_MESSAGE_CHARS) {
-        Some((at, _)) => format!("{}…", &message[..at]),
-        None => message.to_string(),
-    }
-}
-
 /// `1 type error`, `3 type errors`.
 fn count(n: usize) -> String {
     match n {
@@ -139,7 +130,7 @@ fn listing(found: &[Diagnostic], source: &str) -> String {
             d.line,
             d.col,
             d.code,
-            shortened(&d.message),
+            message::for_model(d.code, &d.message),
             ptc_engine::source_snippet(source, d.line, d.col)
         ));
     }
@@ -152,15 +143,6 @@ fn listing(found: &[Diagnostic], source: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_long_message_is_cut_with_an_ellipsis() {
-        let long = "x".repeat(MAX_MESSAGE_CHARS + 10);
-        let cut = shortened(&long);
-        assert_eq!(cut.chars().count(), MAX_MESSAGE_CHARS + 1);
-        assert!(cut.ends_with('…'));
-        assert_eq!(shortened("short"), "short");
-    }
 
     #[test]
     fn modes_parse_and_name_themselves() {
