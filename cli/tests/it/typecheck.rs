@@ -518,3 +518,37 @@ fn cli_typecheck_flag_and_config_reach_the_run() {
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(!stdout.contains("typecheck"), "{stdout}");
 }
+
+#[test]
+fn serve_typecheck_flag_refuses_a_program_over_mcp() {
+    use crate::mcp_support::serve::StdioPeer;
+    let dir = tempfile::tempdir().unwrap();
+    let shim = node_modules().join("typescript7/bin/tsc");
+    let mut peer = StdioPeer::start_with_env(
+        dir.path(),
+        &[
+            "--tools",
+            "testkit",
+            "--mode",
+            "code",
+            "--typecheck",
+            "error",
+        ],
+        &[("PTC_TSC", shim.to_str().unwrap())],
+    );
+    let result = peer.call(
+        1,
+        "run_code",
+        serde_json::json!({
+            "code": "return await tools.add({ a: 1, b: \"2\" });",
+            "description": "add two numbers",
+        }),
+    );
+    assert_eq!(result["isError"], true, "{result}");
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("run_code.ts:1:32 TS2322: Type 'string' is not assignable to type 'number'."),
+        "{text}"
+    );
+    assert_eq!(peer.finish(), Some(0));
+}

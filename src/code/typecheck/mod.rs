@@ -10,6 +10,16 @@
 //! stops a run: a one-line `[typecheck]` note says why.
 //!
 //! One `tsc` process per run: it costs tens of milliseconds (`benches/typecheck.sh` measures it).
+//!
+//! ```no_run
+//! use ptc::typecheck::{Tsc, Typecheck, TypecheckMode};
+//!
+//! let mut config = ptc::CodeConfig::default();
+//! match Tsc::find(None, std::path::Path::new(".")) {
+//!     Ok(tsc) => config.typecheck = Some(Typecheck { mode: TypecheckMode::Warn, tsc }),
+//!     Err(why) => eprintln!("unchecked: {why}"),
+//! }
+//! ```
 
 mod check;
 mod compiler;
