@@ -347,6 +347,49 @@ fn the_typescript_7_compiler_is_found_through_node_modules() {
 }
 
 #[test]
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+fn an_npm_install_of_typescript_7_is_resolved_from_bin_to_the_native_binary() {
+    // `npm i typescript@7`: node_modules/.bin/tsc → ../typescript/bin/tsc (a node shim), whose
+    // native compiler is the optional package @typescript/typescript-linux-x64.
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let modules = dir.path().join("node_modules");
+    fs::create_dir_all(modules.join(".bin")).unwrap();
+    fs::create_dir_all(modules.join("typescript/bin")).unwrap();
+    fs::write(
+        modules.join("typescript/package.json"),
+        r#"{ "name": "typescript", "version": "7.0.2", "bin": { "tsc": "./bin/tsc" } }"#,
+    )
+    .unwrap();
+    fs::write(
+        modules.join("typescript/bin/tsc"),
+        "#!/usr/bin/env node\nimport \"../lib/tsc.js\";\n",
+    )
+    .unwrap();
+    symlink("../typescript/bin/tsc", modules.join(".bin/tsc")).unwrap();
+    let platform = modules.join("@typescript/typescript-linux-x64/lib");
+    fs::create_dir_all(&platform).unwrap();
+    let native = node_modules().join("@typescript/typescript-linux-x64/lib/tsc");
+    symlink(native.canonicalize().unwrap(), platform.join("tsc")).unwrap();
+    let found = Tsc::at(&modules.join(".bin/tsc")).unwrap();
+    assert_eq!(found.version(), "7.0.2");
+    assert_eq!(
+        found.path(),
+        modules
+            .canonicalize()
+            .unwrap()
+            .join("@typescript/typescript-linux-x64/lib/tsc")
+    );
+    // Without the platform package, it says which one is missing.
+    fs::remove_file(platform.join("tsc")).unwrap();
+    let err = Tsc::at(&modules.join(".bin/tsc")).unwrap_err();
+    assert!(
+        err.contains("@typescript/typescript-linux-x64 is not installed"),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_compiler_that_is_not_typescript_7_is_refused_with_its_version() {
     // TypeScript 5's `bin/tsc` is a node script of another package layout: not a 7.x compiler.
     let five = node_modules().join("typescript/bin/tsc");
