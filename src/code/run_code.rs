@@ -92,14 +92,15 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
         .registry()
         .view(scope, exec.tool_set())
         .executable_definitions();
-    let appended = match &config.typecheck {
-        None => None,
-        Some(typecheck) => {
-            let registry = ctx.registry();
-            let decls =
-                super::executor::decls(&definitions, |t| registry.rejects_unknown_arguments(t));
-            let sdk = ptc_sdk_gen::declarations(&decls);
-            match typecheck.verdict(&args.code, &sdk, ctx.signal()).await {
+    // `error` checks before the run; `warn` while it runs.
+    let sdk = config.typecheck.as_ref().map(|_| {
+        let registry = ctx.registry();
+        let decls = super::executor::decls(&definitions, |t| registry.rejects_unknown_arguments(t));
+        ptc_sdk_gen::declarations(&decls)
+    });
+    let mut appended = match (&config.typecheck, &sdk) {
+        (Some(typecheck), Some(sdk)) if typecheck.refuses() => {
+            match typecheck.verdict(&args.code, sdk, ctx.signal()).await {
                 Verdict::Clean => None,
                 Verdict::Append(block) => Some(block),
                 Verdict::Refuse(text) => {
@@ -108,6 +109,19 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
                     ))
                 }
             }
+        }
+        _ => None,
+    };
+    let warn_code = match &config.typecheck {
+        Some(typecheck) if !typecheck.refuses() => Some(args.code.clone()),
+        _ => None,
+    };
+    let warn_check = async {
+        match (&config.typecheck, &sdk, &warn_code) {
+            (Some(typecheck), Some(sdk), Some(code)) => {
+                typecheck.verdict(code, sdk, ctx.signal()).await
+            }
+            _ => Verdict::Clean,
         }
     };
     let tool_names = definitions.iter().map(|d| d.name().to_string()).collect();
@@ -127,7 +141,10 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
     let engine_run = config
         .engine
         .run(program, Arc::new(host), config.limits.clone(), run_signal);
-    let mut report = bridge.drive(engine_run).await;
+    let (mut report, warned) = tokio::join!(bridge.drive(engine_run), warn_check);
+    if let Verdict::Append(block) = warned {
+        appended = Some(block);
+    }
     if ctx.signal().is_cancelled() {
         // The caller cancelled: whatever the program saw last (often an aborted sub-call
         // rejecting), the run failed because it was aborted.

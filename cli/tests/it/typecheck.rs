@@ -331,6 +331,38 @@ async fn the_check_reads_no_file_the_program_names() {
     );
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn warn_checks_while_the_program_runs() {
+    use std::os::unix::fs::PermissionsExt;
+    // A compiler that answers only once the program has written `go`: were the check made
+    // before the run, it would wait for a file nobody writes and give up after its timeout.
+    let (tmp, bin) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let root = fs::canonicalize(tmp.path()).unwrap();
+    let go = root.join("go");
+    let fake = bin.path().join("tsc");
+    fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\n[ \"$1\" = --version ] && {{ echo 'Version 7.0.0'; exit 0; }}\n\
+             while [ ! -e {go:?} ]; do sleep 0.01; done\n\
+             echo \"run_code.ts(3,1): error TS2322: Type 'string' is not assignable.\"; exit 2\n"
+        ),
+    )
+    .unwrap();
+    fs::set_permissions(&fake, fs::Permissions::from_mode(0o755)).unwrap();
+    let registry = registry_over(&root, TypecheckMode::Warn, Tsc::at(&fake).unwrap());
+    let program =
+        "await tools.write({ file_path: \"go\", content: \"now\" });\nreturn \"written\";";
+    let run = code_support::run(&registry, program).await;
+    let text = run.text();
+    assert!(
+        text.starts_with(
+            "written\n\n[typecheck] 1 type error (the program ran):\nrun_code.ts:2:1 TS2322"
+        ),
+        "{text}"
+    );
+}
+
 #[test]
 fn the_typescript_7_compiler_is_found_through_node_modules() {
     // `node_modules/typescript7` (the alias) is a node shim: resolved to the native binary.

@@ -1,12 +1,12 @@
 //! The optional static type check of `run_code` programs ([`Typecheck`], `[code] typecheck`).
 //!
-//! Before a program runs, the TypeScript 7 native compiler ([`Tsc`]) checks it against the SDK
+//! Before a program runs (or while, in `warn`), the TypeScript 7 native compiler ([`Tsc`]) checks it against the SDK
 //! declarations of the caller's visible tools (the text `ptc sdk --mode code` shows) and the
 //! sandbox's globals. The program is shaped as the engines shape it (fence, final arrow
 //! function, `main`…; [`ptc_engine::shape_program`]) so each diagnostic points at the model's own
 //! line and column. In [`TypecheckMode::Error`] a program with diagnostics does not run: the
-//! result is an error listing them; in [`TypecheckMode::Warn`] it runs and a `[typecheck]` block
-//! follows its output. A check that cannot be made (the compiler failed or took too long) never
+//! result is an error listing them; in [`TypecheckMode::Warn`] it runs while it is checked, and a
+//! `[typecheck]` block follows its output. A check that cannot be made (the compiler failed or took too long) never
 //! stops a run: a one-line `[typecheck]` note says why.
 //!
 //! One `tsc` process per run: a median 73 ms on a busy 2-core machine, well inside a run's
@@ -93,6 +93,12 @@ pub(crate) enum Verdict {
 }
 
 impl Typecheck {
+    /// Whether a program with diagnostics is refused ([`TypecheckMode::Error`]): the check then
+    /// comes before the run; otherwise it runs beside it.
+    pub(crate) fn refuses(&self) -> bool {
+        self.mode == TypecheckMode::Error
+    }
+
     /// Check `source` against `declarations` (see the module docs).
     pub(crate) async fn verdict(
         &self,
