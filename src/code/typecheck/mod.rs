@@ -9,8 +9,8 @@
 //! `[typecheck]` block follows its output. A check that cannot be made (the compiler failed or took too long) never
 //! stops a run: a one-line `[typecheck]` note says why.
 //!
-//! One `tsc` process per run: a median 73 ms on a busy 2-core machine, well inside a run's
-//! budget, so no checker is kept warm (`benches/typecheck.sh` measures it).
+//! One `tsc` process per run: a median 73–80 ms on a 2-core machine at load 11–13, well inside
+//! the 150 ms budget, so no checker is kept warm (`benches/typecheck.sh` measures it).
 //!
 //! ```no_run
 //! use ptc::typecheck::{Tsc, Typecheck, TypecheckMode};
