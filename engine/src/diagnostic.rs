@@ -90,6 +90,19 @@ impl Source<'_> {
     }
 }
 
+/// The 1-based `line` of `text` and a caret under 1-based `col` (in characters), as every
+/// diagnostic of a program shows them: `"\n 4 | text\n   |    ^"` (a long line windowed around the
+/// column); empty when `text` has no such line. For diagnostics made outside the engine (a
+/// static type check).
+pub fn source_snippet(text: &str, line: usize, col: usize) -> String {
+    let source = Source {
+        text,
+        map: &PositionMap::default(),
+        filename: "",
+    };
+    source.snippet(line, col)
+}
+
 /// The message of an uncaught error (see the module docs).
 pub(crate) fn exception(described: &Described, source: &Source<'_>) -> String {
     let name = described.name.as_deref();

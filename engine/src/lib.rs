@@ -114,11 +114,12 @@ mod whereabouts;
 
 #[cfg(any(feature = "v8", feature = "deno-quickjs"))]
 pub use deno::DenoEngine;
+pub use diagnostic::source_snippet;
 pub use failure::{FailureKind, RunFailure};
 pub use host::{Host, HostCall};
 pub use left::{Left, LeftBehind};
 pub use limits::Limits;
-pub use program::{strip_types, MAX_PROGRAM_BYTES};
+pub use program::{shape_program, strip_types, ShapedProgram, MAX_PROGRAM_BYTES};
 #[cfg(feature = "quickjs")]
 pub use quickjs::{Placement, QuickJsEngine};
 

@@ -99,7 +99,7 @@ impl CodeExecutor {
 static UNCHECKED: serde_json::Value = serde_json::Value::Null;
 
 /// The SDK's view of `tools`; `closed` says whether a tool refuses undeclared keys.
-fn decls(
+pub(super) fn decls(
     tools: &[Arc<ToolDefinition>],
     closed: impl Fn(&ToolDefinition) -> bool,
 ) -> Vec<ToolDecl<'_>> {

@@ -17,6 +17,7 @@ mod bridge;
 mod executor;
 mod output;
 mod run_code;
+pub mod typecheck;
 
 pub use executor::CodeExecutor;
 pub use ptc_engine::{LogLevel, MAX_PROGRAM_BYTES};
@@ -70,6 +71,8 @@ pub struct CodeConfig {
     /// The most characters of a run's result the model sees (default 50,000): a longer
     /// result is cut to its head and tail with a notice; the session log keeps all of it.
     pub max_result_chars: usize,
+    /// The static type check before each run (none by default: programs run unchecked).
+    pub typecheck: Option<typecheck::Typecheck>,
 }
 
 /// The default of [`CodeConfig::max_result_chars`].
@@ -86,6 +89,7 @@ impl CodeConfig {
             max_parallel_tool_calls: crate::executor::DEFAULT_MAX_PARALLEL_TOOL_CALLS,
             console: None,
             max_result_chars: DEFAULT_MAX_RESULT_CHARS,
+            typecheck: None,
         }
     }
 
@@ -121,6 +125,7 @@ impl std::fmt::Debug for CodeConfig {
             .field("sub_calls", &self.sub_calls)
             .field("default_mode", &self.default_mode)
             .field("max_result_chars", &self.max_result_chars)
+            .field("typecheck", &self.typecheck)
             .finish_non_exhaustive()
     }
 }

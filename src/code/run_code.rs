@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::bridge;
 use super::output::{cap_text, run_result, Failed};
+use super::typecheck::Verdict;
 use super::CodeConfig;
 use crate::content::ContentBlock;
 use crate::definition::ToolDefinition;
@@ -91,6 +92,38 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
         .registry()
         .view(scope, exec.tool_set())
         .executable_definitions();
+    // `error` checks before the run; `warn` while it runs.
+    let sdk = config.typecheck.as_ref().map(|_| {
+        let registry = ctx.registry();
+        let decls = super::executor::decls(&definitions, |t| registry.rejects_unknown_arguments(t));
+        ptc_sdk_gen::declarations(&decls)
+    });
+    let mut appended = match (&config.typecheck, &sdk) {
+        (Some(typecheck), Some(sdk)) if typecheck.refuses() => {
+            match typecheck.verdict(&args.code, sdk, ctx.signal()).await {
+                Verdict::Clean => None,
+                Verdict::Append(block) => Some(block),
+                Verdict::Refuse(text) => {
+                    return Err(ToolError::new(
+                        cap_text(&text, config.max_result_chars).into_owned(),
+                    ))
+                }
+            }
+        }
+        _ => None,
+    };
+    let warn_code = match &config.typecheck {
+        Some(typecheck) if !typecheck.refuses() => Some(args.code.clone()),
+        _ => None,
+    };
+    let warn_check = async {
+        match (&config.typecheck, &sdk, &warn_code) {
+            (Some(typecheck), Some(sdk), Some(code)) => {
+                typecheck.verdict(code, sdk, ctx.signal()).await
+            }
+            _ => Verdict::Clean,
+        }
+    };
     let tool_names = definitions.iter().map(|d| d.name().to_string()).collect();
     let program = Program {
         source: args.code,
@@ -108,7 +141,10 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
     let engine_run = config
         .engine
         .run(program, Arc::new(host), config.limits.clone(), run_signal);
-    let mut report = bridge.drive(engine_run).await;
+    let (mut report, warned) = tokio::join!(bridge.drive(engine_run), warn_check);
+    if let Verdict::Append(block) = warned {
+        appended = Some(block);
+    }
     if ctx.signal().is_cancelled() {
         // The caller cancelled: whatever the program saw last (often an aborted sub-call
         // rejecting), the run failed because it was aborted.
@@ -137,10 +173,30 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
         changes: &changes,
         may_change: &may_change,
     };
-    run_result(report, config.limits.max_output_bytes, failed).map_err(|mut error| {
+    let result = run_result(report, config.limits.max_output_bytes, failed);
+    with_block(result, appended).map_err(|mut error| {
         error.message = cap_text(&error.message, config.max_result_chars).into_owned();
         error
     })
+}
+
+/// The run's result (or error) with the type check's `[typecheck]` block after it.
+fn with_block(result: Result<Value, ToolError>, block: Option<String>) -> Result<Value, ToolError> {
+    let Some(block) = block else {
+        return result;
+    };
+    let after = |text: &str| match text.is_empty() {
+        true => block.clone(),
+        false => format!("{text}\n\n{block}"),
+    };
+    match result {
+        Ok(Value::String(text)) => Ok(Value::String(after(&text))),
+        Ok(other) => Ok(other),
+        Err(mut error) => {
+            error.message = after(&error.message);
+            Err(error)
+        }
+    }
 }
 
 /// An error when `route` names an instance other than the one this run is on (the load

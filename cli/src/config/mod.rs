@@ -14,6 +14,9 @@
 //! max_pending = 1000
 //! max_result_chars = 50000          # what the model sees of a run's result
 //!
+//! [code]                             # the static type check (see the `code` module)
+//! typecheck = "warn"                 # off | warn | error
+//!
 //! [[policy]]                         # first matching rule decides
 //! tool = "bash"
 //! action = "deny"                    # allow | deny | ask
@@ -70,6 +73,7 @@
 //! [`Config::discover_trusted`]).
 
 mod background;
+mod code;
 mod discover;
 mod discovery;
 mod log;
@@ -82,6 +86,7 @@ mod telemetry;
 pub mod trust;
 
 pub use background::{TasksConfig, TerminalsConfig};
+pub use code::CodeSection;
 pub use discover::Loaded;
 pub use discovery::DiscoveryConfig;
 pub use log::LogConfig;
@@ -115,6 +120,8 @@ pub struct Config {
     pub unknown_arguments: ptc::UnknownArguments,
     /// Code-mode limits.
     pub limits: LimitsConfig,
+    /// The static type check (`[code]`).
+    pub code: CodeSection,
     /// Policy rules, in file order.
     pub policies: PolicySet,
     /// The kernel sandbox of `bash` (`[sandbox]`).
@@ -192,6 +199,7 @@ impl Default for Config {
             tools: None,
             unknown_arguments: Default::default(),
             limits: LimitsConfig::default(),
+            code: CodeSection::default(),
             policies: PolicySet::default(),
             sandbox: SandboxSection::default(),
             mcp: Vec::new(),
@@ -308,6 +316,8 @@ struct RawConfig {
     #[serde(default)]
     limits: LimitsConfig,
     #[serde(default)]
+    code: code::RawCode,
+    #[serde(default)]
     policy: Vec<policy::RawRule>,
     #[serde(default)]
     sandbox: SandboxSection,
@@ -385,11 +395,16 @@ impl Config {
             .discovery
             .resolve(text)
             .map_err(|(line, message)| error(Some(line), message))?;
+        let code = raw
+            .code
+            .resolve(text, dir)
+            .map_err(|(line, message)| error(Some(line), message))?;
         Ok(Config {
             mode,
             tools: raw.tools,
             unknown_arguments: raw.unknown_arguments,
             limits: raw.limits,
+            code,
             policies,
             sandbox: raw.sandbox,
             mcp,

@@ -25,13 +25,13 @@ use ptc::{CodeExecutor, ToolMode, ToolRegistry};
 use ptc_packs::{builtin, PackContext};
 
 /// The corpus directory.
-fn corpus() -> PathBuf {
+pub(crate) fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs")
 }
 
 /// A copy of the workspace fixture under a fresh temporary directory, with modification
 /// times one second apart in path order (so "newest first" is the reverse path order).
-fn workspace() -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn workspace() -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let root = fs::canonicalize(tmp.path()).unwrap().join("ws");
     let mut files = Vec::new();

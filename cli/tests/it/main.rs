@@ -21,3 +21,4 @@ mod mcp_serve_guards;
 mod mcp_server;
 mod mcp_startup;
 mod run_store;
+mod typecheck;

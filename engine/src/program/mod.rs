@@ -82,6 +82,44 @@ pub fn strip_types(ts: &str) -> Result<String, RunFailure> {
     })
 }
 
+/// A program in the plain statement-body form with its types kept, for a static type checker:
+/// what runs, before types are stripped, and no tool call marked ([`shape_program`]).
+#[derive(Debug)]
+pub struct ShapedProgram {
+    /// The body of the async function, TypeScript as written: fences and shapes undone, the lines
+    /// and columns of the program's own text kept (a line the shaping appends comes after them).
+    pub text: String,
+    map: PositionMap,
+}
+
+impl ShapedProgram {
+    /// The `line:col` in the program as written (1-based, columns in characters) of `line:col` in
+    /// [`ShapedProgram::text`]; a position on an appended line maps to the end of the program.
+    pub fn original(&self, line: usize, col: usize) -> (usize, usize) {
+        self.map.original(line, col)
+    }
+}
+
+/// The program as the engines shape it (a fence, a final arrow function, an uncalled `main`,
+/// `export default`…: one async function body), with its types kept, for a type checker. A
+/// leading byte-order mark is dropped. Refused as the engines refuse it (a [`RunFailure`] of kind
+/// [`FailureKind::Syntax`]): a value `import`, a program too large or nested too deeply.
+///
+/// ```
+/// let shaped = ptc_engine::shape_program("```ts\nconst n: number = 1;\nn + 1\n```").unwrap();
+/// assert_eq!(shaped.text.lines().nth(2), Some("return n + 1"));
+/// assert_eq!(shaped.original(3, 8), (3, 1));
+/// ```
+pub fn shape_program(source: &str) -> Result<ShapedProgram, RunFailure> {
+    let owned = source.strip_prefix('\u{feff}').unwrap_or(source).to_owned();
+    bounded(source, None, &CancellationToken::new(), move || {
+        shape::shape_unmarked(&owned).map(|shaped| ShapedProgram {
+            text: shaped.text,
+            map: shaped.map,
+        })
+    })
+}
+
 /// `program` without a leading byte-order mark. swc reads past one, so the offsets it reports
 /// would be three bytes short of the text the edits apply to; positions count from after it.
 pub(crate) fn without_bom(mut program: crate::Program) -> crate::Program {

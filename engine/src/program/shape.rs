@@ -50,6 +50,17 @@ pub(crate) struct Shaped {
 /// Shape `source` (see the module docs), which runs after `lead` characters of the engine's
 /// wrapper on its first line.
 pub(crate) fn shape(source: &str, lead: usize) -> Result<Shaped, RunFailure> {
+    shape_with(source, Some(lead))
+}
+
+/// Shape `source` for a static checker: the same shape, types kept and no call marked (a mark
+/// is one more argument than a tool's declaration takes).
+pub(crate) fn shape_unmarked(source: &str) -> Result<Shaped, RunFailure> {
+    shape_with(source, None)
+}
+
+/// [`shape`] with the calls marked for a wrapper of `lead` characters, or none marked.
+fn shape_with(source: &str, lead: Option<usize>) -> Result<Shaped, RunFailure> {
     let text = unfence(source);
     let mut map = PositionMap::new(source);
     let Some(module) = parse_module(&text) else {
@@ -85,8 +96,11 @@ pub(crate) fn shape(source: &str, lead: usize) -> Result<Shaped, RunFailure> {
             }
         }
     }
-    let sites = sites::find(&module.items, |pos| module.offset(pos));
-    let mut text = edit::apply(&text, &mut map, edits, &sites, lead);
+    let sites = match lead {
+        Some(_) => sites::find(&module.items, |pos| module.offset(pos)),
+        None => Vec::new(),
+    };
+    let mut text = edit::apply(&text, &mut map, edits, &sites, lead.unwrap_or(0));
     text.push_str(&appended);
     Ok(Shaped { text, map })
 }

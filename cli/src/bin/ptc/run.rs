@@ -21,7 +21,7 @@ use serde_json::json;
 use tokio::signal::unix::{signal, SignalKind};
 use tokio_util::sync::CancellationToken;
 
-use crate::setup::{registry, PackArgs};
+use crate::setup::{parse_typecheck, registry, PackArgs};
 
 /// `ptc run` options.
 #[derive(Args, Debug)]
@@ -55,6 +55,11 @@ pub struct RunArgs {
     /// Run the program N times in this process (each a fresh run_code call) and print timings on stderr.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     repeat: Option<u64>,
+    /// Type-check each program with TypeScript 7 before it runs: off, warn (run, then list
+    /// the type errors) or error (refuse a program that has any) (default: `[code] typecheck`
+    /// in ptc.toml, else off).
+    #[arg(long, value_name = "MODE", value_parser = parse_typecheck)]
+    typecheck: Option<ptc::typecheck::TypecheckMode>,
     /// The run_code description (5-10 words, shown in UIs).
     #[arg(
         long,
@@ -100,7 +105,8 @@ fn read_program(file: &str) -> Result<String, String> {
 }
 
 /// Run the command.
-pub async fn main(args: RunArgs) -> Result<ExitCode, String> {
+pub async fn main(mut args: RunArgs) -> Result<ExitCode, String> {
+    args.packs.typecheck = args.typecheck;
     let code = read_program(&args.file)?;
     let limits = LimitsConfig {
         timeout_ms: args.timeout_ms,

@@ -16,7 +16,7 @@ use ptc_mcp::{
 use tokio::signal::unix::{signal, SignalKind};
 use tokio_util::sync::CancellationToken;
 
-use crate::setup::{registry_until, PackArgs, Setup};
+use crate::setup::{parse_typecheck, registry_until, PackArgs, Setup};
 
 /// `ptc serve` options.
 #[derive(Args, Debug)]
@@ -64,6 +64,11 @@ pub struct ServeArgs {
     /// ~/.local/state/ptc/runs.sqlite; made private to the user). Read it with `ptc replay`.
     #[arg(long, value_name = "URL")]
     log: Option<ptc_cli::store::LogTarget>,
+    /// Type-check each program with TypeScript 7 before it runs: off, warn (run, then list
+    /// the type errors) or error (refuse a program that has any) (default: `[code] typecheck`
+    /// in ptc.toml, else off).
+    #[arg(long, value_name = "MODE", value_parser = parse_typecheck)]
+    typecheck: Option<ptc::typecheck::TypecheckMode>,
     /// Print a compact line per tool call (and sub-call) on stderr.
     #[arg(long)]
     trace: bool,
@@ -78,7 +83,8 @@ fn parse_instance(s: &str) -> Result<String, String> {
 }
 
 /// Serve until the client disconnects (stdio) or a signal stops the process.
-pub async fn main(args: ServeArgs) -> Result<ExitCode, String> {
+pub async fn main(mut args: ServeArgs) -> Result<ExitCode, String> {
+    args.packs.typecheck = args.typecheck;
     let stop = stop_on_signals()?;
     let max_result_chars = args.max_result_chars;
     let adjust = move |config: &mut ptc::CodeConfig| {

@@ -46,6 +46,15 @@ pub struct PackArgs {
     /// of every tool) or off (default: `[discovery] mode` in ptc.toml, else auto).
     #[arg(long, value_name = "MODE", value_parser = parse_discovery)]
     pub discovery: Option<DiscoveryMode>,
+    /// The static type check of programs (`--typecheck` of `run` and `serve`, which set it;
+    /// default: `[code] typecheck` in ptc.toml, else off).
+    #[arg(skip)]
+    pub typecheck: Option<ptc::typecheck::TypecheckMode>,
+}
+
+/// `--typecheck`'s value: off, warn or error.
+pub fn parse_typecheck(s: &str) -> Result<ptc::typecheck::TypecheckMode, String> {
+    s.parse()
 }
 
 fn parse_discovery(s: &str) -> Result<DiscoveryMode, String> {
@@ -201,12 +210,18 @@ pub async fn registry_until(
         crate::output::stderr_line(&format!("ptc: {notice}"));
     }
     let config = loaded.config;
-    // The active configuration and the trust store: no tool may change them.
+    let cwd = std::env::current_dir().unwrap_or_else(|_| root.clone());
+    let typecheck = config
+        .code
+        .typecheck(args.typecheck, &cwd, crate::output::stderr_line);
+    // The active configuration, the trust store and the compiler the type check runs outside
+    // the sandbox: no tool may change them.
     let protected = config
         .path
         .iter()
         .cloned()
         .chain(store.as_ref().map(|s| s.path().to_path_buf()))
+        .chain(typecheck.as_ref().map(|t| t.tsc.path().to_path_buf()))
         .collect();
     let sandbox = config
         .sandbox
@@ -262,6 +277,7 @@ pub async fn registry_until(
     } else {
         config.limits.apply_narrowing(&mut code);
     }
+    code.typecheck = typecheck;
     adjust(&mut code);
     CodeExecutor::new(code).install(&registry);
     Ok(Setup {
