@@ -4,7 +4,7 @@
 //! [code]
 //! typecheck = "warn"         # off | warn | error; --typecheck wins
 //! tsc = "/opt/ts7/bin/tsc"   # the TypeScript 7 compiler (PTC_TSC wins; default: found on
-//!                            # PATH, else in ./node_modules)
+//!                            # PATH; never a ./node_modules)
 //! ```
 //!
 //! An untrusted workspace file sets neither: the check runs a compiler outside the sandbox, and
@@ -31,19 +31,18 @@ static SAID_NO_COMPILER: AtomicBool = AtomicBool::new(false);
 
 impl CodeSection {
     /// The check in force: `flag` (the command line) wins over the file's mode; the compiler is
-    /// found from `dir` ([`Tsc::find`]). Asked for but without a compiler, it is off and
+    /// found as [`Tsc::find`] says. Asked for but without a compiler, it is off and
     /// `warn` gets one line saying why (the first time in this process only).
     pub fn typecheck(
         &self,
         flag: Option<TypecheckMode>,
-        dir: &Path,
         warn: impl FnOnce(&str),
     ) -> Option<Typecheck> {
         let mode = flag.or(self.typecheck).unwrap_or_default();
         if mode == TypecheckMode::Off {
             return None;
         }
-        match Tsc::find(self.tsc.as_deref(), dir) {
+        match Tsc::find(self.tsc.as_deref()) {
             Ok(tsc) => Some(Typecheck { mode, tsc }),
             Err(why) => {
                 if !SAID_NO_COMPILER.swap(true, Ordering::Relaxed) {

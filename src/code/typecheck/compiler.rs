@@ -1,8 +1,8 @@
 //! Finding the TypeScript 7 native compiler (`typescript@7` from npm, the Go port).
 //!
-//! In order: the path the operator gave (`PTC_TSC`, then `[code] tsc`), else `tsc` on `PATH`,
-//! else `node_modules/.bin/tsc` and `node_modules/typescript7` (the npm alias ptc's own
-//! development setup uses) under the working directory. The npm package's `bin/tsc` is a node
+//! In order: the path the operator gave (`PTC_TSC`, then `[code] tsc`), else `tsc` on `PATH`.
+//! Never a `node_modules` of the working directory: the compiler runs outside the sandbox, and
+//! a program could have written one there for a later run to start. The npm package's `bin/tsc` is a node
 //! shim that execs a native binary from its platform package
 //! (`@typescript/typescript-<os>-<arch>/lib/tsc`): a shim is resolved to that binary, which is
 //! then called directly, with no node. Whatever is found must say `Version 7.` to `--version`.
@@ -45,23 +45,20 @@ impl Tsc {
     }
 
     /// Find the compiler (see the module docs): `explicit` is `[code] tsc`; `PTC_TSC` wins over
-    /// it, and either one given is the only one tried. `dir` is where `node_modules` is looked for.
-    /// `Err` says why there is none, in one sentence.
-    pub fn find(explicit: Option<&Path>, dir: &Path) -> Result<Tsc, String> {
+    /// it, and either one given is the only one tried. `Err` says why there is none, in one
+    /// sentence.
+    pub fn find(explicit: Option<&Path>) -> Result<Tsc, String> {
         let env = std::env::var_os(TSC_ENV).filter(|v| !v.is_empty());
         if let Some(path) = env.as_deref().map(Path::new).or(explicit) {
             return Tsc::at(path);
         }
-        let mut candidates: Vec<PathBuf> = std::env::var_os("PATH")
+        let candidates: Vec<PathBuf> = std::env::var_os("PATH")
             .map(|paths| {
                 std::env::split_paths(&paths)
                     .map(|p| p.join("tsc"))
                     .collect()
             })
             .unwrap_or_default();
-        let modules = dir.join("node_modules");
-        candidates.push(modules.join(".bin").join("tsc"));
-        candidates.push(modules.join("typescript7").join("bin").join("tsc"));
         let mut seen = Vec::new();
         for candidate in candidates.into_iter().filter(|c| c.is_file()) {
             match Tsc::at(&candidate) {

@@ -210,10 +210,9 @@ pub async fn registry_until(
         crate::output::stderr_line(&format!("ptc: {notice}"));
     }
     let config = loaded.config;
-    let cwd = std::env::current_dir().unwrap_or_else(|_| root.clone());
     let typecheck = config
         .code
-        .typecheck(args.typecheck, &cwd, crate::output::stderr_line);
+        .typecheck(args.typecheck, crate::output::stderr_line);
     // The active configuration, the trust store and the compiler the type check runs outside
     // the sandbox: no tool may change them.
     let protected = config
