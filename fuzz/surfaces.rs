@@ -61,7 +61,7 @@ impl Host for FuzzHost {
             "value" => self.value.clone(),
             _ => args,
         };
-        Ok(Box::pin(async move { Ok(value) }))
+        Ok(Box::pin(async move { Ok(value.into()) }))
     }
 }
 

@@ -20,6 +20,9 @@
 //                                               callPlain take a trace as its stack text.
 //   host.log(level, line)                        records one console line; throws when output is
 //                                               over the cap.
+//   host.note(kind, site, subject, text)         records a note on the run ('cut short' or
+//                                               'note') at site ("line:col" or ""), shown
+//                                               after its output.
 //   host.sleep(ms) -> Promise                    resolves after ms (timers end with the run).
 //   host.now() -> number                         milliseconds since the run started.
 //   host.random(n) -> number[]                   n bytes from the operating system's generator.

@@ -17,9 +17,9 @@ impl Host for Ready {
     fn call_tool(&self, name: &str, args: Value) -> Result<HostCall, RunFailure> {
         if name == "add" {
             let sum = args["a"].as_f64().unwrap_or(0.0) + args["b"].as_f64().unwrap_or(0.0);
-            return Ok(Box::pin(std::future::ready(Ok(json!(sum)))));
+            return Ok(Box::pin(std::future::ready(Ok(json!(sum).into()))));
         }
-        Ok(Box::pin(std::future::ready(Ok(args))))
+        Ok(Box::pin(std::future::ready(Ok(args.into()))))
     }
 }
 

@@ -56,7 +56,7 @@
 //! struct Echo;
 //! impl Host for Echo {
 //!     fn call_tool(&self, _name: &str, args: serde_json::Value) -> Result<HostCall, RunFailure> {
-//!         Ok(Box::pin(async move { Ok(args) }))
+//!         Ok(Box::pin(async move { Ok(args.into()) }))
 //!     }
 //! }
 //!
@@ -105,6 +105,7 @@ mod host;
 mod json;
 mod left;
 mod limits;
+mod notes;
 mod output;
 mod program;
 #[cfg(feature = "quickjs")]
@@ -114,9 +115,10 @@ mod stop;
 #[cfg(any(feature = "v8", feature = "deno-quickjs"))]
 pub use deno::DenoEngine;
 pub use failure::{FailureKind, RunFailure};
-pub use host::{Host, HostCall};
+pub use host::{Host, HostCall, Reply};
 pub use left::{Left, LeftBehind};
 pub use limits::Limits;
+pub use notes::{Note, NoteKind, MAX_NOTES};
 pub use program::{strip_types, MAX_PROGRAM_BYTES};
 #[cfg(feature = "quickjs")]
 pub use quickjs::{Placement, QuickJsEngine};
@@ -212,6 +214,12 @@ pub struct RunReport {
     pub outcome: Result<Option<serde_json::Value>, RunFailure>,
     /// Tool calls still pending when the program ended, and failed calls nothing awaited.
     pub left_behind: Vec<LeftBehind>,
+    /// Notes on the run, each with its site: a tool call whose result a cap cut short
+    /// ([`Reply::note`]), a read of a field the result's type does not have. The same note at
+    /// the same site is kept once (with a count), at most [`MAX_NOTES`] different ones.
+    pub notes: Vec<Note>,
+    /// Notes past [`MAX_NOTES`], only counted.
+    pub notes_left_out: usize,
 }
 
 impl RunReport {
@@ -222,6 +230,8 @@ impl RunReport {
             log_levels: Vec::new(),
             outcome: Err(failure),
             left_behind: Vec::new(),
+            notes: Vec::new(),
+            notes_left_out: 0,
         }
     }
 }

@@ -1,6 +1,6 @@
 //! What a finished run shows the model (behaviours 49–50).
 
-use ptc_engine::{Left, LeftBehind, RunFailure, RunReport};
+use ptc_engine::{Left, LeftBehind, Note, RunFailure, RunReport};
 use serde_json::Value;
 
 use crate::definition::default_render;
@@ -11,16 +11,17 @@ pub(crate) const NO_OUTPUT: &str = "(run_code completed with no output)";
 
 /// Console lines joined by newlines, then the returned value (a string raw, anything
 /// else pretty JSON, or compact JSON where pretty-printing would take the text past
-/// `max_output_bytes`: indentation grows with depth), then the calls a successful program
-/// left behind (pending, or failed with nothing awaiting them); a failure becomes `code run
+/// `max_output_bytes`: indentation grows with depth), then the run's notes (see `notes`),
+/// then the calls a successful program left behind (pending, or failed with nothing awaiting them); a failure becomes `code run
 /// failed (<kind>): <message>`, then the `changes` its calls made before it (see
-/// `Bridge::changes`), the calls it cut short, and the output captured so far.
+/// `Bridge::changes`), the calls it cut short, its notes, and the output captured so far.
 pub(crate) fn run_result(
     report: RunReport,
     max_output_bytes: usize,
     failed: Failed<'_>,
 ) -> Result<Value, ToolError> {
     let left = left_behind(&report.left_behind);
+    let notes = notes(&report.notes, report.notes_left_out);
     match report.outcome {
         Ok(value) => {
             let mut parts = report.logs;
@@ -37,6 +38,7 @@ pub(crate) fn run_result(
             } else {
                 parts.join("\n")
             };
+            text.push_str(&notes);
             text.push_str(&left);
             Ok(Value::String(text))
         }
@@ -44,6 +46,7 @@ pub(crate) fn run_result(
         Err(failure) => {
             let mut note = done_before(failed.changes);
             note.push_str(&stopped_calls(&report.left_behind, failed.may_change));
+            note.push_str(&notes);
             Err(run_failure(&failure, &note, &report.logs))
         }
     }
@@ -74,6 +77,32 @@ fn left_behind(calls: &[LeftBehind]) -> String {
         note.push_str(&format!("\n- {site}{}: {what}", call.tool));
     }
     note
+}
+
+/// The run's notes, one line each (empty when there are none): `[cut short] run_code.ts:3:15
+/// grep: 10,000 of 23,456 matches (…)`, `[note] run_code.ts:4:12 m.file: …`, with how often
+/// when the program hit one more than once, and how many were left out past the cap.
+fn notes(notes: &[Note], left_out: usize) -> String {
+    let mut text = String::new();
+    for note in notes {
+        let site = match note.site {
+            Some((line, col)) => format!("run_code.ts:{line}:{col} "),
+            None => String::new(),
+        };
+        text.push_str(&format!(
+            "\n[{}] {site}{}: {}",
+            note.kind.as_str(),
+            note.subject,
+            note.text
+        ));
+        if note.count > 1 {
+            text.push_str(&format!(" ({} times)", note.count));
+        }
+    }
+    if left_out > 0 {
+        text.push_str(&format!("\n[note] … and {left_out} more notes"));
+    }
+    text
 }
 
 /// What a failed run's note draws on besides the engine's report.

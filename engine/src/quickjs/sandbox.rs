@@ -28,7 +28,7 @@ use crate::{
     output::{Encoded, Output},
     program::{prepare, without_bom, Deadline},
     stop::Stop,
-    FailureKind, Host, Limits, Program, RunFailure, RunReport,
+    FailureKind, Host, Limits, NoteKind, Program, Reply, RunFailure, RunReport,
 };
 
 /// The intrinsics a sandbox gets: the language itself, nothing host-specific (no `performance`).
@@ -329,21 +329,34 @@ impl<'js> Run<'_, 'js> {
         };
         let outcome = match result {
             Ok(_) if matches!(kind, Kind::Timer) => resolve.call(()),
-            Ok(value) => match plain_json::to_js(&self.ctx, value) {
-                Ok(value) => resolve.call::<_, ()>((value,)),
-                Err(e) => {
-                    if matches!(e, rquickjs::Error::Exception) {
-                        let _ = self.ctx.catch();
+            Ok(Reply { value, note }) => {
+                self.cut_short(&kind, note);
+                match plain_json::to_js(&self.ctx, value) {
+                    Ok(value) => resolve.call::<_, ()>((value,)),
+                    Err(e) => {
+                        if matches!(e, rquickjs::Error::Exception) {
+                            let _ = self.ctx.catch();
+                        }
+                        if let Some(failure) = self.stop.failure() {
+                            return Err(failure.clone());
+                        }
+                        failed(format!("the result could not be read: {e}"))
                     }
-                    if let Some(failure) = self.stop.failure() {
-                        return Err(failure.clone());
-                    }
-                    failed(format!("the result could not be read: {e}"))
                 }
-            },
+            }
             Err(message) => failed(message),
         };
         outcome.map_err(|e| self.js_failure(glue, e))
+    }
+
+    /// Record a tool's cut-short `note` with the call's site (read only when there is one, so
+    /// a call without one costs nothing more).
+    fn cut_short(&self, kind: &Kind<'js>, note: Option<String>) {
+        if let (Some(note), Kind::Tool { name, .. }) = (note, kind) {
+            let site = kind.site(self.source.filename);
+            let mut output = self.output.borrow_mut();
+            output.note(NoteKind::CutShort, &site, name, &note);
+        }
     }
 
     /// The run's deadline now: its wall clock from the start plus the time it has waited

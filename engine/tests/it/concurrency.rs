@@ -39,7 +39,7 @@ impl Host for Sleeper {
                 // the assertion below instead of hanging).
                 let _ = tokio::time::timeout(Duration::from_secs(30), started).await;
             }
-            Ok(args)
+            Ok(args.into())
         }))
     }
 }
