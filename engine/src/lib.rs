@@ -111,6 +111,7 @@ mod program;
 #[cfg(feature = "quickjs")]
 mod quickjs;
 mod stop;
+mod unreadable;
 
 #[cfg(any(feature = "v8", feature = "deno-quickjs"))]
 pub use deno::DenoEngine;
