@@ -70,6 +70,7 @@ fn run_program(source: String, value: Value) {
     let program = Program {
         source,
         tool_names: vec!["echo".into(), "value".into()],
+        result_shapes: Default::default(),
         filename: "run_code.ts".into(),
     };
     let host = Arc::new(FuzzHost { value });

@@ -28,6 +28,7 @@ import makeWeb from 'ext:ptc/web.js';
 import makeUrl from 'ext:ptc/url.js';
 import makeConsole from 'ext:ptc/console.js';
 import makeMissing from 'ext:ptc/missing.js';
+import makeTyped from 'ext:ptc/typed.js';
 
 // Primordials, captured before any program code runs.
 const { deleteProperty, ownKeys } = Reflect;
@@ -97,6 +98,10 @@ if (getOwnPropertyDescriptor(Atomics, 'wait') !== undefined) {
 let toolCallError = null;
 let messageOf = null;
 let siteOf = null;
+let typedResult = null;
+// The run's result shapes by tool name (facts.shapes), if any.
+let shapes;
+const hasOwn = Object.hasOwn;
 
 // Tool calls not yet settled (a run's own sandbox, so one run's calls), with their traces: a
 // call's site is only read when it fails or is left behind.
@@ -121,7 +126,8 @@ const hostCall = async (name, argsJson, trace) => {
     op_ptc_note('cut short', siteOf(trace), name, apply(slice, text, [1, end]));
     text = apply(slice, text, [end + 1]);
   }
-  return parseJson(text);
+  const value = parseJson(text);
+  return shapes !== undefined && hasOwn(shapes, name) ? typedResult(name, value, shapes[name]) : value;
 };
 
 const PARTS = {
@@ -131,6 +137,7 @@ const PARTS = {
   url: makeUrl,
   console: makeConsole,
   missing: makeMissing,
+  typed: makeTyped,
 };
 
 const host = {
@@ -149,6 +156,8 @@ op_ptc_ready((facts) => {
   toolCallError = helpers.toolCallError;
   messageOf = helpers.messageOf;
   siteOf = helpers.siteOf;
+  typedResult = helpers.typedResult;
+  shapes = facts.shapes;
   const leftBehind = () => {
     const calls = [...pending.values()].map(({ tool, trace }) => ({ tool, site: siteOf(trace) }));
     return JSON.stringify([...calls, ...unhandled.values()]);

@@ -34,6 +34,7 @@ fn program(ts: &str) -> Program {
     Program {
         source: strip_types(ts).unwrap(),
         tool_names: vec!["echo".into(), "add".into(), "sleep".into()],
+        result_shapes: Default::default(),
         filename: "run_code.ts".into(),
     }
 }

@@ -31,6 +31,7 @@ async fn time(engine: &QuickJsEngine, label: &str, n: u32, ts: &str) -> Option<V
         let program = Program {
             source: strip_types(ts).unwrap(),
             tool_names: vec!["echo".into(), "add".into()],
+            result_shapes: Default::default(),
             filename: "run_code.ts".into(),
         };
         let report = engine

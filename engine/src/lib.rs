@@ -65,6 +65,7 @@
 //! let program = Program {
 //!     source: "const r: { text: string } = await tools.echo({ text: 'hi' });\nconsole.log('got', r);\nreturn r.text;".into(),
 //!     tool_names: vec!["echo".into()],
+//!     result_shapes: Default::default(),
 //!     filename: "run_code.ts".into(),
 //! };
 //! # #[cfg(feature = "quickjs")]
@@ -155,13 +156,14 @@ pub(crate) const GLUE_JS: &str = glue_source!();
 /// The glue's lazily loaded parts, by the name `host.part(name)` takes: ES modules of their own
 /// whose default export is the part's make function (see `runtime-js/glue.js`). ASCII only.
 #[cfg_attr(not(feature = "quickjs"), allow(dead_code))]
-pub(crate) const GLUE_PARTS: [(&str, &str); 6] = [
+pub(crate) const GLUE_PARTS: [(&str, &str); 7] = [
     ("json", include_str!("../../runtime-js/json.js")),
     ("inspect", include_str!("../../runtime-js/inspect.js")),
     ("web", include_str!("../../runtime-js/web.js")),
     ("url", include_str!("../../runtime-js/url.js")),
     ("console", include_str!("../../runtime-js/console.js")),
     ("missing", include_str!("../../runtime-js/missing.js")),
+    ("typed", include_str!("../../runtime-js/typed.js")),
 ];
 
 /// Console levels the glue forwards.
@@ -246,6 +248,10 @@ pub struct Program {
     pub source: String,
     /// The names to bind on `tools` (a `run_code` name is skipped).
     pub tool_names: Vec<String>,
+    /// The result shape of each tool that has one, as JSON (see `runtime-js/typed.js`): a read
+    /// of a field its result type does not declare adds a [`NoteKind::Note`] at the read. A
+    /// tool not here reads as plain data.
+    pub result_shapes: std::collections::BTreeMap<String, String>,
     /// The file name used in error positions, e.g. `"run_code.ts"`.
     pub filename: String,
 }

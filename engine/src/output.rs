@@ -103,12 +103,14 @@ impl Output {
     }
 
     /// The report of a run that ended with `outcome`, with the lines captured so far and the
-    /// calls it left behind and its notes (sites mapped to the program as written through `map`).
+    /// calls it left behind and its notes (sites mapped to the program as written through `map`;
+    /// a note about a read names what was read from `source`, see [`name_read`]).
     pub(crate) fn report(
         self,
         outcome: Result<Option<serde_json::Value>, RunFailure>,
         mut left_behind: Vec<LeftBehind>,
         map: &PositionMap,
+        source: &str,
     ) -> RunReport {
         for call in &mut left_behind {
             call.site = call.site.map(|(line, col)| map.original(line, col));
@@ -117,6 +119,7 @@ impl Output {
         let mut notes = self.notes.into_kept();
         for note in &mut notes {
             note.site = note.site.map(|(line, col)| map.original(line, col));
+            name_read(note, source);
         }
         RunReport {
             logs: self.logs,
@@ -127,4 +130,20 @@ impl Output {
             notes_left_out,
         }
     }
+}
+
+/// A note whose subject is `.field` (a read the glue noted) names the expression read, from the
+/// program's line at its site: `m.file` (just `file` when it cannot be found).
+fn name_read(note: &mut crate::Note, source: &str) {
+    let Some(field) = note.subject.strip_prefix('.') else {
+        return;
+    };
+    let line = note
+        .site
+        .and_then(|(line, col)| Some((source.split('\n').nth(line.checked_sub(1)?)?, col)));
+    let expression = line.and_then(|(text, col)| crate::unreadable::expression(text, col, field));
+    note.subject = match expression {
+        Some(expression) => format!("{expression}.{field}"),
+        None => field.to_string(),
+    };
 }

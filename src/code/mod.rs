@@ -17,6 +17,7 @@ mod bridge;
 mod executor;
 mod output;
 mod run_code;
+mod shapes;
 
 pub use executor::CodeExecutor;
 pub use ptc_engine::{LogLevel, MAX_PROGRAM_BYTES};

@@ -13,7 +13,7 @@
 //!
 //! The JavaScript is `runtime-js/deno.js` (the entry point), the engine-neutral
 //! `runtime-js/glue.js` and the glue's parts (`json.js`, `inspect.js`, `web.js`, `url.js`,
-//! `console.js`, `missing.js`, which QuickJS loads lazily), all compiled into the binary as the
+//! `console.js`, `missing.js`, `typed.js`, which QuickJS loads lazily), all compiled into the binary as the
 //! extension's ESM.
 
 use std::{borrow::Cow, future::Future, sync::Arc};
@@ -83,6 +83,10 @@ deno_core::extension!(
             ExtensionFileSource::new(
                 "ext:ptc/missing.js",
                 ascii_str_include!("../../../runtime-js/missing.js"),
+            ),
+            ExtensionFileSource::new(
+                "ext:ptc/typed.js",
+                ascii_str_include!("../../../runtime-js/typed.js"),
             ),
             ExtensionFileSource::new(
                 "ext:ptc/deno.js",

@@ -123,6 +123,7 @@ pub(super) fn run(
             waker,
             unhandled,
             source: &source,
+            shapes: &program.result_shapes,
         };
         let outcome = run.execute(&program, &prepared.js, host);
         let outcome = decide(outcome, run.stop.failure(), cancel.is_cancelled());
@@ -138,7 +139,7 @@ pub(super) fn run(
         // the runtime is still alive.
         run.calls.borrow_mut().clear();
         let output = std::mem::take(&mut *run.output.borrow_mut());
-        output.report(outcome, left, &prepared.map)
+        output.report(outcome, left, &prepared.map, &program.source)
     });
     drop(context);
     drop(rt);
@@ -165,6 +166,8 @@ struct Run<'a, 'js> {
     unhandled: Unhandled,
     /// The program as written, for diagnostics.
     source: &'a Source<'a>,
+    /// Each tool's result shape ([`Program::result_shapes`]).
+    shapes: &'a std::collections::BTreeMap<String, String>,
 }
 
 impl<'js> Run<'_, 'js> {
@@ -332,7 +335,10 @@ impl<'js> Run<'_, 'js> {
             Ok(Reply { value, note }) => {
                 self.cut_short(&kind, note);
                 match plain_json::to_js(&self.ctx, value) {
-                    Ok(value) => resolve.call::<_, ()>((value,)),
+                    Ok(value) => {
+                        let value = self.typed(glue, &kind, value)?;
+                        resolve.call::<_, ()>((value,))
+                    }
                     Err(e) => {
                         if matches!(e, rquickjs::Error::Exception) {
                             let _ = self.ctx.catch();
@@ -347,6 +353,25 @@ impl<'js> Run<'_, 'js> {
             Err(message) => failed(message),
         };
         outcome.map_err(|e| self.js_failure(glue, e))
+    }
+
+    /// A tool's result read through the tool's result shape, if it has one.
+    fn typed(
+        &self,
+        glue: &Glue<'js>,
+        kind: &Kind<'js>,
+        value: Value<'js>,
+    ) -> Result<Value<'js>, RunFailure> {
+        let Kind::Tool { name, .. } = kind else {
+            return Ok(value);
+        };
+        match self.shapes.get(name) {
+            Some(shape) => glue
+                .typed_result
+                .call((name.as_str(), value, shape.as_str()))
+                .map_err(|e| self.js_failure(glue, e)),
+            None => Ok(value),
+        }
     }
 
     /// Record a tool's cut-short `note` with the call's site (read only when there is one, so

@@ -119,6 +119,18 @@ impl Host for TestHost {
         self.called.notify_waiters();
         Ok(match name {
             "echo" => Box::pin(async move { Ok(args.into()) }),
+            // A result with a shape (MATCHES_SHAPE); `note` is declared but absent.
+            "matches" => Box::pin(async move {
+                Ok(json!({
+                    "matches": [
+                        { "path": "a.rs", "line": 3, "text": "// TODO" },
+                        { "path": "b.rs", "line": 9, "text": "// TODO too" },
+                    ],
+                    "total": 2,
+                    "meta": { "took_ms": 1 },
+                })
+                .into())
+            }),
             // Its arguments, with a note that a cap cut them short.
             "capped" => Box::pin(async move {
                 Ok(Reply {
@@ -172,6 +184,10 @@ pub fn depth(value: &Value) -> usize {
 #[allow(unused_imports)]
 pub use ptc_schema::value::drop_deep;
 
+/// The result shape of `matches` (as ptc builds it from an output schema): `{ matches: { path,
+/// line, text, note? }[], total, meta: open }`.
+pub const MATCHES_SHAPE: &str = r#"{"n":"matches result","f":{"matches":{"i":{"n":"matches matches","p":1,"f":{"path":0,"line":0,"text":0,"note":0}}},"total":0,"meta":0}}"#;
+
 pub const TOOL_NAMES: &[&str] = &[
     "echo",
     "add",
@@ -182,6 +198,7 @@ pub const TOOL_NAMES: &[&str] = &[
     "deep",
     "big",
     "capped",
+    "matches",
     "__proto__",
     "constructor",
     "then",
@@ -193,6 +210,7 @@ pub fn program(ts: &str) -> Program {
     Program {
         source: ts.to_string(),
         tool_names: TOOL_NAMES.iter().map(|s| s.to_string()).collect(),
+        result_shapes: [("matches".to_string(), MATCHES_SHAPE.to_string())].into(),
         filename: "run_code.ts".into(),
     }
 }

@@ -52,6 +52,7 @@ async fn fan_out(engine: &dyn Engine) {
         )
         .unwrap(),
         tool_names: vec!["sleep".into()],
+        result_shapes: Default::default(),
         filename: "run_code.ts".into(),
     };
     let report = engine

@@ -12,6 +12,7 @@ fn notes(report: &ptc_engine::RunReport) -> Vec<(NoteKind, Option<(usize, usize)
     report
         .notes
         .iter()
+        .filter(|n| n.kind == NoteKind::CutShort)
         .map(
             |Note {
                  kind,
@@ -20,7 +21,10 @@ fn notes(report: &ptc_engine::RunReport) -> Vec<(NoteKind, Option<(usize, usize)
                  text,
                  count,
              }| {
-                assert_eq!(text, "3 of 9 items (page with offset)");
+                assert_eq!(
+                    (*kind, text.as_str()),
+                    (NoteKind::CutShort, "3 of 9 items (page with offset)")
+                );
                 (*kind, *site, subject.as_str(), *count)
             },
         )
@@ -68,5 +72,91 @@ engine_test! {
         let report = run("await tools.capped({});\nthrow new Error('then it broke')").await;
         assert!(report.outcome.is_err());
         assert_eq!(notes(&report), [(NoteKind::CutShort, Some((1, 13)), "capped", 1)]);
+    }
+}
+
+/// The typed-access notes of a run as `(site, subject, text, count)`.
+fn reads(report: &ptc_engine::RunReport) -> Vec<(Option<(usize, usize)>, &str, &str, usize)> {
+    report
+        .notes
+        .iter()
+        .filter(|n| n.kind == NoteKind::Note)
+        .map(|n| (n.site, n.subject.as_str(), n.text.as_str(), n.count))
+        .collect()
+}
+
+const NO_FILE: &str = "matches matches have no field file (they have path, line, text, note)";
+
+engine_test! {
+    async fn reading_a_field_the_result_type_lacks_is_noted_where_it_was_read() {
+        let report = run(
+            "const r = await tools.matches({});\nconst files: string[] = r.matches.map((m) => m.file);\nreturn files.length",
+        )
+        .await;
+        assert_eq!(report.outcome, Ok(Some(json!(2))));
+        let notes = reads(&report);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        let (site, subject, text, count) = notes[0];
+        assert_eq!((site.map(|s| s.0), subject, text, count), (Some(2), "m.file", NO_FILE, 2));
+    }
+}
+
+engine_test! {
+    async fn a_wrong_field_on_the_result_itself_is_noted_and_its_typeerror_names_it() {
+        let report = run("const r = await tools.matches({});\nreturn r.match.length").await;
+        let message = &common::failure(&report).message;
+        assert!(message.contains("(r.match is undefined, so .length cannot be read)"), "{message}");
+        let notes = reads(&report);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert_eq!(notes[0].1, "r.match");
+        assert_eq!(
+            notes[0].2,
+            "a matches result has no field match (it has matches, total, meta)"
+        );
+    }
+}
+
+engine_test! {
+    async fn declared_fields_open_objects_and_protocol_reads_add_no_note() {
+        let report = run(
+            "const r = await tools.matches({});
+const m = r.matches[0];
+const seen = [m.note, r.meta.anything, r.then, r.toJSON, r.constructor === Object, String(r.total)];
+const copy = structuredClone(r);
+const keys = Object.keys(r).join();
+const spread = { ...m };
+const all = [...r.matches].map((x) => x.path).join();
+console.log(r.matches[1]);
+return [seen, JSON.stringify(r) === JSON.stringify(copy), keys, spread, all, Array.isArray(r.matches), r.matches === r.matches, r.matches.length]",
+        )
+        .await;
+        assert_eq!(
+            report.outcome,
+            Ok(Some(json!([
+                [null, null, null, null, true, "2"],
+                true,
+                "matches,total,meta",
+                { "path": "a.rs", "line": 3, "text": "// TODO" },
+                "a.rs,b.rs",
+                true,
+                true,
+                2
+            ])))
+        );
+        assert_eq!(report.logs, ["{ path: 'b.rs', line: 9, text: '// TODO too' }"]);
+        assert!(report.notes.is_empty(), "{:?}", report.notes);
+    }
+}
+
+engine_test! {
+    async fn a_result_returned_or_passed_on_is_plain_data() {
+        let report = run(
+            "const r = await tools.matches({});\nconst e = await tools.echo({ first: r.matches[0] });\nreturn { r, e }",
+        )
+        .await;
+        let value = report.outcome.unwrap().unwrap();
+        assert_eq!(value["e"]["first"]["path"], json!("a.rs"));
+        assert_eq!(value["r"]["total"], json!(2));
+        assert!(report.notes.is_empty(), "{:?}", report.notes);
     }
 }
