@@ -8,11 +8,11 @@
 // A shape (built by ptc from the tool's output schema, see src/code/shapes.rs) is JSON:
 //   0                                   open: any read is fine (records, unknown, any)
 //   { n: "grep result", f: { k: S } }   a closed object named n, whose fields are k
-//   { n: "grep matches", p: 1, f: … }   the same, named in the plural (array items)
+//   { n: "grep matches", p: 1, f: ... }   the same, named in the plural (array items)
 //   { i: S }                            an array whose items are S
 // Only a read that finds nothing (`undefined`) of a field no shape declares is noted:
 // declared optional fields, fields the data has anyway, symbols, protocol names (then,
-// toJSON, constructor, inspect, …) and Object.prototype's members pass untouched. Nothing
+// toJSON, constructor, inspect, ...) and Object.prototype's members pass untouched. Nothing
 // else changes: the proxies have their targets' own keys, prototype and array-ness, so
 // JSON.stringify, console.log, spread, Object.keys, Array methods and structuredClone see
 // plain data. Each target gets one proxy (identity is kept across reads).
