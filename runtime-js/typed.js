@@ -31,6 +31,19 @@ export default function makeTyped(primordials, extra) {
     'asymmetricMatch', 'nodeType', '$$typeof', '@@__IMMUTABLE_ITERABLE__@@', 'length']);
   const setHas = Set.prototype.has;
   const proxies = new WeakMapCtor();
+  // The proxies made (a value the program stored back into a result, e.g. by sorting it, is
+  // not wrapped twice).
+  const made = new WeakMapCtor();
+  const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+
+  /** `value` read from `target[key]` through `shape`, unless the property is frozen (a proxy
+   * must then answer its target's own value). */
+  const read = (target, key, value, shape) => {
+    const wrapped = wrap(value, shape);
+    if (wrapped === value) return value;
+    const own = getOwnPropertyDescriptor(target, key);
+    return own !== undefined && !own.configurable && !own.writable ? value : wrapped;
+  };
 
   /** "grep matches have no field file (they have path, line, text)". */
   const missing = (shape, key) => {
@@ -45,7 +58,7 @@ export default function makeTyped(primordials, extra) {
     get(target, key, receiver) {
       const value = get(target, key, receiver);
       if (typeof key !== 'string') return value;
-      if (hasOwn(shape.f, key)) return wrap(value, shape.f[key]);
+      if (hasOwn(shape.f, key)) return read(target, key, value, shape.f[key]);
       if (value === undefined && !(key in ObjectPrototype) && !apply(setHas, PROTOCOL, [key])) {
         // The subject `.key`: the engine names the expression read from the program's line.
         note('note', siteHere(), `.${key}`, missing(shape, key));
@@ -58,7 +71,7 @@ export default function makeTyped(primordials, extra) {
     get(target, key, receiver) {
       const value = get(target, key, receiver);
       if (typeof key === 'string' && hasOwn(target, key) && key !== 'length') {
-        return wrap(value, items);
+        return read(target, key, value, items);
       }
       return value;
     },
@@ -69,6 +82,7 @@ export default function makeTyped(primordials, extra) {
     if (shape === 0 || shape === undefined || value === null || typeof value !== 'object') {
       return value;
     }
+    if (apply(weakGet, made, [value]) !== undefined) return value;
     const array = isArray(value);
     let handler;
     if (shape.i !== undefined && array) {
@@ -83,6 +97,7 @@ export default function makeTyped(primordials, extra) {
     if (proxy === undefined) {
       proxy = new ProxyCtor(value, handler);
       apply(weakSet, proxies, [value, proxy]);
+      apply(weakSet, made, [proxy, true]);
     }
     return proxy;
   };

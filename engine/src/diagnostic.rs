@@ -196,7 +196,9 @@ fn unreadable_hint(message: &str, source: &Source<'_>, line: usize, col: usize) 
     };
     let text = source.line(line).unwrap_or_default();
     match crate::unreadable::expression(text, col, property) {
-        Some(expression) => format!("\n({expression} is {of}, so .{property} cannot be read)"),
+        Some((expression, _)) => {
+            format!("\n({expression} is {of}, so .{property} cannot be read)")
+        }
         None => String::new(),
     }
 }

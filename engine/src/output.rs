@@ -133,7 +133,8 @@ impl Output {
 }
 
 /// A note whose subject is `.field` (a read the glue noted) names the expression read, from the
-/// program's line at its site: `m.file` (just `file` when it cannot be found).
+/// program's line at its site, and points at where that expression starts (engines place a
+/// read's frame differently): `m.file` (just `file` when it cannot be found).
 fn name_read(note: &mut crate::Note, source: &str) {
     let Some(field) = note.subject.strip_prefix('.') else {
         return;
@@ -143,7 +144,10 @@ fn name_read(note: &mut crate::Note, source: &str) {
         .and_then(|(line, col)| Some((source.split('\n').nth(line.checked_sub(1)?)?, col)));
     let expression = line.and_then(|(text, col)| crate::unreadable::expression(text, col, field));
     note.subject = match expression {
-        Some(expression) => format!("{expression}.{field}"),
+        Some((expression, start)) => {
+            note.site = note.site.map(|(line, _)| (line, start));
+            format!("{expression}.{field}")
+        }
         None => field.to_string(),
     };
 }

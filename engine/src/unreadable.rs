@@ -18,16 +18,19 @@ pub(crate) fn unreadable(message: &str) -> Option<(&str, &str)> {
 
 /// The expression whose `.property` (or `?.property`, `["property"]`, `['property']`) is read
 /// on `line` at or after 1-based `col` (one character of slack: V8 points at the property,
-/// past the dot): `res.match` in `return res.match.map(f)`.
-pub(crate) fn expression(line: &str, col: usize, property: &str) -> Option<String> {
+/// past the dot), else the nearest such read before it (a frame inside a read can point at a
+/// later call of the chain): `res.match` in `return res.match.map(f)`, with the 1-based column
+/// where it starts.
+pub(crate) fn expression(line: &str, col: usize, property: &str) -> Option<(String, usize)> {
     let chars: Vec<char> = line.chars().collect();
-    let from = col.saturating_sub(2);
+    let from = col.saturating_sub(2).min(chars.len());
     let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
     let at = |i: usize, s: &str| {
         let s: Vec<char> = s.chars().collect();
         chars.get(i..i + s.len()) == Some(&s[..])
     };
-    let read = (from..chars.len()).find(|&i| {
+    let reads = |i: &usize| {
+        let i = *i;
         let dotted = chars[i] == '.'
             && at(i + 1, property)
             && !chars
@@ -37,7 +40,10 @@ pub(crate) fn expression(line: &str, col: usize, property: &str) -> Option<Strin
             .iter()
             .any(|q| at(i, &format!("[{q}{property}{q}]")));
         dotted || indexed
-    })?;
+    };
+    let read = (from..chars.len())
+        .find(reads)
+        .or_else(|| (0..from).rev().find(reads))?;
     let end = if read > 0 && chars[read] == '.' && chars[read - 1] == '?' {
         read - 1
     } else {
@@ -45,8 +51,8 @@ pub(crate) fn expression(line: &str, col: usize, property: &str) -> Option<Strin
     };
     let start = chain_start(&chars, end)?;
     let text: String = chars[start..end].iter().collect();
-    let text = text.trim().to_string();
-    (!text.is_empty()).then_some(text)
+    let skipped = text.len() - text.trim_start().len();
+    (!text.trim().is_empty()).then(|| (text.trim().to_string(), start + skipped + 1))
 }
 
 /// Where the member chain ending before `end` starts: identifiers, dots (`?.` too) and
@@ -105,26 +111,30 @@ mod tests {
         assert_eq!(unreadable("x is not a function"), None);
     }
 
+    fn named(line: &str, col: usize, property: &str) -> Option<&'static str> {
+        expression(line, col, property).map(|(text, _)| &*text.leak())
+    }
+
     #[test]
     fn the_expression_is_the_member_chain_before_the_property() {
         let line = "return res.match.map((m: { path: string }) => m.path);";
         // QuickJS points at the expression's start, V8 at the property.
-        assert_eq!(expression(line, 8, "map").as_deref(), Some("res.match"));
-        assert_eq!(expression(line, 18, "map").as_deref(), Some("res.match"));
+        assert_eq!(named(line, 8, "map"), Some("res.match"));
+        assert_eq!(named(line, 18, "map"), Some("res.match"));
+        // A frame inside `r.content` may point at the call after it (V8).
+        let line = "const title = r.content.split(\"\\n\")[0];";
+        assert_eq!(expression(line, 25, "content"), Some(("r".to_string(), 15)));
         let line = "const n = (await tools.read({ f })).content?.split('\\n')[0].length;";
         assert_eq!(
-            expression(line, 11, "split").as_deref(),
+            named(line, 11, "split"),
             Some("(await tools.read({ f })).content")
         );
         assert_eq!(
-            expression("x = rows[i]['name'].trim()", 5, "trim").as_deref(),
+            named("x = rows[i]['name'].trim()", 5, "trim"),
             Some("rows[i]['name']")
         );
-        assert_eq!(expression("x = a[\"b c\"]", 5, "b c").as_deref(), Some("a"));
-        assert_eq!(
-            expression("f(ok ? r.x.y : 1)", 1, "y").as_deref(),
-            Some("r.x")
-        );
+        assert_eq!(named("x = a[\"b c\"]", 5, "b c"), Some("a"));
+        assert_eq!(named("f(ok ? r.x.y : 1)", 1, "y"), Some("r.x"));
         assert_eq!(expression("nothing here", 1, "y"), None);
     }
 }

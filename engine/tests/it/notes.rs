@@ -160,3 +160,19 @@ engine_test! {
         assert!(report.notes.is_empty(), "{:?}", report.notes);
     }
 }
+
+engine_test! {
+    async fn a_frozen_or_sorted_result_reads_as_before_and_notes_once() {
+        let report = run(
+            "const frozen = Object.freeze(await tools.matches({}));
+const r = await tools.matches({});
+const sorted = r.matches.sort((a, b) => b.line - a.line);
+return [Object.isFrozen(frozen), frozen.matches.length, sorted[0].path, sorted[0].nope]",
+        )
+        .await;
+        assert_eq!(report.outcome, Ok(Some(json!([true, 2, "b.rs", null]))));
+        let notes = reads(&report);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert_eq!((notes[0].1, notes[0].3), ("sorted[0].nope", 1));
+    }
+}
