@@ -7,8 +7,11 @@ use common::run;
 use ptc_engine::{Note, NoteKind};
 use serde_json::json;
 
-/// The notes of a run as `(kind, site, subject, text, count)`.
-fn notes(report: &ptc_engine::RunReport) -> Vec<(NoteKind, Option<(usize, usize)>, &str, usize)> {
+/// A site as `(line, col)`.
+type Site = Option<(usize, usize)>;
+
+/// The cut-short notes of a run as `(kind, site, subject, count)`.
+fn notes(report: &ptc_engine::RunReport) -> Vec<(NoteKind, Site, &str, usize)> {
     report
         .notes
         .iter()
@@ -76,7 +79,7 @@ engine_test! {
 }
 
 /// The typed-access notes of a run as `(site, subject, text, count)`.
-fn reads(report: &ptc_engine::RunReport) -> Vec<(Option<(usize, usize)>, &str, &str, usize)> {
+fn reads(report: &ptc_engine::RunReport) -> Vec<(Site, &str, &str, usize)> {
     report
         .notes
         .iter()
