@@ -192,3 +192,39 @@ fn run_failure(failure: &RunFailure, note: &str, logs: &[String]) -> ToolError {
     }
     ToolError::new(message).with_info(ToolErrorInfo::new("CodeRunError", codes::CODE_RUN_FAILED))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::notes;
+    use ptc_engine::{Note, NoteKind};
+
+    #[test]
+    fn notes_show_kind_site_subject_text_and_how_often() {
+        let shown = notes(
+            &[
+                Note {
+                    kind: NoteKind::CutShort,
+                    site: Some((3, 15)),
+                    subject: "grep".into(),
+                    text: "10,000 of 23,456 matches (narrow the pattern)".into(),
+                    count: 1,
+                },
+                Note {
+                    kind: NoteKind::Note,
+                    site: None,
+                    subject: "file".into(),
+                    text: "grep matches have no field file (they have path)".into(),
+                    count: 4,
+                },
+            ],
+            2,
+        );
+        assert_eq!(
+            shown,
+            "\n[cut short] run_code.ts:3:15 grep: 10,000 of 23,456 matches (narrow the pattern)\
+             \n[note] file: grep matches have no field file (they have path) (4 times)\
+             \n[note] … and 2 more notes"
+        );
+        assert_eq!(notes(&[], 0), "");
+    }
+}
