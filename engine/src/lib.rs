@@ -250,8 +250,8 @@ pub struct Program {
     pub tool_names: Vec<String>,
     /// The result shape of each tool that has one, as JSON (see `runtime-js/typed.js`): a read
     /// of a field its result type does not declare adds a [`NoteKind::Note`] at the read. A
-    /// tool not here reads as plain data.
-    pub result_shapes: std::collections::BTreeMap<String, String>,
+    /// tool not here reads as plain data. Shared: a host builds it once per tool set.
+    pub result_shapes: Arc<std::collections::BTreeMap<String, String>>,
     /// The file name used in error positions, e.g. `"run_code.ts"`.
     pub filename: String,
 }

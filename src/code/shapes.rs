@@ -11,7 +11,7 @@
 //! `matches` array `grep matches`, an object in field `stats` `grep stats`.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, Weak};
 
 use serde_json::{json, Map, Value};
 
@@ -20,9 +20,32 @@ use crate::definition::ToolDefinition;
 /// How deep a schema is followed (deeper reads are open).
 const MAX_DEPTH: usize = 16;
 
+/// The shapes of the tool set a run last had: built again only when the set changes.
+type Built = (Vec<Weak<ToolDefinition>>, Arc<BTreeMap<String, String>>);
+static LAST: Mutex<Option<Built>> = Mutex::new(None);
+
 /// The result shapes of `tools` that have one worth checking (a closed object or an array of
-/// them somewhere), as [`ptc_engine::Program::result_shapes`] takes them.
-pub(crate) fn result_shapes(tools: &[Arc<ToolDefinition>]) -> BTreeMap<String, String> {
+/// them somewhere), as [`ptc_engine::Program::result_shapes`] takes them; the same tool set
+/// as the last run's (the same definitions) reuses what was built then.
+pub(crate) fn result_shapes(tools: &[Arc<ToolDefinition>]) -> Arc<BTreeMap<String, String>> {
+    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((set, shapes)) = last.as_ref() {
+        let same = set.len() == tools.len()
+            && set
+                .iter()
+                .zip(tools)
+                .all(|(kept, tool)| Weak::ptr_eq(kept, &Arc::downgrade(tool)));
+        if same {
+            return shapes.clone();
+        }
+    }
+    let shapes = Arc::new(build(tools));
+    *last = Some((tools.iter().map(Arc::downgrade).collect(), shapes.clone()));
+    shapes
+}
+
+/// [`result_shapes`], built.
+fn build(tools: &[Arc<ToolDefinition>]) -> BTreeMap<String, String> {
     tools
         .iter()
         .filter_map(|tool| {
@@ -160,8 +183,35 @@ fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
 
 #[cfg(test)]
 mod tests {
-    use super::shape;
+    use super::{result_shapes, shape};
+    use crate::definition::ToolDefinition;
+    use ptc_schema::ValueSpec;
     use serde_json::json;
+    use std::sync::Arc;
+
+    #[test]
+    fn a_tool_set_gets_the_shapes_of_its_typed_results_only() {
+        let tool = |name: &str, output: ValueSpec| {
+            let def = ToolDefinition::builder(name)
+                .output(output)
+                .execute_raw(|_, _| async { Ok(json!(null)) })
+                .build()
+                .unwrap();
+            Arc::new(def)
+        };
+        let typed = ValueSpec::object(false).required_property("slept", ValueSpec::integer());
+        let tools = [tool("sleep", typed), tool("add", ValueSpec::number())];
+        let shapes = result_shapes(&tools);
+        assert_eq!(
+            shapes.iter().collect::<Vec<_>>(),
+            [(
+                &"sleep".to_string(),
+                &r#"{"n":"sleep result","f":{"slept":0}}"#.to_string()
+            )]
+        );
+        // The same definitions again: the same shapes.
+        assert_eq!(result_shapes(&tools), shapes);
+    }
 
     #[test]
     fn a_grep_like_schema_gives_named_closed_objects_and_open_records() {

@@ -210,7 +210,7 @@ pub fn program(ts: &str) -> Program {
     Program {
         source: ts.to_string(),
         tool_names: TOOL_NAMES.iter().map(|s| s.to_string()).collect(),
-        result_shapes: [("matches".to_string(), MATCHES_SHAPE.to_string())].into(),
+        result_shapes: Arc::new([("matches".to_string(), MATCHES_SHAPE.to_string())].into()),
         filename: "run_code.ts".into(),
     }
 }
