@@ -29,6 +29,10 @@
 //!   optional raw function, `callPlain(name, args, trace)`, that reads plain JSON arguments in Rust
 //!   without JSON text and without running program code, and leaves any other value to the glue's
 //!   check.
+//! * A run's [`RunReport::notes`] say what did not end it but should not pass silently, each
+//!   with its site: a tool's [`Reply::note`] that a cap cut its result short, and a read of a
+//!   field its result type lacks ([`Program::result_shapes`], read through `runtime-js/typed.js`).
+//!   A TypeError reading a property of `undefined` names the expression that was.
 //! * Where a tool call was written comes with the call: preparing a program marks each direct
 //!   `tools.x(arg)` with its `line:col` as one more argument (`program/sites.rs`), so that only
 //!   other calls (through an alias, say) take a stack trace, the costliest part of a call.

@@ -229,7 +229,7 @@ impl Sandbox {
         facts.set(tc, key.into(), filename.into());
         if !program.result_shapes.is_empty() {
             let shapes = v8::Object::new(tc);
-            for (name, shape) in &program.result_shapes {
+            for (name, shape) in program.result_shapes.iter() {
                 let name = v8::String::new(tc, name).ok_or_else(|| failed("a tool name"))?;
                 let shape = v8::String::new(tc, shape).ok_or_else(|| failed("a shape"))?;
                 shapes.set(tc, name.into(), shape.into());
