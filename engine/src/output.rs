@@ -2,9 +2,15 @@
 //! [`Limits::max_output_bytes`](crate::Limits::max_output_bytes) unnoticed.
 
 use crate::{
-    json, left::LeftBehind, notes::Notes, program::positions::PositionMap, FailureKind, LogLevel,
-    NoteKind, RunFailure, RunReport,
+    json,
+    left::{Left, LeftBehind},
+    notes::Notes,
+    program::positions::PositionMap,
+    FailureKind, LogLevel, NoteKind, Program, RunFailure, RunReport,
 };
+
+/// The most pending calls a limit failure names.
+const MAX_WAITING: usize = 3;
 
 /// What the glue's `encodeResult(value, maxLength)` answered.
 #[derive(Debug)]
@@ -104,17 +110,20 @@ impl Output {
 
     /// The report of a run that ended with `outcome`, with the lines captured so far and the
     /// calls it left behind and its notes (sites mapped to the program as written through `map`;
-    /// a note about a read names what was read from `source`, see [`name_read`]).
+    /// a note about a read names what was read from the program, see [`name_read`]; a run a
+    /// limit stopped says what it was waiting for, see [`waiting`]).
     pub(crate) fn report(
         self,
         outcome: Result<Option<serde_json::Value>, RunFailure>,
         mut left_behind: Vec<LeftBehind>,
         map: &PositionMap,
-        source: &str,
+        program: &Program,
     ) -> RunReport {
         for call in &mut left_behind {
             call.site = call.site.map(|(line, col)| map.original(line, col));
         }
+        let outcome = outcome.map_err(|f| waiting(f, &left_behind, &program.filename));
+        let source = &program.source;
         let notes_left_out = self.notes.left_out;
         let mut notes = self.notes.into_kept();
         for note in &mut notes {
@@ -130,6 +139,49 @@ impl Output {
             notes_left_out,
         }
     }
+}
+
+/// A run stopped by its wall clock, heap cap or cancellation names the tool calls it was
+/// waiting for, with where they were called: `…, while waiting for grep at run_code.ts:3:15`.
+fn waiting(mut failure: RunFailure, left: &[LeftBehind], filename: &str) -> RunFailure {
+    use crate::FailureKind::{Aborted, Memory, Timeout};
+    if !matches!(failure.kind, Timeout | Memory | Aborted) {
+        return failure;
+    }
+    // The same call site once, with how many calls it has pending.
+    let mut pending: Vec<(String, usize)> = Vec::new();
+    for call in left
+        .iter()
+        .filter(|call| matches!(call.left, Left::Pending))
+    {
+        let named = match call.site {
+            Some((line, col)) => format!("{} at {filename}:{line}:{col}", call.tool),
+            None => call.tool.clone(),
+        };
+        match pending.iter_mut().find(|(seen, _)| *seen == named) {
+            Some((_, count)) => *count += 1,
+            None => pending.push((named, 1)),
+        }
+    }
+    if pending.is_empty() {
+        return failure;
+    }
+    let shown: Vec<String> = pending
+        .iter()
+        .take(MAX_WAITING)
+        .map(|(named, count)| match count {
+            1 => named.clone(),
+            n => format!("{named} ({n} calls)"),
+        })
+        .collect();
+    let mut named = shown.join(", ");
+    if pending.len() > MAX_WAITING {
+        named.push_str(&format!(" and {} more", pending.len() - MAX_WAITING));
+    }
+    failure
+        .message
+        .push_str(&format!(", while waiting for {named}"));
+    failure
 }
 
 /// A note whose subject is `.field` (a read the glue noted) names the expression read, from the

@@ -159,9 +159,7 @@ impl Sandbox {
         let state = self.runtime.op_state().borrow_mut().take::<RunState>();
         // Dropping the runtime drops unsettled host calls, which aborts them.
         drop(self);
-        state
-            .output
-            .report(outcome, left, &prepared.map, &program.source)
+        state.output.report(outcome, left, &prepared.map, &program)
     }
 
     /// Set up, start and drive the program; its JSON result counted against the output limit,

@@ -141,7 +141,7 @@ pub(super) fn run(
         // the runtime is still alive.
         run.calls.borrow_mut().clear();
         let output = std::mem::take(&mut *run.output.borrow_mut());
-        output.report(outcome, left, &prepared.map, &program.source)
+        output.report(outcome, left, &prepared.map, &program)
     });
     drop(context);
     drop(rt);

@@ -55,12 +55,25 @@ engine_test! {
 }
 
 engine_test! {
-    async fn a_call_that_never_settles_times_out() {
+    async fn a_call_that_never_settles_times_out_naming_the_calls_it_waited_for() {
         let report = run_with("await tools.never({})", wall_clock(100)).await;
         assert_eq!(failure(&report).kind, FailureKind::Timeout);
         assert_eq!(
             failure(&report).message,
-            "the run exceeded its wall-clock limit of 100ms"
+            "the run exceeded its wall-clock limit of 100ms, while waiting for never at \
+             run_code.ts:1:13"
+        );
+        let program = "const all = [1, 2, 3, 4, 5].map(() => tools.never({}));
+const more = [tools.never({}), tools.never({}), tools.never({})];
+await Promise.all([...all, ...more])";
+        let report = run_with(program, wall_clock(100)).await;
+        assert!(
+            failure(&report).message.ends_with(
+                ", while waiting for never at run_code.ts:1:45 (5 calls), never at \
+                 run_code.ts:2:21, never at run_code.ts:2:38 and 1 more"
+            ),
+            "{}",
+            failure(&report).message
         );
     }
 }
