@@ -176,6 +176,9 @@ impl Sandbox {
             Err(failure) => return (Err(failure), Vec::new()),
         };
         let outcome = self.run_program(run, &helpers, host, control, caller).await;
+        // A run the watchdog stopped (a timeout, the heap cap) still says what it was waiting
+        // for: the program never runs again, but the adapter's record of pending calls is read.
+        self.runtime.v8_isolate().cancel_terminate_execution();
         let left = {
             deno_core::scope!(scope, &mut self.runtime);
             v8::tc_scope!(let tc, scope);
