@@ -1,4 +1,5 @@
-//! Code mode end to end, in process: a trivial program, 1,000 sequential sub-calls,
+//! Code mode end to end, in process: a trivial program, 1,000 sequential sub-calls (of a
+//! tool returning a number, and of one returning a typed object),
 //! and a 100-call fan-out of 10 ms sleeps under `Promise.all`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -29,6 +30,11 @@ fn bench(c: &mut Criterion) {
         (
             "sequential_add_1000",
             include_str!("programs/sequential_add.js"),
+        ),
+        // A tool whose result has a type (`{ slept }`): each result is read through it.
+        (
+            "sequential_typed_1000",
+            include_str!("programs/sequential_typed.js"),
         ),
         (
             "fanout_sleep_100x10ms",

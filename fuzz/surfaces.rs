@@ -61,7 +61,7 @@ impl Host for FuzzHost {
             "value" => self.value.clone(),
             _ => args,
         };
-        Ok(Box::pin(async move { Ok(value) }))
+        Ok(Box::pin(async move { Ok(value.into()) }))
     }
 }
 
@@ -70,6 +70,7 @@ fn run_program(source: String, value: Value) {
     let program = Program {
         source,
         tool_names: vec!["echo".into(), "value".into()],
+        result_shapes: Default::default(),
         filename: "run_code.ts".into(),
     };
     let host = Arc::new(FuzzHost { value });

@@ -2,7 +2,7 @@
 //
 // Evaluated once when a sandbox (a fresh JsRuntime) is created, before any program exists. It
 //  1. turns deno_core's ops into the raw host functions that `glue.js` expects (`call`, `log`,
-//     `sleep`, `now`, `random`; see glue.js), and keeps what the engine reports as work left
+//     `note`, `sleep`, `now`, `random`; see glue.js), and keeps what the engine reports as work left
 //     behind: tool calls still pending, and failed calls whose rejection nothing handled;
 //  2. takes away everything deno_core puts on globalThis that is not the language itself (the
 //     `Deno` namespace with `Deno.core.ops`, `__bootstrap`, ...), so a program has no ambient
@@ -15,6 +15,7 @@
 import {
   op_ptc_host_call,
   op_ptc_host_log,
+  op_ptc_note,
   op_ptc_now,
   op_ptc_random,
   op_ptc_ready,
@@ -27,12 +28,15 @@ import makeWeb from 'ext:ptc/web.js';
 import makeUrl from 'ext:ptc/url.js';
 import makeConsole from 'ext:ptc/console.js';
 import makeMissing from 'ext:ptc/missing.js';
+import makeTyped from 'ext:ptc/typed.js';
 
 // Primordials, captured before any program code runs.
 const { deleteProperty, ownKeys } = Reflect;
 const parseJson = JSON.parse;
 const StringCtor = String;
 const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+const apply = Reflect.apply;
+const { charCodeAt, indexOf, slice } = String.prototype;
 
 // An unhandled rejection is the program's business (an un-awaited failed tool call, say), not a
 // reason for deno_core to end the run: only the program's own promise decides.
@@ -94,6 +98,10 @@ if (getOwnPropertyDescriptor(Atomics, 'wait') !== undefined) {
 let toolCallError = null;
 let messageOf = null;
 let siteOf = null;
+let typedResult = null;
+// The run's result shapes by tool name (facts.shapes), if any.
+let shapes;
+const hasOwn = Object.hasOwn;
 
 // Tool calls not yet settled (a run's own sandbox, so one run's calls), with their traces: a
 // call's site is only read when it fails or is left behind.
@@ -112,7 +120,14 @@ const hostCall = async (name, argsJson, trace) => {
   } finally {
     pending.delete(id);
   }
-  return parseJson(text);
+  // A note from the host comes first, as `\0note\0` (JSON text never starts with NUL).
+  if (apply(charCodeAt, text, [0]) === 0) {
+    const end = apply(indexOf, text, ['\0', 1]);
+    op_ptc_note('cut short', siteOf(trace), name, apply(slice, text, [1, end]));
+    text = apply(slice, text, [end + 1]);
+  }
+  const value = parseJson(text);
+  return shapes !== undefined && hasOwn(shapes, name) ? typedResult(name, value, shapes[name]) : value;
 };
 
 const PARTS = {
@@ -122,11 +137,13 @@ const PARTS = {
   url: makeUrl,
   console: makeConsole,
   missing: makeMissing,
+  typed: makeTyped,
 };
 
 const host = {
   call: hostCall,
   log: op_ptc_host_log,
+  note: op_ptc_note,
   sleep: (ms) => op_ptc_sleep(ms),
   now: () => op_ptc_now(),
   random: (n) => op_ptc_random(n),
@@ -139,6 +156,8 @@ op_ptc_ready((facts) => {
   toolCallError = helpers.toolCallError;
   messageOf = helpers.messageOf;
   siteOf = helpers.siteOf;
+  typedResult = helpers.typedResult;
+  shapes = facts.shapes;
   const leftBehind = () => {
     const calls = [...pending.values()].map(({ tool, trace }) => ({ tool, site: siteOf(trace) }));
     return JSON.stringify([...calls, ...unhandled.values()]);

@@ -20,14 +20,19 @@
 //                                               callPlain take a trace as its stack text.
 //   host.log(level, line)                        records one console line; throws when output is
 //                                               over the cap.
+//   host.note(kind, site, subject, text)         records a note on the run ('cut short' or
+//                                               'note') at site ("line:col" or ""), shown
+//                                               after its output.
 //   host.sleep(ms) -> Promise                    resolves after ms (timers end with the run).
 //   host.now() -> number                         milliseconds since the run started.
 //   host.random(n) -> number[]                   n bytes from the operating system's generator.
 //   host.part(name) -> function                  the default export of a part ('json',
-//                                               'inspect', 'web', 'url', 'console', 'missing'):
+//                                               'inspect', 'web', 'url', 'console', 'missing',
+//                                               'typed'):
 //                                               called once with the primordials (and what
 //                                               else of the glue's that part needs).
-//   facts: { toolNames, filename }
+//   host.note(kind, site, subject, text)         (see above)
+//   facts: { toolNames, filename, shapes? }     shapes: tool name -> result shape JSON (typed.js)
 //
 // `trace` records where the program called the tool: for a call the engine marked before the run
 // (`tools.x(args)` written in the program, see engine/src/program/sites.rs) the mark it passed,
@@ -51,6 +56,9 @@
 //   toolCallError(name, message, site) -> Error  the ToolCallError a failed host call rejects with
 //   messageOf(error) -> string                   an error's message, never throwing
 //   siteOf(trace) -> string                      a call's site ("line:col" or "") from its trace
+//   typedResult(name, value, shape) -> value     a tool's result read through its shape (the
+//                                               JSON text of typed.js's shapes): reads of
+//                                               fields the type does not declare are noted
 export default function ptcGlue(host, facts) {
   // Primordials, captured before any program code runs.
   const { create, defineProperty, freeze, getOwnPropertyDescriptor, keys } = Object;
@@ -243,6 +251,18 @@ export default function ptcGlue(host, facts) {
     }
   };
 
+  // ---- typed results ------------------------------------------------------------------------------
+
+  /** "line:col" of the program's frame that is running now (below the glue's), or "". */
+  const siteHere = () => siteOf(traceOf(siteHere));
+  const typed = part('typed', { note: host.note, siteHere });
+  const parsedShapes = create(null);
+  const parseJson = JSON.parse;
+  const typedResult = (name, value, shape) => {
+    parsedShapes[name] ??= parseJson(shape);
+    return typed()(value, parsedShapes[name]);
+  };
+
   // ---- tools --------------------------------------------------------------------------------------
 
   const callPlain = host.callPlain;
@@ -427,6 +447,7 @@ export default function ptcGlue(host, facts) {
     describeError,
     messageOf,
     siteOf,
+    typedResult,
     toolCallError: (name, message, site) => new ToolCallError(name, message, site),
   });
 }

@@ -136,16 +136,29 @@ export default function makeJson(primordials) {
     return null;
   };
 
-  /** The path of the value being opened, from the frames above it, e.g. `$.items[2].name`. */
+  /** A path of more steps than this shows its first and last PATH_ENDS steps only. */
+  const MAX_PATH_STEPS = 12;
+  const PATH_ENDS = 4;
+
+  /** The path of the value being opened, from the frames above it, e.g. `$.items[2].name`;
+   * a deep one abbreviated: `$[0][0][0][0]...(992 more levels)...[0][0][0][0]`. */
   const pathOf = (frames, key) => {
-    let path = '$';
-    const step = (k) => {
-      path += typeof k === 'number' ? `[${k}]` : regexpTest(identifier, k) ? `.${k}` : `[${stringify(k)}]`;
-    };
+    const keys = [];
     for (let i = 0; i < frames.length; i++) {
-      if (frames[i].key !== undefined) step(frames[i].key);
+      if (frames[i].key !== undefined) keys[keys.length] = frames[i].key;
     }
-    if (key !== undefined) step(key);
+    if (key !== undefined) keys[keys.length] = key;
+    const step = (k) =>
+      typeof k === 'number' ? `[${k}]` : regexpTest(identifier, k) ? `.${k}` : `[${stringify(k)}]`;
+    let path = '$';
+    const long = keys.length > MAX_PATH_STEPS;
+    for (let i = 0; i < keys.length; i++) {
+      if (long && i === PATH_ENDS) {
+        path += `...(${keys.length - 2 * PATH_ENDS} more levels)...`;
+        i = keys.length - PATH_ENDS;
+      }
+      path += step(keys[i]);
+    }
     return path;
   };
 

@@ -19,13 +19,13 @@ impl Host for BenchHost {
         Ok(match name {
             "add" => {
                 let sum = args["a"].as_f64().unwrap_or(0.0) + args["b"].as_f64().unwrap_or(0.0);
-                Box::pin(std::future::ready(Ok(json!(sum))))
+                Box::pin(std::future::ready(Ok(json!(sum).into())))
             }
             "sleep" => Box::pin(async move {
                 tokio::time::sleep(Duration::from_millis(10)).await;
-                Ok(args)
+                Ok(args.into())
             }),
-            _ => Box::pin(std::future::ready(Ok(args))),
+            _ => Box::pin(std::future::ready(Ok(args.into()))),
         })
     }
 }
@@ -34,6 +34,7 @@ fn program(ts: &str) -> Program {
     Program {
         source: strip_types(ts).unwrap(),
         tool_names: vec!["echo".into(), "add".into(), "sleep".into()],
+        result_shapes: Default::default(),
         filename: "run_code.ts".into(),
     }
 }

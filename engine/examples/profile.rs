@@ -17,9 +17,9 @@ impl Host for Ready {
     fn call_tool(&self, name: &str, args: Value) -> Result<HostCall, RunFailure> {
         if name == "add" {
             let sum = args["a"].as_f64().unwrap_or(0.0) + args["b"].as_f64().unwrap_or(0.0);
-            return Ok(Box::pin(std::future::ready(Ok(json!(sum)))));
+            return Ok(Box::pin(std::future::ready(Ok(json!(sum).into()))));
         }
-        Ok(Box::pin(std::future::ready(Ok(args))))
+        Ok(Box::pin(std::future::ready(Ok(args.into()))))
     }
 }
 
@@ -31,6 +31,7 @@ async fn time(engine: &QuickJsEngine, label: &str, n: u32, ts: &str) -> Option<V
         let program = Program {
             source: strip_types(ts).unwrap(),
             tool_names: vec!["echo".into(), "add".into()],
+            result_shapes: Default::default(),
             filename: "run_code.ts".into(),
         };
         let report = engine

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use futures::FutureExt;
 
 use crate::contain::{contain, contain_async};
-use crate::{json, output::Output, stop::Stop, Host, HostCall, LogLevel, RunFailure};
+use crate::{json, output::Output, stop::Stop, Host, HostCall, LogLevel, Reply, RunFailure};
 
 /// The failure message of a host call whose future panicked (or whose `call_tool` did).
 pub(crate) const PANICKED: &str = "the tool call panicked";
@@ -242,9 +242,7 @@ fn still_running(stop: &Stop) -> Result<(), String> {
 }
 
 /// `call`, with a panic while polling it turned into the [`PANICKED`] failure.
-pub(crate) fn contained(
-    call: HostCall,
-) -> impl Future<Output = Result<serde_json::Value, String>> + Send {
+pub(crate) fn contained(call: HostCall) -> impl Future<Output = Result<Reply, String>> + Send {
     contain_async(call).map(|result| result.unwrap_or_else(|_| Err(PANICKED.to_string())))
 }
 

@@ -8,8 +8,9 @@
 //!
 //! Positions come from the program that ran (shaped and stripped) and are mapped back to the
 //! program as written ([`PositionMap`]); frames of the glue and the engine are never shown. An
-//! uncaught `ToolCallError` names its tool and the line that called it. Where the cause is
-//! known, a hint follows (`await` outside an async function, a tool call used without `await`).
+//! uncaught `ToolCallError` names its tool and the line that called it. A TypeError reading a
+//! property of `undefined` names the expression that was. Where the cause is known, a hint
+//! follows (`await` outside an async function, a tool call used without `await`).
 
 use serde::Deserialize;
 
@@ -129,7 +130,11 @@ pub(crate) fn exception(described: &Described, source: &Source<'_>) -> String {
     };
     let (at, line, col) = source.at(line, col);
     let hint = match name {
-        Some("TypeError") => missing_await_hint(source, line),
+        Some("TypeError") => {
+            let mut hint = unreadable_hint(&described.message, source, line, col);
+            hint.push_str(&missing_await_hint(source, line));
+            hint
+        }
         _ => String::new(),
     };
     format!("{at}: {head}{}{hint}", source.snippet(line, col))
@@ -196,6 +201,21 @@ fn await_hint(message: &str, line: &str, col: usize) -> &'static str {
     }
 }
 
+/// For a TypeError reading a property of `undefined`/`null`: which expression was (see
+/// [`crate::unreadable`]), e.g. `(res.match is undefined)`.
+fn unreadable_hint(message: &str, source: &Source<'_>, line: usize, col: usize) -> String {
+    let Some((property, of)) = crate::unreadable::unreadable(message) else {
+        return String::new();
+    };
+    let text = source.line(line).unwrap_or_default();
+    match crate::unreadable::expression(text, col, property) {
+        Some((expression, _)) => {
+            format!("\n({expression} is {of}, so .{property} cannot be read)")
+        }
+        None => String::new(),
+    }
+}
+
 /// For a TypeError: the failing line, or else the first line of the program, that calls a
 /// tool without `await`.
 fn missing_await_hint(source: &Source<'_>, line: usize) -> String {
@@ -249,7 +269,7 @@ mod tests {
         };
         assert_eq!(
             exception(&described, &source(text, &map)),
-            "run_code.ts:2:17: TypeError: cannot read property 'slice' of undefined\n 2 | const n = files.slice(0, 3)\n   |                 ^"
+            "run_code.ts:2:17: TypeError: cannot read property 'slice' of undefined\n 2 | const n = files.slice(0, 3)\n   |                 ^\n(files is undefined, so .slice cannot be read)"
         );
     }
 
@@ -279,10 +299,15 @@ mod tests {
         let described = Described {
             name: Some("TypeError".into()),
             message: "cannot read property 'map' of undefined".into(),
-            frames: vec![(1, 11)],
+            frames: vec![(2, 1)],
             ..Default::default()
         };
-        assert!(exception(&described, &source(text, &map)).contains("did you forget `await`?"));
+        let shown = exception(&described, &source(text, &map));
+        assert!(shown.contains("did you forget `await`?"), "{shown}");
+        assert!(
+            shown.contains("\n(r.lines is undefined, so .map cannot be read)"),
+            "{shown}"
+        );
         // swc points at the token after the `await`.
         let shown = syntax(
             1,

@@ -4,11 +4,28 @@ use std::{future::Future, pin::Pin, task::Context, time::Duration};
 
 use crate::{LogLevel, RunFailure};
 
-/// A pending host call: resolves to the tool's JSON value, or to a failure message that the program
+/// A pending host call: resolves to the tool's [`Reply`], or to a failure message that the program
 /// sees as a rejected `ToolCallError`.
 ///
 /// Dropping it aborts the call: the engine drops every unsettled call when a run ends.
-pub type HostCall = Pin<Box<dyn Future<Output = Result<serde_json::Value, String>> + Send>>;
+pub type HostCall = Pin<Box<dyn Future<Output = Result<Reply, String>> + Send>>;
+
+/// A tool call's successful answer: the JSON value the program gets and, when the tool's cap cut
+/// it short, the tool's note saying so (reported with the call's site, see
+/// [`RunReport::notes`](crate::RunReport::notes)).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reply {
+    /// The tool's JSON value.
+    pub value: serde_json::Value,
+    /// What a cap left out, e.g. `"10,000 of 23,456 matches (narrow the pattern)"`.
+    pub note: Option<String>,
+}
+
+impl From<serde_json::Value> for Reply {
+    fn from(value: serde_json::Value) -> Self {
+        Reply { value, note: None }
+    }
+}
 
 /// The host side of a run, implemented by ptc's bridge.
 pub trait Host: Send + Sync + 'static {

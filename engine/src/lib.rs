@@ -29,6 +29,10 @@
 //!   optional raw function, `callPlain(name, args, trace)`, that reads plain JSON arguments in Rust
 //!   without JSON text and without running program code, and leaves any other value to the glue's
 //!   check.
+//! * A run's [`RunReport::notes`] say what did not end it but should not pass silently, each
+//!   with its site: a tool's [`Reply::note`] that a cap cut its result short, and a read of a
+//!   field its result type lacks ([`Program::result_shapes`], read through `runtime-js/typed.js`).
+//!   A TypeError reading a property of `undefined` names the expression that was.
 //! * Where a tool call was written comes with the call: preparing a program marks each direct
 //!   `tools.x(arg)` with its `line:col` as one more argument (`program/sites.rs`), so that only
 //!   other calls (through an alias, say) take a stack trace, the costliest part of a call.
@@ -56,7 +60,7 @@
 //! struct Echo;
 //! impl Host for Echo {
 //!     fn call_tool(&self, _name: &str, args: serde_json::Value) -> Result<HostCall, RunFailure> {
-//!         Ok(Box::pin(async move { Ok(args) }))
+//!         Ok(Box::pin(async move { Ok(args.into()) }))
 //!     }
 //! }
 //!
@@ -65,6 +69,7 @@
 //! let program = Program {
 //!     source: "const r: { text: string } = await tools.echo({ text: 'hi' });\nconsole.log('got', r);\nreturn r.text;".into(),
 //!     tool_names: vec!["echo".into()],
+//!     result_shapes: Default::default(),
 //!     filename: "run_code.ts".into(),
 //! };
 //! # #[cfg(feature = "quickjs")]
@@ -105,20 +110,23 @@ mod host;
 mod json;
 mod left;
 mod limits;
+mod notes;
 mod output;
 mod program;
 #[cfg(feature = "quickjs")]
 mod quickjs;
 mod stop;
+mod unreadable;
 mod whereabouts;
 
 #[cfg(any(feature = "v8", feature = "deno-quickjs"))]
 pub use deno::DenoEngine;
 pub use diagnostic::source_snippet;
 pub use failure::{FailureKind, RunFailure};
-pub use host::{Host, HostCall};
+pub use host::{Host, HostCall, Reply};
 pub use left::{Left, LeftBehind};
 pub use limits::Limits;
+pub use notes::{Note, NoteKind, MAX_NOTES};
 pub use program::{shape_program, strip_types, ShapedProgram, MAX_PROGRAM_BYTES};
 #[cfg(feature = "quickjs")]
 pub use quickjs::{Placement, QuickJsEngine};
@@ -154,13 +162,14 @@ pub(crate) const GLUE_JS: &str = glue_source!();
 /// The glue's lazily loaded parts, by the name `host.part(name)` takes: ES modules of their own
 /// whose default export is the part's make function (see `runtime-js/glue.js`). ASCII only.
 #[cfg_attr(not(feature = "quickjs"), allow(dead_code))]
-pub(crate) const GLUE_PARTS: [(&str, &str); 6] = [
+pub(crate) const GLUE_PARTS: [(&str, &str); 7] = [
     ("json", include_str!("../../runtime-js/json.js")),
     ("inspect", include_str!("../../runtime-js/inspect.js")),
     ("web", include_str!("../../runtime-js/web.js")),
     ("url", include_str!("../../runtime-js/url.js")),
     ("console", include_str!("../../runtime-js/console.js")),
     ("missing", include_str!("../../runtime-js/missing.js")),
+    ("typed", include_str!("../../runtime-js/typed.js")),
 ];
 
 /// Console levels the glue forwards.
@@ -214,6 +223,12 @@ pub struct RunReport {
     pub outcome: Result<Option<serde_json::Value>, RunFailure>,
     /// Tool calls still pending when the program ended, and failed calls nothing awaited.
     pub left_behind: Vec<LeftBehind>,
+    /// Notes on the run, each with its site: a tool call whose result a cap cut short
+    /// ([`Reply::note`]), a read of a field the result's type does not have. The same note at
+    /// the same site is kept once (with a count), at most [`MAX_NOTES`] different ones.
+    pub notes: Vec<Note>,
+    /// Notes past [`MAX_NOTES`], only counted.
+    pub notes_left_out: usize,
 }
 
 impl RunReport {
@@ -224,6 +239,8 @@ impl RunReport {
             log_levels: Vec::new(),
             outcome: Err(failure),
             left_behind: Vec::new(),
+            notes: Vec::new(),
+            notes_left_out: 0,
         }
     }
 }
@@ -237,6 +254,10 @@ pub struct Program {
     pub source: String,
     /// The names to bind on `tools` (a `run_code` name is skipped).
     pub tool_names: Vec<String>,
+    /// The result shape of each tool that has one, as JSON (see `runtime-js/typed.js`): a read
+    /// of a field its result type does not declare adds a [`NoteKind::Note`] at the read. A
+    /// tool not here reads as plain data. Shared: a host builds it once per tool set.
+    pub result_shapes: Arc<std::collections::BTreeMap<String, String>>,
     /// The file name used in error positions, e.g. `"run_code.ts"`.
     pub filename: String,
 }

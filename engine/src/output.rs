@@ -2,8 +2,8 @@
 //! [`Limits::max_output_bytes`](crate::Limits::max_output_bytes) unnoticed.
 
 use crate::{
-    json, left::LeftBehind, program::positions::PositionMap, FailureKind, LogLevel, RunFailure,
-    RunReport,
+    json, left::LeftBehind, notes::Notes, program::positions::PositionMap, FailureKind, LogLevel,
+    NoteKind, Program, RunFailure, RunReport,
 };
 
 /// What the glue's `encodeResult(value, maxLength)` answered.
@@ -22,6 +22,8 @@ pub(crate) enum Encoded {
 pub(crate) struct Output {
     pub(crate) logs: Vec<String>,
     pub(crate) levels: Vec<LogLevel>,
+    /// The run's notes so far (not counted against the output limit: they are few and capped).
+    notes: Notes,
     used: usize,
     max: usize,
 }
@@ -42,6 +44,11 @@ impl Output {
         self.logs.push(line);
         self.levels.push(level);
         Ok(self.logs.last().map(String::as_str).unwrap_or_default())
+    }
+
+    /// Record a note at `site` (`"line:col"` in the running program, or `""`).
+    pub(crate) fn note(&mut self, kind: NoteKind, site: &str, subject: &str, text: &str) {
+        self.notes.add(kind, site, subject, text);
     }
 
     /// Count `bytes` more (e.g. the serialized returned value) against the limit.
@@ -96,21 +103,52 @@ impl Output {
     }
 
     /// The report of a run that ended with `outcome`, with the lines captured so far and the
-    /// calls it left behind (call sites mapped to the program as written through `map`).
+    /// calls it left behind and its notes (sites mapped to the program as written through `map`;
+    /// a note about a read names what was read from the program, see [`name_read`]).
     pub(crate) fn report(
         self,
         outcome: Result<Option<serde_json::Value>, RunFailure>,
         mut left_behind: Vec<LeftBehind>,
         map: &PositionMap,
+        program: &Program,
     ) -> RunReport {
         for call in &mut left_behind {
             call.site = call.site.map(|(line, col)| map.original(line, col));
+        }
+        let source = &program.source;
+        let notes_left_out = self.notes.left_out;
+        let mut notes = self.notes.into_kept();
+        for note in &mut notes {
+            note.site = note.site.map(|(line, col)| map.original(line, col));
+            name_read(note, source);
         }
         RunReport {
             logs: self.logs,
             log_levels: self.levels,
             outcome,
             left_behind,
+            notes,
+            notes_left_out,
         }
     }
+}
+
+/// A note whose subject is `.field` (a read the glue noted) names the expression read, from the
+/// program's line at its site, and points at where that expression starts (engines place a
+/// read's frame differently): `m.file` (just `file` when it cannot be found).
+fn name_read(note: &mut crate::Note, source: &str) {
+    let Some(field) = note.subject.strip_prefix('.') else {
+        return;
+    };
+    let line = note
+        .site
+        .and_then(|(line, col)| Some((source.split('\n').nth(line.checked_sub(1)?)?, col)));
+    let expression = line.and_then(|(text, col)| crate::unreadable::expression(text, col, field));
+    note.subject = match expression {
+        Some((expression, start)) => {
+            note.site = note.site.map(|(line, _)| (line, start));
+            format!("{expression}.{field}")
+        }
+        None => field.to_string(),
+    };
 }

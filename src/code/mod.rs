@@ -17,6 +17,7 @@ mod bridge;
 mod executor;
 mod output;
 mod run_code;
+mod shapes;
 pub mod typecheck;
 
 pub use executor::CodeExecutor;

@@ -1,6 +1,6 @@
 //! What a finished run shows the model (behaviours 49–50).
 
-use ptc_engine::{Left, LeftBehind, RunReport};
+use ptc_engine::{Left, LeftBehind, Note, RunReport};
 use serde_json::Value;
 
 use crate::definition::default_render;
@@ -11,17 +11,19 @@ pub(crate) const NO_OUTPUT: &str = "(run_code completed with no output)";
 
 /// Console lines joined by newlines, then the returned value (a string raw, anything
 /// else pretty JSON, or compact JSON where pretty-printing would take the text past
-/// `max_output_bytes`: indentation grows with depth), then what became of the calls a
-/// successful program left behind. A failure becomes `code run failed (<kind>): <message>`,
-/// then the `changes` its calls made before it (see `Bridge::changes`), what became of its
-/// unfinished calls that may change something, and the output captured so far; so does a
-/// program that ended before such a call finished and not all of them happened (`left
-/// behind`): its output cannot be trusted to say what was done.
+/// `max_output_bytes`: indentation grows with depth), then the run's notes (see `notes`),
+/// then what became of the calls a successful program left behind. A failure becomes `code
+/// run failed (<kind>): <message>`, then the `changes` its calls made before it (see
+/// `Bridge::changes`), what became of its unfinished calls that may change something, its
+/// notes, and the output captured so far; so does a program that ended before such a call
+/// finished and not all of them happened (`left behind`): its output cannot be trusted to say
+/// what was done.
 pub(crate) fn run_result(
     report: RunReport,
     max_output_bytes: usize,
     failed: Failed<'_>,
 ) -> Result<Value, ToolError> {
+    let notes = notes(&report.notes, report.notes_left_out);
     match report.outcome {
         Ok(value) => {
             let mut parts = report.logs;
@@ -40,7 +42,8 @@ pub(crate) fn run_result(
                 .iter()
                 .any(|call| (failed.may_change)(&call.tool) && unfinished(&call.left));
             if unfinished {
-                let note = left_behind(&report.left_behind);
+                let mut note = left_behind(&report.left_behind);
+                note.push_str(&notes);
                 return Err(failure(
                     "left behind",
                     "calls that change things did not all happen, and the program ended \
@@ -54,6 +57,7 @@ pub(crate) fn run_result(
             } else {
                 parts.join("\n")
             };
+            text.push_str(&notes);
             text.push_str(&left_behind(&report.left_behind));
             Ok(Value::String(text))
         }
@@ -61,6 +65,7 @@ pub(crate) fn run_result(
         Err(run) => {
             let mut note = done_before(failed.changes);
             note.push_str(&stopped_calls(&report.left_behind, failed.may_change));
+            note.push_str(&notes);
             let kind = run.kind.as_str();
             Err(failure(kind, &run.message, &note, &report.logs))
         }
@@ -131,6 +136,32 @@ fn push_counted(note: &mut String, lines: impl Iterator<Item = String>) {
             _ => note.push_str(&format!("\n- (×{count}) {line}")),
         }
     }
+}
+
+/// The run's notes, one line each (empty when there are none): `[cut short] run_code.ts:3:15
+/// grep: 10,000 of 23,456 matches (…)`, `[note] run_code.ts:4:12 m.file: …`, with how often
+/// when the program hit one more than once, and how many were left out past the cap.
+fn notes(notes: &[Note], left_out: usize) -> String {
+    let mut text = String::new();
+    for note in notes {
+        let site = match note.site {
+            Some((line, col)) => format!("run_code.ts:{line}:{col} "),
+            None => String::new(),
+        };
+        text.push_str(&format!(
+            "\n[{}] {site}{}: {}",
+            note.kind.as_str(),
+            note.subject,
+            note.text
+        ));
+        if note.count > 1 {
+            text.push_str(&format!(" ({} times)", note.count));
+        }
+    }
+    if left_out > 0 {
+        text.push_str(&format!("\n[note] … and {left_out} more notes"));
+    }
+    text
 }
 
 /// What a failed run's note draws on besides the engine's report.
@@ -219,4 +250,40 @@ fn failure(kind: &str, message: &str, note: &str, output: &[String]) -> ToolErro
         message.push_str(&output.join("\n"));
     }
     ToolError::new(message).with_info(ToolErrorInfo::new("CodeRunError", codes::CODE_RUN_FAILED))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::notes;
+    use ptc_engine::{Note, NoteKind};
+
+    #[test]
+    fn notes_show_kind_site_subject_text_and_how_often() {
+        let shown = notes(
+            &[
+                Note {
+                    kind: NoteKind::CutShort,
+                    site: Some((3, 15)),
+                    subject: "grep".into(),
+                    text: "10,000 of 23,456 matches (narrow the pattern)".into(),
+                    count: 1,
+                },
+                Note {
+                    kind: NoteKind::Note,
+                    site: None,
+                    subject: "file".into(),
+                    text: "grep matches have no field file (they have path)".into(),
+                    count: 4,
+                },
+            ],
+            2,
+        );
+        assert_eq!(
+            shown,
+            "\n[cut short] run_code.ts:3:15 grep: 10,000 of 23,456 matches (narrow the pattern)\
+             \n[note] file: grep matches have no field file (they have path) (4 times)\
+             \n[note] … and 2 more notes"
+        );
+        assert_eq!(notes(&[], 0), "");
+    }
 }

@@ -128,6 +128,7 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
     let program = Program {
         source: args.code,
         tool_names,
+        result_shapes: super::shapes::result_shapes(&definitions),
         filename: FILENAME.to_string(),
     };
     let run_signal = ctx.signal().child_token();

@@ -6,6 +6,7 @@
 mod batches;
 mod code_limits;
 mod code_modes;
+mod code_notes;
 mod code_run;
 mod code_scheduling;
 mod code_subcalls;

@@ -4,14 +4,16 @@
 //!   the function a run calls with its tool names ([`Setup`]).
 //! * `op_ptc_host_call(name, argsJson)`, async: hands the call to [`Host::call_tool`] (through the
 //!   shared [`calls::accept_json`]) while it holds the `OpState` borrow, then awaits the host's future
-//!   with no borrow held and answers with the value's JSON text, or throws the failure's message
-//!   (which the adapter turns into a `ToolCallError`).
+//!   with no borrow held and answers with the value's JSON text (after `\0note\0` when the host's
+//!   [`Reply`] carries a note), or throws the failure's message (which the adapter turns into a
+//!   `ToolCallError`).
+//! * `op_ptc_note(kind, site, subject, text)`: records a note on the run (the raw `note`).
 //! * `op_ptc_host_log(level, line)`: records a console line against the output limit on the Rust
 //!   side (the shared [`calls::log`]); a line over the cap halts the run.
 //!
 //! The JavaScript is `runtime-js/deno.js` (the entry point), the engine-neutral
 //! `runtime-js/glue.js` and the glue's parts (`json.js`, `inspect.js`, `web.js`, `url.js`,
-//! `console.js`, `missing.js`, which QuickJS loads lazily), all compiled into the binary as the
+//! `console.js`, `missing.js`, `typed.js`, which QuickJS loads lazily), all compiled into the binary as the
 //! extension's ESM.
 
 use std::{borrow::Cow, future::Future, sync::Arc};
@@ -21,7 +23,7 @@ use deno_error::JsErrorBox;
 use tokio::runtime::Handle;
 
 use super::control::Control;
-use crate::{calls, json, output::Output, Host};
+use crate::{calls, json, output::Output, Host, NoteKind, Reply};
 
 /// The per-sandbox setup function registered by `runtime-js/deno.js`.
 pub(super) struct Setup(pub(super) v8::Global<v8::Function>);
@@ -48,6 +50,7 @@ deno_core::extension!(
         op_ptc_ready,
         op_ptc_host_call,
         op_ptc_host_log,
+        op_ptc_note,
         op_ptc_sleep,
         op_ptc_now,
         op_ptc_random
@@ -80,6 +83,10 @@ deno_core::extension!(
             ExtensionFileSource::new(
                 "ext:ptc/missing.js",
                 ascii_str_include!("../../../runtime-js/missing.js"),
+            ),
+            ExtensionFileSource::new(
+                "ext:ptc/typed.js",
+                ascii_str_include!("../../../runtime-js/typed.js"),
             ),
             ExtensionFileSource::new(
                 "ext:ptc/deno.js",
@@ -129,7 +136,7 @@ fn op_ptc_host_call(
         let result = InContext::new(caller, calls::contained(call)).await;
         drop(share);
         match result {
-            Ok(value) => {
+            Ok(Reply { value, note }) => {
                 // The result's share instead, until it is handed to the program; past the cap
                 // the run ends (see `calls::Held::take_result`).
                 let _share = match held.take_result(&value) {
@@ -143,7 +150,12 @@ fn op_ptc_host_call(
                 };
                 let text = json::to_string(&value);
                 json::drop_deep(value);
-                Ok(text)
+                Ok(match note {
+                    // JSON text never starts with NUL: the adapter reads the note off and
+                    // records it with the call's site (which only it has).
+                    Some(note) => format!("\0{}\0{text}", note.replace('\0', "")),
+                    None => text,
+                })
             }
             Err(message) => Err(JsErrorBox::generic(message)),
         }
@@ -164,6 +176,21 @@ fn op_ptc_host_log(
         run.control.halt_if_stopped();
         JsErrorBox::generic(message)
     })
+}
+
+/// The raw `note(kind, site, subject, text)`: a note on the run (see [`crate::NoteKind`]).
+#[op2(fast)]
+fn op_ptc_note(
+    state: &mut OpState,
+    #[string] kind: &str,
+    #[string] site: &str,
+    #[string] subject: &str,
+    #[string] text: &str,
+) {
+    if let Some(run) = state.try_borrow_mut::<RunState>() {
+        let kind = NoteKind::from_name(kind).unwrap_or(NoteKind::Note);
+        run.output.note(kind, site, subject, text);
+    }
 }
 
 /// The raw `sleep(ms)`: resolves after `ms` on the engine thread's own runtime (a timer ends

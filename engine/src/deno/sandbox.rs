@@ -167,7 +167,7 @@ impl Sandbox {
         let state = self.runtime.op_state().borrow_mut().take::<RunState>();
         // Dropping the runtime drops unsettled host calls, which aborts them.
         drop(self);
-        state.output.report(outcome, left, &prepared.map)
+        state.output.report(outcome, left, &prepared.map, &program)
     }
 
     /// Say where the program was in a limit's `failure` (see [`crate::whereabouts`]): the
@@ -255,6 +255,16 @@ impl Sandbox {
         let key = v8::String::new(tc, "filename").ok_or_else(|| failed("a key"))?;
         let filename = v8::String::new(tc, &program.filename).ok_or_else(|| failed("a name"))?;
         facts.set(tc, key.into(), filename.into());
+        if !program.result_shapes.is_empty() {
+            let shapes = v8::Object::new(tc);
+            for (name, shape) in program.result_shapes.iter() {
+                let name = v8::String::new(tc, name).ok_or_else(|| failed("a tool name"))?;
+                let shape = v8::String::new(tc, shape).ok_or_else(|| failed("a shape"))?;
+                shapes.set(tc, name.into(), shape.into());
+            }
+            let key = v8::String::new(tc, "shapes").ok_or_else(|| failed("a key"))?;
+            facts.set(tc, key.into(), shapes.into());
+        }
         let setup = v8::Local::new(tc, &self.setup);
         let recv = v8::undefined(tc).into();
         let helpers = setup

@@ -18,6 +18,7 @@ use crate::{
     calls::{contained, Accepted, Held, Share, PANICKED},
     left::{first_site, Left},
     program::sites::marked_site,
+    Reply,
 };
 
 /// What a pending promise stands for.
@@ -58,7 +59,7 @@ pub(super) struct Settled<'js> {
     /// The promise's identity (for the rejection tracker).
     pub(super) promise: usize,
     /// The tool's value or failure message.
-    pub(super) result: Result<serde_json::Value, String>,
+    pub(super) result: Result<Reply, String>,
     /// Resolves the program's promise.
     pub(super) resolve: Function<'js>,
     /// Rejects the program's promise.

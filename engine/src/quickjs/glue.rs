@@ -21,6 +21,8 @@ pub(super) struct Glue<'js> {
     pub(super) encode_result: Function<'js>,
     pub(super) describe_error: Function<'js>,
     pub(super) tool_call_error: Function<'js>,
+    /// `typedResult(name, value, shape)`: a result read through its tool's shape.
+    pub(super) typed_result: Function<'js>,
 }
 
 /// Load the glue into `ctx` and call its setup with `host` (the raw functions) and the run's
@@ -57,6 +59,7 @@ pub(super) fn install<'js>(
         encode_result: helpers.get("encodeResult").map_err(internal)?,
         describe_error: helpers.get("describeError").map_err(internal)?,
         tool_call_error: helpers.get("toolCallError").map_err(internal)?,
+        typed_result: helpers.get("typedResult").map_err(internal)?,
     })
 }
 

@@ -1,6 +1,6 @@
 //! The raw host functions a QuickJS sandbox hands the glue (see `runtime-js/glue.js`):
 //! `call(name, argsJson, trace)`, `callPlain(name, args, trace)`, `log(level, line)`,
-//! `sleep(ms)`, `now()`, `random(n)` and `part(name)`.
+//! `note(kind, site, subject, text)`, `sleep(ms)`, `now()`, `random(n)` and `part(name)`.
 
 use std::{cell::RefCell, rc::Rc, sync::Arc, task::Context as TaskContext, time::Instant};
 
@@ -11,7 +11,7 @@ use super::{
     plain_json::{Bounds, PlainJson, Unread},
 };
 use crate::calls::{self, Accepted, Held};
-use crate::{output::Output, stop::Stop, Host, HostCall};
+use crate::{output::Output, stop::Stop, Host, HostCall, NoteKind};
 
 /// The most timers a program may have waiting at once.
 const MAX_TIMERS: usize = 10_000;
@@ -67,7 +67,8 @@ pub(super) fn host_object<'js>(
     object.set("traceText", true)?;
     object.set("call", call(ctx, submit.clone())?)?;
     object.set("callPlain", call_plain(ctx, submit.clone(), bounds)?)?;
-    object.set("log", log(ctx, submit.clone(), output)?)?;
+    object.set("log", log(ctx, submit.clone(), output.clone())?)?;
+    object.set("note", note(ctx, output)?)?;
     object.set("sleep", sleep(ctx, submit)?)?;
     object.set(
         "now",
@@ -155,6 +156,18 @@ fn log<'js>(
     )
 }
 
+/// `note(kind, site, subject, text)`: record a note on the run (see [`crate::NoteKind`]) at
+/// `site` (`"line:col"` or `""`); an unknown kind is a plain note.
+fn note<'js>(ctx: &Ctx<'js>, output: Rc<RefCell<Output>>) -> rquickjs::Result<Function<'js>> {
+    Function::new(
+        ctx.clone(),
+        move |kind: String, site: String, subject: String, text: String| {
+            let kind = NoteKind::from_name(&kind).unwrap_or(NoteKind::Note);
+            output.borrow_mut().note(kind, &site, &subject, &text);
+        },
+    )
+}
+
 /// `sleep(ms) -> Promise`: resolves after `ms` (a timer; dropped when the run ends).
 fn sleep<'js>(ctx: &Ctx<'js>, submit: Rc<Submit<'js>>) -> rquickjs::Result<Function<'js>> {
     Function::new(
@@ -169,7 +182,7 @@ fn sleep<'js>(ctx: &Ctx<'js>, submit: Rc<Submit<'js>>) -> rquickjs::Result<Funct
             let delay = std::time::Duration::from_secs_f64((ms.max(0.0) / 1000.0).min(1e9));
             let timer: HostCall = Box::pin(async move {
                 tokio::time::sleep(delay).await;
-                Ok(serde_json::Value::Null)
+                Ok(serde_json::Value::Null.into())
             });
             submit.submit(&ctx, Kind::Timer, Ok(timer.into()))
         },

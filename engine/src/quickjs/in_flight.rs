@@ -16,14 +16,14 @@ use futures::stream::{FuturesUnordered, StreamExt};
 use crate::{
     calls::{Held, Share},
     stop::Stop,
+    Reply,
 };
 
 /// A host call in flight, tagged with the id of its promise.
-pub(super) type Tagged =
-    Pin<Box<dyn Future<Output = (u64, Result<serde_json::Value, String>)> + Send>>;
+pub(super) type Tagged = Pin<Box<dyn Future<Output = (u64, Result<Reply, String>)> + Send>>;
 
 /// A completed call: its promise's id, its result, and the result's share of the cap.
-pub(super) type Done = (u64, Result<serde_json::Value, String>, Option<Share>);
+pub(super) type Done = (u64, Result<Reply, String>, Option<Share>);
 
 /// The calls in flight of one run (cheap to clone: one shared set).
 #[derive(Clone)]
@@ -65,8 +65,8 @@ impl InFlight {
     /// at once, and the promise is rejected with the failure's message).
     pub(super) fn hold(
         &self,
-        result: Result<serde_json::Value, String>,
-    ) -> (Result<serde_json::Value, String>, Option<Share>) {
+        result: Result<Reply, String>,
+    ) -> (Result<Reply, String>, Option<Share>) {
         self.lock().hold(result)
     }
 
@@ -89,7 +89,7 @@ impl InFlight {
     /// failure message of those that failed.
     pub(super) fn waiting(&self) -> Vec<(u64, Option<String>)> {
         let flight = self.lock();
-        let failure = |result: &Result<serde_json::Value, String>| result.as_ref().err().cloned();
+        let failure = |result: &Result<crate::Reply, String>| result.as_ref().err().cloned();
         flight
             .done
             .iter()
@@ -119,21 +119,22 @@ impl Flight {
         }
     }
 
-    fn hold(
-        &self,
-        result: Result<serde_json::Value, String>,
-    ) -> (Result<serde_json::Value, String>, Option<Share>) {
-        let value = match result {
+    fn hold(&self, result: Result<Reply, String>) -> (Result<Reply, String>, Option<Share>) {
+        let reply = match result {
             // A timer's `undefined` (and any `null`) holds nothing worth counting.
-            Ok(serde_json::Value::Null) | Err(_) => return (result, None),
-            Ok(value) => value,
+            Ok(Reply {
+                value: serde_json::Value::Null,
+                ..
+            })
+            | Err(_) => return (result, None),
+            Ok(reply) => reply,
         };
-        match self.held.take_result(&value) {
-            Ok(share) => (Ok(value), Some(share)),
+        match self.held.take_result(&reply.value) {
+            Ok(share) => (Ok(reply), Some(share)),
             Err(failure) => {
                 let message = failure.message.clone();
                 self.stop.fail(failure);
-                crate::json::drop_deep(value);
+                crate::json::drop_deep(reply.value);
                 (Err(message), None)
             }
         }

@@ -16,13 +16,13 @@ use tokio_util::sync::CancellationToken;
 
 use super::{
     compile::{compile, Uncompiled},
-    driver::{Calls, Kind, Settled, ThreadWaker},
+    driver::{Calls, ThreadWaker},
     glue::{self, Glue},
     heap::{CappedAllocator, JobArena},
     host_fns::{self, Submit},
     in_flight::InFlight,
     interrupt::Interrupts,
-    plain_json::{self, Bounds, PlainJson, Unread},
+    plain_json::{Bounds, PlainJson, Unread},
     unhandled::{describe_rejection, Unhandled},
 };
 use crate::{
@@ -54,6 +54,8 @@ pub(super) type Intrinsics = (
 /// The JavaScript stack QuickJS may use. Engine threads have 2 MiB stacks; this leaves headroom for
 /// the Rust frames around the engine while letting deeply nested JSON through.
 const MAX_STACK_BYTES: usize = 1024 * 1024;
+
+mod settle;
 
 /// Run `program` to completion on the current thread.
 pub(super) fn run(
@@ -130,6 +132,7 @@ pub(super) fn run(
             unhandled,
             source: &source,
             stopped_computing: Cell::new(false),
+            shapes: &program.result_shapes,
         };
         let outcome = run.execute(&program, &prepared.js, host);
         let mut outcome = decide(outcome, run.stop.failure(), cancel.is_cancelled());
@@ -148,7 +151,7 @@ pub(super) fn run(
         // the runtime is still alive.
         run.calls.borrow_mut().clear();
         let output = std::mem::take(&mut *run.output.borrow_mut());
-        output.report(outcome, left, &prepared.map)
+        output.report(outcome, left, &prepared.map, &program)
     });
     drop(context);
     drop(rt);
@@ -177,6 +180,8 @@ struct Run<'a, 'js> {
     source: &'a Source<'a>,
     /// Whether a stop interrupted the program's code (rather than its wait for calls).
     stopped_computing: Cell<bool>,
+    /// Each tool's result shape ([`Program::result_shapes`]).
+    shapes: &'a std::collections::BTreeMap<String, String>,
 }
 
 impl<'js> Run<'_, 'js> {
@@ -318,54 +323,6 @@ impl<'js> Run<'_, 'js> {
             }
             waker.park_until(deadline);
         }
-    }
-
-    /// Resolve one host call's promise, or reject it with a `ToolCallError`.
-    fn settle(&self, glue: &Glue<'js>, settled: Settled<'js>) -> Result<(), RunFailure> {
-        // The value's share of the cap is given back once it is in the program's heap.
-        let Settled {
-            kind,
-            promise,
-            result,
-            resolve,
-            reject,
-            share: _share,
-        } = settled;
-        let failed = |message: String| -> rquickjs::Result<()> {
-            let Kind::Tool { name, .. } = &kind else {
-                return resolve.call(());
-            };
-            let site = kind.site(self.source.filename);
-            let error: Value<'js> =
-                glue.tool_call_error
-                    .call((name.as_str(), message.as_str(), site.as_str()))?;
-            let call = LeftBehind {
-                tool: name.clone(),
-                site: parse_site(&site),
-                left: Left::Failed(message),
-            };
-            self.unhandled.expect(promise, call);
-            let rejected = reject.call((error,));
-            self.unhandled.done();
-            rejected
-        };
-        let outcome = match result {
-            Ok(_) if matches!(kind, Kind::Timer) => resolve.call(()),
-            Ok(value) => match plain_json::to_js(&self.ctx, value) {
-                Ok(value) => resolve.call::<_, ()>((value,)),
-                Err(e) => {
-                    if matches!(e, rquickjs::Error::Exception) {
-                        let _ = self.ctx.catch();
-                    }
-                    if let Some(failure) = self.stop.failure() {
-                        return Err(failure.clone());
-                    }
-                    failed(format!("the result could not be read: {e}"))
-                }
-            },
-            Err(message) => failed(message),
-        };
-        outcome.map_err(|e| self.js_failure(glue, e))
     }
 
     /// The run's deadline now: its wall clock from the start plus the time it has waited

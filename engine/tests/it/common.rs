@@ -7,7 +7,9 @@ use std::{
     time::Duration,
 };
 
-use ptc_engine::{Engine, FailureKind, Host, HostCall, Limits, Program, RunFailure, RunReport};
+use ptc_engine::{
+    Engine, FailureKind, Host, HostCall, Limits, Program, Reply, RunFailure, RunReport,
+};
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
@@ -116,23 +118,43 @@ impl Host for TestHost {
             .push((name.to_string(), recorded));
         self.called.notify_waiters();
         Ok(match name {
-            "echo" => Box::pin(async move { Ok(args) }),
+            "echo" => Box::pin(async move { Ok(args.into()) }),
+            // A result with a shape (MATCHES_SHAPE); `note` is declared but absent.
+            "matches" => Box::pin(async move {
+                Ok(json!({
+                    "matches": [
+                        { "path": "a.rs", "line": 3, "text": "// TODO" },
+                        { "path": "b.rs", "line": 9, "text": "// TODO too" },
+                    ],
+                    "total": 2,
+                    "meta": { "took_ms": 1 },
+                })
+                .into())
+            }),
+            // Its arguments, with a note that a cap cut them short.
+            "capped" => Box::pin(async move {
+                Ok(Reply {
+                    value: args,
+                    note: Some("3 of 9 items (page with offset)".into()),
+                })
+            }),
             "add" => Box::pin(async move {
-                Ok(json!(
-                    args["a"].as_f64().unwrap_or(0.0) + args["b"].as_f64().unwrap_or(0.0)
-                ))
+                Ok(
+                    json!(args["a"].as_f64().unwrap_or(0.0) + args["b"].as_f64().unwrap_or(0.0))
+                        .into(),
+                )
             }),
             "sleep" => Box::pin(async move {
                 let ms = args["ms"].as_u64().unwrap_or(10);
                 tokio::time::sleep(Duration::from_millis(ms)).await;
-                Ok(json!(ms))
+                Ok(json!(ms).into())
             }),
             "fail" => Box::pin(async move { Err("it failed".to_string()) }),
             // A large result after a short wait (so the call is in flight when made).
             "big" => Box::pin(async move {
                 tokio::time::sleep(Duration::from_millis(5)).await;
                 let bytes = args["bytes"].as_u64().unwrap_or(0) as usize;
-                Ok(json!("x".repeat(bytes)))
+                Ok(json!("x".repeat(bytes)).into())
             }),
             "never" => Box::pin(futures::future::pending()),
             "limited" => {
@@ -144,11 +166,11 @@ impl Host for TestHost {
             "deep" => Box::pin(async move {
                 let depth = args["depth"].as_u64().unwrap_or(1);
                 let text = "[".repeat(depth as usize) + &"]".repeat(depth as usize);
-                Ok(ptc_schema::value::parse_unbounded(&text).unwrap())
+                Ok(ptc_schema::value::parse_unbounded(&text).unwrap().into())
             }),
             other => {
                 let other = other.to_string();
-                Box::pin(async move { Ok(json!({ "tool": other, "args": args })) })
+                Box::pin(async move { Ok(json!({ "tool": other, "args": args }).into()) })
             }
         })
     }
@@ -162,6 +184,10 @@ pub fn depth(value: &Value) -> usize {
 #[allow(unused_imports)]
 pub use ptc_schema::value::drop_deep;
 
+/// The result shape of `matches` (as ptc builds it from an output schema): `{ matches: { path,
+/// line, text, note? }[], total, meta: open }`.
+pub const MATCHES_SHAPE: &str = r#"{"n":"matches result","f":{"matches":{"i":{"n":"matches matches","p":1,"f":{"path":0,"line":0,"text":0,"note":0}}},"total":0,"meta":0}}"#;
+
 pub const TOOL_NAMES: &[&str] = &[
     "echo",
     "add",
@@ -171,6 +197,8 @@ pub const TOOL_NAMES: &[&str] = &[
     "limited",
     "deep",
     "big",
+    "capped",
+    "matches",
     "__proto__",
     "constructor",
     "then",
@@ -182,6 +210,7 @@ pub fn program(ts: &str) -> Program {
     Program {
         source: ts.to_string(),
         tool_names: TOOL_NAMES.iter().map(|s| s.to_string()).collect(),
+        result_shapes: Arc::new([("matches".to_string(), MATCHES_SHAPE.to_string())].into()),
         filename: "run_code.ts".into(),
     }
 }

@@ -39,7 +39,7 @@ impl Host for Sleeper {
                 // the assertion below instead of hanging).
                 let _ = tokio::time::timeout(Duration::from_secs(30), started).await;
             }
-            Ok(args)
+            Ok(args.into())
         }))
     }
 }
@@ -52,6 +52,7 @@ async fn fan_out(engine: &dyn Engine) {
         )
         .unwrap(),
         tool_names: vec!["sleep".into()],
+        result_shapes: Default::default(),
         filename: "run_code.ts".into(),
     };
     let report = engine

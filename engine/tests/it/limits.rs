@@ -488,7 +488,7 @@ impl ptc_engine::Host for PersonHost {
             if let Some(since) = w.1.take() {
                 w.0 += since.elapsed();
             }
-            Ok(json!("answered"))
+            Ok(json!("answered").into())
         }))
     }
 

@@ -9,6 +9,7 @@ mod concurrency;
 mod fences;
 mod held;
 mod limits;
+mod notes;
 mod results;
 mod sandbox;
 mod strip;

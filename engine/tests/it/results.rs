@@ -197,6 +197,7 @@ engine_test! {
         let program = ptc_engine::Program {
             source: "const a = 1;\nlet a = 2;".into(),
             tool_names: vec![],
+            result_shapes: Default::default(),
             filename: "run_code.ts".into(),
         };
         let report = ptc_engine::Engine::run(

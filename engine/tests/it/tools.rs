@@ -413,6 +413,13 @@ engine_test! {
         let failure = report.outcome.unwrap_err();
         assert_eq!(failure.kind, FailureKind::InvalidOutput);
         assert!(failure.message.contains("nests deeper than 1000 levels"), "{}", failure.message);
+        // Its path is abbreviated: the first and last steps, and how many are left out.
+        assert!(
+            failure.message.contains("$[0][0][0][0]...(992 more levels)...[0][0][0][0] nests"),
+            "{}",
+            failure.message
+        );
+        assert!(failure.message.len() < 300, "{}", failure.message);
         let ok = value("let v = 0;\nfor (let i = 0; i < 999; i++) v = [v];\nreturn v").await.unwrap();
         assert_eq!(common::depth(&ok), 999);
     }

@@ -47,7 +47,7 @@ mod sub_calls;
 use fates::{SharedFates, Unsettled};
 use sub_calls::{SubCall, SubCalls};
 
-pub(super) type Reply = oneshot::Sender<Result<Value, String>>;
+pub(super) type Reply = oneshot::Sender<Result<ptc_engine::Reply, String>>;
 
 /// How long [`Bridge::wind_down`] waits for cancelled sub-calls to finish before it
 /// abandons them: the most a run can end after its deadline.

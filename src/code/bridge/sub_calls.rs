@@ -110,8 +110,13 @@ impl Schedule for SubCalls {
                     meta: result.meta.take(),
                 });
             }
+            // A cap that cut the result short goes with it: the engine notes it at the call.
+            let note = result.cut_short.take();
             let _ = reply.send(match result.outcome {
-                Outcome::Success { value, .. } => Ok(Arc::unwrap_or_clone(value)),
+                Outcome::Success { value, .. } => Ok(ptc_engine::Reply {
+                    value: Arc::unwrap_or_clone(value),
+                    note,
+                }),
                 Outcome::Failure(failure) => Err(failure.message),
             });
         };
