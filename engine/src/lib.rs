@@ -102,6 +102,7 @@ mod deno;
 mod diagnostic;
 mod failure;
 mod host;
+mod intl;
 mod json;
 mod left;
 mod limits;
