@@ -15,6 +15,7 @@
 import {
   op_ptc_host_call,
   op_ptc_host_log,
+  op_ptc_intl,
   op_ptc_now,
   op_ptc_random,
   op_ptc_ready,
@@ -27,6 +28,7 @@ import makeWeb from 'ext:ptc/web.js';
 import makeUrl from 'ext:ptc/url.js';
 import makeConsole from 'ext:ptc/console.js';
 import makeMissing from 'ext:ptc/missing.js';
+import makeIntl from 'ext:ptc/intl.js';
 
 // Primordials, captured before any program code runs.
 const { deleteProperty, ownKeys } = Reflect;
@@ -122,6 +124,7 @@ const PARTS = {
   url: makeUrl,
   console: makeConsole,
   missing: makeMissing,
+  intl: makeIntl,
 };
 
 const host = {
@@ -130,6 +133,8 @@ const host = {
   sleep: (ms) => op_ptc_sleep(ms),
   now: () => op_ptc_now(),
   random: (n) => op_ptc_random(n),
+  // Used only where the engine has no Intl (deno_core's QuickJS facade); V8 keeps its own.
+  intl: (op, spec, a, b) => op_ptc_intl(op, spec, a, b),
   // V8 compiles a function when it first runs: the parts are imported with the rest.
   part: (name) => PARTS[name],
 };
