@@ -16,6 +16,7 @@ import {
   op_ptc_host_call,
   op_ptc_host_log,
   op_ptc_intl,
+  op_ptc_intl_wanted,
   op_ptc_now,
   op_ptc_random,
   op_ptc_ready,
@@ -133,8 +134,8 @@ const host = {
   sleep: (ms) => op_ptc_sleep(ms),
   now: () => op_ptc_now(),
   random: (n) => op_ptc_random(n),
-  // Used only where the engine has no Intl (deno_core's QuickJS facade); V8 keeps its own.
-  intl: (op, spec, a, b) => op_ptc_intl(op, spec, a, b),
+  // ptc's Intl replaces the QuickJS facade's stub; V8 keeps its own (no `intl` then).
+  intl: op_ptc_intl_wanted() ? (op, spec, a, b) => op_ptc_intl(op, spec, a, b) : undefined,
   // V8 compiles a function when it first runs: the parts are imported with the rest.
   part: (name) => PARTS[name],
 };

@@ -24,8 +24,8 @@
 //   host.now() -> number                         milliseconds since the run started.
 //   host.random(n) -> number[]                   n bytes from the operating system's generator.
 //   host.intl(op, spec, a, b) -> string          optional: Intl's formatting (engine/src/intl/),
-//                                               for engines with no Intl of their own; intl.js
-//                                               is its only user.
+//                                               given by engines with no working Intl of their
+//                                               own; intl.js is its only user.
 //   host.part(name) -> function                  the default export of a part ('json',
 //                                               'inspect', 'web', 'url', 'console', 'missing',
 //                                               'intl'):
@@ -401,8 +401,9 @@ export default function ptcGlue(host, facts) {
     lazyGlobals[name] = () => web()[name];
   }
   for (const name of ['URL', 'URLSearchParams']) lazyGlobals[name] = () => url()[name];
-  // `Intl` and the locale methods where the engine has no Intl (intl.js, on first use).
-  if (typeof Intl === 'undefined' && host.intl !== undefined) {
+  // `Intl` and the locale methods where the engine has no working Intl of its own (the host then
+  // gives `intl`): intl.js, on first use.
+  if (host.intl !== undefined) {
     const intl = part('intl', { intl: host.intl });
     lazyGlobals.Intl = () => intl().Intl;
     const locale = [[Number.prototype, 'toLocaleString', 'number'],

@@ -51,7 +51,8 @@ deno_core::extension!(
         op_ptc_sleep,
         op_ptc_now,
         op_ptc_random,
-        op_ptc_intl
+        op_ptc_intl,
+        op_ptc_intl_wanted
     ],
     esm_entry_point = "ext:ptc/deno.js",
     customizer = |ext: &mut deno_core::Extension| {
@@ -207,6 +208,14 @@ fn op_ptc_intl(
     #[string] b: &str,
 ) -> String {
     crate::intl::call(op, spec, a, b)
+}
+
+/// Whether the glue installs ptc's `Intl` (see `crate::intl`): on V8, no (V8's own, with ICU's
+/// data, stays); on deno_core's QuickJS facade, yes (its `Intl` is a stub that formats
+/// numbers and dates as if no locale were given).
+#[op2(fast)]
+fn op_ptc_intl_wanted() -> bool {
+    !cfg!(feature = "v8")
 }
 
 /// Polls a future with the caller's tokio runtime entered, so a host's timers and spawned tasks
