@@ -32,7 +32,9 @@ impl Comparer {
             .unwrap_or("variant");
         let ignore_punctuation = spec.boolean("ignorePunctuation").unwrap_or(false);
         let numeric = spec.boolean("numeric").unwrap_or(false);
-        let case_first = spec.choice("caseFirst", &["upper", "lower", "false"])?.unwrap_or("false");
+        let case_first = spec
+            .choice("caseFirst", &["upper", "lower", "false"])?
+            .unwrap_or("false");
         let mut options = CollatorOptions::default();
         options.strength = Some(match sensitivity {
             "base" | "case" => Strength::Primary,
@@ -55,7 +57,10 @@ impl Comparer {
             _ => prefs.case_first,
         };
         let collator = CollatorBorrowed::try_new(prefs, options).map_err(|e| {
-            IntlError::range(format!("Intl: no collation data for locale {:?} ({e})", matched.tag))
+            IntlError::range(format!(
+                "Intl: no collation data for locale {:?} ({e})",
+                matched.tag
+            ))
         })?;
         let mut resolved = Map::new();
         resolved.insert("locale".into(), matched.tag.clone().into());

@@ -39,7 +39,13 @@ pub(crate) struct DateFormatter {
 /// The date fields of ECMA-402's options bag.
 const DATE_FIELDS: [&str; 4] = ["weekday", "year", "month", "day"];
 /// The time fields of ECMA-402's options bag.
-const TIME_FIELDS: [&str; 5] = ["dayPeriod", "hour", "minute", "second", "fractionalSecondDigits"];
+const TIME_FIELDS: [&str; 5] = [
+    "dayPeriod",
+    "hour",
+    "minute",
+    "second",
+    "fractionalSecondDigits",
+];
 const STYLES: [&str; 4] = ["full", "long", "medium", "short"];
 
 /// A time zone: its offset in seconds and the name `resolvedOptions()` gives it.
@@ -47,8 +53,17 @@ fn time_zone(name: Option<String>) -> Result<(i32, String), IntlError> {
     let Some(name) = name else {
         return Ok((0, "UTC".to_owned()));
     };
-    if ["utc", "etc/utc", "gmt", "etc/gmt", "z", "etc/zulu", "zulu", "universal"]
-        .contains(&name.to_ascii_lowercase().as_str())
+    if [
+        "utc",
+        "etc/utc",
+        "gmt",
+        "etc/gmt",
+        "z",
+        "etc/zulu",
+        "zulu",
+        "universal",
+    ]
+    .contains(&name.to_ascii_lowercase().as_str())
     {
         return Ok((0, "UTC".to_owned()));
     }
@@ -59,8 +74,15 @@ fn time_zone(name: Option<String>) -> Result<(i32, String), IntlError> {
              UTC)"
         ))
     })?;
-    let (sign, abs) = if offset < 0 { ('-', -offset) } else { ('+', offset) };
-    Ok((offset, format!("{sign}{:02}:{:02}", abs / 3600, abs % 3600 / 60)))
+    let (sign, abs) = if offset < 0 {
+        ('-', -offset)
+    } else {
+        ('+', offset)
+    };
+    Ok((
+        offset,
+        format!("{sign}{:02}:{:02}", abs / 3600, abs % 3600 / 60),
+    ))
 }
 
 /// A fixed offset `±HH`, `±HHMM` or `±HH:MM`, in seconds.
@@ -75,7 +97,11 @@ fn fixed_offset(name: &str) -> Option<i32> {
         return None;
     }
     let hours: i32 = digits[..2].parse().ok()?;
-    let minutes: i32 = if digits.len() == 4 { digits[2..].parse().ok()? } else { 0 };
+    let minutes: i32 = if digits.len() == 4 {
+        digits[2..].parse().ok()?
+    } else {
+        0
+    };
     (hours <= 23 && minutes <= 59).then_some(sign * (hours * 3600 + minutes * 60))
 }
 
@@ -108,7 +134,10 @@ impl DateFormatter {
         let mut resolved = Map::new();
         resolved.insert("locale".into(), matched.tag.clone().into());
         resolved.insert("calendar".into(), "gregory".into());
-        resolved.insert("numberingSystem".into(), locale::numbering_system(&matched).into());
+        resolved.insert(
+            "numberingSystem".into(),
+            locale::numbering_system(&matched).into(),
+        );
         resolved.insert("timeZone".into(), zone_name.clone().into());
         let mut prefs = DateTimeFormatterPreferences::from(&matched.locale);
         match (hour12, hour_cycle) {
@@ -138,10 +167,20 @@ impl DateFormatter {
             }
             let mut builder = FieldSetBuilder::new();
             builder.length = Some(length(date_style.or(time_style).unwrap_or("medium")));
-            builder.date_fields =
-                date_style.map(|s| if s == "full" { DateFields::YMDE } else { DateFields::YMD });
-            builder.time_precision = time_style
-                .map(|s| if s == "short" { TimePrecision::Minute } else { TimePrecision::Second });
+            builder.date_fields = date_style.map(|s| {
+                if s == "full" {
+                    DateFields::YMDE
+                } else {
+                    DateFields::YMD
+                }
+            });
+            builder.time_precision = time_style.map(|s| {
+                if s == "short" {
+                    TimePrecision::Minute
+                } else {
+                    TimePrecision::Second
+                }
+            });
             builder
         } else {
             bag(&spec, &mut resolved)?.to_field_set_builder()
@@ -157,13 +196,22 @@ impl DateFormatter {
             resolved.insert("hour12".into(), matches!(cycle, "h11" | "h12").into());
         }
         let fields = builder.build_composite_datetime().map_err(|e| {
-            IntlError::type_error(format!("Intl.DateTimeFormat: these options do not make a date format ({e:?})"))
+            IntlError::type_error(format!(
+                "Intl.DateTimeFormat: these options do not make a date format ({e:?})"
+            ))
         })?;
         let formatter = DateTimeFormatter::try_new(prefs, fields).map_err(|e| {
-            IntlError::range(format!("Intl: no date data for locale {:?} ({e})", matched.tag))
+            IntlError::range(format!(
+                "Intl: no date data for locale {:?} ({e})",
+                matched.tag
+            ))
         })?;
         let zone_suffix = matches!(time_style, Some("long" | "full")).then(|| {
-            if offset == 0 { "UTC".to_owned() } else { format!("GMT{zone_name}") }
+            if offset == 0 {
+                "UTC".to_owned()
+            } else {
+                format!("GMT{zone_name}")
+            }
         });
         Ok(DateFormatter {
             resolved: Value::Object(resolved).to_string(),
@@ -180,8 +228,12 @@ impl DateFormatter {
             return Err(IntlError::range("Invalid time value"));
         }
         let offset = UtcOffset::try_from_seconds(self.offset).unwrap_or_default();
-        let zoned = ZonedDateTime::from_epoch_milliseconds_and_utc_offset(ms.floor() as i64, offset);
-        let local = DateTime::<Iso> { date: zoned.date, time: zoned.time };
+        let zoned =
+            ZonedDateTime::from_epoch_milliseconds_and_utc_offset(ms.floor() as i64, offset);
+        let local = DateTime::<Iso> {
+            date: zoned.date,
+            time: zoned.time,
+        };
         let text = self.formatter.format(&local).to_string();
         Ok(match &self.zone_suffix {
             Some(zone) => format!("{text} {zone}"),
@@ -192,10 +244,16 @@ impl DateFormatter {
 
 /// The hour cycle a locale uses by default (CLDR's preferred: 12-hour in the listed ones).
 fn default_cycle(matched: &Matched) -> &'static str {
-    let twelve = ["en", "en-US", "en-AU", "en-CA", "en-IN", "en-NZ", "en-SG", "hi", "hi-IN", "ar",
-        "ar-EG", "ar-SA", "ar-AE", "ko", "ko-KR", "es-US", "es-MX", "bn", "bn-IN", "zh-TW", "zh-Hant",
-        "zh-HK", "en-IE", "ms", "ms-MY", "el", "el-GR"];
-    if twelve.contains(&matched.tag.as_str()) { "h12" } else { "h23" }
+    let twelve = [
+        "en", "en-US", "en-AU", "en-CA", "en-IN", "en-NZ", "en-SG", "hi", "hi-IN", "ar", "ar-EG",
+        "ar-SA", "ar-AE", "ko", "ko-KR", "es-US", "es-MX", "bn", "bn-IN", "zh-TW", "zh-Hant",
+        "zh-HK", "en-IE", "ms", "ms-MY", "el", "el-GR",
+    ];
+    if twelve.contains(&matched.tag.as_str()) {
+        "h12"
+    } else {
+        "h23"
+    }
 }
 
 /// The field bag of a components options bag (`year`, `month`, ...), with ECMA-402's defaults
@@ -203,7 +261,11 @@ fn default_cycle(matched: &Matched) -> &'static str {
 fn bag(spec: &Spec, resolved: &mut Map<String, Value>) -> Result<DateTimeFieldBag, IntlError> {
     let required = spec.extra("required").unwrap_or("any");
     let defaults = spec.extra("defaults").unwrap_or("date");
-    let given = |fields: &[&str]| fields.iter().any(|f| spec.options.get(*f).is_some_and(|v| !v.is_null()));
+    let given = |fields: &[&str]| {
+        fields
+            .iter()
+            .any(|f| spec.options.get(*f).is_some_and(|v| !v.is_null()))
+    };
     let mut need_defaults = true;
     if matches!(required, "date" | "any") && given(&DATE_FIELDS) {
         need_defaults = false;
@@ -222,7 +284,11 @@ fn bag(spec: &Spec, resolved: &mut Map<String, Value>) -> Result<DateTimeFieldBa
             options.insert(f.into(), "numeric".into());
         }
     }
-    let spec = Spec { locales: Value::Null, options, extra: Map::new() };
+    let spec = Spec {
+        locales: Value::Null,
+        options,
+        extra: Map::new(),
+    };
     let numeric = ["numeric", "2-digit"];
     let texts = ["narrow", "short", "long"];
     let months = ["numeric", "2-digit", "narrow", "short", "long"];

@@ -16,11 +16,11 @@ pub(crate) const SUPPORTED: &[&str] = &[
     "ar", "ar-AE", "ar-EG", "ar-SA", "bn", "bn-IN", "cs", "cs-CZ", "da", "da-DK", "de", "de-AT",
     "de-CH", "de-DE", "el", "el-GR", "en", "en-AU", "en-CA", "en-GB", "en-IE", "en-IN", "en-NZ",
     "en-SG", "en-US", "en-ZA", "es", "es-AR", "es-ES", "es-MX", "es-US", "fa", "fa-IR", "fi",
-    "fi-FI", "fr", "fr-BE", "fr-CA", "fr-CH", "fr-FR", "he", "he-IL", "hi", "hi-IN", "hu",
-    "hu-HU", "id", "id-ID", "it", "it-CH", "it-IT", "ja", "ja-JP", "ko", "ko-KR", "ms", "ms-MY",
-    "nb", "nb-NO", "nl", "nl-BE", "nl-NL", "no", "pl", "pl-PL", "pt", "pt-BR", "pt-PT", "ro",
-    "ro-RO", "ru", "ru-RU", "sk", "sk-SK", "sv", "sv-SE", "th", "th-TH", "tr", "tr-TR", "uk",
-    "uk-UA", "vi", "vi-VN", "zh", "zh-CN", "zh-Hans", "zh-Hant", "zh-HK", "zh-SG", "zh-TW",
+    "fi-FI", "fr", "fr-BE", "fr-CA", "fr-CH", "fr-FR", "he", "he-IL", "hi", "hi-IN", "hu", "hu-HU",
+    "id", "id-ID", "it", "it-CH", "it-IT", "ja", "ja-JP", "ko", "ko-KR", "ms", "ms-MY", "nb",
+    "nb-NO", "nl", "nl-BE", "nl-NL", "no", "pl", "pl-PL", "pt", "pt-BR", "pt-PT", "ro", "ro-RO",
+    "ru", "ru-RU", "sk", "sk-SK", "sv", "sv-SE", "th", "th-TH", "tr", "tr-TR", "uk", "uk-UA", "vi",
+    "vi-VN", "zh", "zh-CN", "zh-Hans", "zh-Hant", "zh-HK", "zh-SG", "zh-TW",
 ];
 
 /// A matched locale: what ICU4X formats with (the request, extensions and all) and the tag
@@ -78,7 +78,10 @@ pub(crate) fn resolve(locales: &Value) -> Result<Matched, IntlError> {
             });
         }
     }
-    let asked: Vec<String> = requested.iter().map(|l| format!("{:?}", l.to_string())).collect();
+    let asked: Vec<String> = requested
+        .iter()
+        .map(|l| format!("{:?}", l.to_string()))
+        .collect();
     Err(IntlError::range(format!(
         "Intl: locale {} is not supported in this sandbox (supported: {}); the default, when \
          none is given, is {DEFAULT_LOCALE}",

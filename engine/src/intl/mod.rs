@@ -19,6 +19,7 @@ mod date;
 mod locale;
 mod number;
 mod options;
+mod plural;
 
 use std::{cell::RefCell, collections::HashMap, rc::Rc};
 
@@ -27,7 +28,7 @@ pub(crate) use options::IntlError;
 /// What the cache holds: a built formatter of one kind.
 enum Built {
     Number(number::NumberFormatter),
-    Plural(number::PluralSelector),
+    Plural(plural::PluralSelector),
     Date(date::DateFormatter),
     Collator(collate::Comparer),
 }
@@ -87,10 +88,16 @@ fn dispatch(op: &str, spec: &str, a: &str, b: &str) -> Result<String, IntlError>
     let made = match kind {
         "canonical" => return locale::canonical_json(spec),
         "supported" => return locale::supported_json(spec),
-        "number" => built('n', spec, |s| number::NumberFormatter::new(s).map(Built::Number))?,
-        "plural" => built('p', spec, |s| number::PluralSelector::new(s).map(Built::Plural))?,
+        "number" => built('n', spec, |s| {
+            number::NumberFormatter::new(s).map(Built::Number)
+        })?,
+        "plural" => built('p', spec, |s| {
+            plural::PluralSelector::new(s).map(Built::Plural)
+        })?,
         "date" => built('d', spec, |s| date::DateFormatter::new(s).map(Built::Date))?,
-        "collator" => built('c', spec, |s| collate::Comparer::new(s).map(Built::Collator))?,
+        "collator" => built('c', spec, |s| {
+            collate::Comparer::new(s).map(Built::Collator)
+        })?,
         _ => return Err(IntlError::type_error(format!("no Intl operation {op:?}"))),
     };
     Ok(match (&*made, action) {

@@ -1,5 +1,5 @@
-//! `Intl.NumberFormat` and `Intl.PluralRules`: ECMA-402's digit options applied to a
-//! [`Decimal`], formatted by ICU4X (decimal, percent, currency, compact).
+//! `Intl.NumberFormat`: ECMA-402's digit options applied to a [`Decimal`], formatted by ICU4X
+//! (decimal, percent, currency, compact).
 
 use fixed_decimal::{Decimal, SignDisplay, SignedRoundingMode, UnsignedRoundingMode};
 use icu_decimal::{
@@ -10,7 +10,6 @@ use icu_experimental::dimension::{
     currency::{formatter::CurrencyFormatter, CurrencyType},
     percent::formatter::PercentFormatter,
 };
-use icu_plurals::{PluralCategory, PluralRules};
 use serde_json::{json, Map, Value};
 
 use super::{
@@ -20,7 +19,7 @@ use super::{
 
 /// The digit options: ECMA-402's minimum/maximum fraction, integer and significant digits.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Digits {
+pub(super) struct Digits {
     min_int: u8,
     min_frac: u8,
     max_frac: u8,
@@ -29,7 +28,7 @@ pub(crate) struct Digits {
 
 impl Digits {
     /// Read the digit options, with the style's default fraction digits.
-    fn read(spec: &Spec, default_min: u8, default_max: u8) -> Result<Digits, IntlError> {
+    pub(super) fn read(spec: &Spec, default_min: u8, default_max: u8) -> Result<Digits, IntlError> {
         let min_int = spec.integer("minimumIntegerDigits", 1, 21)?.unwrap_or(1);
         let min_sig = spec.integer("minimumSignificantDigits", 1, 21)?;
         let max_sig = spec.integer("maximumSignificantDigits", 1, 21)?;
@@ -68,7 +67,7 @@ impl Digits {
     }
 
     /// Round and pad `value` as the options say (rounding half away from zero, as ECMA-402).
-    fn apply(&self, value: &mut Decimal) {
+    pub(super) fn apply(&self, value: &mut Decimal) {
         let half_expand = SignedRoundingMode::Unsigned(UnsignedRoundingMode::HalfExpand);
         if let Some((min, max)) = self.significant {
             if !value.absolute.is_zero() {
@@ -91,7 +90,7 @@ impl Digits {
     }
 
     /// The options' entries of `resolvedOptions()`.
-    fn resolve_into(&self, resolved: &mut Map<String, Value>) {
+    pub(super) fn resolve_into(&self, resolved: &mut Map<String, Value>) {
         resolved.insert("minimumIntegerDigits".into(), self.min_int.into());
         if let Some((min, max)) = self.significant {
             resolved.insert("minimumSignificantDigits".into(), min.into());
@@ -104,14 +103,14 @@ impl Digits {
 }
 
 /// A number as the glue passes it: finite (as a [`Decimal`]), or one of NaN and ±Infinity.
-enum Parsed {
+pub(super) enum Parsed {
     Finite(Decimal),
     NaN,
     Infinite { negative: bool },
 }
 
 /// Read a number printed by JavaScript (`String(x)`, e.g. `-1.5e+21`, or a BigInt's digits).
-fn parse_number(text: &str) -> Result<Parsed, IntlError> {
+pub(super) fn parse_number(text: &str) -> Result<Parsed, IntlError> {
     match text {
         "NaN" => return Ok(Parsed::NaN),
         "Infinity" => return Ok(Parsed::Infinite { negative: false }),
@@ -153,7 +152,11 @@ fn currency_digits(code: &str) -> u8 {
     }
 }
 
-fn data_error(what: &str, matched: &Matched, error: impl std::fmt::Display) -> IntlError {
+pub(super) fn data_error(
+    what: &str,
+    matched: &Matched,
+    error: impl std::fmt::Display,
+) -> IntlError {
     IntlError::range(format!(
         "Intl: no {what} data for locale {:?} ({error})",
         matched.tag
@@ -170,17 +173,34 @@ impl NumberFormatter {
             .unwrap_or("decimal");
         let currency = spec.string("currency");
         let currency_display = spec
-            .choice("currencyDisplay", &["symbol", "narrowSymbol", "code", "name"])?
+            .choice(
+                "currencyDisplay",
+                &["symbol", "narrowSymbol", "code", "name"],
+            )?
             .unwrap_or("symbol");
         let notation = spec
-            .choice("notation", &["standard", "scientific", "engineering", "compact"])?
+            .choice(
+                "notation",
+                &["standard", "scientific", "engineering", "compact"],
+            )?
             .unwrap_or("standard");
-        let compact_display = spec.choice("compactDisplay", &["short", "long"])?.unwrap_or("short");
+        let compact_display = spec
+            .choice("compactDisplay", &["short", "long"])?
+            .unwrap_or("short");
         let sign_name = spec
-            .choice("signDisplay", &["auto", "never", "always", "exceptZero", "negative"])?
+            .choice(
+                "signDisplay",
+                &["auto", "never", "always", "exceptZero", "negative"],
+            )?
             .unwrap_or("auto");
         let grouping_name = match spec.options.get("useGrouping") {
-            None | Some(Value::Null) => if notation == "compact" { "min2" } else { "auto" },
+            None | Some(Value::Null) => {
+                if notation == "compact" {
+                    "min2"
+                } else {
+                    "auto"
+                }
+            }
             Some(Value::Bool(false)) => "false",
             Some(Value::Bool(true)) => "always",
             Some(Value::String(s)) if s.is_empty() => "false",
@@ -207,7 +227,9 @@ impl NumberFormatter {
                     "Currency code is required with currency style.",
                 ))
             }
-            (_, Some(code)) if code.len() != 3 || !code.bytes().all(|b| b.is_ascii_alphabetic()) => {
+            (_, Some(code))
+                if code.len() != 3 || !code.bytes().all(|b| b.is_ascii_alphabetic()) =>
+            {
                 return Err(IntlError::range(format!("Invalid currency code : {code}")))
             }
             (_, code) => code.map(|c| c.to_ascii_uppercase()),
@@ -239,11 +261,22 @@ impl NumberFormatter {
             "negative" => SignDisplay::Negative,
             _ => SignDisplay::Auto,
         };
-        let presenter = presenter(&matched, style, notation, compact_display, currency.as_deref(), currency_display, grouping)?;
+        let presenter = presenter(
+            &matched,
+            style,
+            notation,
+            compact_display,
+            currency.as_deref(),
+            currency_display,
+            grouping,
+        )?;
 
         let mut resolved = Map::new();
         resolved.insert("locale".into(), matched.tag.clone().into());
-        resolved.insert("numberingSystem".into(), locale::numbering_system(&matched).into());
+        resolved.insert(
+            "numberingSystem".into(),
+            locale::numbering_system(&matched).into(),
+        );
         resolved.insert("style".into(), style.into());
         if let Some(code) = &currency {
             if style == "currency" {
@@ -255,7 +288,11 @@ impl NumberFormatter {
         digits.resolve_into(&mut resolved);
         resolved.insert(
             "useGrouping".into(),
-            if grouping_name == "false" { json!(false) } else { json!(grouping_name) },
+            if grouping_name == "false" {
+                json!(false)
+            } else {
+                json!(grouping_name)
+            },
         );
         resolved.insert("notation".into(), notation.into());
         if notation == "compact" {
@@ -290,7 +327,10 @@ impl NumberFormatter {
         if matches!(self.presenter, Presenter::Percent(_)) {
             value.multiply_pow10(2);
         }
-        let compact = matches!(self.presenter, Presenter::Compact(_) | Presenter::CompactCurrency(_));
+        let compact = matches!(
+            self.presenter,
+            Presenter::Compact(_) | Presenter::CompactCurrency(_)
+        );
         if !compact || self.explicit_digits {
             self.digits.apply(&mut value);
         }
@@ -373,62 +413,4 @@ fn presenter(
         )),
         _ => Presenter::Decimal(decimal()?),
     })
-}
-
-/// A built `Intl.PluralRules`.
-pub(crate) struct PluralSelector {
-    /// `resolvedOptions()` as JSON.
-    pub(crate) resolved: String,
-    rules: PluralRules,
-    digits: Digits,
-}
-
-/// CLDR's name of a plural category.
-fn category_name(category: PluralCategory) -> &'static str {
-    match category {
-        PluralCategory::Zero => "zero",
-        PluralCategory::One => "one",
-        PluralCategory::Two => "two",
-        PluralCategory::Few => "few",
-        PluralCategory::Many => "many",
-        PluralCategory::Other => "other",
-    }
-}
-
-impl PluralSelector {
-    /// Build the rules a spec describes (`type`: cardinal or ordinal, and the digit options).
-    pub(crate) fn new(spec: &str) -> Result<PluralSelector, IntlError> {
-        let spec = Spec::parse(spec)?;
-        let matched = locale::resolve(&spec.locales)?;
-        let kind = spec.choice("type", &["cardinal", "ordinal"])?.unwrap_or("cardinal");
-        let digits = Digits::read(&spec, 0, 3)?;
-        let made = if kind == "ordinal" {
-            PluralRules::try_new_ordinal((&matched.locale).into())
-        } else {
-            PluralRules::try_new_cardinal((&matched.locale).into())
-        };
-        let rules = made.map_err(|e| data_error("plural", &matched, e))?;
-        let mut resolved = Map::new();
-        resolved.insert("locale".into(), matched.tag.clone().into());
-        resolved.insert("type".into(), kind.into());
-        digits.resolve_into(&mut resolved);
-        let categories: Vec<&str> = rules.categories().map(category_name).collect();
-        resolved.insert("pluralCategories".into(), categories.into());
-        resolved.insert("roundingMode".into(), "halfExpand".into());
-        Ok(PluralSelector {
-            resolved: Value::Object(resolved).to_string(),
-            rules,
-            digits,
-        })
-    }
-
-    /// `select(n)`: the category's name.
-    pub(crate) fn select(&self, value: &str) -> Result<&'static str, IntlError> {
-        let mut value = match parse_number(value)? {
-            Parsed::Finite(value) => value,
-            Parsed::NaN | Parsed::Infinite { .. } => return Ok("other"),
-        };
-        self.digits.apply(&mut value);
-        Ok(category_name(self.rules.category_for(&value)))
-    }
 }

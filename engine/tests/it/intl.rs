@@ -9,10 +9,7 @@ use serde_json::{json, Value};
 
 /// The value a program returns, each entry of `exprs` evaluated (an error as `Name: message`).
 async fn each(exprs: &[&str]) -> Vec<Value> {
-    let body: Vec<String> = exprs
-        .iter()
-        .map(|e| format!("t(() => {e});"))
-        .collect();
+    let body: Vec<String> = exprs.iter().map(|e| format!("t(() => {e});")).collect();
     let program = format!(
         "const out = []; const t = (f) => {{ try {{ out.push(f()); }} catch (e) {{ \
          out.push(e.name + ': ' + e.message); }} }};\n{}\nreturn out;",
