@@ -29,7 +29,7 @@ pub(crate) use options::IntlError;
 enum Built {
     Number(number::NumberFormatter),
     Plural(plural::PluralSelector),
-    Date(date::DateFormatter),
+    Date(Box<date::DateFormatter>),
     Collator(collate::Comparer),
 }
 
@@ -94,7 +94,9 @@ fn dispatch(op: &str, spec: &str, a: &str, b: &str) -> Result<String, IntlError>
         "plural" => built('p', spec, |s| {
             plural::PluralSelector::new(s).map(Built::Plural)
         })?,
-        "date" => built('d', spec, |s| date::DateFormatter::new(s).map(Built::Date))?,
+        "date" => built('d', spec, |s| {
+            date::DateFormatter::new(s).map(|f| Built::Date(Box::new(f)))
+        })?,
         "collator" => built('c', spec, |s| {
             collate::Comparer::new(s).map(Built::Collator)
         })?,
