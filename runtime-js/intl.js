@@ -84,7 +84,7 @@ export default function makeIntl(primordials, { intl: raw }) {
     return ObjectIs(number, -0) ? '-0' : StringCtor(number);
   };
 
-  const supportedLocalesOf = (locales) => JSONParse(call('supported', JSONStringify(localesOf(locales))));
+  const supportedLocales = (locales) => JSONParse(call('supported', JSONStringify(localesOf(locales))));
   const method = (object, name, value) => {
     ObjectDefineProperty(object, name, { value, writable: true, enumerable: false, configurable: true });
   };
@@ -105,7 +105,7 @@ export default function makeIntl(primordials, { intl: raw }) {
   const specs = new WeakMapCtor();
   const specFor = (object, Class) => {
     const spec = ReflectApply(WeakMapPrototypeGet, specs, [object]);
-    if (spec === undefined) throw new TypeErrorCtor(`Method called on an object that is not an Intl.${Class.name}`);
+    if (spec === undefined) throw new TypeErrorCtor('Method called on an object that is not an Intl.' + Class.name);
     return spec;
   };
   const dateMs = (date) => {
@@ -117,71 +117,37 @@ export default function makeIntl(primordials, { intl: raw }) {
   const formatDate = (spec, date) => call('date.format', spec, dateMs(date));
   const compare = (spec, a, b) => NumberCtor(call('collator.compare', spec, StringCtor(a), StringCtor(b)));
 
-  class NumberFormat {
-    constructor(locales, options) {
-      const spec = specOf(locales, options, NUMBER_KEYS);
-      call('number.resolve', spec);
-      ReflectApply(WeakMapPrototypeSet, specs, [this, spec]);
-    }
-    resolvedOptions() {
-      return JSONParse(call('number.resolve', specFor(this, NumberFormat)));
-    }
-    static supportedLocalesOf(locales) {
-      return supportedLocalesOf(locales);
-    }
-  }
+  /** An Intl constructor (callable with or without `new`, as ECMA-402's are) for `kind`. */
+  const formatterClass = (name, kind, keys, extra) => {
+    const Ctor = {
+      [name]: function (locales, options) {
+        const self = new.target === undefined ? ObjectCreate(Ctor.prototype) : this;
+        const spec = specOf(locales, options, keys, extra);
+        call(kind + '.resolve', spec);
+        ReflectApply(WeakMapPrototypeSet, specs, [self, spec]);
+        return self;
+      },
+    }[name];
+    method(Ctor.prototype, 'resolvedOptions', function resolvedOptions() {
+      return JSONParse(call(kind + '.resolve', specFor(this, Ctor)));
+    });
+    method(Ctor, 'supportedLocalesOf', function supportedLocalesOf(locales) {
+      return supportedLocales(locales);
+    });
+    tag(Ctor.prototype, 'Intl.' + name);
+    return Ctor;
+  };
+
+  const NumberFormat = formatterClass('NumberFormat', 'number', NUMBER_KEYS);
   bound(NumberFormat, 'format', formatNumber);
-  tag(NumberFormat.prototype, 'Intl.NumberFormat');
-
-  class DateTimeFormat {
-    constructor(locales, options) {
-      const spec = specOf(locales, options, DATE_KEYS, { required: 'any', defaults: 'date' });
-      call('date.resolve', spec);
-      ReflectApply(WeakMapPrototypeSet, specs, [this, spec]);
-    }
-    resolvedOptions() {
-      return JSONParse(call('date.resolve', specFor(this, DateTimeFormat)));
-    }
-    static supportedLocalesOf(locales) {
-      return supportedLocalesOf(locales);
-    }
-  }
+  const DateTimeFormat = formatterClass('DateTimeFormat', 'date', DATE_KEYS, { required: 'any', defaults: 'date' });
   bound(DateTimeFormat, 'format', formatDate);
-  tag(DateTimeFormat.prototype, 'Intl.DateTimeFormat');
-
-  class PluralRules {
-    constructor(locales, options) {
-      const spec = specOf(locales, options, PLURAL_KEYS);
-      call('plural.resolve', spec);
-      ReflectApply(WeakMapPrototypeSet, specs, [this, spec]);
-    }
-    select(value) {
-      return call('plural.select', specFor(this, PluralRules), numberText(NumberCtor(value)));
-    }
-    resolvedOptions() {
-      return JSONParse(call('plural.resolve', specFor(this, PluralRules)));
-    }
-    static supportedLocalesOf(locales) {
-      return supportedLocalesOf(locales);
-    }
-  }
-  tag(PluralRules.prototype, 'Intl.PluralRules');
-
-  class Collator {
-    constructor(locales, options) {
-      const spec = specOf(locales, options, COLLATOR_KEYS);
-      call('collator.resolve', spec);
-      ReflectApply(WeakMapPrototypeSet, specs, [this, spec]);
-    }
-    resolvedOptions() {
-      return JSONParse(call('collator.resolve', specFor(this, Collator)));
-    }
-    static supportedLocalesOf(locales) {
-      return supportedLocalesOf(locales);
-    }
-  }
+  const PluralRules = formatterClass('PluralRules', 'plural', PLURAL_KEYS);
+  method(PluralRules.prototype, 'select', function select(value) {
+    return call('plural.select', specFor(this, PluralRules), numberText(NumberCtor(value)));
+  });
+  const Collator = formatterClass('Collator', 'collator', COLLATOR_KEYS);
   bound(Collator, 'compare', compare);
-  tag(Collator.prototype, 'Intl.Collator');
 
   const Intl = ObjectCreate(ObjectPrototype);
   method(Intl, 'NumberFormat', NumberFormat);

@@ -320,3 +320,27 @@ engine_test! {
         );
     }
 }
+
+engine_test! {
+    async fn constructors_work_with_and_without_new() {
+        assert_eq!(
+            each(&[
+                "Intl.NumberFormat('de-DE').format(1234.5)",
+                "new Intl.NumberFormat('de-DE') instanceof Intl.NumberFormat",
+                "Intl.DateTimeFormat('en-GB').format(0)",
+                "[3, 1, 2].map(new Intl.NumberFormat('en', { minimumFractionDigits: 1 }).format).join(' ')",
+                "Object.prototype.toString.call(new Intl.Collator())",
+                "Intl.PluralRules.supportedLocalesOf('ru')",
+            ])
+            .await,
+            [
+                json!("1.234,5"),
+                json!(true),
+                json!("01/01/1970"),
+                json!("3.0 1.0 2.0"),
+                json!("[object Intl.Collator]"),
+                json!(["ru"]),
+            ]
+        );
+    }
+}
