@@ -2,9 +2,9 @@
 //! ICU4X's field bag (or, for `dateStyle`/`timeStyle`, its field-set lengths), in UTC or a fixed
 //! offset.
 //!
-//! Time zones: `UTC` (the default; also `Etc/UTC`, `GMT`) and fixed offsets (`+05:30`, `-0800`).
-//! A named zone (`Europe/Berlin`) is a `RangeError` saying so: the sandbox has no time-zone
-//! database, and formatting in another zone than the one asked for would be silently wrong.
+//! Time zones: `UTC` (the default; also `Etc/UTC`, `GMT`), fixed offsets (`+05:30`, `-0800`) and
+//! IANA names (`Europe/Berlin`, from the database jiff bundles into the binary: the host's own
+//! files are never read, so every machine formats alike). An unknown name is a `RangeError`.
 
 use icu_calendar::Iso;
 use icu_datetime::{
@@ -30,10 +30,10 @@ pub(crate) struct DateFormatter {
     /// `resolvedOptions()` as JSON.
     pub(crate) resolved: String,
     formatter: DateTimeFormatter<CompositeDateTimeFieldSet>,
-    /// The time zone's offset from UTC, in seconds.
-    offset: i32,
-    /// The zone's name appended to a long or full `timeStyle` (`UTC`, `GMT+05:30`).
-    zone_suffix: Option<String>,
+    /// The time zone.
+    zone: Zone,
+    /// A long or full `timeStyle` names the zone after the time.
+    zone_suffix: bool,
 }
 
 /// The date fields of ECMA-402's options bag.
@@ -48,10 +48,37 @@ const TIME_FIELDS: [&str; 5] = [
 ];
 const STYLES: [&str; 4] = ["full", "long", "medium", "short"];
 
-/// A time zone: its offset in seconds and the name `resolvedOptions()` gives it.
-fn time_zone(name: Option<String>) -> Result<(i32, String), IntlError> {
+/// A time zone: a fixed offset (seconds east of UTC) or an IANA zone.
+enum Zone {
+    Fixed(i32),
+    Named(jiff::tz::TimeZone),
+}
+
+impl Zone {
+    /// The offset from UTC at an instant, in seconds.
+    fn offset_at(&self, epoch_ms: i64) -> i32 {
+        match self {
+            Zone::Fixed(offset) => *offset,
+            Zone::Named(zone) => jiff::Timestamp::from_millisecond(epoch_ms)
+                .map_or(0, |at| zone.to_offset(at).seconds()),
+        }
+    }
+}
+
+/// `+05:30` for an offset in seconds.
+fn offset_text(offset: i32) -> String {
+    let (sign, abs) = if offset < 0 {
+        ('-', -offset)
+    } else {
+        ('+', offset)
+    };
+    format!("{sign}{:02}:{:02}", abs / 3600, abs % 3600 / 60)
+}
+
+/// A time zone option: the zone and the name `resolvedOptions()` gives it.
+fn time_zone(name: Option<String>) -> Result<(Zone, String), IntlError> {
     let Some(name) = name else {
-        return Ok((0, "UTC".to_owned()));
+        return Ok((Zone::Fixed(0), "UTC".to_owned()));
     };
     if [
         "utc",
@@ -65,24 +92,19 @@ fn time_zone(name: Option<String>) -> Result<(i32, String), IntlError> {
     ]
     .contains(&name.to_ascii_lowercase().as_str())
     {
-        return Ok((0, "UTC".to_owned()));
+        return Ok((Zone::Fixed(0), "UTC".to_owned()));
     }
-    let offset = fixed_offset(&name).ok_or_else(|| {
+    if let Some(offset) = fixed_offset(&name) {
+        return Ok((Zone::Fixed(offset), offset_text(offset)));
+    }
+    let zone = jiff::tz::db().get(&name).map_err(|_| {
         IntlError::range(format!(
-            "Intl.DateTimeFormat: time zone {name:?} is not supported in this sandbox: it has no \
-             time-zone database; use \"UTC\" or a fixed offset such as \"+02:00\" (the default is \
-             UTC)"
+            "Intl.DateTimeFormat: invalid time zone {name:?} (use an IANA name such as \
+             \"Europe/Berlin\", \"UTC\" or a fixed offset such as \"+02:00\")"
         ))
     })?;
-    let (sign, abs) = if offset < 0 {
-        ('-', -offset)
-    } else {
-        ('+', offset)
-    };
-    Ok((
-        offset,
-        format!("{sign}{:02}:{:02}", abs / 3600, abs % 3600 / 60),
-    ))
+    let canonical = zone.iana_name().unwrap_or(&name).to_owned();
+    Ok((Zone::Named(zone), canonical))
 }
 
 /// A fixed offset `±HH`, `±HHMM` or `±HH:MM`, in seconds.
@@ -120,7 +142,7 @@ impl DateFormatter {
     pub(crate) fn new(spec_text: &str) -> Result<DateFormatter, IntlError> {
         let spec = Spec::parse(spec_text)?;
         let matched = locale::resolve(&spec.locales)?;
-        let (offset, zone_name) = time_zone(spec.string("timeZone"))?;
+        let (zone, zone_name) = time_zone(spec.string("timeZone"))?;
         if spec.string("timeZoneName").is_some() || spec.string("dayPeriod").is_some() {
             return Err(IntlError::range(
                 "Intl.DateTimeFormat: the options timeZoneName and dayPeriod are not supported in \
@@ -206,17 +228,11 @@ impl DateFormatter {
                 matched.tag
             ))
         })?;
-        let zone_suffix = matches!(time_style, Some("long" | "full")).then(|| {
-            if offset == 0 {
-                "UTC".to_owned()
-            } else {
-                format!("GMT{zone_name}")
-            }
-        });
+        let zone_suffix = matches!(time_style, Some("long" | "full"));
         Ok(DateFormatter {
             resolved: Value::Object(resolved).to_string(),
             formatter,
-            offset,
+            zone,
             zone_suffix,
         })
     }
@@ -227,17 +243,19 @@ impl DateFormatter {
         if !ms.is_finite() || ms.abs() > 8.64e15 {
             return Err(IntlError::range("Invalid time value"));
         }
-        let offset = UtcOffset::try_from_seconds(self.offset).unwrap_or_default();
-        let zoned =
-            ZonedDateTime::from_epoch_milliseconds_and_utc_offset(ms.floor() as i64, offset);
+        let ms = ms.floor() as i64;
+        let seconds = self.zone.offset_at(ms);
+        let offset = UtcOffset::try_from_seconds(seconds).unwrap_or_default();
+        let zoned = ZonedDateTime::from_epoch_milliseconds_and_utc_offset(ms, offset);
         let local = DateTime::<Iso> {
             date: zoned.date,
             time: zoned.time,
         };
         let text = self.formatter.format(&local).to_string();
-        Ok(match &self.zone_suffix {
-            Some(zone) => format!("{text} {zone}"),
-            None => text,
+        Ok(match (self.zone_suffix, seconds) {
+            (false, _) => text,
+            (true, 0) => format!("{text} UTC"),
+            (true, seconds) => format!("{text} GMT{}", offset_text(seconds)),
         })
     }
 }
