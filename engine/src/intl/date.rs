@@ -6,7 +6,7 @@
 //! IANA names (`Europe/Berlin`, from the database jiff bundles into the binary: the host's own
 //! files are never read, so every machine formats alike). An unknown name is a `RangeError`.
 
-use icu_calendar::Iso;
+use icu_calendar::cal::Gregorian;
 use icu_datetime::{
     fieldbag::{field, DateTimeFieldBag},
     fieldsets::{
@@ -14,7 +14,7 @@ use icu_datetime::{
         enums::CompositeDateTimeFieldSet,
     },
     options::{Length, TimePrecision},
-    DateTimeFormatter, DateTimeFormatterPreferences,
+    DateTimeFormatterPreferences, FixedCalendarDateTimeFormatter,
 };
 use icu_locale::preferences::extensions::unicode::keywords::HourCycle;
 use icu_time::{zone::UtcOffset, DateTime, ZonedDateTime};
@@ -29,7 +29,9 @@ use super::{
 pub(crate) struct DateFormatter {
     /// `resolvedOptions()` as JSON.
     pub(crate) resolved: String,
-    formatter: DateTimeFormatter<CompositeDateTimeFieldSet>,
+    /// Always the Gregorian calendar (`resolvedOptions().calendar` says so): only its data
+    /// is linked in.
+    formatter: FixedCalendarDateTimeFormatter<Gregorian, CompositeDateTimeFieldSet>,
     /// The time zone.
     zone: Zone,
     /// A long or full `timeStyle` names the zone after the time.
@@ -222,7 +224,7 @@ impl DateFormatter {
                 "Intl.DateTimeFormat: these options do not make a date format ({e:?})"
             ))
         })?;
-        let formatter = DateTimeFormatter::try_new(prefs, fields).map_err(|e| {
+        let formatter = FixedCalendarDateTimeFormatter::try_new(prefs, fields).map_err(|e| {
             IntlError::range(format!(
                 "Intl: no date data for locale {:?} ({e})",
                 matched.tag
@@ -247,8 +249,8 @@ impl DateFormatter {
         let seconds = self.zone.offset_at(ms);
         let offset = UtcOffset::try_from_seconds(seconds).unwrap_or_default();
         let zoned = ZonedDateTime::from_epoch_milliseconds_and_utc_offset(ms, offset);
-        let local = DateTime::<Iso> {
-            date: zoned.date,
+        let local = DateTime::<Gregorian> {
+            date: zoned.date.to_calendar(Gregorian),
             time: zoned.time,
         };
         let text = self.formatter.format(&local).to_string();
