@@ -16,6 +16,8 @@ import {
   op_ptc_host_call,
   op_ptc_host_log,
   op_ptc_note,
+  op_ptc_intl,
+  op_ptc_intl_wanted,
   op_ptc_now,
   op_ptc_random,
   op_ptc_ready,
@@ -29,6 +31,7 @@ import makeUrl from 'ext:ptc/url.js';
 import makeConsole from 'ext:ptc/console.js';
 import makeMissing from 'ext:ptc/missing.js';
 import makeTyped from 'ext:ptc/typed.js';
+import makeIntl from 'ext:ptc/intl.js';
 
 // Primordials, captured before any program code runs.
 const { deleteProperty, ownKeys } = Reflect;
@@ -138,6 +141,7 @@ const PARTS = {
   console: makeConsole,
   missing: makeMissing,
   typed: makeTyped,
+  intl: makeIntl,
 };
 
 const host = {
@@ -147,6 +151,8 @@ const host = {
   sleep: (ms) => op_ptc_sleep(ms),
   now: () => op_ptc_now(),
   random: (n) => op_ptc_random(n),
+  // ptc's Intl replaces the QuickJS facade's stub; V8 keeps its own (no `intl` then).
+  intl: op_ptc_intl_wanted() ? (op, spec, a, b) => op_ptc_intl(op, spec, a, b) : undefined,
   // V8 compiles a function when it first runs: the parts are imported with the rest.
   part: (name) => PARTS[name],
 };

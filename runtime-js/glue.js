@@ -2,8 +2,8 @@
 //
 // The engine evaluates this file after primordials.js (one module: capturePrimordials is in
 // scope) and calls its default export ONCE per fresh sandbox, before the program runs, with the
-// raw host functions and the run's facts. json.js, inspect.js, web.js, url.js, console.js and
-// missing.js are modules of their own, loaded the first time a run needs them (many runs need
+// raw host functions and the run's facts. json.js, inspect.js, web.js, url.js, console.js,
+// missing.js and intl.js are modules of their own, loaded the first time a run needs them (many runs need
 // none: a fresh sandbox then reads about a third of the glue's code):
 //
 //   host.call(name, argsJson, trace) -> Promise  settles with the tool's JSON value, or rejects
@@ -26,9 +26,12 @@
 //   host.sleep(ms) -> Promise                    resolves after ms (timers end with the run).
 //   host.now() -> number                         milliseconds since the run started.
 //   host.random(n) -> number[]                   n bytes from the operating system's generator.
+//   host.intl(op, spec, a, b) -> string          optional: Intl's formatting (engine/src/intl/),
+//                                               given by engines with no working Intl of their
+//                                               own; intl.js is its only user.
 //   host.part(name) -> function                  the default export of a part ('json',
 //                                               'inspect', 'web', 'url', 'console', 'missing',
-//                                               'typed'):
+//                                               'typed', 'intl'):
 //                                               called once with the primordials (and what
 //                                               else of the glue's that part needs).
 //   host.note(kind, site, subject, text)         (see above)
@@ -417,6 +420,20 @@ export default function ptcGlue(host, facts) {
     lazyGlobals[name] = () => web()[name];
   }
   for (const name of ['URL', 'URLSearchParams']) lazyGlobals[name] = () => url()[name];
+  // `Intl` and the locale methods where the engine has no working Intl of its own (the host then
+  // gives `intl`): intl.js, on first use.
+  if (host.intl !== undefined) {
+    const intl = part('intl', { intl: host.intl });
+    lazyGlobals.Intl = () => intl().Intl;
+    const locale = [[Number.prototype, 'toLocaleString', 'number'],
+      [BigInt.prototype, 'toLocaleString', 'number'], [Date.prototype, 'toLocaleString', 'date'],
+      [Date.prototype, 'toLocaleDateString', 'dateOnly'],
+      [Date.prototype, 'toLocaleTimeString', 'timeOnly'], [String.prototype, 'localeCompare', 'compare']];
+    for (const [proto, name, kind] of locale) {
+      const value = { [name](...args) { return intl()[kind](this, args[0], args[1], args[2]); } }[name];
+      defineProperty(proto, name, { value, writable: true, enumerable: false, configurable: true });
+    }
+  }
   for (const name of keys(lazyGlobals)) {
     const make = lazyGlobals[name];
     defineProperty(globalThis, name, {

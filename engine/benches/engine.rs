@@ -1,4 +1,6 @@
-//! Engine benchmarks: a trivial run end to end, the host-call round trip and a fan-out.
+//! Engine benchmarks: a trivial run end to end, the host-call round trip, a fan-out, and locale
+//! formatting (what the first `toLocaleString` of a run costs over a run that formats nothing,
+//! and what each further format costs).
 //!
 //! `CARGO_TARGET_DIR=/work/target-engine cargo bench -p ptc-engine --bench engine`
 
@@ -128,5 +130,32 @@ fn strip(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, trivial, host_calls, fan_out, strip);
+fn locale(c: &mut Criterion) {
+    let rt = runtime();
+    let mut group = c.benchmark_group("locale");
+    // In place: the run's thread keeps its built formatters from run to run, as a server's do.
+    let engine = QuickJsEngine::with_placement(Placement::InPlace);
+    let cases = [
+        ("run_formatting_nothing", "return 1234.5"),
+        ("run_with_one_toLocaleString", "return (1234.5).toLocaleString('de-DE')"),
+        (
+            "run_with_1000_number_formats",
+            "let s = '';\nfor (let i = 0; i < 1000; i++) s = (i * 1.5).toLocaleString('de-DE', { maximumFractionDigits: 1 });\nreturn s",
+        ),
+        (
+            "run_with_1000_formats_by_one_NumberFormat",
+            "const nf = new Intl.NumberFormat('de-DE', { maximumFractionDigits: 1 });\nlet s = '';\nfor (let i = 0; i < 1000; i++) s = nf.format(i * 1.5);\nreturn s",
+        ),
+        (
+            "run_with_1000_date_formats",
+            "let s = '';\nfor (let i = 0; i < 1000; i++) s = new Date(i * 86400000).toLocaleDateString('en-US', { dateStyle: 'medium' });\nreturn s",
+        ),
+    ];
+    for (name, ts) in cases {
+        group.bench_function(name, |b| b.to_async(&rt).iter(|| run(&engine, ts)));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, trivial, host_calls, fan_out, strip, locale);
 criterion_main!(benches);

@@ -107,6 +107,7 @@ mod deno;
 mod diagnostic;
 mod failure;
 mod host;
+mod intl;
 mod json;
 mod left;
 mod limits;
@@ -162,7 +163,7 @@ pub(crate) const GLUE_JS: &str = glue_source!();
 /// The glue's lazily loaded parts, by the name `host.part(name)` takes: ES modules of their own
 /// whose default export is the part's make function (see `runtime-js/glue.js`). ASCII only.
 #[cfg_attr(not(feature = "quickjs"), allow(dead_code))]
-pub(crate) const GLUE_PARTS: [(&str, &str); 7] = [
+pub(crate) const GLUE_PARTS: [(&str, &str); 8] = [
     ("json", include_str!("../../runtime-js/json.js")),
     ("inspect", include_str!("../../runtime-js/inspect.js")),
     ("web", include_str!("../../runtime-js/web.js")),
@@ -170,6 +171,7 @@ pub(crate) const GLUE_PARTS: [(&str, &str); 7] = [
     ("console", include_str!("../../runtime-js/console.js")),
     ("missing", include_str!("../../runtime-js/missing.js")),
     ("typed", include_str!("../../runtime-js/typed.js")),
+    ("intl", include_str!("../../runtime-js/intl.js")),
 ];
 
 /// Console levels the glue forwards.

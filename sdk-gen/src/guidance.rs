@@ -41,7 +41,7 @@ Map/Set/BigInt) or the last expression's. Return just what you need.
 - A failed call or unknown argument key rejects with `ToolCallError` (`toolName`, `message`); uncaught, it \
 fails the run, naming the line.
 - Globals: timers, `URL`, `TextEncoder`/`TextDecoder`, `atob`/`btoa`, `structuredClone`, \
-`crypto.randomUUID()`; no `fetch`, `process`, `Buffer`, `Intl` (`toLocaleString` ignores locales), \
+`crypto.randomUUID()`, `Intl` (default locale en-US, time zone UTC); no `fetch`, `process`, `Buffer`, \
 files, network.
 - Limits: {}, {} heap, {} calls at once, results cut to head and tail past {} characters.
 E.g. (`x`, `y` are tools):

@@ -1,4 +1,4 @@
-//! The `ptc` deno_core extension: three ops and the JavaScript they serve.
+//! The `ptc` deno_core extension: its ops and the JavaScript they serve.
 //!
 //! * `op_ptc_ready(setup)`, called once by `runtime-js/deno.js` while a sandbox is created: keeps
 //!   the function a run calls with its tool names ([`Setup`]).
@@ -13,7 +13,7 @@
 //!
 //! The JavaScript is `runtime-js/deno.js` (the entry point), the engine-neutral
 //! `runtime-js/glue.js` and the glue's parts (`json.js`, `inspect.js`, `web.js`, `url.js`,
-//! `console.js`, `missing.js`, `typed.js`, which QuickJS loads lazily), all compiled into the binary as the
+//! `console.js`, `missing.js`, `typed.js`, `intl.js`, which QuickJS loads lazily), all compiled into the binary as the
 //! extension's ESM.
 
 use std::{borrow::Cow, future::Future, sync::Arc};
@@ -53,7 +53,9 @@ deno_core::extension!(
         op_ptc_note,
         op_ptc_sleep,
         op_ptc_now,
-        op_ptc_random
+        op_ptc_random,
+        op_ptc_intl,
+        op_ptc_intl_wanted
     ],
     esm_entry_point = "ext:ptc/deno.js",
     customizer = |ext: &mut deno_core::Extension| {
@@ -87,6 +89,10 @@ deno_core::extension!(
             ExtensionFileSource::new(
                 "ext:ptc/typed.js",
                 ascii_str_include!("../../../runtime-js/typed.js"),
+            ),
+            ExtensionFileSource::new(
+                "ext:ptc/intl.js",
+                ascii_str_include!("../../../runtime-js/intl.js"),
             ),
             ExtensionFileSource::new(
                 "ext:ptc/deno.js",
@@ -216,6 +222,27 @@ fn op_ptc_random(#[smi] n: u32) -> Result<Vec<u8>, JsErrorBox> {
     let mut bytes = vec![0; (n as usize).min(65_536)];
     getrandom::fill(&mut bytes).map_err(|e| JsErrorBox::generic(e.to_string()))?;
     Ok(bytes)
+}
+
+/// The raw `intl(op, spec, a, b)`: Intl's formatting (see `crate::intl`), for an engine with no
+/// Intl of its own (deno_core's QuickJS facade; on V8 the glue keeps V8's and never calls it).
+#[op2]
+#[string]
+fn op_ptc_intl(
+    #[string] op: &str,
+    #[string] spec: &str,
+    #[string] a: &str,
+    #[string] b: &str,
+) -> String {
+    crate::intl::call(op, spec, a, b)
+}
+
+/// Whether the glue installs ptc's `Intl` (see `crate::intl`): on V8, no (V8's own, with ICU's
+/// data, stays); on deno_core's QuickJS facade, yes (its `Intl` is a stub that formats
+/// numbers and dates as if no locale were given).
+#[op2(fast)]
+fn op_ptc_intl_wanted() -> bool {
+    !cfg!(feature = "v8")
 }
 
 /// Polls a future with the caller's tokio runtime entered, so a host's timers and spawned tasks

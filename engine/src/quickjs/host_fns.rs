@@ -1,6 +1,7 @@
 //! The raw host functions a QuickJS sandbox hands the glue (see `runtime-js/glue.js`):
 //! `call(name, argsJson, trace)`, `callPlain(name, args, trace)`, `log(level, line)`,
-//! `note(kind, site, subject, text)`, `sleep(ms)`, `now()`, `random(n)` and `part(name)`.
+//! `note(kind, site, subject, text)`, `sleep(ms)`, `now()`, `random(n)`, `intl(op, spec, a, b)` and
+//! `part(name)`.
 
 use std::{cell::RefCell, rc::Rc, sync::Arc, task::Context as TaskContext, time::Instant};
 
@@ -77,6 +78,13 @@ pub(super) fn host_object<'js>(
         })?,
     )?;
     object.set("random", Function::new(ctx.clone(), random)?)?;
+    object.set(
+        "intl",
+        Function::new(
+            ctx.clone(),
+            |op: String, spec: String, a: String, b: String| crate::intl::call(&op, &spec, &a, &b),
+        )?,
+    )?;
     object.set(
         "part",
         Function::new(ctx.clone(), |ctx: Ctx<'js>, name: String| {

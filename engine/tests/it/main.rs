@@ -8,6 +8,7 @@ mod common;
 mod concurrency;
 mod fences;
 mod held;
+mod intl;
 mod limits;
 mod notes;
 mod results;

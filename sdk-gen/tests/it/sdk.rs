@@ -509,7 +509,7 @@ const CONTRACT: [&str; 22] = [
     "uncaught, it fails the run, naming the line",
     "`URL`",
     "`structuredClone`",
-    "no `fetch`, `process`, `Buffer`, `Intl` (`toLocaleString` ignores locales), files, network",
+    "`Intl` (default locale en-US, time zone UTC); no `fetch`, `process`, `Buffer`, files, network",
     "120 s, 256 MiB heap, 10 calls at once",
     "past 50,000 characters",
     "Promise.all([tools.x(",

@@ -1,0 +1,368 @@
+//! `Intl.DateTimeFormat` and `Date.prototype.toLocale*String`: ECMA-402's options bag mapped onto
+//! ICU4X's field bag (or, for `dateStyle`/`timeStyle`, its field-set lengths), in UTC or a fixed
+//! offset.
+//!
+//! Time zones: `UTC` (the default; also `Etc/UTC`, `GMT`), fixed offsets (`+05:30`, `-0800`) and
+//! IANA names (`Europe/Berlin`, from the database jiff bundles into the binary: the host's own
+//! files are never read, so every machine formats alike). An unknown name is a `RangeError`.
+
+use icu_calendar::cal::Gregorian;
+use icu_datetime::{
+    fieldbag::{field, DateTimeFieldBag},
+    fieldsets::{
+        builder::{DateFields, FieldSetBuilder},
+        enums::CompositeDateTimeFieldSet,
+    },
+    options::{Length, TimePrecision},
+    DateTimeFormatterPreferences, FixedCalendarDateTimeFormatter,
+};
+use icu_locale::preferences::extensions::unicode::keywords::HourCycle;
+use icu_time::{zone::UtcOffset, DateTime, ZonedDateTime};
+use serde_json::{Map, Value};
+
+use super::{
+    locale::{self, Matched},
+    options::{IntlError, Spec},
+};
+
+/// A built `Intl.DateTimeFormat`.
+pub(crate) struct DateFormatter {
+    /// `resolvedOptions()` as JSON.
+    pub(crate) resolved: String,
+    /// Always the Gregorian calendar (`resolvedOptions().calendar` says so): only its data
+    /// is linked in.
+    formatter: FixedCalendarDateTimeFormatter<Gregorian, CompositeDateTimeFieldSet>,
+    /// The time zone.
+    zone: Zone,
+    /// A long or full `timeStyle` names the zone after the time.
+    zone_suffix: bool,
+}
+
+/// The date fields of ECMA-402's options bag.
+const DATE_FIELDS: [&str; 4] = ["weekday", "year", "month", "day"];
+/// The time fields of ECMA-402's options bag.
+const TIME_FIELDS: [&str; 5] = [
+    "dayPeriod",
+    "hour",
+    "minute",
+    "second",
+    "fractionalSecondDigits",
+];
+const STYLES: [&str; 4] = ["full", "long", "medium", "short"];
+
+/// A time zone: a fixed offset (seconds east of UTC) or an IANA zone.
+enum Zone {
+    Fixed(i32),
+    Named(jiff::tz::TimeZone),
+}
+
+impl Zone {
+    /// The offset from UTC at an instant, in seconds.
+    fn offset_at(&self, epoch_ms: i64) -> i32 {
+        match self {
+            Zone::Fixed(offset) => *offset,
+            Zone::Named(zone) => jiff::Timestamp::from_millisecond(epoch_ms)
+                .map_or(0, |at| zone.to_offset(at).seconds()),
+        }
+    }
+}
+
+/// `+05:30` for an offset in seconds.
+fn offset_text(offset: i32) -> String {
+    let (sign, abs) = if offset < 0 {
+        ('-', -offset)
+    } else {
+        ('+', offset)
+    };
+    format!("{sign}{:02}:{:02}", abs / 3600, abs % 3600 / 60)
+}
+
+/// A time zone option: the zone and the name `resolvedOptions()` gives it.
+fn time_zone(name: Option<String>) -> Result<(Zone, String), IntlError> {
+    let Some(name) = name else {
+        return Ok((Zone::Fixed(0), "UTC".to_owned()));
+    };
+    if [
+        "utc",
+        "etc/utc",
+        "gmt",
+        "etc/gmt",
+        "z",
+        "etc/zulu",
+        "zulu",
+        "universal",
+    ]
+    .contains(&name.to_ascii_lowercase().as_str())
+    {
+        return Ok((Zone::Fixed(0), "UTC".to_owned()));
+    }
+    if let Some(offset) = fixed_offset(&name) {
+        return Ok((Zone::Fixed(offset), offset_text(offset)));
+    }
+    let zone = jiff::tz::db().get(&name).map_err(|_| {
+        IntlError::range(format!(
+            "Intl.DateTimeFormat: invalid time zone {name:?} (use an IANA name such as \
+             \"Europe/Berlin\", \"UTC\" or a fixed offset such as \"+02:00\")"
+        ))
+    })?;
+    let canonical = zone.iana_name().unwrap_or(&name).to_owned();
+    Ok((Zone::Named(zone), canonical))
+}
+
+/// A fixed offset `±HH`, `±HHMM` or `±HH:MM`, in seconds.
+fn fixed_offset(name: &str) -> Option<i32> {
+    let sign = match name.as_bytes().first()? {
+        b'+' => 1,
+        b'-' => -1,
+        _ => return None,
+    };
+    let digits: String = name[1..].chars().filter(|c| *c != ':').collect();
+    if !digits.bytes().all(|b| b.is_ascii_digit()) || !matches!(digits.len(), 2 | 4) {
+        return None;
+    }
+    let hours: i32 = digits[..2].parse().ok()?;
+    let minutes: i32 = if digits.len() == 4 {
+        digits[2..].parse().ok()?
+    } else {
+        0
+    };
+    (hours <= 23 && minutes <= 59).then_some(sign * (hours * 3600 + minutes * 60))
+}
+
+fn length(style: &str) -> Length {
+    match style {
+        "full" | "long" => Length::Long,
+        "medium" => Length::Medium,
+        _ => Length::Short,
+    }
+}
+
+impl DateFormatter {
+    /// Build the formatter a spec describes. The spec's `required` (`date`, `time` or `any`) and
+    /// `defaults` (`date`, `time` or `all`) are ECMA-402's ToDateTimeOptions arguments: which
+    /// fields a bare `toLocaleDateString()` and friends show.
+    pub(crate) fn new(spec_text: &str) -> Result<DateFormatter, IntlError> {
+        let spec = Spec::parse(spec_text)?;
+        let matched = locale::resolve(&spec.locales)?;
+        let (zone, zone_name) = time_zone(spec.string("timeZone"))?;
+        if spec.string("timeZoneName").is_some() || spec.string("dayPeriod").is_some() {
+            return Err(IntlError::range(
+                "Intl.DateTimeFormat: the options timeZoneName and dayPeriod are not supported in \
+                 this sandbox",
+            ));
+        }
+        let date_style = spec.choice("dateStyle", &STYLES)?;
+        let time_style = spec.choice("timeStyle", &STYLES)?;
+        let hour12 = spec.boolean("hour12");
+        let hour_cycle = spec.choice("hourCycle", &["h11", "h12", "h23", "h24"])?;
+        let mut resolved = Map::new();
+        resolved.insert("locale".into(), matched.tag.clone().into());
+        resolved.insert("calendar".into(), "gregory".into());
+        resolved.insert(
+            "numberingSystem".into(),
+            locale::numbering_system(&matched).into(),
+        );
+        resolved.insert("timeZone".into(), zone_name.clone().into());
+        let mut prefs = DateTimeFormatterPreferences::from(&matched.locale);
+        match (hour12, hour_cycle) {
+            (Some(true), _) => prefs.hour_cycle = Some(HourCycle::H12),
+            (Some(false), _) => prefs.hour_cycle = Some(HourCycle::H23),
+            (None, Some("h11")) => prefs.hour_cycle = Some(HourCycle::H11),
+            (None, Some("h12")) => prefs.hour_cycle = Some(HourCycle::H12),
+            (None, Some(_)) => prefs.hour_cycle = Some(HourCycle::H23),
+            (None, None) => {}
+        }
+        let builder = if date_style.is_some() || time_style.is_some() {
+            if let Some(field) = DATE_FIELDS
+                .iter()
+                .chain(&TIME_FIELDS)
+                .chain(&["era"])
+                .find(|f| spec.options.get(**f).is_some_and(|v| !v.is_null()))
+            {
+                return Err(IntlError::type_error(format!(
+                    "Intl.DateTimeFormat: option {field} cannot be used with dateStyle or timeStyle"
+                )));
+            }
+            if let Some(style) = date_style {
+                resolved.insert("dateStyle".into(), style.into());
+            }
+            if let Some(style) = time_style {
+                resolved.insert("timeStyle".into(), style.into());
+            }
+            let mut builder = FieldSetBuilder::new();
+            builder.length = Some(length(date_style.or(time_style).unwrap_or("medium")));
+            builder.date_fields = date_style.map(|s| {
+                if s == "full" {
+                    DateFields::YMDE
+                } else {
+                    DateFields::YMD
+                }
+            });
+            builder.time_precision = time_style.map(|s| {
+                if s == "short" {
+                    TimePrecision::Minute
+                } else {
+                    TimePrecision::Second
+                }
+            });
+            builder
+        } else {
+            bag(&spec, &mut resolved)?.to_field_set_builder()
+        };
+        if resolved.contains_key("hour") || time_style.is_some() {
+            let cycle = match prefs.hour_cycle {
+                Some(HourCycle::H11) => "h11",
+                Some(HourCycle::H12) => "h12",
+                Some(_) => "h23",
+                None => default_cycle(&matched),
+            };
+            resolved.insert("hourCycle".into(), cycle.into());
+            resolved.insert("hour12".into(), matches!(cycle, "h11" | "h12").into());
+        }
+        let fields = builder.build_composite_datetime().map_err(|e| {
+            IntlError::type_error(format!(
+                "Intl.DateTimeFormat: these options do not make a date format ({e:?})"
+            ))
+        })?;
+        let formatter = FixedCalendarDateTimeFormatter::try_new(prefs, fields).map_err(|e| {
+            IntlError::range(format!(
+                "Intl: no date data for locale {:?} ({e})",
+                matched.tag
+            ))
+        })?;
+        let zone_suffix = matches!(time_style, Some("long" | "full"));
+        Ok(DateFormatter {
+            resolved: Value::Object(resolved).to_string(),
+            formatter,
+            zone,
+            zone_suffix,
+        })
+    }
+
+    /// Format one instant, given as epoch milliseconds.
+    pub(crate) fn format(&self, epoch_ms: &str) -> Result<String, IntlError> {
+        let ms: f64 = epoch_ms.parse().unwrap_or(f64::NAN);
+        if !ms.is_finite() || ms.abs() > 8.64e15 {
+            return Err(IntlError::range("Invalid time value"));
+        }
+        let ms = ms.floor() as i64;
+        let seconds = self.zone.offset_at(ms);
+        let offset = UtcOffset::try_from_seconds(seconds).unwrap_or_default();
+        let zoned = ZonedDateTime::from_epoch_milliseconds_and_utc_offset(ms, offset);
+        let local = DateTime::<Gregorian> {
+            date: zoned.date.to_calendar(Gregorian),
+            time: zoned.time,
+        };
+        let text = self.formatter.format(&local).to_string();
+        Ok(match (self.zone_suffix, seconds) {
+            (false, _) => text,
+            (true, 0) => format!("{text} UTC"),
+            (true, seconds) => format!("{text} GMT{}", offset_text(seconds)),
+        })
+    }
+}
+
+/// The hour cycle a locale uses by default (CLDR's preferred: 12-hour in the listed ones).
+fn default_cycle(matched: &Matched) -> &'static str {
+    let twelve = [
+        "en", "en-US", "en-AU", "en-CA", "en-IN", "en-NZ", "en-SG", "hi", "hi-IN", "ar", "ar-EG",
+        "ar-SA", "ar-AE", "ko", "ko-KR", "es-US", "es-MX", "bn", "bn-IN", "zh-TW", "zh-Hant",
+        "zh-HK", "en-IE", "ms", "ms-MY", "el", "el-GR",
+    ];
+    if twelve.contains(&matched.tag.as_str()) {
+        "h12"
+    } else {
+        "h23"
+    }
+}
+
+/// The field bag of a components options bag (`year`, `month`, ...), with ECMA-402's defaults
+/// when it names none; the fields shown go into `resolved`.
+fn bag(spec: &Spec, resolved: &mut Map<String, Value>) -> Result<DateTimeFieldBag, IntlError> {
+    let required = spec.extra("required").unwrap_or("any");
+    let defaults = spec.extra("defaults").unwrap_or("date");
+    let given = |fields: &[&str]| {
+        fields
+            .iter()
+            .any(|f| spec.options.get(*f).is_some_and(|v| !v.is_null()))
+    };
+    let mut need_defaults = true;
+    if matches!(required, "date" | "any") && given(&DATE_FIELDS) {
+        need_defaults = false;
+    }
+    if matches!(required, "time" | "any") && given(&TIME_FIELDS) {
+        need_defaults = false;
+    }
+    let mut options = spec.options.clone();
+    if need_defaults && matches!(defaults, "date" | "all") {
+        for f in ["year", "month", "day"] {
+            options.insert(f.into(), "numeric".into());
+        }
+    }
+    if need_defaults && matches!(defaults, "time" | "all") {
+        for f in ["hour", "minute", "second"] {
+            options.insert(f.into(), "numeric".into());
+        }
+    }
+    let spec = Spec {
+        locales: Value::Null,
+        options,
+        extra: Map::new(),
+    };
+    let numeric = ["numeric", "2-digit"];
+    let texts = ["narrow", "short", "long"];
+    let months = ["numeric", "2-digit", "narrow", "short", "long"];
+    let mut bag = DateTimeFieldBag::default();
+    let mut show = |name: &str, value: Option<&'static str>| {
+        if let Some(value) = value {
+            resolved.insert(name.into(), value.into());
+        }
+        value
+    };
+    bag.weekday = show("weekday", spec.choice("weekday", &texts)?).map(|v| match v {
+        "narrow" => field::Weekday::Narrow,
+        "short" => field::Weekday::Short,
+        _ => field::Weekday::Long,
+    });
+    bag.era = show("era", spec.choice("era", &texts)?).map(|v| match v {
+        "narrow" => field::Era::Narrow,
+        "short" => field::Era::Short,
+        _ => field::Era::Long,
+    });
+    bag.year = show("year", spec.choice("year", &numeric)?).map(|v| match v {
+        "2-digit" => field::Year::TwoDigit,
+        _ => field::Year::Numeric,
+    });
+    bag.month = show("month", spec.choice("month", &months)?).map(|v| match v {
+        "numeric" => field::Month::Numeric,
+        "2-digit" => field::Month::TwoDigit,
+        "narrow" => field::Month::Narrow,
+        "short" => field::Month::Short,
+        _ => field::Month::Long,
+    });
+    bag.day = show("day", spec.choice("day", &numeric)?).map(|v| match v {
+        "2-digit" => field::Day::TwoDigit,
+        _ => field::Day::Numeric,
+    });
+    bag.hour = show("hour", spec.choice("hour", &numeric)?).map(|v| match v {
+        "2-digit" => field::Hour::TwoDigit,
+        _ => field::Hour::Numeric,
+    });
+    bag.minute = show("minute", spec.choice("minute", &numeric)?).map(|v| match v {
+        "2-digit" => field::Minute::TwoDigit,
+        _ => field::Minute::Numeric,
+    });
+    bag.second = show("second", spec.choice("second", &numeric)?).map(|v| match v {
+        "2-digit" => field::Second::TwoDigit,
+        _ => field::Second::Numeric,
+    });
+    if let Some(digits) = spec.integer("fractionalSecondDigits", 1, 3)? {
+        resolved.insert("fractionalSecondDigits".into(), digits.into());
+        bag.fractional_second_digits = Some(match digits {
+            1 => field::FractionalSecondDigits::F1,
+            2 => field::FractionalSecondDigits::F2,
+            _ => field::FractionalSecondDigits::F3,
+        });
+    }
+    Ok(bag)
+}

@@ -1,0 +1,416 @@
+//! `Intl.NumberFormat`: ECMA-402's digit options applied to a [`Decimal`], formatted by ICU4X
+//! (decimal, percent, currency, compact).
+
+use fixed_decimal::{Decimal, SignDisplay, SignedRoundingMode, UnsignedRoundingMode};
+use icu_decimal::{
+    options::{CompactDecimalFormatterOptions, DecimalFormatterOptions, GroupingStrategy},
+    CompactDecimalFormatter, DecimalFormatter,
+};
+use icu_experimental::dimension::{
+    currency::{formatter::CurrencyFormatter, CurrencyType},
+    percent::formatter::PercentFormatter,
+};
+use serde_json::{json, Map, Value};
+
+use super::{
+    locale::{self, Matched},
+    options::{IntlError, Spec},
+};
+
+/// The digit options: ECMA-402's minimum/maximum fraction, integer and significant digits.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Digits {
+    min_int: u8,
+    min_frac: u8,
+    max_frac: u8,
+    significant: Option<(u8, u8)>,
+}
+
+impl Digits {
+    /// Read the digit options, with the style's default fraction digits.
+    pub(super) fn read(spec: &Spec, default_min: u8, default_max: u8) -> Result<Digits, IntlError> {
+        let min_int = spec.integer("minimumIntegerDigits", 1, 21)?.unwrap_or(1);
+        let min_sig = spec.integer("minimumSignificantDigits", 1, 21)?;
+        let max_sig = spec.integer("maximumSignificantDigits", 1, 21)?;
+        let significant = match (min_sig, max_sig) {
+            (None, None) => None,
+            (min, max) => {
+                let min = min.unwrap_or(1);
+                let max = max.unwrap_or(21);
+                if min > max {
+                    return Err(IntlError::range(format!(
+                        "maximumSignificantDigits ({max}) is less than minimumSignificantDigits ({min})"
+                    )));
+                }
+                Some((min, max))
+            }
+        };
+        let min = spec.integer("minimumFractionDigits", 0, 100)?;
+        let max = spec.integer("maximumFractionDigits", 0, 100)?;
+        let (min_frac, max_frac) = match (min, max) {
+            (None, None) => (default_min, default_max),
+            (Some(min), None) => (min, default_max.max(min)),
+            (None, Some(max)) => (default_min.min(max), max),
+            (Some(min), Some(max)) if min > max => {
+                return Err(IntlError::range(format!(
+                    "maximumFractionDigits ({max}) is less than minimumFractionDigits ({min})"
+                )))
+            }
+            (Some(min), Some(max)) => (min, max),
+        };
+        Ok(Digits {
+            min_int,
+            min_frac,
+            max_frac,
+            significant,
+        })
+    }
+
+    /// Round and pad `value` as the options say (rounding half away from zero, as ECMA-402).
+    pub(super) fn apply(&self, value: &mut Decimal) {
+        let half_expand = SignedRoundingMode::Unsigned(UnsignedRoundingMode::HalfExpand);
+        if let Some((min, max)) = self.significant {
+            if !value.absolute.is_zero() {
+                let top = value.absolute.nonzero_magnitude_start();
+                value.round_with_mode(top - i16::from(max) + 1, half_expand);
+            }
+            value.absolute.trim_end();
+            let top = if value.absolute.is_zero() {
+                0
+            } else {
+                value.absolute.nonzero_magnitude_start()
+            };
+            value.absolute.pad_end(top - i16::from(min) + 1);
+        } else {
+            value.round_with_mode(-i16::from(self.max_frac), half_expand);
+            value.absolute.trim_end();
+            value.absolute.pad_end(-i16::from(self.min_frac));
+        }
+        value.absolute.pad_start(i16::from(self.min_int));
+    }
+
+    /// The options' entries of `resolvedOptions()`.
+    pub(super) fn resolve_into(&self, resolved: &mut Map<String, Value>) {
+        resolved.insert("minimumIntegerDigits".into(), self.min_int.into());
+        if let Some((min, max)) = self.significant {
+            resolved.insert("minimumSignificantDigits".into(), min.into());
+            resolved.insert("maximumSignificantDigits".into(), max.into());
+        } else {
+            resolved.insert("minimumFractionDigits".into(), self.min_frac.into());
+            resolved.insert("maximumFractionDigits".into(), self.max_frac.into());
+        }
+    }
+}
+
+/// A number as the glue passes it: finite (as a [`Decimal`]), or one of NaN and ±Infinity.
+pub(super) enum Parsed {
+    Finite(Decimal),
+    NaN,
+    Infinite { negative: bool },
+}
+
+/// Read a number printed by JavaScript (`String(x)`, e.g. `-1.5e+21`, or a BigInt's digits).
+pub(super) fn parse_number(text: &str) -> Result<Parsed, IntlError> {
+    match text {
+        "NaN" => return Ok(Parsed::NaN),
+        "Infinity" => return Ok(Parsed::Infinite { negative: false }),
+        "-Infinity" => return Ok(Parsed::Infinite { negative: true }),
+        _ => {}
+    }
+    Decimal::try_from_str(&text.replace("e+", "e"))
+        .map(Parsed::Finite)
+        .map_err(|_| IntlError::range(format!("Intl: {text:?} is not a number")))
+}
+
+/// How numbers are presented: ECMA-402's `style` and `notation`.
+enum Presenter {
+    Decimal(DecimalFormatter),
+    Percent(Box<PercentFormatter<DecimalFormatter>>),
+    Currency(Box<CurrencyFormatter<DecimalFormatter>>),
+    CompactCurrency(Box<CurrencyFormatter<CompactDecimalFormatter>>),
+    Compact(Box<CompactDecimalFormatter>),
+}
+
+/// A built `Intl.NumberFormat`.
+pub(crate) struct NumberFormatter {
+    /// `resolvedOptions()` as JSON.
+    pub(crate) resolved: String,
+    presenter: Presenter,
+    digits: Digits,
+    sign: SignDisplay,
+    /// Digit options were given (compact notation otherwise rounds as CLDR says).
+    explicit_digits: bool,
+}
+
+/// The fraction digits ISO 4217 gives a currency (2 unless listed).
+fn currency_digits(code: &str) -> u8 {
+    match code {
+        "BIF" | "CLP" | "DJF" | "GNF" | "ISK" | "JPY" | "KMF" | "KRW" | "PYG" | "RWF" | "UGX"
+        | "UYI" | "VND" | "VUV" | "XAF" | "XOF" | "XPF" => 0,
+        "BHD" | "IQD" | "JOD" | "KWD" | "LYD" | "OMR" | "TND" => 3,
+        _ => 2,
+    }
+}
+
+pub(super) fn data_error(
+    what: &str,
+    matched: &Matched,
+    error: impl std::fmt::Display,
+) -> IntlError {
+    IntlError::range(format!(
+        "Intl: no {what} data for locale {:?} ({error})",
+        matched.tag
+    ))
+}
+
+impl NumberFormatter {
+    /// Build the formatter a spec describes (checking every option).
+    pub(crate) fn new(spec: &str) -> Result<NumberFormatter, IntlError> {
+        let spec = Spec::parse(spec)?;
+        let matched = locale::resolve(&spec.locales)?;
+        let style = spec
+            .choice("style", &["decimal", "percent", "currency", "unit"])?
+            .unwrap_or("decimal");
+        let currency = spec.string("currency");
+        let currency_display = spec
+            .choice(
+                "currencyDisplay",
+                &["symbol", "narrowSymbol", "code", "name"],
+            )?
+            .unwrap_or("symbol");
+        let notation = spec
+            .choice(
+                "notation",
+                &["standard", "scientific", "engineering", "compact"],
+            )?
+            .unwrap_or("standard");
+        let compact_display = spec
+            .choice("compactDisplay", &["short", "long"])?
+            .unwrap_or("short");
+        let sign_name = spec
+            .choice(
+                "signDisplay",
+                &["auto", "never", "always", "exceptZero", "negative"],
+            )?
+            .unwrap_or("auto");
+        let grouping_name = match spec.options.get("useGrouping") {
+            None | Some(Value::Null) => {
+                if notation == "compact" {
+                    "min2"
+                } else {
+                    "auto"
+                }
+            }
+            Some(Value::Bool(false)) => "false",
+            Some(Value::Bool(true)) => "always",
+            Some(Value::String(s)) if s.is_empty() => "false",
+            Some(_) => spec
+                .choice("useGrouping", &["min2", "auto", "always", "true", "false"])?
+                .map(|g| if g == "true" { "always" } else { g })
+                .unwrap_or("auto"),
+        };
+        if style == "unit" {
+            return Err(IntlError::range(
+                "Intl.NumberFormat: style \"unit\" is not supported in this sandbox (use \
+                 decimal, percent or currency and add the unit's name yourself)",
+            ));
+        }
+        if notation == "scientific" || notation == "engineering" {
+            return Err(IntlError::range(format!(
+                "Intl.NumberFormat: notation {notation:?} is not supported in this sandbox \
+                 (standard or compact are; Number.prototype.toExponential prints scientific)"
+            )));
+        }
+        let currency = match (style, currency) {
+            ("currency", None) => {
+                return Err(IntlError::type_error(
+                    "Currency code is required with currency style.",
+                ))
+            }
+            (_, Some(code))
+                if code.len() != 3 || !code.bytes().all(|b| b.is_ascii_alphabetic()) =>
+            {
+                return Err(IntlError::range(format!("Invalid currency code : {code}")))
+            }
+            (_, code) => code.map(|c| c.to_ascii_uppercase()),
+        };
+        let (default_min, default_max) = match (style, &currency) {
+            ("currency", Some(code)) => (currency_digits(code), currency_digits(code)),
+            ("percent", _) => (0, 0),
+            _ => (0, 3),
+        };
+        let digits = Digits::read(&spec, default_min, default_max)?;
+        let explicit_digits = [
+            "minimumFractionDigits",
+            "maximumFractionDigits",
+            "minimumSignificantDigits",
+            "maximumSignificantDigits",
+        ]
+        .iter()
+        .any(|k| spec.options.get(*k).is_some_and(|v| !v.is_null()));
+        let grouping = match grouping_name {
+            "false" => GroupingStrategy::Never,
+            "always" => GroupingStrategy::Always,
+            "min2" => GroupingStrategy::Min2,
+            _ => GroupingStrategy::Auto,
+        };
+        let sign = match sign_name {
+            "never" => SignDisplay::Never,
+            "always" => SignDisplay::Always,
+            "exceptZero" => SignDisplay::ExceptZero,
+            "negative" => SignDisplay::Negative,
+            _ => SignDisplay::Auto,
+        };
+        let presenter = presenter(
+            &matched,
+            style,
+            notation,
+            compact_display,
+            currency.as_deref(),
+            currency_display,
+            grouping,
+        )?;
+
+        let mut resolved = Map::new();
+        resolved.insert("locale".into(), matched.tag.clone().into());
+        resolved.insert(
+            "numberingSystem".into(),
+            locale::numbering_system(&matched).into(),
+        );
+        resolved.insert("style".into(), style.into());
+        if let Some(code) = &currency {
+            if style == "currency" {
+                resolved.insert("currency".into(), code.clone().into());
+                resolved.insert("currencyDisplay".into(), currency_display.into());
+                resolved.insert("currencySign".into(), "standard".into());
+            }
+        }
+        digits.resolve_into(&mut resolved);
+        resolved.insert(
+            "useGrouping".into(),
+            if grouping_name == "false" {
+                json!(false)
+            } else {
+                json!(grouping_name)
+            },
+        );
+        resolved.insert("notation".into(), notation.into());
+        if notation == "compact" {
+            resolved.insert("compactDisplay".into(), compact_display.into());
+        }
+        resolved.insert("signDisplay".into(), sign_name.into());
+        resolved.insert("roundingMode".into(), "halfExpand".into());
+        Ok(NumberFormatter {
+            resolved: Value::Object(resolved).to_string(),
+            presenter,
+            digits,
+            sign,
+            explicit_digits,
+        })
+    }
+
+    /// Format one number (JavaScript's text of it).
+    pub(crate) fn format(&self, value: &str) -> Result<String, IntlError> {
+        let mut value = match parse_number(value)? {
+            Parsed::Finite(value) => value,
+            Parsed::NaN => return Ok("NaN".to_owned()),
+            Parsed::Infinite { negative } => {
+                let sign = match (negative, self.sign) {
+                    (_, SignDisplay::Never) => "",
+                    (true, _) => "-",
+                    (false, SignDisplay::Always | SignDisplay::ExceptZero) => "+",
+                    (false, _) => "",
+                };
+                return Ok(format!("{sign}∞"));
+            }
+        };
+        if matches!(self.presenter, Presenter::Percent(_)) {
+            value.multiply_pow10(2);
+        }
+        let compact = matches!(
+            self.presenter,
+            Presenter::Compact(_) | Presenter::CompactCurrency(_)
+        );
+        if !compact || self.explicit_digits {
+            self.digits.apply(&mut value);
+        }
+        value.apply_sign_display(self.sign);
+        Ok(match &self.presenter {
+            Presenter::Decimal(f) => f.format(&value).to_string(),
+            Presenter::Percent(f) => f.format(&value).to_string(),
+            Presenter::Currency(f) => f.format_fixed_decimal(&value).to_string(),
+            Presenter::CompactCurrency(f) => f.format_fixed_decimal(&value).to_string(),
+            Presenter::Compact(f) => f.format(&value).to_string(),
+        })
+    }
+}
+
+/// The ICU4X formatter for a style and notation.
+fn presenter(
+    matched: &Matched,
+    style: &str,
+    notation: &str,
+    compact_display: &str,
+    currency: Option<&str>,
+    currency_display: &str,
+    grouping: GroupingStrategy,
+) -> Result<Presenter, IntlError> {
+    let locale = &matched.locale;
+    let options: DecimalFormatterOptions = grouping.into();
+    let decimal = || {
+        DecimalFormatter::try_new(locale.into(), options)
+            .map_err(|e| data_error("number", matched, e))
+    };
+    let long = compact_display == "long";
+    Ok(match (style, notation) {
+        ("currency", compact) => {
+            let code = currency.unwrap_or("USD");
+            let code = CurrencyType::try_from_str(code)
+                .map_err(|_| IntlError::range(format!("Invalid currency code : {code}")))?;
+            let prefs = locale.into();
+            let options = Default::default();
+            let error = |e| data_error("currency", matched, e);
+            if compact == "compact" {
+                Presenter::CompactCurrency(Box::new(match (currency_display, long) {
+                    ("code", false) => CurrencyFormatter::try_new_compact_code(prefs, code, options),
+                    ("code", true) => CurrencyFormatter::try_new_compact_long_code(prefs, code, options),
+                    ("narrowSymbol", false) => CurrencyFormatter::try_new_compact_symbol_narrow(prefs, code, options),
+                    ("narrowSymbol", true) => CurrencyFormatter::try_new_compact_long_symbol_narrow(prefs, code, options),
+                    ("name", false) => CurrencyFormatter::try_new_compact_name(prefs, code),
+                    ("name", true) => CurrencyFormatter::try_new_compact_long_name(prefs, code),
+                    (_, false) => CurrencyFormatter::try_new_compact_symbol(prefs, code, options),
+                    (_, true) => CurrencyFormatter::try_new_compact_long_symbol(prefs, code, options),
+                }
+                .map_err(error)?))
+            } else {
+                Presenter::Currency(Box::new(match currency_display {
+                    "code" => CurrencyFormatter::try_new_code(prefs, code, options),
+                    "narrowSymbol" => CurrencyFormatter::try_new_symbol_narrow(prefs, code, options),
+                    "name" => CurrencyFormatter::try_new_name(prefs, code),
+                    _ => CurrencyFormatter::try_new_symbol(prefs, code, options),
+                }
+                .map_err(error)?))
+            }
+        }
+        (_, "compact") if style == "percent" => {
+            return Err(IntlError::range(
+                "Intl.NumberFormat: compact notation with style \"percent\" is not supported in this sandbox",
+            ))
+        }
+        (_, "compact") => {
+            let mut options = CompactDecimalFormatterOptions::default();
+            options.grouping_strategy = Some(grouping);
+            let made = if long {
+                CompactDecimalFormatter::try_new_long(locale.into(), options)
+            } else {
+                CompactDecimalFormatter::try_new_short(locale.into(), options)
+            };
+            Presenter::Compact(Box::new(made.map_err(|e| data_error("compact number", matched, e))?))
+        }
+        ("percent", _) => Presenter::Percent(Box::new(
+            PercentFormatter::try_new_with_decimal_formatter(locale.into(), decimal()?, Default::default())
+                .map_err(|e| data_error("percent", matched, e))?,
+        )),
+        _ => Presenter::Decimal(decimal()?),
+    })
+}

@@ -1,0 +1,174 @@
+// ptc code-mode glue, part `intl`: `Intl` and the `toLocaleString` family for engines that have
+// no Intl of their own (QuickJS, deno_core's QuickJS facade), loaded the first time a program
+// reads `Intl` or calls one of the locale methods.
+//
+// The formatting is Rust's (engine/src/intl/, ICU4X's CLDR data) behind one raw function,
+// `intl(op, spec, a, b) -> string`: `spec` is the JSON of a formatter's locales and options (the
+// known keys, copied as plain data), values cross as text (numbers as JavaScript prints them,
+// BigInts as their digits, dates as epoch milliseconds), and a failure comes back as
+// "\0RangeError\0message" (or TypeError), thrown here with the right constructor. Rust resolves
+// each spec once and keeps the built formatter, so formatting again with the same options only
+// formats. The default locale is en-US and the default time zone UTC; a locale outside the
+// supported set throws a RangeError naming it.
+//
+// makeIntl(primordials, { intl }) -> { Intl, number, bigint, date, dateOnly, timeOnly, compare }
+
+export default function makeIntl(primordials, { intl: raw }) {
+  const {
+    ObjectCreate, ObjectDefineProperty, ObjectFreeze, ObjectIs, ArrayIsArray, JSONStringify,
+    JSONParse, String: StringCtor, Number: NumberCtor, TypeError: TypeErrorCtor,
+    RangeError: RangeErrorCtor, ReflectApply, StringPrototypeSlice, StringPrototypeIndexOf,
+    DatePrototypeGetTime, DateNow, SymbolToStringTag, WeakMap: WeakMapCtor, WeakMapPrototypeGet,
+    WeakMapPrototypeSet, ObjectPrototype,
+  } = primordials;
+
+  /** One raw operation; throws the error Rust describes. */
+  const call = (op, spec, a = '', b = '') => {
+    const out = raw(op, spec, a, b);
+    if (out.length !== 0 && out[0] === '\0') {
+      const cut = ReflectApply(StringPrototypeIndexOf, out, ['\0', 1]);
+      const kind = ReflectApply(StringPrototypeSlice, out, [1, cut]);
+      const message = ReflectApply(StringPrototypeSlice, out, [cut + 1]);
+      throw kind === 'RangeError' ? new RangeErrorCtor(message) : new TypeErrorCtor(message);
+    }
+    return out;
+  };
+
+  /** The locales argument as plain data: null, a tag, or a list of tags. */
+  const localesOf = (locales) => {
+    if (locales === undefined) return null;
+    if (typeof locales === 'string') return locales;
+    if (locales === null) throw new TypeErrorCtor('Intl: locales must be a string or an array of strings, not null');
+    if (ArrayIsArray(locales)) {
+      const list = [];
+      for (let i = 0; i < locales.length; i++) {
+        const tag = locales[i];
+        list[i] = typeof tag === 'string' ? tag : typeof tag === 'object' && tag !== null ? StringCtor(tag) : tag;
+      }
+      return list;
+    }
+    return [StringCtor(locales)];
+  };
+
+  const NUMBER_KEYS = ['style', 'currency', 'currencyDisplay', 'currencySign', 'unit', 'unitDisplay',
+    'notation', 'compactDisplay', 'signDisplay', 'useGrouping', 'minimumIntegerDigits',
+    'minimumFractionDigits', 'maximumFractionDigits', 'minimumSignificantDigits',
+    'maximumSignificantDigits', 'roundingMode', 'numberingSystem'];
+  const PLURAL_KEYS = ['type', 'minimumIntegerDigits', 'minimumFractionDigits',
+    'maximumFractionDigits', 'minimumSignificantDigits', 'maximumSignificantDigits'];
+  const DATE_KEYS = ['dateStyle', 'timeStyle', 'weekday', 'era', 'year', 'month', 'day', 'hour',
+    'minute', 'second', 'fractionalSecondDigits', 'hour12', 'hourCycle', 'timeZone',
+    'timeZoneName', 'dayPeriod', 'calendar', 'numberingSystem'];
+  const COLLATOR_KEYS = ['usage', 'sensitivity', 'ignorePunctuation', 'numeric', 'caseFirst',
+    'collation'];
+
+  /** The spec text of a formatter: its locales and the known options, as plain data. */
+  const specOf = (locales, options, names, extra) => {
+    if (options === null) throw new TypeErrorCtor('Intl: options must be an object, not null');
+    const copy = {};
+    if (options !== undefined) {
+      for (let i = 0; i < names.length; i++) {
+        const name = names[i];
+        const value = options[name];
+        if (value === undefined) continue;
+        copy[name] = typeof value === 'boolean' || typeof value === 'number' ? value : StringCtor(value);
+      }
+    }
+    return JSONStringify({ locales: localesOf(locales), options: copy, ...extra });
+  };
+
+  /** JavaScript's text of a number or BigInt (keeping -0's sign). */
+  const numberText = (value) => {
+    if (typeof value === 'bigint') return StringCtor(value);
+    const number = NumberCtor(value);
+    return ObjectIs(number, -0) ? '-0' : StringCtor(number);
+  };
+
+  const supportedLocales = (locales) => JSONParse(call('supported', JSONStringify(localesOf(locales))));
+  const method = (object, name, value) => {
+    ObjectDefineProperty(object, name, { value, writable: true, enumerable: false, configurable: true });
+  };
+  const tag = (object, name) => {
+    ObjectDefineProperty(object, SymbolToStringTag, { value: name, configurable: true });
+  };
+  /** A class's `format`/`compare` accessor: a function bound to the instance, as ECMA-402's. */
+  const bound = (Class, name, make) => {
+    ObjectDefineProperty(Class.prototype, name, {
+      get() {
+        const spec = specFor(this, Class);
+        return (a, b) => make(spec, a, b);
+      },
+      enumerable: false,
+      configurable: true,
+    });
+  };
+  const specs = new WeakMapCtor();
+  const specFor = (object, Class) => {
+    const spec = ReflectApply(WeakMapPrototypeGet, specs, [object]);
+    if (spec === undefined) throw new TypeErrorCtor('Method called on an object that is not an Intl.' + Class.name);
+    return spec;
+  };
+  const dateMs = (date) => {
+    if (date === undefined) return StringCtor(DateNow());
+    return StringCtor(NumberCtor(date));
+  };
+
+  const formatNumber = (spec, value) => call('number.format', spec, numberText(value));
+  const formatDate = (spec, date) => call('date.format', spec, dateMs(date));
+  const compare = (spec, a, b) => NumberCtor(call('collator.compare', spec, StringCtor(a), StringCtor(b)));
+
+  /** An Intl constructor (callable with or without `new`, as ECMA-402's are) for `kind`. */
+  const formatterClass = (name, kind, keys, extra) => {
+    const Ctor = {
+      [name]: function (locales, options) {
+        const self = new.target === undefined ? ObjectCreate(Ctor.prototype) : this;
+        const spec = specOf(locales, options, keys, extra);
+        call(kind + '.resolve', spec);
+        ReflectApply(WeakMapPrototypeSet, specs, [self, spec]);
+        return self;
+      },
+    }[name];
+    method(Ctor.prototype, 'resolvedOptions', function resolvedOptions() {
+      return JSONParse(call(kind + '.resolve', specFor(this, Ctor)));
+    });
+    method(Ctor, 'supportedLocalesOf', function supportedLocalesOf(locales) {
+      return supportedLocales(locales);
+    });
+    tag(Ctor.prototype, 'Intl.' + name);
+    return Ctor;
+  };
+
+  const NumberFormat = formatterClass('NumberFormat', 'number', NUMBER_KEYS);
+  bound(NumberFormat, 'format', formatNumber);
+  const DateTimeFormat = formatterClass('DateTimeFormat', 'date', DATE_KEYS, { required: 'any', defaults: 'date' });
+  bound(DateTimeFormat, 'format', formatDate);
+  const PluralRules = formatterClass('PluralRules', 'plural', PLURAL_KEYS);
+  method(PluralRules.prototype, 'select', function select(value) {
+    return call('plural.select', specFor(this, PluralRules), numberText(NumberCtor(value)));
+  });
+  const Collator = formatterClass('Collator', 'collator', COLLATOR_KEYS);
+  bound(Collator, 'compare', compare);
+
+  const Intl = ObjectCreate(ObjectPrototype);
+  method(Intl, 'NumberFormat', NumberFormat);
+  method(Intl, 'DateTimeFormat', DateTimeFormat);
+  method(Intl, 'PluralRules', PluralRules);
+  method(Intl, 'Collator', Collator);
+  method(Intl, 'getCanonicalLocales', (locales) => JSONParse(call('canonical', JSONStringify(localesOf(locales)))));
+  tag(Intl, 'Intl');
+
+  const thisDate = (date) => StringCtor(ReflectApply(DatePrototypeGetTime, date, []));
+  const dateWith = (required, defaults) => (date, locales, options) => {
+    const ms = thisDate(date);
+    return call('date.format', specOf(locales, options, DATE_KEYS, { required, defaults }), ms);
+  };
+
+  return ObjectFreeze({
+    Intl,
+    number: (value, locales, options) => formatNumber(specOf(locales, options, NUMBER_KEYS), value),
+    date: dateWith('any', 'all'),
+    dateOnly: dateWith('date', 'date'),
+    timeOnly: dateWith('time', 'time'),
+    compare: (a, b, locales, options) => compare(specOf(locales, options, COLLATOR_KEYS), a, b),
+  });
+}
