@@ -34,17 +34,16 @@ impl Default for RuntimeLimits {
 fn rules(limits: &RuntimeLimits) -> String {
     format!(
         "\
-- `code` is an async function body (top-level `await`, `return`; a final `async () => {{…}}`, uncalled \
-`main()`, `export default` or code fence also work). Erasable types only (no `enum`); no value `import`/`require`.
-- Result: `console.log` output (Node-style), then the returned value (a string as is, else JSON; convert \
+- `code` is an async function body (top-level `await`/`return`; a final `async () => {{…}}`, uncalled \
+`main()`, `export default` or code fence work too). Erasable types only (no `enum`); no value `import`/`require`.
+- Result: `console.log` output, then the returned value (a string as is, else JSON; convert \
 Map/Set/BigInt) or the last expression's. Return just what you need.
-- A failed call or unknown argument key rejects with `ToolCallError` (`toolName`, `message`); uncaught, it \
-fails the run, naming the line.
+- A failed call rejects with `ToolCallError` (`toolName`, `message`); uncaught, it fails the run. Await \
+all calls (not in `forEach`): at the end, pending ones stop and unfinished changes fail the run.
 - Globals: timers, `URL`, `TextEncoder`/`TextDecoder`, `atob`/`btoa`, `structuredClone`, \
-`crypto.randomUUID()`, `Intl` (default locale en-US, time zone UTC); no `fetch`, `process`, `Buffer`, \
-files, network.
+`crypto.randomUUID()`, `Intl` (en-US, UTC); no `fetch`, `process`, `Buffer`, files, network.
 - Limits: {}, {} heap, {} calls at once, results cut to head and tail past {} characters.
-E.g. (`x`, `y` are tools):
+E.g.:
 ```ts
 const [a, b] = await Promise.all([tools.x({{ id: 1 }}), tools.x({{ id: 2 }})]);
 let c;
