@@ -115,8 +115,8 @@ fn bytes(n: u64) -> String {
     }
 }
 
-/// `50,000`.
-fn thousands(n: u64) -> String {
+/// `n` as the model-facing text writes numbers: `,` between groups of three digits (`50,000`).
+pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {

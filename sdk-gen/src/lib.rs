@@ -73,7 +73,7 @@ mod render;
 mod sdk;
 
 pub use comment::TAGGED as TAGGED_KEYWORDS;
-pub use guidance::RuntimeLimits;
+pub use guidance::{thousands, RuntimeLimits};
 pub use names::is_identifier;
 pub use render::{schema_to_ts, MAX_DEPTH, MAX_INLINED_REFS};
 

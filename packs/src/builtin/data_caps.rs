@@ -12,18 +12,7 @@ pub const PROGRAM_MAX_ENTRIES: usize = 10_000;
 /// Characters kept of one `grep` matching line in a program.
 pub const PROGRAM_MAX_LINE_CHARS: usize = 10_000;
 
-/// `n` with `,` between groups of three digits (`23,456`).
-pub(crate) fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub(crate) use ptc_sdk_gen::thousands;
 
 /// The note of a capped search: `10,000 of 23,456 matches (narrow the pattern, or page
 /// with offset=10000)`, or `matches 10,001-20,000 of 23,456 (…)` past an `offset`.
@@ -43,15 +32,6 @@ pub(crate) fn entries_note(noun: &str, offset: u64, kept: u64, total: u64, narro
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn thousands_groups_digits_by_three() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(23_456), "23,456");
-        assert_eq!(thousands(1_234_567), "1,234,567");
-    }
 
     #[test]
     fn entries_note_says_what_was_kept_of_what_total_and_how_to_page() {
