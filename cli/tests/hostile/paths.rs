@@ -133,15 +133,16 @@ for _ in range(20000):\n    \
     os.close(fd)\n    \
     fd = inner\n";
 
-/// Wait for a call's private `$TMPDIR` under `tmp` to hold `ready`, nest 20,000 directories
+/// Wait for the owner's private `$TMPDIR` under `tmp` to hold `ready`, nest 20,000 directories
 /// in it, then let the call finish (`go`).
 fn nest_when_ready(tmp: &Path, script: &Path) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     let call_tmp = loop {
+        // The owner's scratch directory is the calls' `$TMPDIR`.
         let found = std::fs::read_dir(tmp)
             .unwrap()
             .flatten()
-            .map(|e| e.path().join("tmp"))
+            .map(|e| e.path())
             .find(|t| t.join("ready").exists());
         if let Some(found) = found {
             break found;

@@ -70,14 +70,19 @@ async fn sandbox_blocks_writes_outside_the_root_and_says_so() {
         text.ends_with("[sandbox: file access denied under workspace-write mode]"),
         "{text}"
     );
-    // Inside the root and in $TMPDIR, writes work; the temp dir is private and goes away.
+    // Inside the root and in $TMPDIR, writes work; the temp dir is private to its owner (mode
+    // 0700) and kept for the owner's next call.
     let (value, _) = s
         .bash("echo ok > inside && echo t > \"$TMPDIR/t\" && cat \"$TMPDIR/t\" && echo \"$TMPDIR\"")
         .await;
     assert!(s.root.join("inside").exists());
     let stdout = value["stdout"].as_str().unwrap();
     let tmpdir = stdout.lines().nth(1).unwrap();
-    assert!(!Path::new(tmpdir).exists(), "{tmpdir} outlived the call");
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(tmpdir).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o700, "{tmpdir}");
+    let (value, _) = s.bash("cat \"$TMPDIR/t\"").await;
+    assert_eq!(value["stdout"], "t\n");
 }
 
 #[tokio::test]
