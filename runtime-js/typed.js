@@ -10,6 +10,8 @@
 //   { n: "grep result", f: { k: S } }   a closed object named n, whose fields are k
 //   { n: "grep matches", p: 1, f: ... }   the same, named in the plural (array items)
 //   { i: S }                            an array whose items are S
+// A result object turned into text (a template string, `String(x)`, `join`, a regex test) is
+// noted too: it reads "[object Object]", never what the program meant.
 // Only a read that finds nothing (`undefined`) of a field no shape declares is noted:
 // declared optional fields, fields the data has anyway, symbols, protocol names (then,
 // toJSON, constructor, inspect, ...) and Object.prototype's members pass untouched. Nothing
@@ -54,9 +56,22 @@ export default function makeTyped(primordials, extra) {
       : `a ${shape.n} has no field ${key} (it has ${has})`;
   };
 
+  const toPrimitive = Symbol.toPrimitive;
+  /** What a result object turned into text reads as, noted: `${line}` or `String(m)` of a
+   * read line or grep match gives "[object Object]" (the program meant one of its fields). */
+  const asText = (shape) => {
+    const fields = apply(join, keys(shape.f), [', ']);
+    const said = `turned into text reads "[object Object]" (use a field: ${fields})`;
+    return function () {
+      note('note', siteHere(), shape.n, said);
+      return '[object Object]';
+    };
+  };
+
   const objectHandler = (shape) => ({
     get(target, key, receiver) {
       const value = get(target, key, receiver);
+      if (key === toPrimitive && value === undefined) return asText(shape);
       if (typeof key !== 'string') return value;
       if (hasOwn(shape.f, key)) return read(target, key, value, shape.f[key]);
       if (value === undefined && !(key in ObjectPrototype) && !apply(setHas, PROTOCOL, [key])) {

@@ -34,6 +34,12 @@ pub const MAX_PATHS: usize = 100;
 /// Directory names never descended into.
 pub const VCS_DIRS: &[&str] = &[".git", ".hg", ".svn", ".jj", ".bzr"];
 
+/// Whether a walk's `entry` is a VCS metadata directory ([`VCS_DIRS`]), which no search enters.
+pub(crate) fn is_vcs_dir(entry: &ignore::DirEntry) -> bool {
+    entry.file_type().is_some_and(|t| t.is_dir())
+        && VCS_DIRS.iter().any(|v| entry.file_name() == *v)
+}
+
 #[derive(Deserialize)]
 struct Args {
     pattern: String,
@@ -187,10 +193,7 @@ fn glob(
     let found: Mutex<Vec<(SystemTime, PathBuf)>> = Mutex::new(Vec::new());
     let limits = WalkLimits::new(ws);
     let mut walk = WalkBuilder::new(&dir.path);
-    limits.apply(&mut walk, |entry| {
-        !(entry.file_type().is_some_and(|t| t.is_dir())
-            && VCS_DIRS.iter().any(|v| entry.file_name() == *v))
-    });
+    limits.apply(&mut walk, |entry| !is_vcs_dir(entry));
     walk.standard_filters(false)
         .follow_links(false)
         .overrides(overrides)

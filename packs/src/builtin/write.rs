@@ -121,8 +121,26 @@ pub(crate) fn tool(ws: Arc<Workspace>, log: Arc<ReadLog>) -> ToolDefinition {
         .expect("the write definition is valid")
 }
 
+/// What a program's object turned into text reads as.
+const OBJECT_AS_TEXT: &str = "[object Object]";
+
+/// Refuse content from a program that holds objects turned into text (`lines.join("\n")` of
+/// read lines writes `[object Object]` for every line) unless the file held that text before:
+/// the write would replace the file's text with it.
+fn objects_as_text(content: &str, before: Option<&str>, shown: &str) -> Result<(), ToolError> {
+    let times = content.matches(OBJECT_AS_TEXT).count();
+    if times == 0 || before.is_some_and(|b| b.contains(OBJECT_AS_TEXT)) {
+        return Ok(());
+    }
+    Err(ToolError::new(format!(
+        "write refused: the content holds `{OBJECT_AS_TEXT}` {times} time(s), an object turned \
+         into text (read's `lines` are objects: join their `.text`), so `{shown}` would lose \
+         what it says; nothing was written"
+    )))
+}
+
 /// Write `args`; in a program (`run`: its id and the partial reads), refuse a file the run
-/// read only in part.
+/// read only in part, and content with objects turned into text.
 fn write(ws: &Workspace, args: Args, run: Option<(&str, &ReadLog)>) -> Result<Output, ToolError> {
     let target = ws.resolve(&args.file_path, "file_path")?;
     ws.check_writable(&target)?;
@@ -161,6 +179,9 @@ fn write(ws: &Workspace, args: Args, run: Option<(&str, &ReadLog)>) -> Result<Ou
         {
             before = String::from_utf8(bytes).ok();
         }
+    }
+    if run.is_some() {
+        objects_as_text(&args.content, before.as_deref(), shown)?;
     }
     file.set_len(0)
         .and_then(|()| file.write_all_at(args.content.as_bytes(), 0))

@@ -42,7 +42,15 @@ use crate::executor::{PolicyStages, Scheduler};
 use crate::policy::waiting::PersonClock;
 
 mod fates;
+mod paging;
 mod sub_calls;
+
+/// The pages a run's calls asked for and where their results were cut (see `paging`).
+type SharedPaging = Arc<Mutex<paging::Paging>>;
+
+fn lock_paging(paging: &SharedPaging) -> MutexGuard<'_, paging::Paging> {
+    paging.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 use fates::{SharedFates, Unsettled};
 use sub_calls::{SubCall, SubCalls};
@@ -78,12 +86,14 @@ pub(crate) fn open(
     let registry = ctx.registry().clone();
     let changes = Arc::new(Mutex::new(Vec::new()));
     let fates = SharedFates::default();
+    let paging = SharedPaging::default();
     let sub_calls = SubCalls {
         registry: registry.clone(),
         ctx,
         signal,
         changes: changes.clone(),
         fates: fates.clone(),
+        paging: paging.clone(),
     };
     let scheduler = Scheduler::new(registry, sub_calls, limits.max_parallel)
         .with_policy_stages(PolicyStages::OneAtATime)
@@ -103,6 +113,7 @@ pub(crate) fn open(
         wake_on_submit: !engine_polls_while_computing,
         person,
         fates: fates.clone(),
+        paging: paging.clone(),
     };
     (
         host,
@@ -110,6 +121,7 @@ pub(crate) fn open(
             run,
             changes,
             fates,
+            paging,
         },
     )
 }
@@ -131,6 +143,8 @@ pub(crate) struct BridgeHost {
     person: Arc<PersonClock>,
     /// What became of each call, for the calls the program leaves behind.
     fates: SharedFates,
+    /// The pages the calls asked for.
+    paging: SharedPaging,
 }
 
 pub(super) fn over(reason: &str) -> String {
@@ -164,6 +178,7 @@ impl Host for BridgeHost {
             }
             run.submitted = n;
             fates::lock(&self.fates).queued(n);
+            lock_paging(&self.paging).asked(n, name, &args);
             run.scheduler.push(SubCall {
                 n,
                 name: name.to_string(),
@@ -220,6 +235,7 @@ pub(crate) struct Bridge {
     run: Arc<Mutex<Run>>,
     changes: Arc<Mutex<Vec<String>>>,
     fates: SharedFates,
+    paging: SharedPaging,
 }
 
 impl Bridge {
@@ -230,6 +246,12 @@ impl Bridge {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone()
+    }
+
+    /// Drop the `[cut short]` notes the program made good by asking for the rest (see
+    /// `paging`).
+    pub(crate) fn drop_paged_notes(&self, notes: &mut Vec<ptc_engine::Note>) {
+        lock_paging(&self.paging).drop_made_good(notes);
     }
 
     /// Say what became of each call the program left behind pending (see `fates`); call it

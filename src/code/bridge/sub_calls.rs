@@ -39,6 +39,8 @@ pub(super) struct SubCalls {
     pub(super) changes: Arc<Mutex<Vec<String>>>,
     /// How each call ended (see `fates`).
     pub(super) fates: super::SharedFates,
+    /// Where results were cut short (see `paging`).
+    pub(super) paging: super::SharedPaging,
 }
 
 /// Changes a failed run lists at most.
@@ -82,6 +84,9 @@ impl Schedule for SubCalls {
             self.record_change(exec);
         }
         super::fates::lock(&self.fates).committed(call.n, &result);
+        if let Some(note) = &result.cut_short {
+            super::lock_paging(&self.paging).cut(call.n, exec.name(), note);
+        }
         let (ctx, exec) = (self.ctx.clone(), exec.clone());
         let pipeline = call.pipeline.expect("a committed call has started");
         let reply = call.reply;

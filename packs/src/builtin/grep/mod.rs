@@ -1,8 +1,8 @@
 //! `grep`: regex search over file contents (`search` card, `shape: matches`).
 //!
 //! Built on ripgrep's crates: `ignore` walks the tree in parallel with ripgrep's
-//! default filters (hidden files skipped, `.gitignore` inside git repositories,
-//! `.ignore` and `.rgignore` respected, symlinks not followed), `grep-regex` compiles
+//! default filters but for hidden files, which are searched (`.gitignore` inside git
+//! repositories, `.ignore` and `.rgignore` respected, VCS metadata and symlinks not followed), `grep-regex` compiles
 //! the pattern with ripgrep's syntax, `grep-searcher` searches each file and stops at
 //! the first NUL byte (binary files are skipped, as `rg` does). Every matching line is
 //! counted for the true total; the first [`MAX_MATCHES`] in path order are returned.
@@ -101,10 +101,12 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
             "Search file contents with a ripgrep regular expression. Returns matching lines with \
              line numbers, grouped by file. Returns the first 250 matches inline; a capped result \
              reports the true total, so narrow the pattern, path or include, or page with offset, to \
-             see the rest. Use read on a matched file for surrounding context.",
+             see the rest. Use read on a matched file for surrounding context. Hidden files are \
+             searched; files .gitignore excludes are not.",
         )
         .code_description(
-            "Search file contents with a ripgrep regular expression (≤ 10,000 a call).",
+            "Search file contents with a ripgrep regular expression, hidden files too, not \
+             .gitignored ones (≤ 10,000 a call).",
         )
         .parameters(
             ParameterSpec::new()
@@ -366,10 +368,13 @@ fn grep(
         }
     } else {
         let mut walk = WalkBuilder::new(&target.path);
+        // Hidden files too (a CI workflow, `.cargo_vcs_info.json`), as glob finds them; never
+        // VCS metadata; what .gitignore excludes stays out, as in ripgrep (the text says so).
         walk.follow_links(false)
+            .hidden(false)
             .add_custom_ignore_filename(".rgignore")
             .threads(super::walk_threads());
-        limits.apply(&mut walk, |_| true);
+        limits.apply(&mut walk, |entry| !super::glob::is_vcs_dir(entry));
         if let Some(include) = args.include.as_deref().filter(|i| !i.is_empty()) {
             walk.overrides(path_glob(&target.path, include, "include")?);
         }
