@@ -55,12 +55,15 @@ impl ScratchDirs {
         });
         dirs.insert(owner.id(), dir.clone());
         let (weak, ended, id) = (Arc::downgrade(&self.dirs), owner.ended(), owner.id());
+        // Held until the directory is removed: closing the owner waits for it.
+        let held = owner.hold();
         spawn_on_host(async move {
             ended.cancelled().await;
             if let Some(dirs) = weak.upgrade() {
                 let gone = dirs.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
                 drop(gone);
             }
+            drop(held);
         });
         Ok(dir)
     }

@@ -44,7 +44,7 @@ impl Paging {
         let mut open: HashSet<(&str, u64)> = HashSet::new();
         for (tool, offset, n) in &self.cut {
             let later = self.asked.get(&(tool.clone(), *offset));
-            if !later.is_some_and(|asked| asked > n) {
+            if later.is_none_or(|asked| asked <= n) {
                 open.insert((tool, *offset));
             }
         }

@@ -16,7 +16,7 @@
 //! use ptc::typecheck::{Tsc, Typecheck, TypecheckMode};
 //!
 //! let mut config = ptc::CodeConfig::default();
-//! match Tsc::find(None, std::path::Path::new(".")) {
+//! match Tsc::find(None) {
 //!     Ok(tsc) => config.typecheck = Some(Typecheck { mode: TypecheckMode::Warn, tsc }),
 //!     Err(why) => eprintln!("unchecked: {why}"),
 //! }
