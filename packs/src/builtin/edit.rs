@@ -1,5 +1,6 @@
 //! `edit`: replace literal text in an existing UTF-8 text file (`diff` card).
 //!
+//! In a file whose lines end in CRLF, the `\n` of `old_string` and `new_string` mean CRLF.
 //! `old_string` must occur exactly once unless `replace_all` is set; the error for zero
 //! or several matches says which, so the caller can add context. Binary and non-UTF-8
 //! files are refused rather than rewritten lossily. Files over [`MAX_FILE_BYTES`], and edits
@@ -49,7 +50,10 @@ struct Output {
 pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
     ToolDefinition::builder("edit")
         .path_arguments(ws.path_arguments(&[("file_path", None)]))
-        .description("Edit an existing UTF-8 text file by replacing literal text.")
+        .description(
+            "Edit an existing UTF-8 text file by replacing literal text. In a file whose lines \
+             end in CRLF, `\\n` means CRLF.",
+        )
         .parameters(
             ParameterSpec::new()
                 .required(
@@ -172,6 +176,10 @@ fn edit(ws: &Workspace, args: Args) -> Result<Output, ToolError> {
             e.utf8_error().valid_up_to()
         ))
     })?;
+    let mut args = args;
+    if uses_crlf(&old) {
+        (args.old_string, args.new_string) = crlf(args.old_string, args.new_string);
+    }
     let count = old.match_indices(&args.old_string).count();
     match count {
         0 => {
@@ -214,6 +222,23 @@ fn edit(ws: &Workspace, args: Args) -> Result<Output, ToolError> {
         replacements: count as u64,
         hunks,
     })
+}
+
+/// Whether every line of `text` ends in CRLF (and one does).
+pub(crate) fn uses_crlf(text: &str) -> bool {
+    let lines = text.matches('\n').count();
+    lines > 0 && text.matches("\r\n").count() == lines
+}
+
+/// `old_string` and `new_string` with the CRLF line endings of the file they edit: read shows
+/// lines without their endings, so a model writes `\n`; matching and inserting it as `\r\n`
+/// keeps the file's line endings whole. Text that has a `\r` already is taken as written.
+fn crlf(old_string: String, new_string: String) -> (String, String) {
+    let to_crlf = |text: String| match text.contains('\r') || !text.contains('\n') {
+        true => text,
+        false => text.replace('\n', "\r\n"),
+    };
+    (to_crlf(old_string), to_crlf(new_string))
 }
 
 /// The whole of `file` (`len` bytes when it was opened; it may have changed since), read into

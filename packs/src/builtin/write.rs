@@ -51,7 +51,10 @@ struct Output {
 pub(crate) fn tool(ws: Arc<Workspace>, log: Arc<ReadLog>) -> ToolDefinition {
     ToolDefinition::builder("write")
         .path_arguments(ws.path_arguments(&[("file_path", None)]))
-        .description("Create or fully replace a UTF-8 text file.")
+        .description(
+            "Create or fully replace a UTF-8 text file. A file whose lines end in CRLF keeps \
+             them.",
+        )
         .parameters(
             ParameterSpec::new()
                 .required(
@@ -182,6 +185,14 @@ fn write(ws: &Workspace, args: Args, run: Option<(&str, &ReadLog)>) -> Result<Ou
     }
     if run.is_some() {
         objects_as_text(&args.content, before.as_deref(), shown)?;
+    }
+    // Content built from read's lines (which show no line endings) keeps a CRLF file's.
+    let mut args = args;
+    let keeps_crlf = before.as_deref().is_some_and(super::edit::uses_crlf)
+        && args.content.contains('\n')
+        && !args.content.contains('\r');
+    if keeps_crlf {
+        args.content = args.content.replace('\n', "\r\n");
     }
     file.set_len(0)
         .and_then(|()| file.write_all_at(args.content.as_bytes(), 0))

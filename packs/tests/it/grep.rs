@@ -117,7 +117,7 @@ async fn grep_filters_files_with_one_include_glob() {
 }
 
 #[tokio::test]
-async fn grep_skips_binary_hidden_and_git_ignored_files_like_rg() {
+async fn grep_searches_hidden_files_but_skips_binary_vcs_and_git_ignored_ones() {
     let f = Fixture::new();
     f.file("bin.dat", b"needle\x00\x01\x02needle\n");
     f.file(".hidden.txt", "needle\n");
@@ -130,7 +130,8 @@ async fn grep_skips_binary_hidden_and_git_ignored_files_like_rg() {
         .await
         .value()
         .clone();
-    assert_eq!(match_paths(&v), ["text.txt:1"]);
+    // Hidden files are searched (glob finds them too); VCS metadata and .gitignored are not.
+    assert_eq!(match_paths(&v), [".hidden.txt:1", "text.txt:1"]);
     // A binary file named explicitly is still skipped.
     let v = f
         .call("grep", json!({"pattern": "needle", "path": "bin.dat"}))
