@@ -22,11 +22,40 @@ pub(crate) fn path_glob(dir: &Path, pattern: &str, what: &str) -> Result<Overrid
             "`{what}` starts with `!`; negated globs are not supported"
         )));
     }
+    if let Some(parts) = listed(pattern) {
+        return Err(invalid_args(format!(
+            "`{what}` `{pattern}` is one glob, not a list (a comma outside braces matches a comma \
+             in a name): for several, use braces: `{{{}}}`",
+            parts.join(",")
+        )));
+    }
     let pattern = anchored(dir, pattern);
     let invalid = |e: ignore::Error| invalid_args(format!("`{what}` is not a valid glob: {e}"));
     let mut builder = OverrideBuilder::new(dir);
     builder.add(&pattern).map_err(invalid)?;
     builder.build().map_err(invalid)
+}
+
+/// The parts of `pattern` when it has a comma outside braces (`*.js,*.ts`): a list a model
+/// meant, which as one glob would match nothing.
+fn listed(pattern: &str) -> Option<Vec<&str>> {
+    let (mut depth, mut start, mut parts) = (0usize, 0, Vec::new());
+    for (at, c) in pattern.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                parts.push(pattern[start..at].trim());
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    parts.push(pattern[start..].trim());
+    Some(parts)
 }
 
 /// `pattern` with a leading `./` (any number of them) or `dir`'s own absolute path turned into
