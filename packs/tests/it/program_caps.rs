@@ -6,7 +6,8 @@
 
 use crate::builtin_support;
 
-use builtin_support::Fixture;
+use builtin_support::{Fixture, Outcome};
+
 use serde_json::json;
 
 fn numbered(n: u64) -> String {
@@ -14,6 +15,15 @@ fn numbered(n: u64) -> String {
 }
 
 /// A file of `lines` lines of 1 KiB of text each (over the 8 MiB data cap past 8,192 lines).
+/// A program's new content from a read's lines: each line's text through `edit`, newline-ended.
+fn rewritten(read: &Outcome, edit: impl Fn(&str) -> String) -> String {
+    let lines = read.value()["lines"].as_array().unwrap();
+    lines
+        .iter()
+        .map(|l| edit(l["text"].as_str().unwrap()) + "\n")
+        .collect()
+}
+
 fn kib_lines(lines: u64) -> String {
     (1..=lines)
         .map(|i| format!("{i:08} {}\n", "x".repeat(1015)))
@@ -92,12 +102,7 @@ async fn read_modify_write_of_a_2051_line_file_in_a_program_keeps_every_line() {
     let read = f
         .call_in_program("run-1", 1, "read", json!({"file_path": "long.txt"}))
         .await;
-    let content: String = read.value()["lines"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| format!("{}!\n", l["text"].as_str().unwrap()))
-        .collect();
+    let content = rewritten(&read, |text| format!("{text}!"));
     let write = f
         .call_in_program(
             "run-1",
@@ -118,12 +123,7 @@ async fn write_of_content_from_a_read_cut_by_the_data_cap_is_refused() {
     let read = f
         .call_in_program("run-1", 1, "read", json!({"file_path": "big.txt"}))
         .await;
-    let content: String = read.value()["lines"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| format!("{}\n", l["text"].as_str().unwrap()))
-        .collect();
+    let content = rewritten(&read, |text| text.to_string());
     let write = f
         .call_in_program(
             "run-1",
@@ -199,12 +199,7 @@ async fn write_after_a_partial_read_is_refused_even_when_every_line_changed() {
         )
         .await;
     // Every line rewritten: nothing of the read survives verbatim, and 10 lines would go.
-    let content: String = read.value()["lines"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| format!("{}\n", l["text"].as_str().unwrap().to_uppercase()))
-        .collect();
+    let content = rewritten(&read, |text| text.to_uppercase());
     let write = f
         .call_in_program(
             "run-1",

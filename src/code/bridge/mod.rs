@@ -178,7 +178,9 @@ impl Host for BridgeHost {
             }
             run.submitted = n;
             fates::lock(&self.fates).queued(n);
-            lock_paging(&self.paging).asked(n, name, &args);
+            if let Some(offset) = args.get("offset").and_then(Value::as_u64) {
+                lock_paging(&self.paging).asked(n, name, offset);
+            }
             run.scheduler.push(SubCall {
                 n,
                 name: name.to_string(),

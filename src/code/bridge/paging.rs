@@ -25,11 +25,9 @@ fn next_offset(note: &str) -> Option<u64> {
 }
 
 impl Paging {
-    /// Call `n` of `tool` asked for `args`.
-    pub(super) fn asked(&mut self, n: u64, tool: &str, args: &serde_json::Value) {
-        if let Some(offset) = args.get("offset").and_then(serde_json::Value::as_u64) {
-            self.asked.insert((tool.to_string(), offset), n);
-        }
+    /// Call `n` of `tool` asked for the page at `offset`.
+    pub(super) fn asked(&mut self, n: u64, tool: &str, offset: u64) {
+        self.asked.insert((tool.to_string(), offset), n);
     }
 
     /// Call `n` of `tool` was cut short, saying `note`.
@@ -79,7 +77,7 @@ mod tests {
     fn a_page_asked_for_after_the_cut_makes_the_note_good_and_one_asked_before_does_not() {
         let mut paging = Paging::default();
         paging.cut(1, "grep", &cut_note("grep", 10_000).text);
-        paging.asked(2, "grep", &serde_json::json!({"offset": 10_000}));
+        paging.asked(2, "grep", 10_000);
         let mut notes = vec![cut_note("grep", 10_000)];
         paging.drop_made_good(&mut notes);
         assert!(notes.is_empty());
