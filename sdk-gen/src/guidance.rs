@@ -12,6 +12,8 @@ pub struct RuntimeLimits {
     pub wall_clock_ms: u64,
     /// JavaScript heap cap per run, in bytes.
     pub max_heap_bytes: u64,
+    /// Tool calls one run may make.
+    pub max_calls: u64,
     /// Tool calls that may run at once.
     pub max_parallel: u64,
     /// Characters of the result the model gets; the text beyond is cut to head and tail.
@@ -19,11 +21,12 @@ pub struct RuntimeLimits {
 }
 
 impl Default for RuntimeLimits {
-    /// ptc's defaults: 120 s, 256 MiB, 10 calls at once, 50,000 characters.
+    /// ptc's defaults: 120 s, 256 MiB, 10,000 calls (10 at once), 50,000 characters.
     fn default() -> Self {
         RuntimeLimits {
             wall_clock_ms: 120_000,
             max_heap_bytes: 256 * 1024 * 1024,
+            max_calls: 10_000,
             max_parallel: 10,
             max_result_chars: 50_000,
         }
@@ -42,7 +45,7 @@ Map/Set/BigInt) or the last expression's. Return just what you need.
 all calls (not in `forEach`): at the end, pending ones stop and unfinished changes fail the run.
 - Globals: timers, `URL`, `TextEncoder`/`TextDecoder`, `atob`/`btoa`, `structuredClone`, \
 `crypto.randomUUID()`, `Intl` (en-US, UTC); no `fetch`, `process`, `Buffer`, files, network.
-- Limits: {}, {} heap, {} calls at once, results cut to head and tail past {} characters.
+- Limits: {}, {} heap, {} calls ({} at once), results cut to head and tail past {} characters.
 E.g.:
 ```ts
 const [a, b] = await Promise.all([tools.x({{ id: 1 }}), tools.x({{ id: 2 }})]);
@@ -54,6 +57,7 @@ return {{ a, b, c }};
 ",
         duration(limits.wall_clock_ms),
         bytes(limits.max_heap_bytes),
+        thousands(limits.max_calls),
         limits.max_parallel,
         thousands(limits.max_result_chars),
     )

@@ -67,6 +67,7 @@ impl CodeExecutor {
         ptc_sdk_gen::RuntimeLimits {
             wall_clock_ms: u64::try_from(c.limits.wall_clock.as_millis()).unwrap_or(u64::MAX),
             max_heap_bytes: c.limits.max_heap_bytes as u64,
+            max_calls: c.sub_calls.max_calls,
             max_parallel: c.sub_calls.max_parallel as u64,
             max_result_chars: c.max_result_chars as u64,
         }

@@ -47,13 +47,28 @@ struct Output {
     hunks: Vec<Hunk>,
 }
 
+/// Whether `text` has content and its last line has no line ending.
+fn lacks_final_newline(text: &str) -> bool {
+    !text.is_empty() && !text.ends_with('\n')
+}
+
+/// Drops exactly one final line ending (`\n` or `\r\n`): the one joined lines were ended with.
+fn trim_one_final_newline(content: &mut String) {
+    let body = content
+        .strip_suffix("\r\n")
+        .or_else(|| content.strip_suffix('\n'));
+    if let Some(len) = body.map(str::len) {
+        content.truncate(len);
+    }
+}
+
 /// The `write` tool; in a program it refuses files the run read only in part (`log`).
 pub(crate) fn tool(ws: Arc<Workspace>, log: Arc<ReadLog>) -> ToolDefinition {
     ToolDefinition::builder("write")
         .path_arguments(ws.path_arguments(&[("file_path", None)]))
         .description(
-            "Create or fully replace a UTF-8 text file. A file whose lines end in CRLF keeps \
-             them.",
+            "Create or fully replace a UTF-8 text file. An existing file keeps its CRLF line \
+             endings and a missing final newline (add one with edit).",
         )
         .parameters(
             ParameterSpec::new()
@@ -193,6 +208,10 @@ fn write(ws: &Workspace, args: Args, run: Option<(&str, &ReadLog)>) -> Result<Ou
         && !args.content.contains('\r');
     if keeps_crlf {
         args.content = args.content.replace('\n', "\r\n");
+    }
+    // Lines joined and ended with a newline keep a file's missing final newline the same way.
+    if before.as_deref().is_some_and(lacks_final_newline) {
+        trim_one_final_newline(&mut args.content);
     }
     file.set_len(0)
         .and_then(|()| file.write_all_at(args.content.as_bytes(), 0))

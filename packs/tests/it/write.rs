@@ -219,3 +219,26 @@ async fn write_presents_diff_cards_for_new_and_replaced_files() {
     );
     assert_eq!(serde_json::to_value(&card).unwrap()["card"], "diff");
 }
+
+#[tokio::test]
+async fn write_keeps_a_missing_final_newline_and_a_blank_last_line_asked_for() {
+    let f = Fixture::new();
+    f.file("plain.txt", "one\ntwo");
+    f.file("crlf.txt", "one\r\ntwo");
+    f.file("ended.txt", "one\ntwo\n");
+    // Content built from read's lines, joined and ended with a newline as a model would.
+    for name in ["plain.txt", "crlf.txt", "ended.txt"] {
+        f.call("write", json!({"file_path": name, "content": "one\nTWO\n"}))
+            .await;
+    }
+    assert_eq!(f.read("plain.txt"), "one\nTWO");
+    assert_eq!(f.read("crlf.txt"), "one\r\nTWO");
+    assert_eq!(f.read("ended.txt"), "one\nTWO\n");
+    // Only the one newline that ended the joined lines goes.
+    f.call(
+        "write",
+        json!({"file_path": "plain.txt", "content": "a\n\n"}),
+    )
+    .await;
+    assert_eq!(f.read("plain.txt"), "a\n");
+}

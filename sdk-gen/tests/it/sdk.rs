@@ -510,7 +510,7 @@ const CONTRACT: [&str; 22] = [
     "`URL`",
     "`structuredClone`",
     "`Intl` (en-US, UTC); no `fetch`, `process`, `Buffer`, files, network",
-    "120 s, 256 MiB heap, 10 calls at once",
+    "120 s, 256 MiB heap, 10,000 calls (10 at once)",
     "past 50,000 characters",
     "Promise.all([tools.x(",
     "try {",
@@ -553,23 +553,25 @@ fn guidance_states_the_limits_in_force() {
     let tight = RuntimeLimits {
         wall_clock_ms: 1_500,
         max_heap_bytes: 64 * 1024 * 1024,
+        max_calls: 50,
         max_parallel: 3,
         max_result_chars: 1_234_567,
     };
     for text in [code_only_guidance(&tight), sdk_section(&[], &tight)] {
         assert!(
-            text.contains("- Limits: 1.5 s, 64 MiB heap, 3 calls at once, results cut to head and tail past 1,234,567 characters."),
+            text.contains("- Limits: 1.5 s, 64 MiB heap, 50 calls (3 at once), results cut to head and tail past 1,234,567 characters."),
             "{text}"
         );
     }
     let odd = RuntimeLimits {
         wall_clock_ms: 250,
         max_heap_bytes: 1_000_000,
+        max_calls: 12_345,
         max_parallel: 1,
         max_result_chars: 999,
     };
     assert!(code_only_guidance(&odd)
-        .contains("- Limits: 250 ms, 1,000,000 bytes heap, 1 calls at once, results cut to head and tail past 999 characters."));
+        .contains("- Limits: 250 ms, 1,000,000 bytes heap, 12,345 calls (1 at once), results cut to head and tail past 999 characters."));
 }
 
 #[test]
@@ -591,7 +593,7 @@ fn b56_sdk_section_is_guidance_plus_declarations() {
         assert!(prose.contains(needle), "missing {needle:?} in:\n{prose}");
     }
     assert!(
-        prose.len() < 1_300,
+        prose.len() < 1_320,
         "preamble should stay short: {} bytes",
         prose.len()
     );
