@@ -7,6 +7,7 @@
 //! - `testkit` — small tools for trying code mode ([`ptc::testkit`]);
 //! - [`sandbox`] — the kernel sandbox (Landlock, seccomp, namespaces) of the processes the
 //!   builtin pack starts;
+//! - [`skills`] — the Agent Skills catalog the builtin pack's `skill` tool offers;
 //! - [`fs_tree`] — removing directory trees (the sandbox's scratch directories) iteratively.
 //!
 //! ```no_run
@@ -20,6 +21,7 @@
 pub mod builtin;
 pub mod fs_tree;
 pub mod sandbox;
+pub mod skills;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -49,6 +51,8 @@ pub struct PackContext {
     /// (the `ptc` command asks on its terminal); `None`: such a call fails, saying no one
     /// can be asked.
     pub questions: Option<Arc<dyn QuestionService>>,
+    /// The skills the builtin pack's `skill` tool offers (none: no `skill` tool).
+    pub skills: skills::SkillCatalog,
 }
 
 impl std::fmt::Debug for PackContext {
@@ -59,6 +63,7 @@ impl std::fmt::Debug for PackContext {
             .field("tasks", &self.tasks)
             .field("terminals", &self.terminals)
             .field("questions", &self.questions.is_some())
+            .field("skills", &self.skills.skills().len())
             .finish()
     }
 }
@@ -72,6 +77,7 @@ impl PackContext {
             tasks: TaskLimits::default(),
             terminals: TerminalLimits::default(),
             questions: None,
+            skills: skills::SkillCatalog::default(),
         }
     }
 }

@@ -60,6 +60,9 @@
 //! [discovery]                        # hundreds of tools (see the `discovery` module)
 //! mode = "auto"                      # auto | on | off
 //!
+//! [skills]                           # the `skill` tool's folders (see `SkillsConfig`)
+//! paths = ["/srv/team-skills"]
+//!
 //! [log]                              # session events (see the `log` module)
 //! url = "sqlite:runs.sqlite"         # PATH | sqlite:PATH | postgres://… | off
 //!
@@ -82,6 +85,7 @@ mod open;
 mod policy;
 mod sandbox;
 mod serve;
+mod skills;
 mod telemetry;
 pub mod trust;
 
@@ -95,6 +99,7 @@ pub use open::{ConfigFile, MAX_CONFIG_BYTES};
 pub use policy::{PolicyAction, PolicyRule, PolicySet};
 pub use sandbox::SandboxSection;
 pub use serve::ServeConfig;
+pub use skills::SkillsConfig;
 pub use telemetry::TelemetryConfig;
 pub use trust::TrustStore;
 
@@ -142,6 +147,8 @@ pub struct Config {
     pub log: LogConfig,
     /// What the model is shown of many tools (`[discovery]`).
     pub discovery: DiscoveryConfig,
+    /// Where the `skill` tool finds skills (`[skills]`).
+    pub skills: SkillsConfig,
     /// Where the configuration came from.
     pub path: Option<PathBuf>,
     /// Whether the file may widen authority: false for a workspace file the operator has not
@@ -210,6 +217,7 @@ impl Default for Config {
             telemetry: TelemetryConfig::default(),
             log: LogConfig::default(),
             discovery: DiscoveryConfig::default(),
+            skills: SkillsConfig::default(),
             path: None,
             trusted: true,
         }
@@ -337,6 +345,8 @@ struct RawConfig {
     log: log::RawLog,
     #[serde(default)]
     discovery: discovery::RawDiscovery,
+    #[serde(default)]
+    skills: SkillsConfig,
 }
 
 impl Config {
@@ -415,6 +425,7 @@ impl Config {
             telemetry,
             log,
             discovery,
+            skills: raw.skills.resolved(dir),
             path: path.map(Path::to_path_buf),
             trusted: true,
         })

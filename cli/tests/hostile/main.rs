@@ -28,6 +28,7 @@ mod program;
 mod protected;
 mod sandbox;
 mod serve;
+mod skills;
 mod terminals;
 mod tools;
 mod trust;

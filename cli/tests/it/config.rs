@@ -450,3 +450,23 @@ fn config_tasks_and_terminals_set_caps_reject_zero_and_only_narrow_when_untruste
     );
     assert!(notice.contains("terminals.max_lifetime_ms"), "{notice}");
 }
+
+#[test]
+fn config_skills_paths_resolve_against_the_file_and_replace_the_defaults() {
+    let config = Config::parse(
+        "[skills]\npaths = [\"team\", \"/srv/skills\"]\n",
+        Some(std::path::Path::new("/etc/ptc/ptc.toml")),
+    )
+    .unwrap();
+    let root = std::path::Path::new("/w");
+    assert_eq!(
+        config.skills.sources(root),
+        [
+            std::path::PathBuf::from("/etc/ptc/team"),
+            "/srv/skills".into()
+        ]
+    );
+    let defaults = Config::parse("", None).unwrap().skills.sources(root);
+    assert!(defaults.ends_with(&["/w/.ptc/skills".into(), "/w/.claude/skills".into()]));
+    assert!(parse_err("[skills]\npath = [\"x\"]\n").contains("unknown field `path`"));
+}

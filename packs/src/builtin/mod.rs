@@ -20,6 +20,7 @@
 //! | `terminal_signal` | `{sessionId, signal, shell}` | — | exclusive |
 //! | `terminal_close` | `{sessionId, status, gone, waited_ms}` | — | exclusive |
 //! | `ask_user_question` | `{answers: {id, answer: string[]}[]}` (the agent's `QuestionService`, else the terminal) | — | exclusive |
+//! | `skill` | `{name, description, path, text, files}` (only when [`PackContext::skills`](crate::PackContext::skills) has one) | — | concurrency-safe |
 //!
 //! Names, parameter names, types, descriptions and required lists are the seed
 //! catalog's, with deliberate differences: `glob` and `grep` take an `offset` to page past
@@ -63,6 +64,7 @@ mod path_glob;
 mod read;
 mod scratch;
 mod shared;
+mod skill;
 pub mod tasks;
 pub mod terminal;
 mod todo;
@@ -80,13 +82,14 @@ pub use workspace::{Resolved, Workspace};
 
 use super::{PackContext, PackError};
 use crate::sandbox::Sandbox;
+use crate::skills::SkillCatalog;
 use background::Background;
 use ptc::policy::question::QuestionService;
 use ptc::Owner;
 use ptc::ToolDefinition;
 use ptc::ToolRegistry;
 
-/// The names of the pack's tools, in registration order.
+/// The names of the pack's tools, in registration order (`skill` only when there is a skill).
 pub const TOOLS: &[&str] = &[
     "read",
     "write",
@@ -105,6 +108,7 @@ pub const TOOLS: &[&str] = &[
     "terminal_signal",
     "terminal_close",
     "ask_user_question",
+    "skill",
 ];
 
 /// The pack for one workspace: its confinement, its todo store, and its stores of
@@ -115,6 +119,7 @@ pub struct Builtin {
     todos: TodoStore,
     questions: Option<Arc<dyn QuestionService>>,
     reads: Arc<partial_reads::ReadLog>,
+    skills: SkillCatalog,
 }
 
 impl std::fmt::Debug for Builtin {
@@ -146,6 +151,7 @@ impl Builtin {
             todos: TodoStore::new(),
             questions: ctx.questions.clone(),
             reads: Arc::default(),
+            skills: ctx.skills.clone(),
         })
     }
 
@@ -209,6 +215,9 @@ impl Builtin {
             terminal::close_tool(bg.clone()),
             ask::tool(self.questions.clone()),
         ]
+        .into_iter()
+        .chain((!self.skills.is_empty()).then(|| skill::tool(self.skills.clone())))
+        .collect()
     }
 
     /// Register the tools in the registry's global layer.

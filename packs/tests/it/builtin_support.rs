@@ -38,6 +38,14 @@ impl Fixture {
     /// An empty workspace whose sandbox denies `deny` (relative to the root) besides the
     /// defaults, as `[sandbox] deny_read` does.
     pub fn with_deny(deny: &[&str]) -> Self {
+        Self::with(|ctx, root, _| {
+            ctx.sandbox.deny_read = deny.iter().map(|d| root.join(d)).collect();
+        })
+    }
+
+    /// An empty workspace whose pack context `setup` adjusts, given the root and the
+    /// directory beside it (both exist).
+    pub fn with(setup: impl FnOnce(&mut PackContext, &Path, &Path)) -> Self {
         let tmp = tempfile::tempdir().unwrap();
         let base = fs::canonicalize(tmp.path()).unwrap();
         let root = base.join("root");
@@ -48,7 +56,7 @@ impl Fixture {
         fs::write(outside.join("dir/inner.txt"), SECRET).unwrap();
         let registry = ToolRegistry::new();
         let mut ctx = PackContext::new(root.clone());
-        ctx.sandbox.deny_read = deny.iter().map(|d| root.join(d)).collect();
+        setup(&mut ctx, &root, &outside);
         let pack = Builtin::new(&ctx).unwrap();
         pack.register(&registry).unwrap();
         Fixture {

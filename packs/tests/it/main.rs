@@ -12,5 +12,6 @@ mod pack;
 mod paths;
 mod program_caps;
 mod read;
+mod skill;
 mod todo;
 mod write;

@@ -355,7 +355,7 @@ fn builtin_descriptions_are_true_in_code_mode_and_the_code_list_is_lean() {
 }
 
 /// Run `code` as a `run_code` call of the registry (code mode `both`).
-async fn run_code(registry: &ToolRegistry, code: &str) -> (bool, String) {
+pub(crate) async fn run_code(registry: &ToolRegistry, code: &str) -> (bool, String) {
     let mut input = ToolBatchInput::new(vec![ToolCallBlock::new(
         "call-1",
         "run_code",
@@ -380,7 +380,7 @@ fn code_registry(root: &Path) -> ToolRegistry {
     registry
 }
 
-fn example(name: &str) -> String {
+pub(crate) fn example(name: &str) -> String {
     let path = ptc_testing::repo()
         .join("examples/programs/builtin")
         .join(name);

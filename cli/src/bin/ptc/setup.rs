@@ -225,21 +225,33 @@ pub async fn registry_until(
     let sandbox = config
         .sandbox
         .resolve(&root, args.sandbox, config.trusted, protected);
+    let packs = match (&args.packs, &config.tools) {
+        (Some(list), _) => list.clone(),
+        (None, Some(tools)) => tools.join(","),
+        (None, None) => String::new(),
+    };
+    let builtin = packs.split(',').any(|p| p.trim() == "builtin");
     let registry = ToolRegistry::new();
+    let exposed: Vec<_> = std::iter::once(root.clone())
+        .chain(sandbox.writable.iter().cloned())
+        .collect();
+    let (skills, notices) = match builtin {
+        true => config.skills.catalog(&root, &exposed, store.as_ref()),
+        false => Default::default(),
+    };
+    for notice in notices {
+        crate::output::stderr_line(&format!("ptc: {notice}"));
+    }
     let ctx = ptc_packs::PackContext {
         root,
         sandbox,
         tasks: config.tasks.limits(),
         terminals: config.terminals.limits(),
         questions: Some(std::sync::Arc::new(TerminalQuestions)),
-    };
-    let packs = match (&args.packs, &config.tools) {
-        (Some(list), _) => list.clone(),
-        (None, Some(tools)) => tools.join(","),
-        (None, None) => String::new(),
+        skills,
     };
     ptc_packs::register_list(&registry, &packs, &ctx).map_err(|e| e.to_string())?;
-    if packs.split(',').any(|p| p.trim() == "builtin") {
+    if builtin {
         sandbox_notice(&ctx)?;
     }
     let mcp_options = config
