@@ -1,9 +1,11 @@
 //! Code mode end to end, in process: a trivial program, 1,000 sequential sub-calls (of a
-//! tool returning a number, and of one returning a typed object),
+//! tool returning a number, and of one returning a typed object), the same object from two
+//! tools that differ only in declaring its type (what typed result access costs a sub-call),
 //! and a 100-call fan-out of 10 ms sleeps under `Promise.all`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use ptc::{CodeConfig, CodeExecutor, ToolBatchInput, ToolCallBlock, ToolRegistry};
+use ptc::{CodeConfig, CodeExecutor, ToolBatchInput, ToolCallBlock, ToolDefinition, ToolRegistry};
+use ptc_schema::ValueSpec;
 use serde_json::json;
 
 fn program(source: &str) -> ToolBatchInput {
@@ -21,6 +23,17 @@ fn bench(c: &mut Criterion) {
         .unwrap();
     let registry = ToolRegistry::new();
     ptc::testkit::register(&registry).unwrap();
+    for (name, typed) in [("echo_typed", true), ("echo_plain", false)] {
+        let mut tool = ToolDefinition::builder(name)
+            .description("Return { slept: 0 }.")
+            .concurrency_safe(true)
+            .execute_raw(|_, _| async { Ok(json!({"slept": 0})) });
+        if typed {
+            tool = tool
+                .output(ValueSpec::object(false).required_property("slept", ValueSpec::integer()));
+        }
+        registry.register(tool.build().unwrap()).unwrap();
+    }
     CodeExecutor::new(CodeConfig::quickjs()).install(&registry);
 
     let mut group = c.benchmark_group("code_mode");
@@ -36,6 +49,9 @@ fn bench(c: &mut Criterion) {
             "sequential_typed_1000",
             include_str!("programs/sequential_typed.js"),
         ),
+        // The same body and result, read through its declared type or not.
+        ("echo_typed_1000", ECHO_TYPED),
+        ("echo_plain_1000", ECHO_PLAIN),
         (
             "fanout_sleep_100x10ms",
             include_str!("programs/fanout_sleep.js"),
@@ -54,6 +70,11 @@ fn bench(c: &mut Criterion) {
     }
     group.finish();
 }
+
+const ECHO_TYPED: &str =
+    "let n = 0\nfor (let i = 0; i < 1000; i++) n += (await tools.echo_typed({})).slept\nreturn n";
+const ECHO_PLAIN: &str =
+    "let n = 0\nfor (let i = 0; i < 1000; i++) n += (await tools.echo_plain({})).slept\nreturn n";
 
 criterion_group!(benches, bench);
 criterion_main!(benches);
