@@ -28,7 +28,8 @@
 //! (`additionalProperties: false`: an unknown key fails the call, naming it); the tool descriptions of `glob`, `grep` and
 //! `bash` do not promise a spill file or `$DSH_*` variables, which this pack does not
 //! provide; descriptions of the task and terminal tools add what this pack does (caps,
-//! backends, how a kill is sent); `terminal_read` also takes `wait` and `timeout_ms`;
+//! backends, how a kill is sent); `terminal_read` also takes `wait` and `timeout_ms`; `skill` also takes `file` (a skill's
+//! files may lie outside the root `read` is confined to);
 //! `terminal_signal` sends only what the PTY delivers to its foreground job (`SIGINT`,
 //! `SIGQUIT`, `SIGTSTP`: never a process group by number). `bash`,
 //! background tasks and terminals run in the kernel sandbox of [`crate::sandbox`]; `write`

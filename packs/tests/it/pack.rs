@@ -157,13 +157,29 @@ fn seed_parameters() -> Vec<(&'static str, Value)> {
                     }, "required": ["id", "question"]}}
             }, "required": ["questions"]}),
         ),
+        (
+            "skill",
+            json!({"type": "object", "properties": {
+                "name": {"type": "string", "description": "The exact skill name from the available skills list."},
+                "file": {"type": "string", "description": "One of the skill's `files`, to read it."}
+            }, "required": ["name"]}),
+        ),
     ]
+}
+
+/// The context for `root` with the example skills (so the pack has its `skill` tool).
+fn with_a_skill(root: &Path) -> PackContext {
+    let mut ctx = PackContext::new(root.to_path_buf());
+    let examples = ptc_testing::repo().join("examples/skills");
+    let found = ptc_packs::skills::discover(&[examples], &[]);
+    ctx.skills = ptc_packs::skills::SkillCatalog::new(found.skills);
+    ctx
 }
 
 #[test]
 fn builtin_parameters_are_the_seed_catalogs() {
     let f = Fixture::new();
-    let defs = builtin::tools(&PackContext::new(f.root.clone())).unwrap();
+    let defs = builtin::tools(&with_a_skill(&f.root)).unwrap();
     let names: Vec<&str> = defs.iter().map(|d| d.name()).collect();
     assert_eq!(names, TOOLS);
     for (name, expected) in seed_parameters() {
@@ -184,12 +200,7 @@ fn builtin_loads_by_name_and_refuses_a_missing_root() {
     assert!(PACKS.contains(&"builtin"));
     let f = Fixture::new();
     let registry = ToolRegistry::new();
-    ptc_packs::register_list(
-        &registry,
-        "builtin, testkit",
-        &PackContext::new(f.root.clone()),
-    )
-    .unwrap();
+    ptc_packs::register_list(&registry, "builtin, testkit", &with_a_skill(&f.root)).unwrap();
     for name in TOOLS {
         assert!(registry.view(None, None).get(name).is_some(), "{name}");
     }
