@@ -24,14 +24,15 @@ fn bench(c: &mut Criterion) {
     let registry = ToolRegistry::new();
     ptc::testkit::register(&registry).unwrap();
     for (name, typed) in [("echo_typed", true), ("echo_plain", false)] {
-        let mut tool = ToolDefinition::builder(name)
+        let tool = ToolDefinition::builder(name)
             .description("Return { slept: 0 }.")
             .concurrency_safe(true)
             .execute_raw(|_, _| async { Ok(json!({"slept": 0})) });
-        if typed {
-            tool = tool
-                .output(ValueSpec::object(false).required_property("slept", ValueSpec::integer()));
-        }
+        let tool = match typed {
+            true => tool
+                .output(ValueSpec::object(false).required_property("slept", ValueSpec::integer())),
+            false => tool.output_schema(json!({})),
+        };
         registry.register(tool.build().unwrap()).unwrap();
     }
     CodeExecutor::new(CodeConfig::quickjs()).install(&registry);

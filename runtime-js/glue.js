@@ -59,7 +59,7 @@
 //   toolCallError(name, message, site) -> Error  the ToolCallError a failed host call rejects with
 //   messageOf(error) -> string                   an error's message, never throwing
 //   siteOf(trace) -> string                      a call's site ("line:col" or "") from its trace
-//   typedResult(name, value, shape) -> value     a tool's result read through its shape (the
+//   typedResult(name, value, shape?) -> value    a tool's result read through its shape (the
 //                                               JSON text of typed.js's shapes): reads of
 //                                               fields the type does not declare are noted
 export default function ptcGlue(host, facts) {
@@ -261,6 +261,7 @@ export default function ptcGlue(host, facts) {
   const typed = part('typed', { note: host.note, siteHere });
   const parsedShapes = create(null);
   const parseJson = JSON.parse;
+  // `shape` comes with a tool's first result only (the engine sends each once).
   const typedResult = (name, value, shape) => {
     parsedShapes[name] ??= parseJson(shape);
     return typed()(value, parsedShapes[name]);

@@ -1,23 +1,25 @@
-// ptc code-mode glue: typed result access. A tool result is read through a Proxy that notes a
-// read of a field the tool's output type does not declare (`m.file` on a grep match), with the
-// site where it was read, instead of leaving the model with a silent `undefined`.
+// ptc code-mode glue: typed result access. A tool result notes a read of a field the tool's
+// output type does not declare (`m.file` on a grep match), with the site where it was read,
+// instead of leaving the model with a silent `undefined`.
 //
 // This file is a module of its own, loaded the first time a tool with a result shape answers
-// (see primordials.js). makeTyped(primordials, { note, siteHere }) returns `wrap(value, shape)`.
+// (see primordials.js). makeTyped(primordials, { note, siteHere }) returns `wrap(value, shape)`,
+// which types a delivered result in place and returns it.
 //
 // A shape (built by ptc from the tool's output schema, see src/code/shapes.rs) is JSON:
 //   0                                   open: any read is fine (records, unknown, any)
 //   { n: "grep result", f: { k: S } }   a closed object named n, whose fields are k
 //   { n: "grep matches", p: 1, f: ... }   the same, named in the plural (array items)
 //   { i: S }                            an array whose items are S
-// A result object turned into text (a template string, `String(x)`, `join`, a regex test) is
-// noted too: it reads "[object Object]", never what the program meant.
-// Only a read that finds nothing (`undefined`) of a field no shape declares is noted:
-// declared optional fields, fields the data has anyway, symbols, protocol names (then,
-// toJSON, constructor, inspect, ...) and Object.prototype's members pass untouched. Nothing
-// else changes: the proxies have their targets' own keys, prototype and array-ness, so
-// JSON.stringify, console.log, spread, Object.keys, Array methods and structuredClone see
-// plain data. Each target gets one proxy (identity is kept across reads).
+// Each closed object of a result gets its shape's prototype: a Proxy (one per shape, made
+// once) over an empty object whose prototype is Object.prototype. A read of a field the object
+// has never reaches it (so reading declared fields costs nothing); a read that misses does:
+// Object.prototype's members answer as usual; a field no shape declares is noted; protocol
+// names (then, toJSON, constructor, inspect, ...) and declared optional fields stay plain
+// `undefined`. A result object turned into text (a template string, `String(x)`, `join`, a
+// regex test) is noted too: it reads "[object Object]", never what the program meant. Nothing
+// else changes: own keys, identity and array-ness are the data's, so JSON.stringify,
+// console.log, spread, Object.keys, Array methods and structuredClone see plain data.
 
 export default function makeTyped(primordials, extra) {
   const { Proxy: ProxyCtor, ArrayIsArray: isArray, ObjectKeys: keys, ReflectApply: apply } =
@@ -25,27 +27,17 @@ export default function makeTyped(primordials, extra) {
   const { note, siteHere } = extra;
   const hasOwn = Object.hasOwn;
   const get = Reflect.get;
+  const create = Object.create;
+  const setPrototypeOf = Object.setPrototypeOf;
   const ObjectPrototype = Object.prototype;
-  const WeakMapCtor = WeakMap;
-  const { get: weakGet, set: weakSet } = WeakMap.prototype;
   const join = Array.prototype.join;
+  const filter = Array.prototype.filter;
   const PROTOCOL = new Set(['then', 'toJSON', 'toString', 'valueOf', 'constructor', 'inspect',
     'asymmetricMatch', 'nodeType', '$$typeof', '@@__IMMUTABLE_ITERABLE__@@', 'length']);
   const setHas = Set.prototype.has;
-  const proxies = new WeakMapCtor();
-  // The proxies made (a value the program stored back into a result, e.g. by sorting it, is
-  // not wrapped twice).
-  const made = new WeakMapCtor();
-  const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
-
-  /** `value` read from `target[key]` through `shape`, unless the property is frozen (a proxy
-   * must then answer its target's own value). */
-  const read = (target, key, value, shape) => {
-    const wrapped = wrap(value, shape);
-    if (wrapped === value) return value;
-    const own = getOwnPropertyDescriptor(target, key);
-    return own !== undefined && !own.configurable && !own.writable ? value : wrapped;
-  };
+  // Cached on a shape: its prototype, and its fields whose values have shapes of their own.
+  const PROTO = Symbol('proto');
+  const NESTED = Symbol('nested');
 
   /** "grep matches have no field file (they have path, line, text)". */
   const missing = (shape, key) => {
@@ -68,53 +60,47 @@ export default function makeTyped(primordials, extra) {
     };
   };
 
-  const objectHandler = (shape) => ({
-    get(target, key, receiver) {
-      const value = get(target, key, receiver);
-      if (key === toPrimitive && value === undefined) return asText(shape);
-      if (typeof key !== 'string') return value;
-      if (hasOwn(shape.f, key)) return read(target, key, value, shape.f[key]);
-      if (value === undefined && !(key in ObjectPrototype) && !apply(setHas, PROTOCOL, [key])) {
-        // The subject `.key`: the engine names the expression read from the program's line.
-        note('note', siteHere(), `.${key}`, missing(shape, key));
-      }
-      return value;
-    },
-  });
+  /** The prototype of `shape`'s objects: reached only by reads the object itself misses. */
+  const protoOf = (shape) => {
+    const fields = shape.f;
+    const handler = {
+      get(target, key, receiver) {
+        const inherited = get(ObjectPrototype, key, receiver);
+        if (inherited !== undefined) return inherited;
+        if (typeof key !== 'string') return key === toPrimitive ? asText(shape) : undefined;
+        if (!hasOwn(fields, key) && !apply(setHas, PROTOCOL, [key])) {
+          // The subject `.key`: the engine names the expression read from the program's line.
+          note('note', siteHere(), `.${key}`, missing(shape, key));
+        }
+        return undefined;
+      },
+    };
+    return new ProxyCtor(create(ObjectPrototype), handler);
+  };
 
-  const arrayHandler = (items) => ({
-    get(target, key, receiver) {
-      const value = get(target, key, receiver);
-      if (typeof key === 'string' && hasOwn(target, key) && key !== 'length') {
-        return read(target, key, value, items);
-      }
-      return value;
-    },
-  });
-
-  /** `value` read through its shape (itself when the shape says nothing or does not fit). */
+  /** `value` typed in place by `shape` (and returned): its closed objects get their shape's
+   * prototype, at every depth the shape describes. */
   const wrap = (value, shape) => {
     if (shape === 0 || shape === undefined || value === null || typeof value !== 'object') {
       return value;
     }
-    if (apply(weakGet, made, [value]) !== undefined) return value;
-    const array = isArray(value);
-    let handler;
-    if (shape.i !== undefined && array) {
-      if (shape.i === 0) return value;
-      handler = arrayHandler(shape.i);
-    } else if (shape.f !== undefined && !array) {
-      handler = objectHandler(shape);
-    } else {
+    if (isArray(value)) {
+      const items = shape.i;
+      if (items !== undefined && items !== 0) {
+        for (let i = 0; i < value.length; i++) wrap(value[i], items);
+      }
       return value;
     }
-    let proxy = apply(weakGet, proxies, [value]);
-    if (proxy === undefined) {
-      proxy = new ProxyCtor(value, handler);
-      apply(weakSet, proxies, [value, proxy]);
-      apply(weakSet, made, [proxy, true]);
+    const fields = shape.f;
+    // A result just parsed from JSON: its objects are plain and extensible.
+    if (fields === undefined) return value;
+    setPrototypeOf(value, (shape[PROTO] ??= protoOf(shape)));
+    const nested = (shape[NESTED] ??= apply(filter, keys(fields), [(k) => fields[k] !== 0]));
+    for (let i = 0; i < nested.length; i++) {
+      const key = nested[i];
+      if (hasOwn(value, key)) wrap(value[key], fields[key]);
     }
-    return proxy;
+    return value;
   };
 
   return wrap;

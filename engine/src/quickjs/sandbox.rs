@@ -133,6 +133,7 @@ pub(super) fn run(
             source: &source,
             stopped_computing: Cell::new(false),
             shapes: &program.result_shapes,
+            shapes_given: RefCell::default(),
         };
         let outcome = run.execute(&program, &prepared.js, host);
         let mut outcome = decide(outcome, run.stop.failure(), cancel.is_cancelled());
@@ -182,6 +183,8 @@ struct Run<'a, 'js> {
     stopped_computing: Cell<bool>,
     /// Each tool's result shape ([`Program::result_shapes`]).
     shapes: &'a std::collections::BTreeMap<String, String>,
+    /// The tools whose shape the glue has been given (it keeps them: each is sent once).
+    shapes_given: RefCell<std::collections::HashSet<&'a str>>,
 }
 
 impl<'js> Run<'_, 'js> {

@@ -78,13 +78,14 @@ impl<'js> Run<'_, 'js> {
         let Kind::Tool { name, .. } = kind else {
             return Ok(value);
         };
-        match self.shapes.get(name) {
-            Some(shape) => glue
-                .typed_result
-                .call((name.as_str(), value, shape.as_str()))
-                .map_err(|e| self.js_failure(glue, e)),
-            None => Ok(value),
-        }
+        let Some((name, shape)) = self.shapes.get_key_value(name.as_str()) else {
+            return Ok(value);
+        };
+        // The glue keeps a shape once given: later results of the tool send only its name.
+        let first = self.shapes_given.borrow_mut().insert(name.as_str());
+        glue.typed_result
+            .call((name.as_str(), value, first.then_some(shape.as_str())))
+            .map_err(|e| self.js_failure(glue, e))
     }
 
     /// Record a tool's cut-short `note` with the call's site (read only when there is one, so
