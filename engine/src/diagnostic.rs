@@ -219,7 +219,7 @@ fn unreadable_hint(message: &str, source: &Source<'_>, line: usize, col: usize) 
 /// For a TypeError: the failing line, or else the first line of the program, that calls a
 /// tool without `await`.
 fn missing_await_hint(source: &Source<'_>, line: usize) -> String {
-    let unawaited = |text: &str| match text.find("tools.").or_else(|| text.find("tools[")) {
+    let unawaited = |text: &str| match tool_call_at(text) {
         Some(at) => {
             let before = &text[..at];
             !before.contains("await")
@@ -245,9 +245,53 @@ fn missing_await_hint(source: &Source<'_>, line: usize) -> String {
     }
 }
 
+/// Where `text` calls a tool (`tools.name(` or `tools[`), outside string literals.
+fn tool_call_at(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut quote = None;
+    for (at, &b) in bytes.iter().enumerate() {
+        match quote {
+            Some(q) if b == q && (at == 0 || bytes[at - 1] != b'\\') => quote = None,
+            Some(_) => {}
+            None if matches!(b, b'\'' | b'"' | b'`') => quote = Some(b),
+            None if bytes[at..].starts_with(b"tools") => {
+                let word_start = at == 0
+                    || !(bytes[at - 1].is_ascii_alphanumeric()
+                        || matches!(bytes[at - 1], b'_' | b'$' | b'.'));
+                let rest = &text[at + 5..];
+                let called = rest.starts_with('[')
+                    || rest.strip_prefix('.').is_some_and(|name| {
+                        let end = name
+                            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+                            .unwrap_or(name.len());
+                        end > 0 && name[end..].trim_start().starts_with('(')
+                    });
+                if word_start && called {
+                    return Some(at);
+                }
+            }
+            None => {}
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tool_call_is_found_outside_strings_only() {
+        assert_eq!(tool_call_at("const r = tools.read({ a })"), Some(10));
+        assert_eq!(tool_call_at("const r = tools[name](args)"), Some(10));
+        assert_eq!(
+            tool_call_at("x = 'see tools.read(' + tools.grep(q)"),
+            Some(23)
+        );
+        assert_eq!(tool_call_at("const s = \"uses tools.x(\" + n"), None);
+        assert_eq!(tool_call_at("const n = mytools.read(1)"), None);
+        assert_eq!(tool_call_at("const n = tools.length"), None);
+    }
 
     fn source<'a>(text: &'a str, map: &'a PositionMap) -> Source<'a> {
         Source {
