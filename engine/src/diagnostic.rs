@@ -286,7 +286,7 @@ mod tests {
         assert_eq!(tool_call_at("const r = tools[name](args)"), Some(10));
         assert_eq!(
             tool_call_at("x = 'see tools.read(' + tools.grep(q)"),
-            Some(23)
+            Some(24)
         );
         assert_eq!(tool_call_at("const s = \"uses tools.x(\" + n"), None);
         assert_eq!(tool_call_at("const n = mytools.read(1)"), None);
