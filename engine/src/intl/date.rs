@@ -14,24 +14,29 @@ use icu_datetime::{
         enums::CompositeDateTimeFieldSet,
     },
     options::{Length, TimePrecision},
+    pattern::{DateTimePattern, FixedCalendarDateTimeNames},
     DateTimeFormatterPreferences, FixedCalendarDateTimeFormatter,
 };
 use icu_locale::preferences::extensions::unicode::keywords::HourCycle;
 use icu_time::{zone::UtcOffset, DateTime, ZonedDateTime};
 use serde_json::{Map, Value};
+use writeable::TryWriteable;
 
 use super::{
     locale::{self, Matched},
     options::{IntlError, Spec},
+    pattern::{self, Widths},
 };
 
 /// A built `Intl.DateTimeFormat`.
 pub(crate) struct DateFormatter {
     /// `resolvedOptions()` as JSON.
     pub(crate) resolved: String,
-    /// Always the Gregorian calendar (`resolvedOptions().calendar` says so): only its data
-    /// is linked in.
-    formatter: FixedCalendarDateTimeFormatter<Gregorian, CompositeDateTimeFieldSet>,
+    /// The locale's names and number formatting for the pattern's fields. Always the Gregorian
+    /// calendar (`resolvedOptions().calendar` says so): only its data is linked in.
+    names: FixedCalendarDateTimeNames<Gregorian, CompositeDateTimeFieldSet>,
+    /// The pattern: the locale's for the fields, fitted to the asked widths.
+    pattern: DateTimePattern,
     /// The time zone.
     zone: Zone,
     /// A long or full `timeStyle` names the zone after the time.
@@ -172,6 +177,7 @@ impl DateFormatter {
             (None, Some(_)) => prefs.hour_cycle = Some(HourCycle::H23),
             (None, None) => {}
         }
+        let mut widths = None;
         let builder = if date_style.is_some() || time_style.is_some() {
             if let Some(field) = DATE_FIELDS
                 .iter()
@@ -207,7 +213,9 @@ impl DateFormatter {
             });
             builder
         } else {
-            bag(&spec, &mut resolved)?.to_field_set_builder()
+            let (bag, asked) = bag(&spec, &mut resolved)?;
+            widths = Some(asked);
+            bag.to_field_set_builder()
         };
         if resolved.contains_key("hour") || time_style.is_some() {
             let cycle = match prefs.hour_cycle {
@@ -219,21 +227,52 @@ impl DateFormatter {
             resolved.insert("hourCycle".into(), cycle.into());
             resolved.insert("hour12".into(), matches!(cycle, "h11" | "h12").into());
         }
-        let fields = builder.build_composite_datetime().map_err(|e| {
-            IntlError::type_error(format!(
-                "Intl.DateTimeFormat: these options do not make a date format ({e:?})"
-            ))
-        })?;
-        let formatter = FixedCalendarDateTimeFormatter::try_new(prefs, fields).map_err(|e| {
+        let no_data = |e: &dyn std::fmt::Display| {
             IntlError::range(format!(
                 "Intl: no date data for locale {:?} ({e})",
                 matched.tag
             ))
-        })?;
+        };
+        // The locale's pattern for the fields at one length (ICU4X's semantic skeletons).
+        let pattern_at = |length: Option<Length>| -> Result<String, IntlError> {
+            let mut builder = builder.clone();
+            if length.is_some() {
+                builder.length = length;
+            }
+            let fields = builder.build_composite_datetime().map_err(|e| {
+                IntlError::type_error(format!(
+                    "Intl.DateTimeFormat: these options do not make a date format ({e:?})"
+                ))
+            })?;
+            let formatter = FixedCalendarDateTimeFormatter::<Gregorian, _>::try_new(prefs, fields)
+                .map_err(|e| no_data(&e))?;
+            let sample = DateTime {
+                date: icu_calendar::Date::try_new_gregorian(2000, 1, 1)
+                    .map_err(|e| no_data(&e))?,
+                time: icu_time::Time::start_of_day(),
+            };
+            Ok(formatter.format(&sample).pattern().to_string())
+        };
+        let text = match widths {
+            None => pattern_at(None)?,
+            Some(widths) => {
+                let language = matched.locale.id.language.as_str();
+                pattern::fit(&pattern::closest(widths, pattern_at)?, widths, language)
+            }
+        };
+        let pattern: DateTimePattern = text.parse().map_err(|e| no_data(&e))?;
+        let mut names = FixedCalendarDateTimeNames::try_new(prefs).map_err(|e| no_data(&e))?;
+        names
+            .include_for_pattern(&pattern)
+            .map_err(|e| no_data(&format!("{e:?}")))?;
+        names
+            .include_decimal_formatter()
+            .map_err(|e| no_data(&e))?;
         let zone_suffix = matches!(time_style, Some("long" | "full"));
         Ok(DateFormatter {
             resolved: Value::Object(resolved).to_string(),
-            formatter,
+            names,
+            pattern,
             zone,
             zone_suffix,
         })
@@ -253,7 +292,13 @@ impl DateFormatter {
             date: zoned.date.to_calendar(Gregorian),
             time: zoned.time,
         };
-        let text = self.formatter.format(&local).to_string();
+        let text = self
+            .names
+            .with_pattern_unchecked(&self.pattern)
+            .format(&local)
+            .try_write_to_string()
+            .map_err(|(e, _)| IntlError::range(format!("Intl.DateTimeFormat: {e}")))?
+            .replace('\u{202f}', " ");
         Ok(match (self.zone_suffix, seconds) {
             (false, _) => text,
             (true, 0) => format!("{text} UTC"),
@@ -278,7 +323,10 @@ fn default_cycle(matched: &Matched) -> &'static str {
 
 /// The field bag of a components options bag (`year`, `month`, ...), with ECMA-402's defaults
 /// when it names none; the fields shown go into `resolved`.
-fn bag(spec: &Spec, resolved: &mut Map<String, Value>) -> Result<DateTimeFieldBag, IntlError> {
+fn bag(
+    spec: &Spec,
+    resolved: &mut Map<String, Value>,
+) -> Result<(DateTimeFieldBag, Widths), IntlError> {
     let required = spec.extra("required").unwrap_or("any");
     let defaults = spec.extra("defaults").unwrap_or("date");
     let given = |fields: &[&str]| {
@@ -364,5 +412,12 @@ fn bag(spec: &Spec, resolved: &mut Map<String, Value>) -> Result<DateTimeFieldBa
             _ => field::FractionalSecondDigits::F3,
         });
     }
-    Ok(bag)
+    let widths = Widths {
+        year: spec.choice("year", &numeric)?.map(pattern::width),
+        month: spec.choice("month", &months)?.map(pattern::width),
+        day: spec.choice("day", &numeric)?.map(pattern::width),
+        weekday: spec.choice("weekday", &texts)?.map(pattern::width),
+        hour: spec.choice("hour", &numeric)?.filter(|v| *v == "2-digit").map(pattern::width),
+    };
+    Ok((bag, widths))
 }

@@ -19,6 +19,7 @@ mod date;
 mod locale;
 mod number;
 mod options;
+mod pattern;
 mod plural;
 
 use std::{cell::RefCell, collections::HashMap, rc::Rc};
