@@ -26,6 +26,7 @@ use super::{
     locale::{self, Matched},
     options::{IntlError, Spec},
     pattern::{self, Widths},
+    ymd,
 };
 
 /// A built `Intl.DateTimeFormat`.
@@ -234,8 +235,7 @@ impl DateFormatter {
             ))
         };
         // The locale's pattern for the fields at one length (ICU4X's semantic skeletons).
-        let pattern_at = |length: Option<Length>| -> Result<String, IntlError> {
-            let mut builder = builder.clone();
+        let pattern_of = |mut builder: FieldSetBuilder, length: Option<Length>| {
             if length.is_some() {
                 builder.length = length;
             }
@@ -251,13 +251,23 @@ impl DateFormatter {
                     .map_err(|e| no_data(&e))?,
                 time: icu_time::Time::start_of_day(),
             };
-            Ok(formatter.format(&sample).pattern().to_string())
+            Ok::<_, IntlError>(formatter.format(&sample).pattern().to_string())
         };
+        let pattern_at = |length| pattern_of(builder.clone(), length);
         let text = match widths {
             None => pattern_at(None)?,
             Some(widths) => {
+                let mut text = pattern::closest(widths, pattern_at)?;
+                // A date of numbers is CLDR's yMd, which ICU4X's data lacks: it replaces
+                // ICU4X's short date within the pattern.
+                if let Some(ymd) = widths.numeric_ymd().then(|| ymd::pattern(&matched.tag)) {
+                    let mut date_only = builder.clone();
+                    date_only.time_precision = None;
+                    let short = pattern_of(date_only, Some(Length::Short))?;
+                    text = text.replacen(&short, ymd.unwrap_or(&short), 1);
+                }
                 let language = matched.locale.id.language.as_str();
-                pattern::fit(&pattern::closest(widths, pattern_at)?, widths, language)
+                pattern::fit(&text, widths, language)
             }
         };
         let pattern: DateTimePattern = text.parse().map_err(|e| no_data(&e))?;

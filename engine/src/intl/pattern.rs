@@ -29,6 +29,16 @@ pub(crate) struct Widths {
     pub(crate) hour: Option<usize>,
 }
 
+impl Widths {
+    /// Whether these are a year, month and day of numbers (and no weekday): CLDR's `yMd`.
+    pub(crate) fn numeric_ymd(&self) -> bool {
+        self.year.is_some()
+            && self.month.is_some_and(|w| w < 3)
+            && self.day.is_some()
+            && self.weekday.is_none()
+    }
+}
+
 /// The width an option's value asks for.
 pub(crate) fn width(value: &str) -> usize {
     match value {
