@@ -11,14 +11,17 @@ use icu_datetime::{
     fieldbag::{field, DateTimeFieldBag},
     fieldsets::{
         builder::{DateFields, FieldSetBuilder},
-        enums::CompositeDateTimeFieldSet,
+        enums::CompositeFieldSet,
     },
     options::{Length, TimePrecision},
     pattern::{DateTimePattern, FixedCalendarDateTimeNames},
     DateTimeFormatterPreferences, FixedCalendarDateTimeFormatter,
 };
 use icu_locale::preferences::extensions::unicode::keywords::HourCycle;
-use icu_time::{zone::UtcOffset, DateTime, ZonedDateTime};
+use icu_time::{
+    zone::{IanaParser, UtcOffset},
+    DateTime, TimeZone, ZonedDateTime,
+};
 use serde_json::{Map, Value};
 use writeable::TryWriteable;
 
@@ -35,13 +38,13 @@ pub(crate) struct DateFormatter {
     pub(crate) resolved: String,
     /// The locale's names and number formatting for the pattern's fields. Always the Gregorian
     /// calendar (`resolvedOptions().calendar` says so): only its data is linked in.
-    names: FixedCalendarDateTimeNames<Gregorian, CompositeDateTimeFieldSet>,
+    names: FixedCalendarDateTimeNames<Gregorian, CompositeFieldSet>,
     /// The pattern: the locale's for the fields, fitted to the asked widths.
     pattern: DateTimePattern,
     /// The time zone.
     zone: Zone,
-    /// A long or full `timeStyle` names the zone after the time.
-    zone_suffix: bool,
+    /// The zone as CLDR knows it, for its names (`timeZoneName`, a long `timeStyle`).
+    zone_id: TimeZone,
 }
 
 /// The date fields of ECMA-402's options bag.
@@ -151,12 +154,28 @@ impl DateFormatter {
         let spec = Spec::parse(spec_text)?;
         let matched = locale::resolve(&spec.locales)?;
         let (zone, zone_name) = time_zone(spec.string("timeZone"))?;
-        if spec.string("timeZoneName").is_some() || spec.string("dayPeriod").is_some() {
+        if spec.string("dayPeriod").is_some() {
             return Err(IntlError::range(
-                "Intl.DateTimeFormat: the options timeZoneName and dayPeriod are not supported in \
-                 this sandbox",
+                "Intl.DateTimeFormat: the option dayPeriod is not supported in this sandbox \
+                 (hour12: true writes AM/PM)",
             ));
         }
+        let zone_style = spec.choice(
+            "timeZoneName",
+            &[
+                "short",
+                "long",
+                "shortOffset",
+                "longOffset",
+                "shortGeneric",
+                "longGeneric",
+            ],
+        )?;
+        let zone_id = match &zone {
+            Zone::Fixed(0) => IanaParser::new().parse("Etc/UTC"),
+            Zone::Fixed(_) => TimeZone::UNKNOWN,
+            Zone::Named(_) => IanaParser::new().parse(&zone_name),
+        };
         let date_style = spec.choice("dateStyle", &STYLES)?;
         let time_style = spec.choice("timeStyle", &STYLES)?;
         let hour12 = spec.boolean("hour12");
@@ -247,8 +266,7 @@ impl DateFormatter {
             let formatter = FixedCalendarDateTimeFormatter::<Gregorian, _>::try_new(prefs, fields)
                 .map_err(|e| no_data(&e))?;
             let sample = DateTime {
-                date: icu_calendar::Date::try_new_gregorian(2000, 1, 1)
-                    .map_err(|e| no_data(&e))?,
+                date: icu_calendar::Date::try_new_gregorian(2000, 1, 1).map_err(|e| no_data(&e))?,
                 time: icu_time::Time::start_of_day(),
             };
             Ok::<_, IntlError>(formatter.format(&sample).pattern().to_string())
@@ -270,21 +288,33 @@ impl DateFormatter {
                 pattern::fit(&text, widths, language)
             }
         };
-        let pattern: DateTimePattern = text.parse().map_err(|e| no_data(&e))?;
+        // The zone's name after the time, as V8 writes it (CLDR's z, zzzz, O, OOOO, v, vvvv).
+        let zone_field = match (zone_style, time_style) {
+            (Some("short"), _) | (None, Some("long")) => " z",
+            (Some("long"), _) | (None, Some("full")) => " zzzz",
+            (Some("shortOffset"), _) => " O",
+            (Some("longOffset"), _) => " OOOO",
+            (Some("shortGeneric"), _) => " v",
+            (Some("longGeneric"), _) => " vvvv",
+            _ => "",
+        };
+        if let Some(style) = zone_style {
+            resolved.insert("timeZoneName".into(), style.into());
+        }
+        let pattern: DateTimePattern = format!("{text}{zone_field}")
+            .parse()
+            .map_err(|e| no_data(&e))?;
         let mut names = FixedCalendarDateTimeNames::try_new(prefs).map_err(|e| no_data(&e))?;
         names
             .include_for_pattern(&pattern)
             .map_err(|e| no_data(&format!("{e:?}")))?;
-        names
-            .include_decimal_formatter()
-            .map_err(|e| no_data(&e))?;
-        let zone_suffix = matches!(time_style, Some("long" | "full"));
+        names.include_decimal_formatter().map_err(|e| no_data(&e))?;
         Ok(DateFormatter {
             resolved: Value::Object(resolved).to_string(),
             names,
             pattern,
             zone,
-            zone_suffix,
+            zone_id,
         })
     }
 
@@ -302,18 +332,19 @@ impl DateFormatter {
             date: zoned.date.to_calendar(Gregorian),
             time: zoned.time,
         };
+        let input = ZonedDateTime {
+            date: local.date,
+            time: local.time,
+            zone: self.zone_id.with_offset(Some(offset)).at_date_time(local),
+        };
         let text = self
             .names
             .with_pattern_unchecked(&self.pattern)
-            .format(&local)
+            .format(&input)
             .try_write_to_string()
             .map_err(|(e, _)| IntlError::range(format!("Intl.DateTimeFormat: {e}")))?
             .replace('\u{202f}', " ");
-        Ok(match (self.zone_suffix, seconds) {
-            (false, _) => text,
-            (true, 0) => format!("{text} UTC"),
-            (true, seconds) => format!("{text} GMT{}", offset_text(seconds)),
-        })
+        Ok(text)
     }
 }
 
@@ -427,7 +458,10 @@ fn bag(
         month: spec.choice("month", &months)?.map(pattern::width),
         day: spec.choice("day", &numeric)?.map(pattern::width),
         weekday: spec.choice("weekday", &texts)?.map(pattern::width),
-        hour: spec.choice("hour", &numeric)?.filter(|v| *v == "2-digit").map(pattern::width),
+        hour: spec
+            .choice("hour", &numeric)?
+            .filter(|v| *v == "2-digit")
+            .map(pattern::width),
     };
     Ok((bag, widths))
 }

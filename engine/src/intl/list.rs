@@ -45,7 +45,10 @@ impl ListFormat {
             _ => ListFormatter::try_new_and(prefs, options),
         }
         .map_err(|e| {
-            IntlError::range(format!("Intl: no list data for locale {:?} ({e})", matched.tag))
+            IntlError::range(format!(
+                "Intl: no list data for locale {:?} ({e})",
+                matched.tag
+            ))
         })?;
         let resolved = json!({ "locale": matched.tag, "type": kind, "style": style });
         Ok(ListFormat {
@@ -66,7 +69,11 @@ impl ListFormat {
                     ))),
                 })
                 .collect::<Result<_, _>>()?,
-            _ => return Err(IntlError::type_error("Intl.ListFormat: expected a list of strings")),
+            _ => {
+                return Err(IntlError::type_error(
+                    "Intl.ListFormat: expected a list of strings",
+                ))
+            }
         };
         let formatted = self.formatter.format(items.iter().map(String::as_str));
         Ok(if as_parts {

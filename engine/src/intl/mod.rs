@@ -118,7 +118,11 @@ fn dispatch(op: &str, spec: &str, a: &str, b: &str) -> Result<String, IntlError>
         "list" => built('l', spec, |s| list::ListFormat::new(s).map(Built::List))?,
         "relative" => {
             // One formatter per unit: the unit is part of the cache key.
-            let unit = if action == "resolve" { "" } else { relative::unit(b)? };
+            let unit = if action == "resolve" {
+                ""
+            } else {
+                relative::unit(b)?
+            };
             built('r', &format!("{unit}\n{spec}"), |key| {
                 let spec = key.split_once('\n').map_or(key, |(_, s)| s);
                 relative::RelativeFormat::new(spec, unit).map(Built::Relative)

@@ -31,12 +31,16 @@ pub(crate) struct RelativeFormat {
 /// The singular unit a `format` argument names, or ECMA-402's `RangeError`.
 pub(crate) fn unit(name: &str) -> Result<&'static str, IntlError> {
     let singular = name.strip_suffix('s').unwrap_or(name);
-    UNITS.iter().copied().find(|u| *u == singular).ok_or_else(|| {
-        IntlError::range(format!(
-            "Invalid unit argument for format() '{name}' (one of: {}, or their plurals)",
-            UNITS.join(", ")
-        ))
-    })
+    UNITS
+        .iter()
+        .copied()
+        .find(|u| *u == singular)
+        .ok_or_else(|| {
+            IntlError::range(format!(
+                "Invalid unit argument for format() '{name}' (one of: {}, or their plurals)",
+                UNITS.join(", ")
+            ))
+        })
 }
 
 impl RelativeFormat {
