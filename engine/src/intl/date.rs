@@ -301,7 +301,14 @@ impl DateFormatter {
         if let Some(style) = zone_style {
             resolved.insert("timeZoneName".into(), style.into());
         }
-        let pattern: DateTimePattern = format!("{text}{zone_field}")
+        // After a date alone, V8 (CLDR's glue) puts a comma before the zone.
+        let has_time = text.contains(['h', 'H', 'k', 'K', 'm', 's']);
+        let glue = if has_time || zone_field.is_empty() {
+            ""
+        } else {
+            ","
+        };
+        let pattern: DateTimePattern = format!("{text}{glue}{zone_field}")
             .parse()
             .map_err(|e| no_data(&e))?;
         let mut names = FixedCalendarDateTimeNames::try_new(prefs).map_err(|e| no_data(&e))?;

@@ -26,6 +26,8 @@ pub(crate) struct RelativeFormat {
     pub(crate) resolved: String,
     /// The unit's formatter (`None` when built only to resolve the options).
     formatter: Option<RelativeTimeFormatter>,
+    /// `numeric: "auto"`: -0 is "today" as 0 is (ICU4X words -0 as a number).
+    auto: bool,
 }
 
 /// The singular unit a `format` argument names, or ECMA-402's `RangeError`.
@@ -66,6 +68,7 @@ impl RelativeFormat {
             return Ok(RelativeFormat {
                 resolved,
                 formatter: None,
+                auto: false,
             });
         }
         let prefs = RelativeTimeFormatterPreferences::from(&matched.locale);
@@ -112,6 +115,7 @@ impl RelativeFormat {
         Ok(RelativeFormat {
             resolved,
             formatter: Some(formatter),
+            auto: numeric == "auto",
         })
     }
 
@@ -119,6 +123,11 @@ impl RelativeFormat {
     pub(crate) fn format(&self, value: &str, as_parts: bool) -> Result<String, IntlError> {
         let Some(formatter) = &self.formatter else {
             return Err(IntlError::type_error("Intl.RelativeTimeFormat: no unit"));
+        };
+        let value = if self.auto && value == "-0" {
+            "0"
+        } else {
+            value
         };
         let Parsed::Finite(decimal) = parse_number(value)? else {
             return Err(IntlError::range(format!(

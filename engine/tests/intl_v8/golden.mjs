@@ -4,6 +4,7 @@
 //
 //   node engine/tests/intl_v8/golden.mjs write           # (re)write golden.json from this Node
 //   node engine/tests/intl_v8/golden.mjs compare <ptc>   # run the table in `ptc run`, print diffs
+//   node engine/tests/intl_v8/golden.mjs ymd             # the rows of engine/src/intl/ymd.rs
 //
 // Every expression sees `d` (Sunday 5 January 2025, 14:07:09.045 UTC) and `j` (Monday 14 July
 // 2025, 09:05:03 UTC); Node runs with TZ=UTC so its defaults match the sandbox's (en-US, UTC).
@@ -86,6 +87,20 @@ const extra = [
   `new Intl.ListFormat('en-US').formatToParts(['x', 'y']).map((p) => p.type + ':' + p.value).join('|')`,
   `new Intl.RelativeTimeFormat('en-US').resolvedOptions().numeric`,
   `new Intl.ListFormat('fr-FR').resolvedOptions().locale`,
+  `new Intl.RelativeTimeFormat('en-US').format(-0, 'second')`,
+  `new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' }).format(-0, 'day')`,
+  `JSON.stringify(new Intl.RelativeTimeFormat('en-US').formatToParts(-1234.5, 'days'))`,
+  `JSON.stringify(new Intl.RelativeTimeFormat('en-US').resolvedOptions())`,
+  `JSON.stringify(new Intl.ListFormat('en-US').resolvedOptions())`,
+  `'i\u0307'.toLocaleUpperCase('lt')`,
+  `d.toLocaleString('en-US', { weekday: 'long', hour: 'numeric' })`,
+  `d.toLocaleDateString('en-US', { era: 'short', year: 'numeric' })`,
+  `d.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit', second: '2-digit', hour12: true })`,
+  `d.toLocaleTimeString('fr-FR', { hour: '2-digit', minute: '2-digit' })`,
+  `d.toLocaleDateString('pt-BR', { weekday: 'long', day: 'numeric', month: 'long' })`,
+  `d.toLocaleDateString('zh-CN', { weekday: 'short', year: 'numeric', month: 'long', day: 'numeric' })`,
+  `d.toLocaleDateString('en-US', { timeZone: 'Asia/Tokyo', timeZoneName: 'short' })`,
+  `d.toLocaleTimeString('en-US', { timeZone: 'Europe/Paris', timeZoneName: 'shortOffset' })`,
 ];
 
 const expressions = [...locales.flatMap((l) => perLocale.map((f) => f(l))), ...extra];
@@ -116,6 +131,20 @@ if (mode === 'write') {
   });
   writeFileSync(goldenPath, JSON.stringify(table, null, 1) + '\n');
   console.log(`${table.length} entries (Node ${process.version}, ICU ${process.versions.icu}, CLDR ${process.versions.cldr})`);
+} else if (mode === 'ymd') {
+  // The rows of engine/src/intl/ymd.rs: CLDR's yMd pattern of each supported locale, read off
+  // V8's parts for a date of numbers.
+  const source = readFileSync(join(here, '../../src/intl/locale.rs'), 'utf8');
+  const list = source.slice(source.indexOf('pub(crate) const SUPPORTED'));
+  const tags = list.slice(0, list.indexOf('];')).match(/"[^"]*"/g).map((t) => t.slice(1, -1));
+  const day = new Date(Date.UTC(2025, 0, 5));
+  for (const tag of tags) {
+    const parts = new Intl.DateTimeFormat(tag, { timeZone: 'UTC', year: 'numeric', month: 'numeric', day: 'numeric', numberingSystem: 'latn' }).formatToParts(day);
+    const letters = { year: () => 'y', month: (v) => (v.length === 2 ? 'MM' : 'M'), day: (v) => (v.length === 2 ? 'dd' : 'd') };
+    const pattern = parts.map(({ type, value }) => letters[type]?.(value)
+      ?? (/[A-Za-z\u3000-\uffff]/.test(value) ? `'${value}'` : value)).join('');
+    console.log(`    ("${tag}", "${pattern.replace(/\u200f/g, '\\u{200f}')}"),`);
+  }
 } else if (mode === 'compare') {
   const ptc = process.argv[3];
   const table = JSON.parse(readFileSync(goldenPath, 'utf8'));
@@ -141,6 +170,6 @@ if (mode === 'write') {
   });
   console.log(`${differ} of ${table.length} differ from V8`);
 } else {
-  console.error('usage: golden.mjs write | compare <ptc binary>');
+  console.error('usage: golden.mjs write | compare <ptc binary> | ymd');
   process.exit(2);
 }

@@ -368,3 +368,49 @@ engine_test! {
         );
     }
 }
+
+engine_test! {
+    async fn bad_list_and_relative_time_arguments_throw_naming_what_was_wrong() {
+        assert_eq!(
+            each(&[
+                "new Intl.RelativeTimeFormat('en-US').format(1, 'fortnight')",
+                "new Intl.ListFormat('en-US').format([1, 2])",
+                "new Intl.RelativeTimeFormat('en-US').format(Infinity, 'day')",
+                "new Intl.ListFormat('en-US', { type: 'both' })",
+                "'i'.toLocaleUpperCase('not a locale!')",
+            ])
+            .await,
+            [
+                json!("RangeError: Invalid unit argument for format() 'fortnight' (one of: second, minute, hour, day, week, month, quarter, year, or their plurals)"),
+                json!("TypeError: Intl.ListFormat: every element must be a string, not number"),
+                json!("RangeError: Intl.RelativeTimeFormat: the value must be a finite number, not Infinity"),
+                json!("RangeError: Value both out of range for Intl options property type (one of: conjunction, disjunction, unit)"),
+                json!("RangeError: Incorrect locale information provided: \"not a locale!\""),
+            ]
+        );
+    }
+}
+
+engine_test! {
+    async fn intl_parts_this_sandbox_lacks_throw_saying_what_to_write_instead() {
+        let out = each(&[
+            "typeof Intl.Segmenter",
+            "new Intl.Segmenter('en', { granularity: 'word' })",
+            "new Intl.DisplayNames(['en'], { type: 'region' }).of('DE')",
+            "new Intl.Locale('de-DE')",
+        ])
+        .await;
+        assert_eq!(out[0], json!("function"));
+        for (text, instead) in [
+            (&out[1], "text.split(/\\s+/)"),
+            (&out[2], "{ DE: \"Germany\""),
+            (&out[3], "tag.split(\"-\")"),
+        ] {
+            let text = text.as_str().unwrap();
+            assert!(
+                text.starts_with("TypeError: Intl.") && text.contains("is not available in this sandbox") && text.contains(instead),
+                "{text}"
+            );
+        }
+    }
+}
