@@ -1,10 +1,7 @@
 //! `Intl.DateTimeFormat` and `Date.prototype.toLocale*String`: ECMA-402's options bag mapped onto
 //! ICU4X's field bag (or, for `dateStyle`/`timeStyle`, its field-set lengths), in UTC or a fixed
-//! offset.
-//!
-//! Time zones: `UTC` (the default; also `Etc/UTC`, `GMT`), fixed offsets (`+05:30`, `-0800`) and
-//! IANA names (`Europe/Berlin`, from the database jiff bundles into the binary: the host's own
-//! files are never read, so every machine formats alike). An unknown name is a `RangeError`.
+//! offset or IANA zone (`zone.rs`). The locale's pattern for the fields is fitted to the asked
+//! widths (`pattern.rs`, `ymd.rs`) and formatted with ICU4X's names for it, zone names included.
 
 use icu_calendar::cal::Gregorian;
 use icu_datetime::{
@@ -18,10 +15,7 @@ use icu_datetime::{
     DateTimeFormatterPreferences, FixedCalendarDateTimeFormatter,
 };
 use icu_locale::preferences::extensions::unicode::keywords::HourCycle;
-use icu_time::{
-    zone::{IanaParser, UtcOffset},
-    DateTime, TimeZone, ZonedDateTime,
-};
+use icu_time::{zone::UtcOffset, DateTime, TimeZone, ZonedDateTime};
 use serde_json::{Map, Value};
 use writeable::TryWriteable;
 
@@ -30,6 +24,7 @@ use super::{
     options::{IntlError, Spec},
     pattern::{self, Widths},
     ymd,
+    zone::{time_zone, Zone},
 };
 
 /// A built `Intl.DateTimeFormat`.
@@ -58,85 +53,6 @@ const TIME_FIELDS: [&str; 5] = [
     "fractionalSecondDigits",
 ];
 const STYLES: [&str; 4] = ["full", "long", "medium", "short"];
-
-/// A time zone: a fixed offset (seconds east of UTC) or an IANA zone.
-enum Zone {
-    Fixed(i32),
-    Named(jiff::tz::TimeZone),
-}
-
-impl Zone {
-    /// The offset from UTC at an instant, in seconds.
-    fn offset_at(&self, epoch_ms: i64) -> i32 {
-        match self {
-            Zone::Fixed(offset) => *offset,
-            Zone::Named(zone) => jiff::Timestamp::from_millisecond(epoch_ms)
-                .map_or(0, |at| zone.to_offset(at).seconds()),
-        }
-    }
-}
-
-/// `+05:30` for an offset in seconds.
-fn offset_text(offset: i32) -> String {
-    let (sign, abs) = if offset < 0 {
-        ('-', -offset)
-    } else {
-        ('+', offset)
-    };
-    format!("{sign}{:02}:{:02}", abs / 3600, abs % 3600 / 60)
-}
-
-/// A time zone option: the zone and the name `resolvedOptions()` gives it.
-fn time_zone(name: Option<String>) -> Result<(Zone, String), IntlError> {
-    let Some(name) = name else {
-        return Ok((Zone::Fixed(0), "UTC".to_owned()));
-    };
-    if [
-        "utc",
-        "etc/utc",
-        "gmt",
-        "etc/gmt",
-        "z",
-        "etc/zulu",
-        "zulu",
-        "universal",
-    ]
-    .contains(&name.to_ascii_lowercase().as_str())
-    {
-        return Ok((Zone::Fixed(0), "UTC".to_owned()));
-    }
-    if let Some(offset) = fixed_offset(&name) {
-        return Ok((Zone::Fixed(offset), offset_text(offset)));
-    }
-    let zone = jiff::tz::db().get(&name).map_err(|_| {
-        IntlError::range(format!(
-            "Intl.DateTimeFormat: invalid time zone {name:?} (use an IANA name such as \
-             \"Europe/Berlin\", \"UTC\" or a fixed offset such as \"+02:00\")"
-        ))
-    })?;
-    let canonical = zone.iana_name().unwrap_or(&name).to_owned();
-    Ok((Zone::Named(zone), canonical))
-}
-
-/// A fixed offset `±HH`, `±HHMM` or `±HH:MM`, in seconds.
-fn fixed_offset(name: &str) -> Option<i32> {
-    let sign = match name.as_bytes().first()? {
-        b'+' => 1,
-        b'-' => -1,
-        _ => return None,
-    };
-    let digits: String = name[1..].chars().filter(|c| *c != ':').collect();
-    if !digits.bytes().all(|b| b.is_ascii_digit()) || !matches!(digits.len(), 2 | 4) {
-        return None;
-    }
-    let hours: i32 = digits[..2].parse().ok()?;
-    let minutes: i32 = if digits.len() == 4 {
-        digits[2..].parse().ok()?
-    } else {
-        0
-    };
-    (hours <= 23 && minutes <= 59).then_some(sign * (hours * 3600 + minutes * 60))
-}
 
 fn length(style: &str) -> Length {
     match style {
@@ -171,11 +87,7 @@ impl DateFormatter {
                 "longGeneric",
             ],
         )?;
-        let zone_id = match &zone {
-            Zone::Fixed(0) => IanaParser::new().parse("Etc/UTC"),
-            Zone::Fixed(_) => TimeZone::UNKNOWN,
-            Zone::Named(_) => IanaParser::new().parse(&zone_name),
-        };
+        let zone_id = zone.cldr(&zone_name);
         let date_style = spec.choice("dateStyle", &STYLES)?;
         let time_style = spec.choice("timeStyle", &STYLES)?;
         let hour12 = spec.boolean("hour12");

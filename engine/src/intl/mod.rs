@@ -27,6 +27,7 @@ mod pattern;
 mod plural;
 mod relative;
 mod ymd;
+mod zone;
 
 use std::{cell::RefCell, collections::HashMap, rc::Rc};
 

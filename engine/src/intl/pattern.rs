@@ -119,7 +119,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_month_name_takes_the_asked_width_and_numbers_lose_their_zeros() {
+    fn a_month_name_takes_the_asked_width_and_numbers_lose_zeros_only_from_abbreviated_patterns() {
         let short = Widths {
             year: Some(1),
             month: Some(3),
