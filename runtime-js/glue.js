@@ -429,7 +429,8 @@ export default function ptcGlue(host, facts) {
     const locale = [[Number.prototype, 'toLocaleString', 'number'],
       [BigInt.prototype, 'toLocaleString', 'number'], [Date.prototype, 'toLocaleString', 'date'],
       [Date.prototype, 'toLocaleDateString', 'dateOnly'],
-      [Date.prototype, 'toLocaleTimeString', 'timeOnly'], [String.prototype, 'localeCompare', 'compare']];
+      [Date.prototype, 'toLocaleTimeString', 'timeOnly'], [String.prototype, 'localeCompare', 'compare'],
+      [String.prototype, 'toLocaleUpperCase', 'upper'], [String.prototype, 'toLocaleLowerCase', 'lower']];
     for (const [proto, name, kind] of locale) {
       const value = { [name](...args) { return intl()[kind](this, args[0], args[1], args[2]); } }[name];
       defineProperty(proto, name, { value, writable: true, enumerable: false, configurable: true });

@@ -11,7 +11,12 @@
 // formats. The default locale is en-US and the default time zone UTC; a locale outside the
 // supported set throws a RangeError naming it.
 //
-// makeIntl(primordials, { intl }) -> { Intl, number, bigint, date, dateOnly, timeOnly, compare }
+// `Intl.ListFormat` and `Intl.RelativeTimeFormat` format (and formatToParts) in Rust too;
+// `Intl.DisplayNames`, `Intl.Segmenter` and `Intl.Locale` are constructors that throw a TypeError
+// naming what is missing and what to write instead (never a bare "not a function").
+//
+// makeIntl(primordials, { intl }) -> { Intl, number, bigint, date, dateOnly, timeOnly, compare,
+//   upper, lower }
 
 export default function makeIntl(primordials, { intl: raw }) {
   const {
@@ -61,6 +66,8 @@ export default function makeIntl(primordials, { intl: raw }) {
     'timeZoneName', 'dayPeriod', 'calendar', 'numberingSystem'];
   const COLLATOR_KEYS = ['usage', 'sensitivity', 'ignorePunctuation', 'numeric', 'caseFirst',
     'collation'];
+  const LIST_KEYS = ['type', 'style'];
+  const RELATIVE_KEYS = ['style', 'numeric'];
 
   /** The spec text of a formatter: its locales and the known options, as plain data. */
   const specOf = (locales, options, names, extra) => {
@@ -149,11 +156,68 @@ export default function makeIntl(primordials, { intl: raw }) {
   const Collator = formatterClass('Collator', 'collator', COLLATOR_KEYS);
   bound(Collator, 'compare', compare);
 
+  /** `[[type, text], ...]` from Rust as ECMA-402's parts (`unit` on a relative time's number). */
+  const partsOf = (json, unit) => {
+    const list = JSONParse(json);
+    const out = [];
+    for (let i = 0; i < list.length; i++) {
+      const part = { type: list[i][0], value: list[i][1] };
+      if (unit !== undefined && part.type !== 'literal') part.unit = unit;
+      out[i] = part;
+    }
+    return out;
+  };
+  /** A list argument as the JSON of its strings (ECMA-402: a TypeError for a non-string). */
+  const listJson = (list) => {
+    const items = [];
+    if (list !== undefined) {
+      for (const item of list) {
+        if (typeof item !== 'string') throw new TypeErrorCtor('Intl.ListFormat: every element must be a string, not ' + typeof item);
+        items[items.length] = item;
+      }
+    }
+    return JSONStringify(items);
+  };
+  const ListFormat = formatterClass('ListFormat', 'list', LIST_KEYS);
+  method(ListFormat.prototype, 'format', function format(list) {
+    return call('list.format', specFor(this, ListFormat), listJson(list));
+  });
+  method(ListFormat.prototype, 'formatToParts', function formatToParts(list) {
+    return partsOf(call('list.parts', specFor(this, ListFormat), listJson(list)));
+  });
+  const RelativeTimeFormat = formatterClass('RelativeTimeFormat', 'relative', RELATIVE_KEYS);
+  method(RelativeTimeFormat.prototype, 'format', function format(value, unit) {
+    return call('relative.format', specFor(this, RelativeTimeFormat), numberText(NumberCtor(value)), StringCtor(unit));
+  });
+  method(RelativeTimeFormat.prototype, 'formatToParts', function formatToParts(value, unit) {
+    const spec = specFor(this, RelativeTimeFormat);
+    const json = call('relative.parts', spec, numberText(NumberCtor(value)), StringCtor(unit));
+    const text = StringCtor(unit);
+    const singular = text.length > 1 && text[text.length - 1] === 's' ? ReflectApply(StringPrototypeSlice, text, [0, -1]) : text;
+    return partsOf(json, singular);
+  });
+
+  /** A constructor this sandbox lacks: it throws, naming what to write instead. */
+  const missing = (name, instead) => ({
+    [name]: function () {
+      throw new TypeErrorCtor('Intl.' + name + ' is not available in this sandbox (its Intl has NumberFormat, ' +
+        'DateTimeFormat, PluralRules, Collator, ListFormat and RelativeTimeFormat); ' + instead);
+    },
+  }[name]);
+
   const Intl = ObjectCreate(ObjectPrototype);
   method(Intl, 'NumberFormat', NumberFormat);
   method(Intl, 'DateTimeFormat', DateTimeFormat);
   method(Intl, 'PluralRules', PluralRules);
   method(Intl, 'Collator', Collator);
+  method(Intl, 'ListFormat', ListFormat);
+  method(Intl, 'RelativeTimeFormat', RelativeTimeFormat);
+  method(Intl, 'DisplayNames', missing('DisplayNames',
+    'write the names you need yourself, e.g. { DE: "Germany", FR: "France" }[code]'));
+  method(Intl, 'Segmenter', missing('Segmenter',
+    'for characters use [...text], for words text.split(/\\s+/), for sentences text.split(/(?<=[.!?])\\s+/)'));
+  method(Intl, 'Locale', missing('Locale',
+    'pass the tag string (e.g. "de-DE") where a locale is wanted, and read its parts with tag.split("-")'));
   method(Intl, 'getCanonicalLocales', (locales) => JSONParse(call('canonical', JSONStringify(localesOf(locales)))));
   tag(Intl, 'Intl');
 
@@ -170,5 +234,7 @@ export default function makeIntl(primordials, { intl: raw }) {
     dateOnly: dateWith('date', 'date'),
     timeOnly: dateWith('time', 'time'),
     compare: (a, b, locales, options) => compare(specOf(locales, options, COLLATOR_KEYS), a, b),
+    upper: (text, locales) => call('case.upper', JSONStringify(localesOf(locales)), StringCtor(text)),
+    lower: (text, locales) => call('case.lower', JSONStringify(localesOf(locales)), StringCtor(text)),
   });
 }

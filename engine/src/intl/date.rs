@@ -1,41 +1,45 @@
 //! `Intl.DateTimeFormat` and `Date.prototype.toLocale*String`: ECMA-402's options bag mapped onto
 //! ICU4X's field bag (or, for `dateStyle`/`timeStyle`, its field-set lengths), in UTC or a fixed
-//! offset.
-//!
-//! Time zones: `UTC` (the default; also `Etc/UTC`, `GMT`), fixed offsets (`+05:30`, `-0800`) and
-//! IANA names (`Europe/Berlin`, from the database jiff bundles into the binary: the host's own
-//! files are never read, so every machine formats alike). An unknown name is a `RangeError`.
+//! offset or IANA zone (`zone.rs`). The locale's pattern for the fields is fitted to the asked
+//! widths (`pattern.rs`, `ymd.rs`) and formatted with ICU4X's names for it, zone names included.
 
 use icu_calendar::cal::Gregorian;
 use icu_datetime::{
     fieldbag::{field, DateTimeFieldBag},
     fieldsets::{
         builder::{DateFields, FieldSetBuilder},
-        enums::CompositeDateTimeFieldSet,
+        enums::CompositeFieldSet,
     },
     options::{Length, TimePrecision},
+    pattern::{DateTimePattern, FixedCalendarDateTimeNames},
     DateTimeFormatterPreferences, FixedCalendarDateTimeFormatter,
 };
 use icu_locale::preferences::extensions::unicode::keywords::HourCycle;
-use icu_time::{zone::UtcOffset, DateTime, ZonedDateTime};
+use icu_time::{zone::UtcOffset, DateTime, TimeZone, ZonedDateTime};
 use serde_json::{Map, Value};
+use writeable::TryWriteable;
 
 use super::{
     locale::{self, Matched},
     options::{IntlError, Spec},
+    pattern::{self, Widths},
+    ymd,
+    zone::{time_zone, Zone},
 };
 
 /// A built `Intl.DateTimeFormat`.
 pub(crate) struct DateFormatter {
     /// `resolvedOptions()` as JSON.
     pub(crate) resolved: String,
-    /// Always the Gregorian calendar (`resolvedOptions().calendar` says so): only its data
-    /// is linked in.
-    formatter: FixedCalendarDateTimeFormatter<Gregorian, CompositeDateTimeFieldSet>,
+    /// The locale's names and number formatting for the pattern's fields. Always the Gregorian
+    /// calendar (`resolvedOptions().calendar` says so): only its data is linked in.
+    names: FixedCalendarDateTimeNames<Gregorian, CompositeFieldSet>,
+    /// The pattern: the locale's for the fields, fitted to the asked widths.
+    pattern: DateTimePattern,
     /// The time zone.
     zone: Zone,
-    /// A long or full `timeStyle` names the zone after the time.
-    zone_suffix: bool,
+    /// The zone as CLDR knows it, for its names (`timeZoneName`, a long `timeStyle`).
+    zone_id: TimeZone,
 }
 
 /// The date fields of ECMA-402's options bag.
@@ -49,85 +53,6 @@ const TIME_FIELDS: [&str; 5] = [
     "fractionalSecondDigits",
 ];
 const STYLES: [&str; 4] = ["full", "long", "medium", "short"];
-
-/// A time zone: a fixed offset (seconds east of UTC) or an IANA zone.
-enum Zone {
-    Fixed(i32),
-    Named(jiff::tz::TimeZone),
-}
-
-impl Zone {
-    /// The offset from UTC at an instant, in seconds.
-    fn offset_at(&self, epoch_ms: i64) -> i32 {
-        match self {
-            Zone::Fixed(offset) => *offset,
-            Zone::Named(zone) => jiff::Timestamp::from_millisecond(epoch_ms)
-                .map_or(0, |at| zone.to_offset(at).seconds()),
-        }
-    }
-}
-
-/// `+05:30` for an offset in seconds.
-fn offset_text(offset: i32) -> String {
-    let (sign, abs) = if offset < 0 {
-        ('-', -offset)
-    } else {
-        ('+', offset)
-    };
-    format!("{sign}{:02}:{:02}", abs / 3600, abs % 3600 / 60)
-}
-
-/// A time zone option: the zone and the name `resolvedOptions()` gives it.
-fn time_zone(name: Option<String>) -> Result<(Zone, String), IntlError> {
-    let Some(name) = name else {
-        return Ok((Zone::Fixed(0), "UTC".to_owned()));
-    };
-    if [
-        "utc",
-        "etc/utc",
-        "gmt",
-        "etc/gmt",
-        "z",
-        "etc/zulu",
-        "zulu",
-        "universal",
-    ]
-    .contains(&name.to_ascii_lowercase().as_str())
-    {
-        return Ok((Zone::Fixed(0), "UTC".to_owned()));
-    }
-    if let Some(offset) = fixed_offset(&name) {
-        return Ok((Zone::Fixed(offset), offset_text(offset)));
-    }
-    let zone = jiff::tz::db().get(&name).map_err(|_| {
-        IntlError::range(format!(
-            "Intl.DateTimeFormat: invalid time zone {name:?} (use an IANA name such as \
-             \"Europe/Berlin\", \"UTC\" or a fixed offset such as \"+02:00\")"
-        ))
-    })?;
-    let canonical = zone.iana_name().unwrap_or(&name).to_owned();
-    Ok((Zone::Named(zone), canonical))
-}
-
-/// A fixed offset `±HH`, `±HHMM` or `±HH:MM`, in seconds.
-fn fixed_offset(name: &str) -> Option<i32> {
-    let sign = match name.as_bytes().first()? {
-        b'+' => 1,
-        b'-' => -1,
-        _ => return None,
-    };
-    let digits: String = name[1..].chars().filter(|c| *c != ':').collect();
-    if !digits.bytes().all(|b| b.is_ascii_digit()) || !matches!(digits.len(), 2 | 4) {
-        return None;
-    }
-    let hours: i32 = digits[..2].parse().ok()?;
-    let minutes: i32 = if digits.len() == 4 {
-        digits[2..].parse().ok()?
-    } else {
-        0
-    };
-    (hours <= 23 && minutes <= 59).then_some(sign * (hours * 3600 + minutes * 60))
-}
 
 fn length(style: &str) -> Length {
     match style {
@@ -145,12 +70,24 @@ impl DateFormatter {
         let spec = Spec::parse(spec_text)?;
         let matched = locale::resolve(&spec.locales)?;
         let (zone, zone_name) = time_zone(spec.string("timeZone"))?;
-        if spec.string("timeZoneName").is_some() || spec.string("dayPeriod").is_some() {
+        if spec.string("dayPeriod").is_some() {
             return Err(IntlError::range(
-                "Intl.DateTimeFormat: the options timeZoneName and dayPeriod are not supported in \
-                 this sandbox",
+                "Intl.DateTimeFormat: the option dayPeriod is not supported in this sandbox \
+                 (hour12: true writes AM/PM)",
             ));
         }
+        let zone_style = spec.choice(
+            "timeZoneName",
+            &[
+                "short",
+                "long",
+                "shortOffset",
+                "longOffset",
+                "shortGeneric",
+                "longGeneric",
+            ],
+        )?;
+        let zone_id = zone.cldr(&zone_name);
         let date_style = spec.choice("dateStyle", &STYLES)?;
         let time_style = spec.choice("timeStyle", &STYLES)?;
         let hour12 = spec.boolean("hour12");
@@ -172,6 +109,7 @@ impl DateFormatter {
             (None, Some(_)) => prefs.hour_cycle = Some(HourCycle::H23),
             (None, None) => {}
         }
+        let mut widths = None;
         let builder = if date_style.is_some() || time_style.is_some() {
             if let Some(field) = DATE_FIELDS
                 .iter()
@@ -207,7 +145,9 @@ impl DateFormatter {
             });
             builder
         } else {
-            bag(&spec, &mut resolved)?.to_field_set_builder()
+            let (bag, asked) = bag(&spec, &mut resolved)?;
+            widths = Some(asked);
+            bag.to_field_set_builder()
         };
         if resolved.contains_key("hour") || time_style.is_some() {
             let cycle = match prefs.hour_cycle {
@@ -219,23 +159,81 @@ impl DateFormatter {
             resolved.insert("hourCycle".into(), cycle.into());
             resolved.insert("hour12".into(), matches!(cycle, "h11" | "h12").into());
         }
-        let fields = builder.build_composite_datetime().map_err(|e| {
-            IntlError::type_error(format!(
-                "Intl.DateTimeFormat: these options do not make a date format ({e:?})"
-            ))
-        })?;
-        let formatter = FixedCalendarDateTimeFormatter::try_new(prefs, fields).map_err(|e| {
+        let no_data = |e: &dyn std::fmt::Display| {
             IntlError::range(format!(
                 "Intl: no date data for locale {:?} ({e})",
                 matched.tag
             ))
-        })?;
-        let zone_suffix = matches!(time_style, Some("long" | "full"));
+        };
+        // The locale's pattern for the fields at one length (ICU4X's semantic skeletons).
+        let pattern_of = |mut builder: FieldSetBuilder, length: Option<Length>| {
+            if length.is_some() {
+                builder.length = length;
+            }
+            let fields = builder.build_composite_datetime().map_err(|e| {
+                IntlError::type_error(format!(
+                    "Intl.DateTimeFormat: these options do not make a date format ({e:?})"
+                ))
+            })?;
+            let formatter = FixedCalendarDateTimeFormatter::<Gregorian, _>::try_new(prefs, fields)
+                .map_err(|e| no_data(&e))?;
+            let sample = DateTime {
+                date: icu_calendar::Date::try_new_gregorian(2000, 1, 1).map_err(|e| no_data(&e))?,
+                time: icu_time::Time::start_of_day(),
+            };
+            Ok::<_, IntlError>(formatter.format(&sample).pattern().to_string())
+        };
+        let pattern_at = |length| pattern_of(builder.clone(), length);
+        let text = match widths {
+            None => pattern_at(None)?,
+            Some(widths) => {
+                let mut text = pattern::closest(widths, pattern_at)?;
+                // A date of numbers is CLDR's yMd, which ICU4X's data lacks: it replaces
+                // ICU4X's short date within the pattern.
+                if let Some(ymd) = widths.numeric_ymd().then(|| ymd::pattern(&matched.tag)) {
+                    let mut date_only = builder.clone();
+                    date_only.time_precision = None;
+                    let short = pattern_of(date_only, Some(Length::Short))?;
+                    text = text.replacen(&short, ymd.unwrap_or(&short), 1);
+                }
+                let language = matched.locale.id.language.as_str();
+                pattern::fit(&text, widths, language)
+            }
+        };
+        // The zone's name after the time, as V8 writes it (CLDR's z, zzzz, O, OOOO, v, vvvv).
+        let zone_field = match (zone_style, time_style) {
+            (Some("short"), _) | (None, Some("long")) => " z",
+            (Some("long"), _) | (None, Some("full")) => " zzzz",
+            (Some("shortOffset"), _) => " O",
+            (Some("longOffset"), _) => " OOOO",
+            (Some("shortGeneric"), _) => " v",
+            (Some("longGeneric"), _) => " vvvv",
+            _ => "",
+        };
+        if let Some(style) = zone_style {
+            resolved.insert("timeZoneName".into(), style.into());
+        }
+        // After a date alone, V8 (CLDR's glue) puts a comma before the zone.
+        let has_time = text.contains(['h', 'H', 'k', 'K', 'm', 's']);
+        let glue = if has_time || zone_field.is_empty() {
+            ""
+        } else {
+            ","
+        };
+        let pattern: DateTimePattern = format!("{text}{glue}{zone_field}")
+            .parse()
+            .map_err(|e| no_data(&e))?;
+        let mut names = FixedCalendarDateTimeNames::try_new(prefs).map_err(|e| no_data(&e))?;
+        names
+            .include_for_pattern(&pattern)
+            .map_err(|e| no_data(&format!("{e:?}")))?;
+        names.include_decimal_formatter().map_err(|e| no_data(&e))?;
         Ok(DateFormatter {
             resolved: Value::Object(resolved).to_string(),
-            formatter,
+            names,
+            pattern,
             zone,
-            zone_suffix,
+            zone_id,
         })
     }
 
@@ -253,12 +251,19 @@ impl DateFormatter {
             date: zoned.date.to_calendar(Gregorian),
             time: zoned.time,
         };
-        let text = self.formatter.format(&local).to_string();
-        Ok(match (self.zone_suffix, seconds) {
-            (false, _) => text,
-            (true, 0) => format!("{text} UTC"),
-            (true, seconds) => format!("{text} GMT{}", offset_text(seconds)),
-        })
+        let input = ZonedDateTime {
+            date: local.date,
+            time: local.time,
+            zone: self.zone_id.with_offset(Some(offset)).at_date_time(local),
+        };
+        let text = self
+            .names
+            .with_pattern_unchecked(&self.pattern)
+            .format(&input)
+            .try_write_to_string()
+            .map_err(|(e, _)| IntlError::range(format!("Intl.DateTimeFormat: {e}")))?
+            .replace('\u{202f}', " ");
+        Ok(text)
     }
 }
 
@@ -278,7 +283,10 @@ fn default_cycle(matched: &Matched) -> &'static str {
 
 /// The field bag of a components options bag (`year`, `month`, ...), with ECMA-402's defaults
 /// when it names none; the fields shown go into `resolved`.
-fn bag(spec: &Spec, resolved: &mut Map<String, Value>) -> Result<DateTimeFieldBag, IntlError> {
+fn bag(
+    spec: &Spec,
+    resolved: &mut Map<String, Value>,
+) -> Result<(DateTimeFieldBag, Widths), IntlError> {
     let required = spec.extra("required").unwrap_or("any");
     let defaults = spec.extra("defaults").unwrap_or("date");
     let given = |fields: &[&str]| {
@@ -364,5 +372,15 @@ fn bag(spec: &Spec, resolved: &mut Map<String, Value>) -> Result<DateTimeFieldBa
             _ => field::FractionalSecondDigits::F3,
         });
     }
-    Ok(bag)
+    let widths = Widths {
+        year: spec.choice("year", &numeric)?.map(pattern::width),
+        month: spec.choice("month", &months)?.map(pattern::width),
+        day: spec.choice("day", &numeric)?.map(pattern::width),
+        weekday: spec.choice("weekday", &texts)?.map(pattern::width),
+        hour: spec
+            .choice("hour", &numeric)?
+            .filter(|v| *v == "2-digit")
+            .map(pattern::width),
+    };
+    Ok((bag, widths))
 }

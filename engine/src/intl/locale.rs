@@ -33,7 +33,7 @@ pub(crate) struct Matched {
 }
 
 /// The requested tags of a `locales` argument (absent: none), each checked and canonical.
-fn requested(locales: &Value) -> Result<Vec<Locale>, IntlError> {
+pub(crate) fn requested(locales: &Value) -> Result<Vec<Locale>, IntlError> {
     let tags: Vec<&Value> = match locales {
         Value::Null => Vec::new(),
         Value::Array(list) => list.iter().collect(),

@@ -2,7 +2,8 @@
 //! formatting backed by ICU4X's compiled CLDR data, engine-neutral behind one raw host function.
 //!
 //! `runtime-js/intl.js` builds `Intl.NumberFormat`, `Intl.DateTimeFormat`, `Intl.PluralRules`,
-//! `Intl.Collator` and the `toLocaleString` family on top of [`call`]`(op, spec, a, b)`, which
+//! `Intl.Collator`, `Intl.ListFormat`, `Intl.RelativeTimeFormat`, the `toLocaleString` family and
+//! `toLocaleUpperCase`/`toLocaleLowerCase` on top of [`call`]`(op, spec, a, b)`, which
 //! each backend exposes as it exposes its other raw functions (QuickJS: `host.intl`; deno_core:
 //! an op). Values cross as text: numbers as JavaScript prints them (BigInt as decimal digits),
 //! dates as epoch milliseconds, a formatter's `spec` as the JSON of its locales and options.
@@ -14,12 +15,19 @@
 //! Nothing here runs until a program formats something: the glue loads `intl.js` on first use,
 //! and ICU4X's data is baked into the binary (read in place, no start-up cost).
 
+mod case;
 mod collate;
 mod date;
+mod list;
 mod locale;
 mod number;
 mod options;
+mod parts;
+mod pattern;
 mod plural;
+mod relative;
+mod ymd;
+mod zone;
 
 use std::{cell::RefCell, collections::HashMap, rc::Rc};
 
@@ -31,6 +39,8 @@ enum Built {
     Plural(plural::PluralSelector),
     Date(Box<date::DateFormatter>),
     Collator(collate::Comparer),
+    List(list::ListFormat),
+    Relative(relative::RelativeFormat),
 }
 
 /// The most formatters one engine thread keeps (a program making more starts the cache over).
@@ -71,6 +81,11 @@ fn built(
 ///   JSON of `resolvedOptions()`
 /// * `number.format` (spec, value), `plural.select` (spec, value), `date.format` (spec, epoch
 ///   ms), `collator.compare` (spec, a, b) → the text (or `-1`/`0`/`1`)
+/// * `list.resolve`, `list.format` / `list.parts` (spec, JSON array of strings)
+/// * `relative.resolve`, `relative.format` / `relative.parts` (spec, value, unit)
+/// * `case.upper` / `case.lower` (locales JSON, text)
+///
+/// `*.parts` give `[[type, text], ...]` as JSON.
 pub(crate) fn call(op: &str, spec: &str, a: &str, b: &str) -> String {
     encode(dispatch(op, spec, a, b))
 }
@@ -100,6 +115,20 @@ fn dispatch(op: &str, spec: &str, a: &str, b: &str) -> Result<String, IntlError>
         "collator" => built('c', spec, |s| {
             collate::Comparer::new(s).map(Built::Collator)
         })?,
+        "case" => return case::map(action == "upper", spec, a),
+        "list" => built('l', spec, |s| list::ListFormat::new(s).map(Built::List))?,
+        "relative" => {
+            // One formatter per unit: the unit is part of the cache key.
+            let unit = if action == "resolve" {
+                ""
+            } else {
+                relative::unit(b)?
+            };
+            built('r', &format!("{unit}\n{spec}"), |key| {
+                let spec = key.split_once('\n').map_or(key, |(_, s)| s);
+                relative::RelativeFormat::new(spec, unit).map(Built::Relative)
+            })?
+        }
         _ => return Err(IntlError::type_error(format!("no Intl operation {op:?}"))),
     };
     Ok(match (&*made, action) {
@@ -111,6 +140,10 @@ fn dispatch(op: &str, spec: &str, a: &str, b: &str) -> Result<String, IntlError>
         (Built::Date(f), "format") => f.format(a)?,
         (Built::Collator(c), "resolve") => c.resolved.clone(),
         (Built::Collator(c), "compare") => c.compare(a, b).to_string(),
+        (Built::List(l), "resolve") => l.resolved.clone(),
+        (Built::List(l), "format" | "parts") => l.format(a, action == "parts")?,
+        (Built::Relative(r), "resolve") => r.resolved.clone(),
+        (Built::Relative(r), "format" | "parts") => r.format(a, action == "parts")?,
         _ => return Err(IntlError::type_error(format!("no Intl operation {op:?}"))),
     })
 }

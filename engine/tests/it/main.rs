@@ -9,6 +9,7 @@ mod concurrency;
 mod fences;
 mod held;
 mod intl;
+mod intl_v8;
 mod limits;
 mod notes;
 mod results;

@@ -1,0 +1,175 @@
+// Compares ptc's `Intl` with V8's (Node's full-ICU `Intl`) over a table of expressions a model
+// would write, and keeps V8's answers as the golden table engine/tests/it/intl_v8.rs tests
+// against on both engines (no Node needed there).
+//
+//   node engine/tests/intl_v8/golden.mjs write           # (re)write golden.json from this Node
+//   node engine/tests/intl_v8/golden.mjs compare <ptc>   # run the table in `ptc run`, print diffs
+//   node engine/tests/intl_v8/golden.mjs ymd             # the rows of engine/src/intl/ymd.rs
+//
+// Every expression sees `d` (Sunday 5 January 2025, 14:07:09.045 UTC) and `j` (Monday 14 July
+// 2025, 09:05:03 UTC); Node runs with TZ=UTC so its defaults match the sandbox's (en-US, UTC).
+// An entry ptc cannot match keeps V8's text in `v8` and ptc's in `ptc`, with the reason in `why`
+// (kept across rewrites); the test expects `ptc` where present, else `v8`.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const goldenPath = join(here, 'golden.json');
+const prelude = 'const d = new Date(Date.UTC(2025, 0, 5, 14, 7, 9, 45)); const j = new Date(Date.UTC(2025, 6, 14, 9, 5, 3));';
+
+const locales = ['en-US', 'en-GB', 'de-DE', 'fr-FR', 'es-ES', 'ja-JP', 'ko-KR', 'zh-CN', 'pt-BR', 'ru-RU', 'tr-TR', 'hi-IN'];
+const perLocale = [
+  (l) => `d.toLocaleDateString('${l}')`,
+  (l) => `d.toLocaleTimeString('${l}')`,
+  (l) => `d.toLocaleString('${l}')`,
+  (l) => `d.toLocaleDateString('${l}', { year: 'numeric', month: 'short', day: 'numeric' })`,
+  (l) => `d.toLocaleDateString('${l}', { year: 'numeric', month: 'long', day: 'numeric' })`,
+  (l) => `d.toLocaleDateString('${l}', { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' })`,
+  (l) => `d.toLocaleDateString('${l}', { weekday: 'short', month: 'short', day: 'numeric' })`,
+  (l) => `d.toLocaleDateString('${l}', { year: 'numeric', month: '2-digit', day: '2-digit' })`,
+  (l) => `d.toLocaleDateString('${l}', { month: 'long', year: 'numeric' })`,
+  (l) => `d.toLocaleDateString('${l}', { month: 'short', day: 'numeric' })`,
+  (l) => `d.toLocaleTimeString('${l}', { hour: '2-digit', minute: '2-digit' })`,
+  (l) => `new Intl.DateTimeFormat('${l}', { dateStyle: 'medium', timeStyle: 'short' }).format(d)`,
+  (l) => `new Intl.ListFormat('${l}').format(['a', 'b', 'c'])`,
+  (l) => `new Intl.RelativeTimeFormat('${l}', { numeric: 'auto' }).format(-1, 'day')`,
+  (l) => `new Intl.RelativeTimeFormat('${l}').format(3, 'hour')`,
+];
+const extra = [
+  `d.toLocaleDateString('en-US', { month: 'narrow' })`,
+  `d.toLocaleDateString('en-US', { weekday: 'narrow' })`,
+  `d.toLocaleDateString('en-US', { year: '2-digit', month: 'numeric', day: 'numeric' })`,
+  `d.toLocaleDateString('en-US', { month: 'numeric', day: 'numeric' })`,
+  `d.toLocaleDateString('de-DE', { month: '2-digit', year: 'numeric' })`,
+  `d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: '2-digit' })`,
+  `d.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit', hour12: false })`,
+  `d.toLocaleTimeString('de-DE', { hour: 'numeric', minute: '2-digit', hour12: true })`,
+  `d.toLocaleTimeString('en-US', { hour: 'numeric' })`,
+  `d.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' })`,
+  `d.toLocaleString('en-US', { timeZone: 'America/New_York' })`,
+  `d.toLocaleString('en-US', { timeZone: 'America/New_York', timeZoneName: 'short' })`,
+  `j.toLocaleString('en-US', { timeZone: 'America/New_York', timeZoneName: 'short' })`,
+  `d.toLocaleString('en-US', { timeZone: 'America/New_York', timeZoneName: 'long' })`,
+  `d.toLocaleTimeString('de-DE', { timeZone: 'Europe/Berlin', timeZoneName: 'short' })`,
+  `d.toLocaleTimeString('en-US', { timeZone: 'Asia/Kolkata', timeZoneName: 'short' })`,
+  `d.toLocaleTimeString('en-GB', { timeZone: 'Europe/London', timeZoneName: 'long' })`,
+  `new Intl.DateTimeFormat('en-US', { timeStyle: 'long', timeZone: 'America/Los_Angeles' }).format(j)`,
+  `new Intl.DateTimeFormat('en-US', { dateStyle: 'full' }).format(d)`,
+  `new Intl.DateTimeFormat('de-DE', { dateStyle: 'long' }).format(d)`,
+  `new Intl.DateTimeFormat('ja-JP', { dateStyle: 'short' }).format(d)`,
+  `'i'.toLocaleUpperCase('tr-TR')`,
+  `'I'.toLocaleLowerCase('tr-TR')`,
+  `'istanbul'.toLocaleUpperCase('tr')`,
+  `'DİYARBAKIR'.toLocaleLowerCase('tr-TR')`,
+  `'i'.toLocaleUpperCase('az')`,
+  `'i'.toLocaleUpperCase('en-US')`,
+  `'straße'.toLocaleUpperCase('de-DE')`,
+  `'ΌΣΟΣ'.toLocaleLowerCase('el')`,
+  `'I'.toLocaleLowerCase()`,
+  `new Intl.ListFormat('en-US', { type: 'disjunction' }).format(['a', 'b', 'c'])`,
+  `new Intl.ListFormat('en-US', { style: 'short', type: 'unit' }).format(['1 h', '2 min'])`,
+  `new Intl.ListFormat('en-GB').format(['a', 'b', 'c'])`,
+  `new Intl.ListFormat('en-US').format(['a', 'b'])`,
+  `new Intl.ListFormat('en-US').format([])`,
+  `new Intl.ListFormat('es-ES', { type: 'disjunction' }).format(['uno', 'ocho'])`,
+  `new Intl.RelativeTimeFormat('en-US').format(-2, 'days')`,
+  `new Intl.RelativeTimeFormat('en-US').format(1, 'month')`,
+  `new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' }).format(0, 'day')`,
+  `new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' }).format(1, 'week')`,
+  `new Intl.RelativeTimeFormat('en-US', { style: 'short' }).format(-5, 'minute')`,
+  `new Intl.RelativeTimeFormat('en-US').format(1.5, 'hour')`,
+  `new Intl.RelativeTimeFormat('en-US').format(-1000, 'year')`,
+  `new Intl.RelativeTimeFormat('de-DE', { numeric: 'auto' }).format(-2, 'day')`,
+  `new Intl.RelativeTimeFormat('en-US').formatToParts(10, 'second').map((p) => p.type + ':' + p.value).join('|')`,
+  `new Intl.ListFormat('en-US').formatToParts(['x', 'y']).map((p) => p.type + ':' + p.value).join('|')`,
+  `new Intl.RelativeTimeFormat('en-US').resolvedOptions().numeric`,
+  `new Intl.ListFormat('fr-FR').resolvedOptions().locale`,
+  `new Intl.RelativeTimeFormat('en-US').format(-0, 'second')`,
+  `new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' }).format(-0, 'day')`,
+  `JSON.stringify(new Intl.RelativeTimeFormat('en-US').formatToParts(-1234.5, 'days'))`,
+  `JSON.stringify(new Intl.RelativeTimeFormat('en-US').resolvedOptions())`,
+  `JSON.stringify(new Intl.ListFormat('en-US').resolvedOptions())`,
+  `'i\u0307'.toLocaleUpperCase('lt')`,
+  `d.toLocaleString('en-US', { weekday: 'long', hour: 'numeric' })`,
+  `d.toLocaleDateString('en-US', { era: 'short', year: 'numeric' })`,
+  `d.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit', second: '2-digit', hour12: true })`,
+  `d.toLocaleTimeString('fr-FR', { hour: '2-digit', minute: '2-digit' })`,
+  `d.toLocaleDateString('pt-BR', { weekday: 'long', day: 'numeric', month: 'long' })`,
+  `d.toLocaleDateString('zh-CN', { weekday: 'short', year: 'numeric', month: 'long', day: 'numeric' })`,
+  `d.toLocaleDateString('en-US', { timeZone: 'Asia/Tokyo', timeZoneName: 'short' })`,
+  `d.toLocaleTimeString('en-US', { timeZone: 'Europe/Paris', timeZoneName: 'shortOffset' })`,
+];
+
+const expressions = [...locales.flatMap((l) => perLocale.map((f) => f(l))), ...extra];
+
+/** What one expression gives (an error as `Name: message`, as the test's runner reports it). */
+const v8 = (expr) => {
+  try {
+    return String(new Function(`${prelude} return (${expr});`)());
+  } catch (e) {
+    return `${e.name}: ${e.message}`;
+  }
+};
+
+const mode = process.argv[2];
+if (mode === 'write') {
+  if (process.env.TZ !== 'UTC') {
+    console.error('run with TZ=UTC (the sandbox formats in UTC by default)');
+    process.exit(2);
+  }
+  let old = [];
+  try { old = JSON.parse(readFileSync(goldenPath, 'utf8')); } catch { /* first run */ }
+  const kept = new Map(old.filter((e) => e.ptc !== undefined).map((e) => [e.expr, e]));
+  const table = expressions.map((expr) => {
+    const entry = { expr, v8: v8(expr) };
+    const k = kept.get(expr);
+    if (k) { entry.ptc = k.ptc; entry.why = k.why; }
+    return entry;
+  });
+  writeFileSync(goldenPath, JSON.stringify(table, null, 1) + '\n');
+  console.log(`${table.length} entries (Node ${process.version}, ICU ${process.versions.icu}, CLDR ${process.versions.cldr})`);
+} else if (mode === 'ymd') {
+  // The rows of engine/src/intl/ymd.rs: CLDR's yMd pattern of each supported locale, read off
+  // V8's parts for a date of numbers.
+  const source = readFileSync(join(here, '../../src/intl/locale.rs'), 'utf8');
+  const list = source.slice(source.indexOf('pub(crate) const SUPPORTED'));
+  const tags = list.slice(0, list.indexOf('];')).match(/"[^"]*"/g).map((t) => t.slice(1, -1));
+  const day = new Date(Date.UTC(2025, 0, 5));
+  for (const tag of tags) {
+    const parts = new Intl.DateTimeFormat(tag, { timeZone: 'UTC', year: 'numeric', month: 'numeric', day: 'numeric', numberingSystem: 'latn' }).formatToParts(day);
+    const letters = { year: () => 'y', month: (v) => (v.length === 2 ? 'MM' : 'M'), day: (v) => (v.length === 2 ? 'dd' : 'd') };
+    const pattern = parts.map(({ type, value }) => letters[type]?.(value)
+      ?? (/[A-Za-z\u3000-\uffff]/.test(value) ? `'${value}'` : value)).join('');
+    console.log(`    ("${tag}", "${pattern.replace(/\u200f/g, '\\u{200f}')}"),`);
+  }
+} else if (mode === 'compare') {
+  const ptc = process.argv[3];
+  const table = JSON.parse(readFileSync(goldenPath, 'utf8'));
+  const dir = mkdtempSync(join(tmpdir(), 'intl-v8-'));
+  /** The texts a program of these entries gives, or null when the run itself fails. */
+  const run = (entries) => {
+    const body = entries.map((e) => `t(() => ${e.expr});`).join('\n');
+    writeFileSync(join(dir, 'table.ts'), `${prelude}\nconst out = []; const t = (f) => { try { out.push(String(f())); } catch (e) { out.push(e.name + ': ' + e.message); } };\n${body}\nreturn out;`);
+    try {
+      return JSON.parse(execFileSync(ptc, ['run', join(dir, 'table.ts')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
+    } catch (e) {
+      return null;
+    }
+  };
+  // One run for the table; entry by entry when it fails, so a crash names its expression.
+  const got = run(table) ?? table.map((e) => run([e])?.[0] ?? '(the run failed)');
+  let differ = 0;
+  table.forEach((e, i) => {
+    if (got[i] === e.v8) return;
+    differ++;
+    const note = e.ptc === got[i] ? `  (accepted: ${e.why})` : e.ptc !== undefined ? '  (NOT the accepted text)' : '';
+    console.log(`${e.expr}\n  v8:  ${JSON.stringify(e.v8)}\n  ptc: ${JSON.stringify(got[i])}${note}`);
+  });
+  console.log(`${differ} of ${table.length} differ from V8`);
+} else {
+  console.error('usage: golden.mjs write | compare <ptc binary> | ymd');
+  process.exit(2);
+}
