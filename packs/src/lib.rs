@@ -25,7 +25,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::sandbox::SandboxConfig;
-use builtin::{TaskLimits, TerminalLimits};
+use builtin::{TaskLimits, TerminalLimits, WebConfig};
 use ptc::policy::question::QuestionService;
 use ptc::RegistryError;
 use ptc::ToolRegistry;
@@ -49,6 +49,8 @@ pub struct PackContext {
     /// (the `ptc` command asks on its terminal); `None`: such a call fails, saying no one
     /// can be asked.
     pub questions: Option<Arc<dyn QuestionService>>,
+    /// What `web_fetch` may reach and read (`[web]`).
+    pub web: WebConfig,
 }
 
 impl std::fmt::Debug for PackContext {
@@ -59,6 +61,7 @@ impl std::fmt::Debug for PackContext {
             .field("tasks", &self.tasks)
             .field("terminals", &self.terminals)
             .field("questions", &self.questions.is_some())
+            .field("web", &self.web)
             .finish()
     }
 }
@@ -72,6 +75,7 @@ impl PackContext {
             tasks: TaskLimits::default(),
             terminals: TerminalLimits::default(),
             questions: None,
+            web: WebConfig::default(),
         }
     }
 }

@@ -20,6 +20,7 @@
 //! | `terminal_signal` | `{sessionId, signal, shell}` | — | exclusive |
 //! | `terminal_close` | `{sessionId, status, gone, waited_ms}` | — | exclusive |
 //! | `ask_user_question` | `{answers: {id, answer: string[]}[]}` (the agent's `QuestionService`, else the terminal) | — | exclusive |
+//! | `web_fetch` | `{url, final_url, status, content_type, offset, text, total_lines, truncated, next_offset?}` (SSRF-guarded, see [`web_fetch`]) | — | concurrency-safe |
 //!
 //! Names, parameter names, types, descriptions and required lists are the seed
 //! catalog's, with deliberate differences: `glob` and `grep` take an `offset` to page past
@@ -67,6 +68,7 @@ pub mod tasks;
 pub mod terminal;
 mod todo;
 mod walk;
+pub mod web_fetch;
 pub mod workspace;
 mod write;
 
@@ -76,6 +78,7 @@ pub use deny::SECRET_DIRS;
 pub use tasks::{TaskInfo, TaskLimits, TaskStore};
 pub use terminal::{TerminalInfo, TerminalLimits, TerminalStore};
 pub use todo::{Todo, TodoSnapshot, TodoStatus, TodoStore};
+pub use web_fetch::{HostPattern, WebConfig};
 pub use workspace::{Resolved, Workspace};
 
 use super::{PackContext, PackError};
@@ -105,6 +108,7 @@ pub const TOOLS: &[&str] = &[
     "terminal_signal",
     "terminal_close",
     "ask_user_question",
+    "web_fetch",
 ];
 
 /// The pack for one workspace: its confinement, its todo store, and its stores of
@@ -115,6 +119,7 @@ pub struct Builtin {
     todos: TodoStore,
     questions: Option<Arc<dyn QuestionService>>,
     reads: Arc<partial_reads::ReadLog>,
+    web: Arc<web_fetch::Client>,
 }
 
 impl std::fmt::Debug for Builtin {
@@ -146,6 +151,7 @@ impl Builtin {
             todos: TodoStore::new(),
             questions: ctx.questions.clone(),
             reads: Arc::default(),
+            web: web_fetch::client(ctx.web.clone()),
         })
     }
 
@@ -208,6 +214,7 @@ impl Builtin {
             terminal::signal_tool(bg.clone()),
             terminal::close_tool(bg.clone()),
             ask::tool(self.questions.clone()),
+            web_fetch::tool(self.web.clone()),
         ]
     }
 
