@@ -38,6 +38,13 @@ impl Fixture {
     /// An empty workspace whose sandbox denies `deny` (relative to the root) besides the
     /// defaults, as `[sandbox] deny_read` does.
     pub fn with_deny(deny: &[&str]) -> Self {
+        Self::with_context(|ctx| {
+            ctx.sandbox.deny_read = deny.iter().map(|d| ctx.root.join(d)).collect();
+        })
+    }
+
+    /// An empty workspace whose pack context `edit` adjusts (e.g. its `[web]` rules).
+    pub fn with_context(edit: impl FnOnce(&mut PackContext)) -> Self {
         let tmp = tempfile::tempdir().unwrap();
         let base = fs::canonicalize(tmp.path()).unwrap();
         let root = base.join("root");
@@ -48,7 +55,7 @@ impl Fixture {
         fs::write(outside.join("dir/inner.txt"), SECRET).unwrap();
         let registry = ToolRegistry::new();
         let mut ctx = PackContext::new(root.clone());
-        ctx.sandbox.deny_read = deny.iter().map(|d| root.join(d)).collect();
+        edit(&mut ctx);
         let pack = Builtin::new(&ctx).unwrap();
         pack.register(&registry).unwrap();
         Fixture {

@@ -13,4 +13,6 @@ mod paths;
 mod program_caps;
 mod read;
 mod todo;
+mod web_fetch;
+mod web_server;
 mod write;

@@ -18,7 +18,7 @@ use ptc_packs::{PackContext, PackError, PACKS};
 use serde_json::{json, Value};
 use tsc_support::TsProject;
 
-/// The seed catalog's parameter schemas (plus `terminal_read`'s `wait` and `timeout_ms`, and
+/// The seed catalog's parameter schemas (plus `terminal_read`'s `wait` and `timeout_ms`, `web_fetch`'s `offset`, and
 /// `x-mcp-header` on every parameter that carries a handle, so load balancers route on it).
 fn seed_parameters() -> Vec<(&'static str, Value)> {
     vec![
@@ -156,6 +156,13 @@ fn seed_parameters() -> Vec<(&'static str, Value)> {
                         "multi_select": {"type": "boolean", "description": "Whether the user may select more than one option. Defaults to false."}
                     }, "required": ["id", "question"]}}
             }, "required": ["questions"]}),
+        ),
+        (
+            "web_fetch",
+            json!({"type": "object", "properties": {
+                "url": {"type": "string", "description": "The HTTP(S) URL to fetch."},
+                "offset": {"type": "number", "description": "1-based first line to return. Defaults to 1."}
+            }, "required": ["url"]}),
         ),
     ]
 }

@@ -65,8 +65,7 @@ pub(crate) fn tool(client: Arc<Client>) -> ToolDefinition {
     ToolDefinition::builder("web_fetch")
         .description("Fetch the content of a specific HTTP(S) URL and return it decoded to text.")
         .code_description(
-            "Fetch an HTTP(S) URL as text (HTML as Markdown); if `truncated`, go on from \
-             `next_offset`.",
+            "Fetch an HTTP(S) URL as text, HTML as Markdown; page on from `next_offset`.",
         )
         .parameters(
             ParameterSpec::new()
