@@ -60,6 +60,9 @@
 //! [discovery]                        # hundreds of tools (see the `discovery` module)
 //! mode = "auto"                      # auto | on | off
 //!
+//! [web]                              # web_fetch's reach (see the `web` module)
+//! allow_hosts = ["docs.internal"]    # hosts that may resolve to private addresses
+//!
 //! [log]                              # session events (see the `log` module)
 //! url = "sqlite:runs.sqlite"         # PATH | sqlite:PATH | postgres://… | off
 //!
@@ -84,6 +87,7 @@ mod sandbox;
 mod serve;
 mod telemetry;
 pub mod trust;
+mod web;
 
 pub use background::{TasksConfig, TerminalsConfig};
 pub use code::CodeSection;
@@ -97,6 +101,7 @@ pub use sandbox::SandboxSection;
 pub use serve::ServeConfig;
 pub use telemetry::TelemetryConfig;
 pub use trust::TrustStore;
+pub use web::WebSection;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -142,6 +147,8 @@ pub struct Config {
     pub log: LogConfig,
     /// What the model is shown of many tools (`[discovery]`).
     pub discovery: DiscoveryConfig,
+    /// What `web_fetch` may reach (`[web]`).
+    pub web: WebSection,
     /// Where the configuration came from.
     pub path: Option<PathBuf>,
     /// Whether the file may widen authority: false for a workspace file the operator has not
@@ -210,6 +217,7 @@ impl Default for Config {
             telemetry: TelemetryConfig::default(),
             log: LogConfig::default(),
             discovery: DiscoveryConfig::default(),
+            web: WebSection::default(),
             path: None,
             trusted: true,
         }
@@ -337,6 +345,8 @@ struct RawConfig {
     log: log::RawLog,
     #[serde(default)]
     discovery: discovery::RawDiscovery,
+    #[serde(default)]
+    web: web::RawWeb,
 }
 
 impl Config {
@@ -399,6 +409,10 @@ impl Config {
             .code
             .resolve(text, dir)
             .map_err(|(line, message)| error(Some(line), message))?;
+        let web = raw
+            .web
+            .resolve(text)
+            .map_err(|(line, message)| error(Some(line), message))?;
         Ok(Config {
             mode,
             tools: raw.tools,
@@ -415,6 +429,7 @@ impl Config {
             telemetry,
             log,
             discovery,
+            web,
             path: path.map(Path::to_path_buf),
             trusted: true,
         })
