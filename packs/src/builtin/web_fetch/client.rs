@@ -105,7 +105,7 @@ impl Client {
         tokio::select! {
             out = tokio::time::timeout(limit, self.follow(url)) => out.unwrap_or_else(|_| {
                 Err(ToolError::new(format!(
-                    "web_fetch stopped fetching {url} after its time limit of {} ms (`[web] \
+                    "stopped fetching {url} after its time limit of {} ms (`[web] \
                      timeout_ms`)",
                     limit.as_millis()
                 )))
@@ -140,7 +140,7 @@ impl Client {
                 hops += 1;
                 if hops > MAX_REDIRECTS {
                     return Err(ToolError::new(format!(
-                        "web_fetch stopped after {MAX_REDIRECTS} redirects (a redirect loop?): \
+                        "stopped after {MAX_REDIRECTS} redirects (a redirect loop?): \
                          {url} → … → {current} → {target}"
                     )));
                 }
@@ -154,11 +154,12 @@ impl Client {
     /// The scheme, the host's deny rules, and an address written in the URL (a name is
     /// checked when it resolves).
     fn check_url(&self, url: &Url) -> Result<(), ToolError> {
-        let refused = |why: String| ToolError::new(format!("web_fetch refused {url}: {why}"));
+        let refused = |why: String| ToolError::new(format!("refused {url}: {why}"));
         if !matches!(url.scheme(), "http" | "https") {
             return Err(refused(format!(
-                "only http and https URLs are fetched, not `{}:`",
-                url.scheme()
+                "only http and https URLs are fetched, not `{}:`{}",
+                url.scheme(),
+                in_full(url.as_str())
             )));
         }
         let host = url.host_str().unwrap_or_default();
@@ -223,8 +224,20 @@ fn build(config: Arc<WebConfig>) -> Result<reqwest::Client, String> {
 /// `url` parsed, or an error saying why it is not one.
 fn parse(url: &str) -> Result<Url, ToolError> {
     Url::parse(url).map_err(|e| {
-        super::super::shared::invalid_args(format!("`url` is not a valid URL ({e}): {url}"))
+        super::super::shared::invalid_args(format!(
+            "`url` is not a valid URL ({e}): {url}{}",
+            in_full(url)
+        ))
     })
+}
+
+/// For a URL written without `scheme://` (`localhost:3000`, `example.com/page`): how to
+/// write it in full.
+fn in_full(url: &str) -> String {
+    match url.contains("://") || url.trim().is_empty() {
+        true => String::new(),
+        false => format!(" (write the URL in full, e.g. `https://{}`)", url.trim()),
+    }
 }
 
 /// The address a URL names literally (`http://127.0.0.1/`, `http://[::1]/`; the URL parser
@@ -240,13 +253,10 @@ fn failure(url: &Url, error: &reqwest::Error) -> ToolError {
     let mut source: Option<&(dyn StdError + 'static)> = Some(error);
     while let Some(e) = source {
         if let Some(refused) = e.downcast_ref::<Refused>() {
-            return ToolError::new(format!("web_fetch refused {url}: {refused}"));
+            return ToolError::new(format!("refused {url}: {refused}"));
         }
         causes.push(e.to_string());
         source = e.source();
     }
-    ToolError::new(format!(
-        "web_fetch could not fetch {url}: {}",
-        causes.join(": ")
-    ))
+    ToolError::new(format!("could not fetch {url}: {}", causes.join(": ")))
 }
