@@ -127,7 +127,7 @@ impl Client {
                 .map_err(|e| failure(&current, &e))?;
             let status = response.status();
             let location = response.headers().get(header::LOCATION);
-            if status.is_redirection() && location.is_some() {
+            if matches!(status.as_u16(), 301 | 302 | 303 | 307 | 308) && location.is_some() {
                 let target = location
                     .and_then(|l| l.to_str().ok())
                     .and_then(|l| current.join(l).ok())
