@@ -19,8 +19,9 @@ use ptc_packs::{PackContext, PackError, PACKS};
 use serde_json::{json, Value};
 use tsc_support::TsProject;
 
-/// The seed catalog's parameter schemas (plus `terminal_read`'s `wait` and `timeout_ms`, `web_fetch`'s `offset`, and
-/// `x-mcp-header` on every parameter that carries a handle, so load balancers route on it).
+/// The seed catalog's parameter schemas (plus `terminal_read`'s `wait` and `timeout_ms`,
+/// `web_fetch`'s `offset`, and `x-mcp-header` on every parameter that carries a handle, so
+/// load balancers route on it).
 fn seed_parameters() -> Vec<(&'static str, Value)> {
     vec![
         (

@@ -350,3 +350,24 @@ async fn web_fetch_refuses_denied_hosts_and_other_schemes() {
         .error();
     assert!(err.contains("`url` is not a valid URL"), "{err}");
 }
+
+#[tokio::test]
+async fn web_fetch_speaks_tls_to_an_https_url() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let first_byte = tokio::spawn(async move {
+        let (mut stream, _) = listener.accept().await.unwrap();
+        let mut byte = [0u8; 1];
+        stream.read_exact(&mut byte).await.unwrap();
+        // Not TLS back: the handshake fails.
+        let _ = stream.write_all(b"HTTP/1.1 200 OK\r\n\r\n").await;
+        byte[0]
+    });
+    let f = allowing_local(|_| {});
+    let url = format!("https://127.0.0.1:{port}/");
+    let err = f.call("web_fetch", json!({ "url": url })).await.error();
+    assert!(err.starts_with(&format!("could not fetch {url}")), "{err}");
+    // 0x16: a TLS handshake record (the ClientHello).
+    assert_eq!(first_byte.await.unwrap(), 0x16);
+}

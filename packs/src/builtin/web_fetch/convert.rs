@@ -6,7 +6,8 @@
 //! `<meta charset>` in the first 1024 bytes, else UTF-8 when the bytes are UTF-8 and
 //! windows-1252 (what browsers assume) when not. When the page has a `<main>` (or
 //! `role="main"`) element, only it is converted, else its `<article>` elements, else the
-//! whole body; scripts, styles, navigation and other non-content elements are dropped.
+//! whole body; scripts, styles, navigation and other non-content elements are dropped, and
+//! links and images are made absolute against the page's final URL.
 
 use std::rc::Rc;
 
@@ -99,7 +100,7 @@ pub(super) fn to_text(
     }
     let text = decode(body, content_type, kind, cut);
     Ok(match kind {
-        Kind::Html => html_to_markdown(&text),
+        Kind::Html => html_to_markdown(&text, url),
         Kind::Json => pretty_json(&text).unwrap_or(text),
         Kind::Text => text,
     })
@@ -149,14 +150,16 @@ fn pretty_json(text: &str) -> Option<String> {
     serde_json::to_string_pretty(&value).ok()
 }
 
-/// HTML as Markdown: the main content when the page marks it (see the module docs).
-pub(super) fn html_to_markdown(html: &str) -> String {
+/// HTML as Markdown: the main content when the page marks it (see the module docs), links
+/// and images made absolute against `base` (the page's final URL).
+pub(super) fn html_to_markdown(html: &str, base: &Url) -> String {
     let converter = HtmlToMarkdown::builder()
         .skip_tags(SKIPPED.to_vec())
         .build();
     let Ok(tree) = converter.html_to_tree(html) else {
         return String::new();
     };
+    absolute_links(&tree, base);
     let main = find(&tree, &|n| is(n, "main") || has_role_main(n));
     let parts = match main {
         Some(main) => vec![main],
@@ -170,6 +173,25 @@ pub(super) fn html_to_markdown(html: &str) -> String {
         .map(|n| converter.tree_to_markdown(n))
         .collect();
     parts.join("\n\n")
+}
+
+/// Make every `href` and `src` under `node` absolute against `base` (a `#fragment` alone
+/// stays as it is).
+fn absolute_links(node: &Rc<Node>, base: &Url) {
+    let mut stack = vec![node.clone()];
+    while let Some(n) = stack.pop() {
+        if let NodeData::Element { attrs, .. } = &n.data {
+            for attr in attrs.borrow_mut().iter_mut() {
+                let name = attr.name.local.as_ref();
+                if (name == "href" || name == "src") && !attr.value.starts_with('#') {
+                    if let Ok(url) = base.join(attr.value.trim()) {
+                        attr.value = url.as_str().into();
+                    }
+                }
+            }
+        }
+        stack.extend(n.children.borrow().iter().cloned());
+    }
 }
 
 fn is(node: &Node, tag: &str) -> bool {
@@ -252,12 +274,18 @@ mod tests {
 
     #[test]
     fn main_content_is_converted_without_the_page_chrome() {
+        let base = Url::parse("https://example.com/docs/page.html").unwrap();
         let md = html_to_markdown(
             "<html><head><title>T</title><style>p{}</style></head><body>\
              <header>Site</header><nav><a href=/>Home</a></nav>\
-             <main><h1>Title</h1><p>Body <b>bold</b></p><script>x()</script></main>\
+             <main><h1>Title</h1><p>Body <b>bold</b> <a href=other.html>next</a> \
+             <a href=#top>top</a></p><script>x()</script></main>\
              <footer>(c)</footer></body></html>",
+            &base,
         );
-        assert_eq!(md, "# Title\n\nBody **bold**");
+        assert_eq!(
+            md,
+            "# Title\n\nBody **bold** [next](https://example.com/docs/other.html) [top](#top)"
+        );
     }
 }

@@ -1,9 +1,9 @@
 //! `web_fetch`: an HTTP(S) page as text, paged by line like `read`.
 //!
-//! The page is fetched by [`client`] under the address rules of [`guard`] (SSRF defence:
+//! The page is fetched by `client.rs` under the address rules of `guard.rs` (SSRF defence:
 //! no loopback, private or link-local address unless `[web]` allows it), redirects checked
 //! hop by hop, the body cut at `[web] max_bytes`, the call bounded by `[web] timeout_ms`;
-//! [`convert`] makes it text (HTML as Markdown, JSON pretty-printed). A window of the text
+//! `convert.rs` makes it text (HTML as Markdown, JSON pretty-printed). A window of the text
 //! is returned: natively up to [`MAX_LINES`] lines and [`MAX_WINDOW_BYTES`]; in a program
 //! up to the data cap `PROGRAM_MAX_BYTES` with no line cap (a cut is said through
 //! `ToolRunContext::cut_short`). `offset` fetches the page again and returns the window from
