@@ -20,7 +20,7 @@
 //! | `terminal_signal` | `{sessionId, signal, shell}` | — | exclusive |
 //! | `terminal_close` | `{sessionId, status, gone, waited_ms}` | — | exclusive |
 //! | `ask_user_question` | `{answers: {id, answer: string[]}[]}` (the agent's `QuestionService`, else the terminal) | — | exclusive |
-//! | `web_fetch` | `{url, final_url, status, content_type, offset, text, total_lines, truncated, next_offset?}` (SSRF-guarded, see [`web_fetch`]) | — | concurrency-safe |
+//! | `web_fetch` | `{final_url, status, content_type, offset, text, total_lines, truncated, next_offset?}` (SSRF-guarded, see [`web_fetch`]) | — | concurrency-safe |
 //!
 //! Names, parameter names, types, descriptions and required lists are the seed
 //! catalog's, with deliberate differences: `glob` and `grep` take an `offset` to page past

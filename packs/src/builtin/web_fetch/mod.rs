@@ -46,7 +46,6 @@ struct Args {
 /// The structured value of a `web_fetch` call.
 #[derive(Debug, Serialize)]
 struct Output {
-    url: String,
     final_url: String,
     status: u16,
     content_type: String,
@@ -106,7 +105,7 @@ pub(crate) fn tool(client: Arc<Client>) -> ToolDefinition {
                         thousands(client.config().max_bytes as u64)
                     )
                 });
-                let out = window(args.url, &fetched, text, offset, in_program, cap_note);
+                let out = window(&fetched, text, offset, in_program, cap_note);
                 if in_program {
                     note_program_cut(&ctx, &out);
                 }
@@ -130,7 +129,6 @@ pub(crate) fn tool(client: Arc<Client>) -> ToolDefinition {
 
 fn output_spec() -> ValueSpec {
     ValueSpec::object(false)
-        .required_property("url", ValueSpec::string())
         .required_property("final_url", ValueSpec::string())
         .required_property("status", ValueSpec::integer())
         .required_property("content_type", ValueSpec::string())
@@ -144,7 +142,6 @@ fn output_spec() -> ValueSpec {
 
 /// The lines of `text` from `offset`, within the caps of a native call or a program.
 fn window(
-    url: String,
     fetched: &client::Fetched,
     text: String,
     offset: u64,
@@ -169,7 +166,6 @@ fn window(
     let last = offset + shown as u64 - 1;
     let truncated = shown > 0 && last < total;
     Output {
-        url,
         final_url: fetched.final_url.to_string(),
         status: fetched.status.as_u16(),
         content_type: fetched.content_type.clone(),
