@@ -191,6 +191,25 @@ async fn web_fetch_stops_a_slow_server_at_the_time_limit() {
 }
 
 #[tokio::test]
+async fn web_fetch_waiting_on_a_silent_server_ends_when_the_call_is_cancelled() {
+    let server = Server::start(|_| Reply::Hang).await;
+    let f = allowing_local(|_| {});
+    let signal = tokio_util::sync::CancellationToken::new();
+    let call = f.call_with_signal(
+        "web_fetch",
+        json!({"url": server.url("/slow")}),
+        signal.clone(),
+    );
+    let cancel = async {
+        server.requested().await;
+        signal.cancel();
+    };
+    let (out, ()) = tokio::join!(call, cancel);
+    let err = out.error();
+    assert!(err.contains("aborted"), "{err}");
+}
+
+#[tokio::test]
 async fn web_fetch_decodes_latin1_and_shift_jis() {
     let server = Server::start(|path| match path {
         "/latin1" => Reply::ok(

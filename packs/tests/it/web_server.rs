@@ -47,6 +47,7 @@ pub struct Server {
     pub addr: SocketAddr,
     sent: Arc<AtomicU64>,
     ended: tokio::sync::Mutex<mpsc::UnboundedReceiver<()>>,
+    requested: tokio::sync::Mutex<mpsc::UnboundedReceiver<()>>,
 }
 
 type Route = dyn Fn(&str) -> Reply + Send + Sync;
@@ -58,13 +59,15 @@ impl Server {
         let addr = listener.local_addr().unwrap();
         let sent = Arc::new(AtomicU64::new(0));
         let (ended_tx, ended) = mpsc::unbounded_channel();
+        let (requested_tx, requested) = mpsc::unbounded_channel();
         let route: Arc<Route> = Arc::new(route);
         let counter = sent.clone();
         tokio::spawn(async move {
             while let Ok((stream, _)) = listener.accept().await {
                 let (route, counter, ended) = (route.clone(), counter.clone(), ended_tx.clone());
+                let requested = requested_tx.clone();
                 tokio::spawn(async move {
-                    serve(stream, &*route, &counter).await;
+                    serve(stream, &*route, &counter, &requested).await;
                     let _ = ended.send(());
                 });
             }
@@ -73,6 +76,7 @@ impl Server {
             addr,
             sent,
             ended: tokio::sync::Mutex::new(ended),
+            requested: tokio::sync::Mutex::new(requested),
         }
     }
 
@@ -86,13 +90,23 @@ impl Server {
         self.sent.load(Ordering::SeqCst)
     }
 
+    /// Wait until one more request has been read (before it is answered).
+    pub async fn requested(&self) {
+        self.requested.lock().await.recv().await;
+    }
+
     /// Wait until one more connection has been served to its end.
     pub async fn connection_ended(&self) {
         self.ended.lock().await.recv().await;
     }
 }
 
-async fn serve(mut stream: TcpStream, route: &Route, sent: &AtomicU64) {
+async fn serve(
+    mut stream: TcpStream,
+    route: &Route,
+    sent: &AtomicU64,
+    requested: &mpsc::UnboundedSender<()>,
+) {
     let mut head = Vec::new();
     let mut buf = [0u8; 4096];
     while !head.windows(4).any(|w| w == b"\r\n\r\n") {
@@ -103,6 +117,7 @@ async fn serve(mut stream: TcpStream, route: &Route, sent: &AtomicU64) {
     }
     let head = String::from_utf8_lossy(&head);
     let path = head.split(' ').nth(1).unwrap_or("/").to_string();
+    let _ = requested.send(());
     match route(&path) {
         Reply::Full(status, headers, body) => {
             let mut out = format!("HTTP/1.1 {status}\r\nContent-Length: {}\r\n", body.len());
