@@ -27,7 +27,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::sandbox::SandboxConfig;
-use builtin::{TaskLimits, TerminalLimits};
+use builtin::{TaskLimits, TerminalLimits, WebConfig};
 use ptc::policy::question::QuestionService;
 use ptc::RegistryError;
 use ptc::ToolRegistry;
@@ -53,6 +53,8 @@ pub struct PackContext {
     pub questions: Option<Arc<dyn QuestionService>>,
     /// The skills the builtin pack's `skill` tool offers (none: no `skill` tool).
     pub skills: skills::SkillCatalog,
+    /// What `web_fetch` may reach and read (`[web]`).
+    pub web: WebConfig,
 }
 
 impl std::fmt::Debug for PackContext {
@@ -64,6 +66,7 @@ impl std::fmt::Debug for PackContext {
             .field("terminals", &self.terminals)
             .field("questions", &self.questions.is_some())
             .field("skills", &self.skills.skills().len())
+            .field("web", &self.web)
             .finish()
     }
 }
@@ -78,6 +81,7 @@ impl PackContext {
             terminals: TerminalLimits::default(),
             questions: None,
             skills: skills::SkillCatalog::default(),
+            web: WebConfig::default(),
         }
     }
 }

@@ -4,7 +4,7 @@
 //! |---|---|
 //! | given with `--config` and outside the workspace root | all of it (the operator's own) |
 //! | inside the root, its content trusted (`ptc trust`) | all of it |
-//! | inside the root, never trusted | only what narrows: `mode`; `deny` and `ask` policies; `[limits]`, `[tasks]` and `[terminals]` values that lower a limit; `[sandbox]` that is stricter; `[telemetry] max_attribute_chars`. Ignored, with a notice: `tools`, `[[mcp]]`, `[mcp_start]`, `allow` policies, `unknown_arguments = "allow"`, `[code]`, `[skills]`, wider limits and sandbox settings, `[serve]`, `[telemetry]`'s endpoint and protocol |
+//! | inside the root, never trusted | only what narrows: `mode`; `deny` and `ask` policies; `[limits]`, `[tasks]` and `[terminals]` values that lower a limit; `[sandbox]` that is stricter; `[telemetry] max_attribute_chars`; `[web] deny_hosts` and lower `[web]` caps. Ignored, with a notice: `tools`, `[[mcp]]`, `[mcp_start]`, `allow` policies, `unknown_arguments = "allow"`, `[code]`, `[skills]`, wider limits and sandbox settings, `[serve]`, `[telemetry]`'s endpoint and protocol, `[web] allow_hosts`, `allow_private` and higher caps |
 //! | inside the root, trusted but changed since | error: ptc refuses to start |
 //! | trusted but gone | error: ptc refuses to start |
 //! | inside the root through a symbolic link (any component), or not a regular file | error: ptc refuses to start |
@@ -183,6 +183,8 @@ impl Config {
             self.skills = Default::default();
             ignored.push("[skills]".to_string());
         }
+        // Reaching private addresses is the operator's to allow.
+        ignored.extend(self.web.restrict_untrusted());
         // `[discovery]` stays: it changes what the model is shown, never what may run.
         ignored
     }

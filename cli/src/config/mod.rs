@@ -62,6 +62,8 @@
 //!
 //! [skills]                           # the `skill` tool's folders (see `SkillsConfig`)
 //! paths = ["/srv/team-skills"]
+//! [web]                              # web_fetch's reach (see the `web` module)
+//! allow_hosts = ["docs.internal"]    # hosts that may resolve to private addresses
 //!
 //! [log]                              # session events (see the `log` module)
 //! url = "sqlite:runs.sqlite"         # PATH | sqlite:PATH | postgres://… | off
@@ -88,6 +90,7 @@ mod serve;
 mod skills;
 mod telemetry;
 pub mod trust;
+mod web;
 
 pub use background::{TasksConfig, TerminalsConfig};
 pub use code::CodeSection;
@@ -102,6 +105,7 @@ pub use serve::ServeConfig;
 pub use skills::SkillsConfig;
 pub use telemetry::TelemetryConfig;
 pub use trust::TrustStore;
+pub use web::WebSection;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -149,6 +153,8 @@ pub struct Config {
     pub discovery: DiscoveryConfig,
     /// Where the `skill` tool finds skills (`[skills]`).
     pub skills: SkillsConfig,
+    /// What `web_fetch` may reach (`[web]`).
+    pub web: WebSection,
     /// Where the configuration came from.
     pub path: Option<PathBuf>,
     /// Whether the file may widen authority: false for a workspace file the operator has not
@@ -218,6 +224,7 @@ impl Default for Config {
             log: LogConfig::default(),
             discovery: DiscoveryConfig::default(),
             skills: SkillsConfig::default(),
+            web: WebSection::default(),
             path: None,
             trusted: true,
         }
@@ -347,6 +354,8 @@ struct RawConfig {
     discovery: discovery::RawDiscovery,
     #[serde(default)]
     skills: SkillsConfig,
+    #[serde(default)]
+    web: web::RawWeb,
 }
 
 impl Config {
@@ -409,6 +418,10 @@ impl Config {
             .code
             .resolve(text, dir)
             .map_err(|(line, message)| error(Some(line), message))?;
+        let web = raw
+            .web
+            .resolve(text)
+            .map_err(|(line, message)| error(Some(line), message))?;
         Ok(Config {
             mode,
             tools: raw.tools,
@@ -426,6 +439,7 @@ impl Config {
             log,
             discovery,
             skills: raw.skills.resolved(dir),
+            web,
             path: path.map(Path::to_path_buf),
             trusted: true,
         })

@@ -300,3 +300,55 @@ fn cli_unknown_arguments_are_refused_unless_the_operator_allows_them() {
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
     assert_eq!(stdout(&o), "hi\n");
 }
+
+#[test]
+fn cli_run_applies_the_web_section_to_web_fetch() {
+    use std::io::{BufRead, BufReader};
+    // One local page, served once, to the run whose configuration allows its host.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/hello", listener.local_addr().unwrap());
+    let server = std::thread::spawn(move || {
+        let (stream, _) = listener.accept().unwrap();
+        let mut reader = BufReader::new(&stream);
+        let mut line = String::new();
+        while reader.read_line(&mut line).unwrap() > 2 {
+            line.clear();
+        }
+        let body = "<main><h1>Hello from the web</h1></main>";
+        write!(
+            &stream,
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+    });
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("root");
+    std::fs::create_dir(&root).unwrap();
+    let program = format!("return (await tools.web_fetch({{ url: {url:?} }})).text;");
+    let run = |config: &str| {
+        let file = tmp.path().join("ptc.toml");
+        std::fs::write(&file, config).unwrap();
+        let args = [
+            "run",
+            "--tools",
+            "builtin",
+            "--root",
+            root.to_str().unwrap(),
+        ];
+        let config_args = ["--config", file.to_str().unwrap(), "-"];
+        ptc(&[&args[..], &config_args[..]].concat(), Some(&program))
+    };
+    let refused = run("");
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        stdout(&refused).contains("`127.0.0.1` is a loopback address"),
+        "{}",
+        stdout(&refused)
+    );
+    let allowed = run("[web]\nallow_hosts = [\"127.0.0.1\"]\n");
+    assert_eq!(allowed.status.code(), Some(0), "{}", stderr(&allowed));
+    // The text (one line and its newline), then the newline `run` ends its output with.
+    assert_eq!(stdout(&allowed), "# Hello from the web\n\n");
+    server.join().unwrap();
+}

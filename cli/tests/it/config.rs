@@ -154,6 +154,43 @@ fn config_untrusted_wider_limits_are_named_in_the_notice_and_lower_ones_are_not(
 }
 
 #[test]
+fn config_policies_match_web_fetch_urls() {
+    let config = Config::parse(
+        "[[policy]]\ntool = \"web_fetch\"\naction = \"deny\"\n\
+         not_match = { url = \"^https://docs\\\\.rs/\" }\nreason = \"docs.rs only\"\n",
+        None,
+    )
+    .unwrap();
+    let p = &config.policies;
+    let fetch = |url: &str| p.decide("web_fetch", &json!({ "url": url })).is_some();
+    assert!(fetch("https://evil.example/"));
+    assert!(fetch("https://docs.rs.evil.example/"));
+    assert!(!fetch("https://docs.rs/serde"));
+}
+
+#[test]
+fn config_untrusted_workspace_web_section_cannot_open_private_addresses() {
+    let root = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let store = ptc_cli::config::TrustStore::new(home.path().join("trusted.toml"));
+    std::fs::write(
+        root.path().join("ptc.toml"),
+        "[web]\nallow_private = true\nallow_hosts = [\"169.254.169.254\"]\ndeny_hosts = [\"ads.example\"]\n",
+    )
+    .unwrap();
+    let loaded = Config::discover_trusted(None, root.path(), Some(&store)).unwrap();
+    let web = loaded.config.web.config();
+    assert!(!web.allow_private && web.allow_hosts.is_empty());
+    assert!(web.deny_hosts[0].matches("ads.example"));
+    let notice = loaded.notices.join("\n");
+    assert!(
+        notice.contains("web.allow_private = true")
+            && notice.contains("web.allow_hosts = [\"169.254.169.254\"]"),
+        "{notice}"
+    );
+}
+
+#[test]
 fn config_discovery_prefers_explicit_then_root_file() {
     let dir = tempfile::tempdir().unwrap();
     assert!(Config::discover(None, dir.path()).unwrap().mode.is_none());

@@ -21,6 +21,7 @@
 //! | `terminal_close` | `{sessionId, status, gone, waited_ms}` | — | exclusive |
 //! | `ask_user_question` | `{answers: {id, answer: string[]}[]}` (the agent's `QuestionService`, else the terminal) | — | exclusive |
 //! | `skill` | `{name, description, path, text, files}` (only when [`PackContext::skills`](crate::PackContext::skills) has one) | — | concurrency-safe |
+//! | `web_fetch` | `{final_url, status, content_type, offset, text, total_lines, truncated, next_offset?}` (SSRF-guarded, see [`web_fetch`]) | — | concurrency-safe |
 //!
 //! Names, parameter names, types, descriptions and required lists are the seed
 //! catalog's, with deliberate differences: `glob` and `grep` take an `offset` to page past
@@ -70,6 +71,7 @@ pub mod tasks;
 pub mod terminal;
 mod todo;
 mod walk;
+pub mod web_fetch;
 pub mod workspace;
 mod write;
 
@@ -79,6 +81,7 @@ pub use deny::SECRET_DIRS;
 pub use tasks::{TaskInfo, TaskLimits, TaskStore};
 pub use terminal::{TerminalInfo, TerminalLimits, TerminalStore};
 pub use todo::{Todo, TodoSnapshot, TodoStatus, TodoStore};
+pub use web_fetch::{HostPattern, WebConfig};
 pub use workspace::{Resolved, Workspace};
 
 use super::{PackContext, PackError};
@@ -109,6 +112,7 @@ pub const TOOLS: &[&str] = &[
     "terminal_signal",
     "terminal_close",
     "ask_user_question",
+    "web_fetch",
     "skill",
 ];
 
@@ -121,6 +125,7 @@ pub struct Builtin {
     questions: Option<Arc<dyn QuestionService>>,
     reads: Arc<partial_reads::ReadLog>,
     skills: SkillCatalog,
+    web: Arc<web_fetch::Client>,
 }
 
 impl std::fmt::Debug for Builtin {
@@ -153,6 +158,7 @@ impl Builtin {
             questions: ctx.questions.clone(),
             reads: Arc::default(),
             skills: ctx.skills.clone(),
+            web: web_fetch::client(ctx.web.clone()),
         })
     }
 
@@ -215,6 +221,7 @@ impl Builtin {
             terminal::signal_tool(bg.clone()),
             terminal::close_tool(bg.clone()),
             ask::tool(self.questions.clone()),
+            web_fetch::tool(self.web.clone()),
         ]
         .into_iter()
         .chain((!self.skills.is_empty()).then(|| skill::tool(self.skills.clone())))

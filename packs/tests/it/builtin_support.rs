@@ -43,6 +43,11 @@ impl Fixture {
         })
     }
 
+    /// An empty workspace whose pack context `edit` adjusts (e.g. its `[web]` rules).
+    pub fn with_context(edit: impl FnOnce(&mut PackContext)) -> Self {
+        Self::with(|ctx, _, _| edit(ctx))
+    }
+
     /// An empty workspace whose pack context `setup` adjusts, given the root and the
     /// directory beside it (both exist).
     pub fn with(setup: impl FnOnce(&mut PackContext, &Path, &Path)) -> Self {

@@ -14,4 +14,6 @@ mod program_caps;
 mod read;
 mod skill;
 mod todo;
+mod web_fetch;
+mod web_server;
 mod write;

@@ -8,6 +8,7 @@ use ptc_testing::tsc as tsc_support;
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::web_server::{Reply, Server};
 use builtin_support::Fixture;
 use ptc::{
     Agent, CodeConfig, CodeExecutor, ScopeKey, ToolBatchInput, ToolCallBlock, ToolMode,
@@ -18,8 +19,9 @@ use ptc_packs::{PackContext, PackError, PACKS};
 use serde_json::{json, Value};
 use tsc_support::TsProject;
 
-/// The seed catalog's parameter schemas (plus `terminal_read`'s `wait` and `timeout_ms`, and
-/// `x-mcp-header` on every parameter that carries a handle, so load balancers route on it).
+/// The seed catalog's parameter schemas (plus `terminal_read`'s `wait` and `timeout_ms`,
+/// `web_fetch`'s `offset`, and `x-mcp-header` on every parameter that carries a handle, so
+/// load balancers route on it).
 fn seed_parameters() -> Vec<(&'static str, Value)> {
     vec![
         (
@@ -163,6 +165,13 @@ fn seed_parameters() -> Vec<(&'static str, Value)> {
                 "name": {"type": "string", "description": "The exact skill name from the available skills list."},
                 "file": {"type": "string", "description": "One of the skill's `files`, to read it."}
             }, "required": ["name"]}),
+        ),
+        (
+            "web_fetch",
+            json!({"type": "object", "properties": {
+                "url": {"type": "string", "description": "The HTTP(S) URL to fetch."},
+                "offset": {"type": "number", "description": "1-based first line to return. Defaults to 1."}
+            }, "required": ["url"]}),
         ),
     ]
 }
@@ -384,8 +393,12 @@ pub(crate) async fn run_code(registry: &ToolRegistry, code: &str) -> (bool, Stri
 }
 
 fn code_registry(root: &Path) -> ToolRegistry {
+    code_registry_with(PackContext::new(root.to_path_buf()))
+}
+
+fn code_registry_with(ctx: PackContext) -> ToolRegistry {
     let registry = ToolRegistry::new();
-    builtin::register(&registry, &PackContext::new(root.to_path_buf())).unwrap();
+    builtin::register(&registry, &ctx).unwrap();
     CodeExecutor::new(CodeConfig::default()).install(&registry);
     registry.set_mode(ToolMode::Both);
     registry
@@ -470,6 +483,36 @@ async fn builtin_command_program_parses_wc_output() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn builtin_web_fetch_program_summarises_a_local_pages_headings() {
+    let server = Server::start(|_| {
+        Reply::ok(
+            "text/html",
+            "<html><body><nav><h2>Menu</h2></nav><main><h1>Guide</h1>\
+             <h2>Install</h2><h3>Linux</h3><h3>macOS</h3><pre><code># not a heading</code></pre>\
+             <h2>Use</h2><h3>Programs</h3></main></body></html>",
+        )
+    })
+    .await;
+    let f = Fixture::new();
+    let mut ctx = PackContext::new(f.root.clone());
+    ctx.web.allow_hosts = vec![builtin::HostPattern::parse("127.0.0.1").unwrap()];
+    let registry = code_registry_with(ctx);
+    let program = example("web_fetch.ts").replace(
+        "http://127.0.0.1:8000/guide.html",
+        &server.url("/guide.html"),
+    );
+    let (failed, text) = run_code(&registry, &program).await;
+    assert!(!failed, "{text}");
+    assert!(
+        text.contains("- Guide\n  - Install\n    - Linux\n    - macOS\n  - Use\n    - Programs\n"),
+        "{text}"
+    );
+    assert!(text.contains("\"headings\": 6"), "{text}");
+    assert!(text.contains("\"Install\": 2"), "{text}");
+    assert!(text.contains("\"status\": 200"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn builtin_background_program_polls_its_task_until_it_ends() {
     let f = Fixture::new();
     let registry = code_registry(&f.root);
@@ -530,6 +573,7 @@ fn builtin_example_programs_typecheck_against_the_builtin_sdk() {
         "command.ts",
         "background.ts",
         "terminal.ts",
+        "web_fetch.ts",
     ] {
         project.add_program(name, &example(name));
     }

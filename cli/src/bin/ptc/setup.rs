@@ -249,6 +249,7 @@ pub async fn registry_until(
         terminals: config.terminals.limits(),
         questions: Some(std::sync::Arc::new(TerminalQuestions)),
         skills,
+        web: config.web.config(),
     };
     ptc_packs::register_list(&registry, &packs, &ctx).map_err(|e| e.to_string())?;
     if builtin {
