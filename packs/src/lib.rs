@@ -49,6 +49,8 @@ pub struct PackContext {
     /// (the `ptc` command asks on its terminal); `None`: such a call fails, saying no one
     /// can be asked.
     pub questions: Option<Arc<dyn QuestionService>>,
+    /// The language servers of the `lsp` tool (`[[lsp]]`), before the defaults on `PATH`.
+    pub lsp: Vec<builtin::LspServerConfig>,
 }
 
 impl std::fmt::Debug for PackContext {
@@ -59,6 +61,7 @@ impl std::fmt::Debug for PackContext {
             .field("tasks", &self.tasks)
             .field("terminals", &self.terminals)
             .field("questions", &self.questions.is_some())
+            .field("lsp", &self.lsp)
             .finish()
     }
 }
@@ -72,6 +75,7 @@ impl PackContext {
             tasks: TaskLimits::default(),
             terminals: TerminalLimits::default(),
             questions: None,
+            lsp: Vec::new(),
         }
     }
 }

@@ -19,6 +19,7 @@
 //! | `terminal_list` | `{terminals: {sessionId, type, state, status, …}[]}` | — | concurrency-safe |
 //! | `terminal_signal` | `{sessionId, signal, shell}` | — | exclusive |
 //! | `terminal_close` | `{sessionId, status, gone, waited_ms}` | — | exclusive |
+//! | `lsp` | `{locations?, markdown?, symbols?, diagnostics?}` (a language server's answer) | — | concurrency-safe |
 //! | `ask_user_question` | `{answers: {id, answer: string[]}[]}` (the agent's `QuestionService`, else the terminal) | — | exclusive |
 //!
 //! Names, parameter names, types, descriptions and required lists are the seed
@@ -58,6 +59,7 @@ mod diff;
 mod edit;
 mod glob;
 mod grep;
+mod lsp;
 mod partial_reads;
 mod path_glob;
 mod read;
@@ -73,6 +75,7 @@ mod write;
 use std::sync::Arc;
 
 pub use deny::SECRET_DIRS;
+pub use lsp::config::LspServerConfig;
 pub use tasks::{TaskInfo, TaskLimits, TaskStore};
 pub use terminal::{TerminalInfo, TerminalLimits, TerminalStore};
 pub use todo::{Todo, TodoSnapshot, TodoStatus, TodoStore};
@@ -104,6 +107,7 @@ pub const TOOLS: &[&str] = &[
     "terminal_list",
     "terminal_signal",
     "terminal_close",
+    "lsp",
     "ask_user_question",
 ];
 
@@ -115,6 +119,7 @@ pub struct Builtin {
     todos: TodoStore,
     questions: Option<Arc<dyn QuestionService>>,
     reads: Arc<partial_reads::ReadLog>,
+    lsp: lsp::Servers,
 }
 
 impl std::fmt::Debug for Builtin {
@@ -146,6 +151,7 @@ impl Builtin {
             todos: TodoStore::new(),
             questions: ctx.questions.clone(),
             reads: Arc::default(),
+            lsp: lsp::Servers::new(ctx.lsp.clone()),
         })
     }
 
@@ -207,6 +213,7 @@ impl Builtin {
             terminal::list_tool(bg.clone()),
             terminal::signal_tool(bg.clone()),
             terminal::close_tool(bg.clone()),
+            lsp::tool(bg.clone(), self.lsp.clone()),
             ask::tool(self.questions.clone()),
         ]
     }

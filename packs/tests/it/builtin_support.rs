@@ -27,6 +27,8 @@ pub struct Fixture {
     pub registry: ToolRegistry,
     /// The pack's todo store.
     pub todos: TodoStore,
+    /// The pack itself (its owner, sandbox and stores).
+    pub pack: Builtin,
 }
 
 impl Fixture {
@@ -38,6 +40,13 @@ impl Fixture {
     /// An empty workspace whose sandbox denies `deny` (relative to the root) besides the
     /// defaults, as `[sandbox] deny_read` does.
     pub fn with_deny(deny: &[&str]) -> Self {
+        Self::with_context(|ctx| {
+            ctx.sandbox.deny_read = deny.iter().map(|d| ctx.root.join(d)).collect();
+        })
+    }
+
+    /// An empty workspace whose pack context `set_up` adjusts first.
+    pub fn with_context(set_up: impl FnOnce(&mut PackContext)) -> Self {
         let tmp = tempfile::tempdir().unwrap();
         let base = fs::canonicalize(tmp.path()).unwrap();
         let root = base.join("root");
@@ -48,7 +57,7 @@ impl Fixture {
         fs::write(outside.join("dir/inner.txt"), SECRET).unwrap();
         let registry = ToolRegistry::new();
         let mut ctx = PackContext::new(root.clone());
-        ctx.sandbox.deny_read = deny.iter().map(|d| root.join(d)).collect();
+        set_up(&mut ctx);
         let pack = Builtin::new(&ctx).unwrap();
         pack.register(&registry).unwrap();
         Fixture {
@@ -57,6 +66,7 @@ impl Fixture {
             outside,
             registry,
             todos: pack.todos().clone(),
+            pack,
         }
     }
 

@@ -232,6 +232,7 @@ pub async fn registry_until(
         tasks: config.tasks.limits(),
         terminals: config.terminals.limits(),
         questions: Some(std::sync::Arc::new(TerminalQuestions)),
+        lsp: config.lsp.clone(),
     };
     let packs = match (&args.packs, &config.tools) {
         (Some(list), _) => list.clone(),
