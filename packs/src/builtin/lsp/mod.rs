@@ -93,9 +93,8 @@ pub(crate) fn tool(bg: Background, servers: Servers) -> ToolDefinition {
              findReferences includes the declaration.",
         )
         .code_description(
-            "Ask the file's language server. line, character: one-based cursor (UTF-16). \
-             Fills `locations` (definition, references, implementation), `markdown` (hover), \
-             `symbols` or `diagnostics` (current file text).",
+            "Ask the file's language server. Fills `locations`, `markdown` (hover), `symbols` \
+             or `diagnostics` (of the current text).",
         )
         .parameters(
             ParameterSpec::new()
