@@ -474,3 +474,67 @@ async fn the_rename_example_program_edits_every_reference_from_run_code() {
         .starts_with("export function welcome(name: string)"));
     assert!(text.contains("\"diagnostics\": 0"), "{text}");
 }
+
+/// A workspace whose `.fake` files are answered by `fixtures/fake_lsp.py`.
+fn fake_project() -> Fixture {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fake_lsp.py");
+    let f = Fixture::with_context(|ctx| {
+        ctx.lsp = vec![LspServerConfig {
+            name: "fake".into(),
+            command: "python3".into(),
+            args: vec![script.display().to_string()],
+            extensions: vec!["fake".into()],
+        }]
+    });
+    f.file("a.fake", "anything\n");
+    f
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_query_waits_until_the_server_reports_its_indexing_ended() {
+    let f = fake_project();
+    let v = lsp(
+        &f,
+        json!({"operation": "hover", "file_path": "a.fake", "line": 1, "character": 1}),
+    )
+    .await;
+    assert_eq!(v["markdown"], "indexed", "{v}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crash_is_reported_with_the_servers_stderr_and_the_next_call_restarts_it() {
+    let f = fake_project();
+    let crash = f
+        .call("lsp", json!({"operation": "goToDefinition", "file_path": "a.fake", "line": 1, "character": 1}))
+        .await;
+    let error = crash.error();
+    assert!(
+        error.contains("the fake language server failed: it exited"),
+        "{error}"
+    );
+    assert!(error.contains("fake_lsp: boom on purpose"), "{error}");
+    assert!(
+        error.contains("the next lsp call starts it again"),
+        "{error}"
+    );
+    let v = lsp(
+        &f,
+        json!({"operation": "hover", "file_path": "a.fake", "line": 1, "character": 1}),
+    )
+    .await;
+    assert_eq!(v["markdown"], "indexed", "{v}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_operation_the_server_does_not_offer_is_refused_by_name() {
+    let f = fake_project();
+    let out = f
+        .call("lsp", json!({"operation": "findReferences", "file_path": "a.fake", "line": 1, "character": 1}))
+        .await;
+    assert!(
+        out.error()
+            .contains("the fake language server does not offer findReferences"),
+        "{}",
+        out.error()
+    );
+}

@@ -8,7 +8,7 @@ use std::time::Duration;
 use lsp_types::notification::{Notification, Progress, PublishDiagnostics};
 use lsp_types::{
     Diagnostic, NumberOrString, ProgressParams, ProgressParamsValue, PublishDiagnosticsParams, Url,
-    WorkDoneProgress,
+    WorkDoneProgress, WorkDoneProgressCreateParams,
 };
 use serde_json::{json, Value};
 use tokio::sync::watch;
@@ -26,8 +26,10 @@ pub(crate) struct Published {
 
 #[derive(Default)]
 struct State {
-    /// Progress tokens begun and not yet ended.
+    /// Progress tokens created or begun and not yet ended.
     active: HashSet<String>,
+    /// Whether the server ever created or began a progress token.
+    reports_progress: bool,
     diagnostics: HashMap<Url, Published>,
     /// Bumped by every message that changed the state.
     seq: u64,
@@ -66,12 +68,10 @@ impl Inbox {
                 let Ok(p) = serde_json::from_value::<ProgressParams>(params) else {
                     return;
                 };
-                let token = match p.token {
-                    NumberOrString::Number(n) => n.to_string(),
-                    NumberOrString::String(s) => s,
-                };
+                let token = token_key(p.token);
                 match p.value {
                     ProgressParamsValue::WorkDone(WorkDoneProgress::Begin(_)) => {
+                        state.reports_progress = true;
                         state.active.insert(token);
                     }
                     ProgressParamsValue::WorkDone(WorkDoneProgress::End(_)) => {
@@ -101,6 +101,24 @@ impl Inbox {
         self.changed.send_replace(seq);
     }
 
+    /// Take the server's request `window/workDoneProgress/create`: the token counts as
+    /// under way until its progress ends (servers create it before they begin).
+    pub(crate) fn created(&self, params: &Value) {
+        let Ok(p) = serde_json::from_value::<WorkDoneProgressCreateParams>(params.clone()) else {
+            return;
+        };
+        let mut state = self.lock();
+        state.reports_progress = true;
+        state.active.insert(token_key(p.token));
+        state.seq += 1;
+        self.changed.send_replace(state.seq);
+    }
+
+    /// Wait up to `limit` for the server to show it reports progress; whether it did.
+    pub(crate) async fn wait_reports_progress(&self, limit: Duration) -> bool {
+        self.wait(limit, |state| state.reports_progress).await
+    }
+
     /// The diagnostics last published for `uri`.
     pub(crate) fn diagnostics(&self, uri: &Url) -> Option<Published> {
         self.lock().diagnostics.get(uri).cloned()
@@ -118,9 +136,14 @@ impl Inbox {
     }
 
     /// Wait up to `limit` until no progress is under way (the server finished indexing);
-    /// whether it did.
+    /// whether it did. Progress still open then is forgotten (a server that never ends one
+    /// does not hold up every later call).
     pub(crate) async fn wait_idle(&self, limit: Duration) -> bool {
-        self.wait(limit, |state| state.active.is_empty()).await
+        let idle = self.wait(limit, |state| state.active.is_empty()).await;
+        if !idle {
+            self.lock().active.clear();
+        }
+        idle
     }
 
     async fn wait(&self, limit: Duration, done: impl Fn(&State) -> bool) -> bool {
@@ -135,6 +158,13 @@ impl Inbox {
                 _ => return done(&self.lock()),
             }
         }
+    }
+}
+
+fn token_key(token: NumberOrString) -> String {
+    match token {
+        NumberOrString::Number(n) => n.to_string(),
+        NumberOrString::String(s) => s,
     }
 }
 

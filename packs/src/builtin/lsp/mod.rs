@@ -192,6 +192,7 @@ async fn run(
             args.file_path
         ))
     })?;
+    ops::offered(&server, args.operation).map_err(ToolError::new)?;
     let uri = documents::uri_of(&path).map_err(ToolError::new)?;
     let answer = {
         let mut docs = server.documents.lock().await;

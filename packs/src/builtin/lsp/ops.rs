@@ -282,6 +282,28 @@ pub(crate) async fn run(
     })
 }
 
+/// `Err` when the server said in `initialize` it does not offer `op`.
+pub(crate) fn offered(server: &Server, op: Operation) -> Result<(), String> {
+    let (key, name) = match op {
+        Operation::GoToDefinition => ("definitionProvider", "goToDefinition"),
+        Operation::FindReferences => ("referencesProvider", "findReferences"),
+        Operation::GoToImplementation => ("implementationProvider", "goToImplementation"),
+        Operation::Hover => ("hoverProvider", "hover"),
+        Operation::DocumentSymbol => ("documentSymbolProvider", "documentSymbol"),
+        Operation::WorkspaceSymbol => ("workspaceSymbolProvider", "workspaceSymbol"),
+        // Published unasked.
+        Operation::Diagnostics => return Ok(()),
+    };
+    let capabilities = serde_json::to_value(&server.capabilities).unwrap_or_default();
+    match capabilities[key] {
+        serde_json::Value::Null | serde_json::Value::Bool(false) => Err(format!(
+            "the {} language server does not offer {name}",
+            server.name
+        )),
+        _ => Ok(()),
+    }
+}
+
 fn flatten(
     nested: &[DocumentSymbol],
     container: Option<&str>,

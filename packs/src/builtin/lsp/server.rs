@@ -32,6 +32,8 @@ use crate::sandbox::Sandbox;
 
 /// How long `initialize` may take.
 const INIT_TIMEOUT: Duration = Duration::from_secs(120);
+/// How long a new server is given to start reporting progress before the first query.
+const START_SETTLE: Duration = Duration::from_secs(1);
 /// The stderr kept to say why a server failed.
 const STDERR_TAIL: usize = 4 * 1024;
 
@@ -127,7 +129,7 @@ impl Server {
                     }
                 });
                 let tail = stderr.clone();
-                tokio::spawn(async move {
+                let errors = tokio::spawn(async move {
                     let mut chunk = vec![0u8; 4096];
                     while let Ok(n @ 1..) = err.read(&mut chunk).await {
                         let mut tail = tail.lock().unwrap_or_else(|e| e.into_inner());
@@ -161,6 +163,8 @@ impl Server {
                         let _ = killpg(pgid, Signal::SIGKILL);
                     }
                     let _ = child.kill().await;
+                    // What it wrote last says why it failed.
+                    let _ = tokio::time::timeout(Duration::from_secs(2), errors).await;
                     // Its namespace is gone only once its init has exited.
                     let inits =
                         std::mem::take(&mut *inits.lock().unwrap_or_else(|e| e.into_inner()));
@@ -207,6 +211,9 @@ impl Server {
             Err(why) => return Err(server.failure(&why)),
         }
         server.notify::<lsp_types::notification::Initialized>(lsp_types::InitializedParams {});
+        // A server that reports its indexing starts doing so right after `initialized`; a
+        // first query must not slip in before (bounded: some servers never report).
+        server.inbox.wait_reports_progress(START_SETTLE).await;
         if let Some(pid) = server.pid {
             *server.inits.lock().unwrap_or_else(|e| e.into_inner()) = children(pid);
         }
@@ -260,9 +267,10 @@ impl Server {
         let message = json!({"jsonrpc": "2.0", "id": id, "method": R::METHOD, "params": params});
         let _ = self.out.send(rpc::frame(&message));
         let guard = CancelOnDrop { server: self, id };
-        let value = rx.await.unwrap_or_else(|_| Err("it exited".into()))?;
+        let answer = rx.await.unwrap_or_else(|_| Err("it exited".into()));
+        // Answered: nothing to cancel.
         std::mem::forget(guard);
-        serde_json::from_value(value)
+        serde_json::from_value(answer?)
             .map_err(|e| format!("its answer to {} is not what LSP says: {e}", R::METHOD))
     }
 
@@ -367,6 +375,9 @@ async fn read_loop(
         let method = message["method"].as_str();
         match (method, message.get("id")) {
             (Some(method), Some(id)) => {
+                if method == "window/workDoneProgress/create" {
+                    inbox.created(&message["params"]);
+                }
                 let reply = match inbox::answer(method, &message["params"], &root) {
                     Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
                     Err(()) => json!({"jsonrpc": "2.0", "id": id, "error": {
