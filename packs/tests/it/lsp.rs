@@ -538,3 +538,32 @@ async fn an_operation_the_server_does_not_offer_is_refused_by_name() {
         out.error()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_servers_end_when_the_pack_and_its_tools_are_dropped() {
+    let f = ts_project();
+    lsp(
+        &f,
+        json!({"operation": "hover", "file_path": "src/main.ts", "line": 3, "character": 26}),
+    )
+    .await;
+    let running = processes_in(&f.root);
+    assert!(!running.is_empty());
+    // The pack's own owner ends with its last clone: the registry's tools and the pack.
+    drop(f);
+    let alive = |pid: &i32| {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let state = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next());
+        !matches!(state, None | Some("Z" | "X"))
+    };
+    for _ in 0..200 {
+        if !running.iter().any(alive) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let left: Vec<&i32> = running.iter().filter(|p| alive(p)).collect();
+    assert!(left.is_empty(), "still running: {left:?}");
+}

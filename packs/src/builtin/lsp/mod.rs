@@ -153,9 +153,10 @@ async fn run(
             character: one_based(character, "character")?,
         },
         (true, ..) => {
-            return Err(invalid_args(
-                "this operation asks about a cursor: give `line` and `character` (one-based)",
-            ))
+            return Err(invalid_args(format!(
+                "{} asks about a cursor: give `line` and `character` (one-based)",
+                args.operation.name()
+            )))
         }
     };
     let query = match (args.operation, args.query) {
@@ -186,12 +187,10 @@ async fn run(
     let text = String::from_utf8(bytes)
         .map_err(|_| ToolError::new(format!("`{}` is not UTF-8 text", opened.target.display)))?;
     let path = opened.target.path;
-    let server = servers.for_file(bg, &owner, &path).await.map_err(|why| {
-        ToolError::new(format!(
-            "cannot start a language server for `{}`: {why}",
-            args.file_path
-        ))
-    })?;
+    let server = servers
+        .for_file(bg, &owner, &path)
+        .await
+        .map_err(ToolError::new)?;
     ops::offered(&server, args.operation).map_err(ToolError::new)?;
     let uri = documents::uri_of(&path).map_err(ToolError::new)?;
     let answer = {

@@ -47,6 +47,19 @@ pub(crate) enum Operation {
 }
 
 impl Operation {
+    /// Its name in the tool's schema.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Self::GoToDefinition => "goToDefinition",
+            Self::FindReferences => "findReferences",
+            Self::GoToImplementation => "goToImplementation",
+            Self::Hover => "hover",
+            Self::DocumentSymbol => "documentSymbol",
+            Self::WorkspaceSymbol => "workspaceSymbol",
+            Self::Diagnostics => "diagnostics",
+        }
+    }
+
     /// Whether it asks about a cursor position.
     pub(crate) fn at_position(self) -> bool {
         matches!(
@@ -284,21 +297,22 @@ pub(crate) async fn run(
 
 /// `Err` when the server said in `initialize` it does not offer `op`.
 pub(crate) fn offered(server: &Server, op: Operation) -> Result<(), String> {
-    let (key, name) = match op {
-        Operation::GoToDefinition => ("definitionProvider", "goToDefinition"),
-        Operation::FindReferences => ("referencesProvider", "findReferences"),
-        Operation::GoToImplementation => ("implementationProvider", "goToImplementation"),
-        Operation::Hover => ("hoverProvider", "hover"),
-        Operation::DocumentSymbol => ("documentSymbolProvider", "documentSymbol"),
-        Operation::WorkspaceSymbol => ("workspaceSymbolProvider", "workspaceSymbol"),
+    let key = match op {
+        Operation::GoToDefinition => "definitionProvider",
+        Operation::FindReferences => "referencesProvider",
+        Operation::GoToImplementation => "implementationProvider",
+        Operation::Hover => "hoverProvider",
+        Operation::DocumentSymbol => "documentSymbolProvider",
+        Operation::WorkspaceSymbol => "workspaceSymbolProvider",
         // Published unasked.
         Operation::Diagnostics => return Ok(()),
     };
     let capabilities = serde_json::to_value(&server.capabilities).unwrap_or_default();
     match capabilities[key] {
         serde_json::Value::Null | serde_json::Value::Bool(false) => Err(format!(
-            "the {} language server does not offer {name}",
-            server.name
+            "the {} language server does not offer {}",
+            server.name,
+            op.name()
         )),
         _ => Ok(()),
     }

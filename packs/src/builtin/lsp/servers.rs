@@ -54,9 +54,14 @@ impl Servers {
             return Ok(server.clone());
         }
         if owner.owner.is_ended() {
-            return Err("its owner has ended".into());
+            return Err(format!(
+                "no {} language server: its owner has ended",
+                config.name
+            ));
         }
-        let server = Server::start(&config, bg.ws.root(), &bg.sandbox, owner).await?;
+        let server = Server::start(&config, bg.ws.root(), &bg.sandbox, owner)
+            .await
+            .map_err(|why| format!("cannot start the {} language server: {why}", config.name))?;
         *slot = Some(server.clone());
         Ok(server)
     }
