@@ -55,6 +55,8 @@ pub struct PackContext {
     pub skills: skills::SkillCatalog,
     /// What `web_fetch` may reach and read (`[web]`).
     pub web: WebConfig,
+    /// The language servers of the `lsp` tool (`[[lsp]]`), before the defaults on `PATH`.
+    pub lsp: Vec<builtin::LspServerConfig>,
 }
 
 impl std::fmt::Debug for PackContext {
@@ -67,6 +69,7 @@ impl std::fmt::Debug for PackContext {
             .field("questions", &self.questions.is_some())
             .field("skills", &self.skills.skills().len())
             .field("web", &self.web)
+            .field("lsp", &self.lsp)
             .finish()
     }
 }
@@ -82,6 +85,7 @@ impl PackContext {
             questions: None,
             skills: skills::SkillCatalog::default(),
             web: WebConfig::default(),
+            lsp: Vec::new(),
         }
     }
 }

@@ -145,6 +145,9 @@ impl Config {
         for server in std::mem::take(&mut self.mcp) {
             ignored.push(format!("[[mcp]] `{}` ({})", server.name, server.command));
         }
+        for server in std::mem::take(&mut self.lsp) {
+            ignored.push(format!("[[lsp]] `{}` ({})", server.name, server.command));
+        }
         if self.mcp_start != Default::default() {
             // It only concerns the operator's servers (`--mcp`): theirs to decide.
             self.mcp_start = Default::default();

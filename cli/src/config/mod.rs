@@ -43,6 +43,11 @@
 //! timeout_ms = 60000                 # optional, per call
 //! startup_timeout_ms = 30000         # optional: spawn + initialize + tools/list
 //!
+//! [[lsp]]                            # a language server of `lsp` (see the `lsp` module)
+//! name = "go"
+//! command = "gopls"
+//! extensions = ["go"]
+//!
 //! [mcp_start]                        # how they start: parallel = 8, strict = false
 //! cache = true                       # (see the `mcp_start` module)
 //!
@@ -82,6 +87,7 @@ mod code;
 mod discover;
 mod discovery;
 mod log;
+mod lsp;
 mod mcp_start;
 mod open;
 mod policy;
@@ -137,6 +143,8 @@ pub struct Config {
     pub sandbox: SandboxSection,
     /// MCP servers whose tools to register (`[[mcp]]`), in file order.
     pub mcp: Vec<ptc_mcp::McpServerSpec>,
+    /// Language servers of the builtin `lsp` tool (`[[lsp]]`), before its defaults.
+    pub lsp: Vec<ptc_packs::builtin::LspServerConfig>,
     /// How the MCP servers start (`[mcp_start]`).
     pub mcp_start: McpStartConfig,
     /// `ptc serve`'s caps, timeouts and token (`[serve]`).
@@ -216,6 +224,7 @@ impl Default for Config {
             policies: PolicySet::default(),
             sandbox: SandboxSection::default(),
             mcp: Vec::new(),
+            lsp: Vec::new(),
             mcp_start: McpStartConfig::default(),
             serve: ServeConfig::default(),
             tasks: TasksConfig::default(),
@@ -339,6 +348,8 @@ struct RawConfig {
     #[serde(default)]
     mcp: Vec<toml::Spanned<ptc_mcp::McpServerSpec>>,
     #[serde(default)]
+    lsp: Vec<toml::Spanned<ptc_packs::builtin::LspServerConfig>>,
+    #[serde(default)]
     mcp_start: McpStartConfig,
     #[serde(default)]
     serve: serve::RawServe,
@@ -431,6 +442,7 @@ impl Config {
             policies,
             sandbox: raw.sandbox,
             mcp,
+            lsp: lsp::servers(raw.lsp, text, dir).map_err(|(line, m)| error(Some(line), m))?,
             mcp_start: raw.mcp_start,
             serve,
             tasks,

@@ -352,3 +352,81 @@ fn cli_run_applies_the_web_section_to_web_fetch() {
     assert_eq!(stdout(&allowed), "# Hello from the web\n\n");
     server.join().unwrap();
 }
+
+/// Processes whose working directory is under `root`.
+fn processes_in(root: &std::path::Path) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let cwd = std::fs::read_link(entry.path().join("cwd"));
+        if cwd.is_ok_and(|c| c.starts_with(root)) {
+            let cmdline = std::fs::read_to_string(entry.path().join("cmdline")).unwrap_or_default();
+            found.push(cmdline.replace('\0', " "));
+        }
+    }
+    found
+}
+
+#[test]
+fn cli_run_answers_lsp_from_an_lsp_server_of_the_config_and_leaves_none_behind() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = std::fs::canonicalize(tmp.path()).unwrap();
+    let root = base.join("root");
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(
+        root.join("src/util.ts"),
+        "export const answer: number = 42;\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("src/main.ts"),
+        "import { answer } from \"./util\";\nconsole.log(answer);\n",
+    )
+    .unwrap();
+    let server = ptc_testing::repo().join("node_modules/.bin/typescript-language-server");
+    assert!(
+        server.exists(),
+        "{} is missing: run `npm ci`",
+        server.display()
+    );
+    let config = base.join("ptc.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[[lsp]]\nname = \"ts\"\ncommand = \"{}\"\nargs = [\"--stdio\"]\nextensions = [\"ts\"]\n",
+            server.display()
+        ),
+    )
+    .unwrap();
+    let program = base.join("hover.ts");
+    std::fs::write(
+        &program,
+        "const h = await tools.lsp({ operation: \"hover\", file_path: \"src/main.ts\", line: 2, character: 14 });\nreturn h.markdown;\n",
+    )
+    .unwrap();
+    let (root_arg, config_arg, program_arg) = (
+        root.display().to_string(),
+        config.display().to_string(),
+        program.display().to_string(),
+    );
+    let o = ptc(
+        &[
+            "run",
+            "--tools",
+            "builtin",
+            "--root",
+            &root_arg,
+            "--config",
+            &config_arg,
+            &program_arg,
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).contains("const answer: number"),
+        "{}",
+        stdout(&o)
+    );
+    // `ptc run` returned: its server, and all the server started, are gone with it.
+    assert_eq!(processes_in(&root), Vec::<String>::new());
+}

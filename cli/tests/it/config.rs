@@ -373,6 +373,43 @@ timeout_ms = 500
 }
 
 #[test]
+fn config_declares_lsp_servers_names_the_line_of_a_bad_one_and_ignores_them_untrusted() {
+    let config = Config::parse(
+        "[[lsp]]\nname = \"go\"\ncommand = \"bin/gopls\"\nextensions = [\"go\"]\n",
+        Some(std::path::Path::new("/etc/ptc/ptc.toml")),
+    )
+    .unwrap();
+    assert_eq!(config.lsp.len(), 1);
+    assert_eq!(config.lsp[0].command, "/etc/ptc/bin/gopls");
+    assert_eq!(config.lsp[0].extensions, ["go"]);
+    let e = parse_err("\n[[lsp]]\nname = \"go\"\ncommand = \"gopls\"\nextensions = []\n");
+    assert!(
+        e.starts_with("ptc.toml:2:") && e.contains("no `extensions`"),
+        "{e}"
+    );
+    let e =
+        parse_err("[[lsp]]\nname = \"go\"\ncommand = \"gopls\"\nextensions = [\"go\"]\nenv = {}\n");
+    assert!(e.contains("env"), "{e}");
+
+    // A workspace file a program could have written sets no command.
+    let root = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let store = ptc_cli::config::TrustStore::new(home.path().join("trusted.toml"));
+    std::fs::write(
+        root.path().join("ptc.toml"),
+        "[[lsp]]\nname = \"ts\"\ncommand = \"./evil.sh\"\nextensions = [\"ts\"]\n",
+    )
+    .unwrap();
+    let loaded = Config::discover_trusted(None, root.path(), Some(&store)).unwrap();
+    assert!(loaded.config.lsp.is_empty());
+    let notice = loaded.notices.join("\n");
+    assert!(
+        notice.contains("[[lsp]] `ts`") && notice.contains("evil.sh"),
+        "{notice}"
+    );
+}
+
+#[test]
 fn config_serve_table_sets_limits_rejects_zero_and_resolves_the_token_file() {
     let config = Config::parse(
         "[serve]\nmax_sessions = 3\nmax_concurrent_runs = 2\nmax_queued_runs = 0\n\

@@ -19,6 +19,7 @@
 //! | `terminal_list` | `{terminals: {sessionId, type, state, status, …}[]}` | — | concurrency-safe |
 //! | `terminal_signal` | `{sessionId, signal, shell}` | — | exclusive |
 //! | `terminal_close` | `{sessionId, status, gone, waited_ms}` | — | exclusive |
+//! | `lsp` | `{locations?, markdown?, symbols?, diagnostics?}` (a language server's answer) | — | concurrency-safe |
 //! | `ask_user_question` | `{answers: {id, answer: string[]}[]}` (the agent's `QuestionService`, else the terminal) | — | exclusive |
 //! | `skill` | `{name, description, path, text, files}` (only when [`PackContext::skills`](crate::PackContext::skills) has one) | — | concurrency-safe |
 //! | `web_fetch` | `{final_url, status, content_type, offset, text, total_lines, truncated, next_offset?}` (SSRF-guarded, see [`web_fetch`]) | — | concurrency-safe |
@@ -61,6 +62,7 @@ mod diff;
 mod edit;
 mod glob;
 mod grep;
+mod lsp;
 mod partial_reads;
 mod path_glob;
 mod read;
@@ -78,6 +80,7 @@ mod write;
 use std::sync::Arc;
 
 pub use deny::SECRET_DIRS;
+pub use lsp::config::LspServerConfig;
 pub use tasks::{TaskInfo, TaskLimits, TaskStore};
 pub use terminal::{TerminalInfo, TerminalLimits, TerminalStore};
 pub use todo::{Todo, TodoSnapshot, TodoStatus, TodoStore};
@@ -111,6 +114,7 @@ pub const TOOLS: &[&str] = &[
     "terminal_list",
     "terminal_signal",
     "terminal_close",
+    "lsp",
     "ask_user_question",
     "web_fetch",
     "skill",
@@ -126,6 +130,7 @@ pub struct Builtin {
     reads: Arc<partial_reads::ReadLog>,
     skills: SkillCatalog,
     web: Arc<web_fetch::Client>,
+    lsp: lsp::Servers,
 }
 
 impl std::fmt::Debug for Builtin {
@@ -159,6 +164,7 @@ impl Builtin {
             reads: Arc::default(),
             skills: ctx.skills.clone(),
             web: web_fetch::client(ctx.web.clone()),
+            lsp: lsp::Servers::new(ctx.lsp.clone()),
         })
     }
 
@@ -220,6 +226,7 @@ impl Builtin {
             terminal::list_tool(bg.clone()),
             terminal::signal_tool(bg.clone()),
             terminal::close_tool(bg.clone()),
+            lsp::tool(bg.clone(), self.lsp.clone()),
             ask::tool(self.questions.clone()),
             web_fetch::tool(self.web.clone()),
         ]

@@ -27,6 +27,8 @@ pub struct Fixture {
     pub registry: ToolRegistry,
     /// The pack's todo store.
     pub todos: TodoStore,
+    /// The pack itself (its owner, sandbox and stores).
+    pub pack: Builtin,
 }
 
 impl Fixture {
@@ -70,6 +72,7 @@ impl Fixture {
             outside,
             registry,
             todos: pack.todos().clone(),
+            pack,
         }
     }
 

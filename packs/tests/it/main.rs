@@ -8,6 +8,7 @@ mod bash;
 mod edit;
 mod glob;
 mod grep;
+mod lsp;
 mod pack;
 mod paths;
 mod program_caps;

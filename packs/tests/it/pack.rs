@@ -143,6 +143,18 @@ fn seed_parameters() -> Vec<(&'static str, Value)> {
             }, "required": ["sessionId"]}),
         ),
         (
+            "lsp",
+            json!({"type": "object", "properties": {
+                "operation": {"type": "string", "description": "What to ask.", "enum": [
+                    "goToDefinition", "findReferences", "goToImplementation", "hover",
+                    "documentSymbol", "workspaceSymbol", "diagnostics"]},
+                "file_path": {"type": "string", "description": "The source file to query, relative to the workspace or absolute."},
+                "line": {"type": "number", "description": "One-based line of the cursor."},
+                "character": {"type": "number", "description": "One-based UTF-16 column of the cursor."},
+                "query": {"type": "string", "description": "workspaceSymbol: the name to look for."}
+            }, "required": ["operation", "file_path"]}),
+        ),
+        (
             "ask_user_question",
             json!({"type": "object", "properties": {
                 "questions": {"type": "array", "description": "Questions to ask the user before continuing.", "items": {
@@ -234,7 +246,7 @@ fn builtin_loads_by_name_and_refuses_a_missing_root() {
 fn builtin_read_only_tools_are_concurrency_safe_and_mutating_ones_exclusive() {
     let f = Fixture::new();
     let args = json!({});
-    for name in ["read", "glob", "grep"] {
+    for name in ["read", "glob", "grep", "lsp"] {
         assert!(
             f.concurrency_safe(name, &args),
             "{name} should be concurrency-safe"
@@ -264,6 +276,7 @@ fn builtin_sdk_declares_typed_outputs() {
         "dropped_bytes: number;",
         "answers: { id: string; answer: string[] }[]",
         "until: \"prompt\" | \"input\" | \"output\" | \"silence\" | \"timeout\" | \"exit\"",
+        "locations?: { path: string; line: number; character: number; text: string }[]",
     ] {
         assert!(sdk.contains(snippet), "missing `{snippet}` in:\n{sdk}");
     }
@@ -574,6 +587,7 @@ fn builtin_example_programs_typecheck_against_the_builtin_sdk() {
         "background.ts",
         "terminal.ts",
         "web_fetch.ts",
+        "lsp_rename.ts",
     ] {
         project.add_program(name, &example(name));
     }

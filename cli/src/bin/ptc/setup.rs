@@ -250,6 +250,7 @@ pub async fn registry_until(
         questions: Some(std::sync::Arc::new(TerminalQuestions)),
         skills,
         web: config.web.config(),
+        lsp: config.lsp.clone(),
     };
     ptc_packs::register_list(&registry, &packs, &ctx).map_err(|e| e.to_string())?;
     if builtin {

@@ -1,0 +1,289 @@
+//! `lsp`: precise code navigation from real language servers (`typescript-language-server`,
+//! `pyright`/`basedpyright`, `rust-analyzer`, or those of `[[lsp]]` in `ptc.toml`).
+//!
+//! A server starts on a call's first file of its language ([`config`]), in the pack's
+//! sandbox, and stays warm for the calling [`ptc::Owner`] ([`servers`], [`server`]); it ends
+//! with its owner. Before each query the files the server has open are synced with the
+//! workspace ([`documents`]), and the call waits (bounded) for the server's indexing to end.
+//! [`ops`] turns the operation into an LSP request and the answer into the tool's value.
+//!
+//! Differences from the seed's schema: three more operations (`documentSymbol`,
+//! `workspaceSymbol` with `query`, `diagnostics`), and `line` and `character` required only
+//! by the operations at a cursor.
+
+mod capabilities;
+pub mod config;
+mod documents;
+mod inbox;
+mod ops;
+mod rpc;
+mod server;
+mod servers;
+
+use std::io::Read;
+
+use ptc_schema::{ParameterSpec, ValueSpec};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::background::Background;
+use super::beneath::Access;
+use super::shared::invalid_args;
+use ops::{Operation, Output};
+use ptc::ContentBlock;
+use ptc::ToolDefinition;
+use ptc::ToolError;
+pub(crate) use servers::Servers;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Args {
+    operation: Operation,
+    file_path: String,
+    line: Option<f64>,
+    character: Option<f64>,
+    query: Option<String>,
+}
+
+const OPERATIONS: [&str; 7] = [
+    "goToDefinition",
+    "findReferences",
+    "goToImplementation",
+    "hover",
+    "documentSymbol",
+    "workspaceSymbol",
+    "diagnostics",
+];
+
+fn place_spec(more: ValueSpec) -> ValueSpec {
+    more.required_property("path", ValueSpec::string())
+        .required_property("line", ValueSpec::integer())
+        .required_property("character", ValueSpec::integer())
+}
+
+fn output_spec() -> ValueSpec {
+    let place = place_spec(ValueSpec::object(false)).required_property("text", ValueSpec::string());
+    let symbol = place_spec(
+        ValueSpec::object(false)
+            .required_property("name", ValueSpec::string())
+            .required_property("kind", ValueSpec::string()),
+    )
+    .property("container", ValueSpec::string());
+    let severity = ValueSpec::string()
+        .enum_values(["error", "warning", "information", "hint"].map(|s| json!(s)));
+    let problem = place_spec(ValueSpec::object(false))
+        .required_property("severity", severity)
+        .required_property("message", ValueSpec::string());
+    ValueSpec::object(false)
+        .property("locations", ValueSpec::array(place))
+        .property("markdown", ValueSpec::string())
+        .property("symbols", ValueSpec::array(symbol))
+        .property("diagnostics", ValueSpec::array(problem))
+}
+
+/// The `lsp` tool, its servers in `servers`.
+pub(crate) fn tool(bg: Background, servers: Servers) -> ToolDefinition {
+    ToolDefinition::builder("lsp")
+        .path_arguments(bg.ws.path_arguments(&[("file_path", None)]))
+        .description(
+            "Query a language server for precise code navigation. operation is one of \
+             goToDefinition, findReferences, goToImplementation, hover, documentSymbol, \
+             workspaceSymbol (with query) or diagnostics (the file's errors and warnings, \
+             after your edits). line and character are one-based UTF-16 cursor coordinates. \
+             findReferences includes the declaration.",
+        )
+        .code_description(
+            "Ask the file's language server. Fills `locations`, `markdown` (hover), `symbols` \
+             or `diagnostics` (of the current text).",
+        )
+        .parameters(
+            ParameterSpec::new()
+                .required(
+                    "operation",
+                    ValueSpec::string()
+                        .enum_values(OPERATIONS.map(|s| json!(s)))
+                        .describe("What to ask."),
+                )
+                .required(
+                    "file_path",
+                    ValueSpec::string().describe(
+                        "The source file to query, relative to the workspace or absolute.",
+                    ),
+                )
+                .optional(
+                    "line",
+                    ValueSpec::number().describe("One-based line of the cursor."),
+                )
+                .optional(
+                    "character",
+                    ValueSpec::number().describe("One-based UTF-16 column of the cursor."),
+                )
+                .optional(
+                    "query",
+                    ValueSpec::string().describe("workspaceSymbol: the name to look for."),
+                ),
+        )
+        .output(output_spec())
+        .concurrency_safe(true)
+        .execute(move |args: Args, ctx| {
+            let (bg, servers) = (bg.clone(), servers.clone());
+            let signal = ctx.signal().clone();
+            async move {
+                tokio::select! {
+                    out = run(&bg, &servers, bg.owner(&ctx), args) => out,
+                    _ = signal.cancelled() => Err(ToolError::new("the lsp call was cancelled")),
+                }
+            }
+        })
+        .render(|args, value| vec![ContentBlock::text(render(args, value))])
+        .build()
+        .expect("the lsp definition is valid")
+}
+
+async fn run(
+    bg: &Background,
+    servers: &Servers,
+    owner: super::background::Caller,
+    args: Args,
+) -> Result<Output, ToolError> {
+    let position = match (args.operation.at_position(), args.line, args.character) {
+        (false, ..) => lsp_types::Position::default(),
+        (true, Some(line), Some(character)) => lsp_types::Position {
+            line: one_based(line, "line")?,
+            character: one_based(character, "character")?,
+        },
+        (true, ..) => {
+            return Err(invalid_args(format!(
+                "{} asks about a cursor: give `line` and `character` (one-based)",
+                args.operation.name()
+            )))
+        }
+    };
+    let query = match (args.operation, args.query) {
+        (Operation::WorkspaceSymbol, Some(q)) => q,
+        (Operation::WorkspaceSymbol, None) => {
+            return Err(invalid_args(
+                "workspaceSymbol needs a `query` (a symbol name)",
+            ))
+        }
+        _ => String::new(),
+    };
+    let target = bg.ws.resolve(&args.file_path, "file_path")?;
+    let opened = bg
+        .ws
+        .open(target, &args.file_path, "file_path", Access::Read)?;
+    if opened.meta.len() > documents::MAX_FILE_BYTES {
+        return Err(ToolError::new(format!(
+            "`{}` is over {} MiB; a language server is not asked about it",
+            opened.target.display,
+            documents::MAX_FILE_BYTES >> 20
+        )));
+    }
+    let mut bytes = Vec::new();
+    opened
+        .file
+        .take(documents::MAX_FILE_BYTES)
+        .read_to_end(&mut bytes)?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| ToolError::new(format!("`{}` is not UTF-8 text", opened.target.display)))?;
+    let path = opened.target.path;
+    let server = servers
+        .for_file(bg, &owner, &path)
+        .await
+        .map_err(ToolError::new)?;
+    ops::offered(&server, args.operation).map_err(ToolError::new)?;
+    let uri = documents::uri_of(&path).map_err(ToolError::new)?;
+    let answer = {
+        let mut docs = server.documents.lock().await;
+        let synced = docs
+            .sync(&server, &bg.ws, &path, text)
+            .map_err(ToolError::new)?;
+        drop(docs);
+        ops::run(
+            &server,
+            &bg.ws,
+            args.operation,
+            (&uri, synced),
+            position,
+            query,
+        )
+        .await
+    };
+    answer.map_err(|why| {
+        let mut message = server.failure(&why);
+        if server.is_gone() {
+            message.push_str("\n(the next lsp call starts it again)");
+        }
+        ToolError::new(message)
+    })
+}
+
+fn one_based(n: f64, name: &str) -> Result<u32, ToolError> {
+    if n.fract() != 0.0 || !(1.0..=u32::MAX as f64).contains(&n) {
+        return Err(invalid_args(format!(
+            "`{name}` must be a whole number ≥ 1 (one-based), not {n}"
+        )));
+    }
+    Ok(n as u32 - 1)
+}
+
+/// The value as text for a model calling natively.
+fn render(args: &Value, value: &Value) -> String {
+    let at = |v: &Value| {
+        format!(
+            "{}:{}:{}",
+            v["path"].as_str().unwrap_or_default(),
+            v["line"],
+            v["character"]
+        )
+    };
+    let file = args["file_path"].as_str().unwrap_or_default();
+    let list = |key: &str| value[key].as_array().cloned().unwrap_or_default();
+    if let Some(markdown) = value["markdown"].as_str() {
+        return match markdown.is_empty() {
+            true => "No hover information at that position.".into(),
+            false => markdown.to_string(),
+        };
+    }
+    let (lines, none): (Vec<String>, String) = if value.get("locations").is_some() {
+        let lines = list("locations")
+            .iter()
+            .map(|l| format!("{}: {}", at(l), l["text"].as_str().unwrap_or_default()))
+            .collect();
+        (lines, "No locations found.".into())
+    } else if value.get("symbols").is_some() {
+        let lines = list("symbols")
+            .iter()
+            .map(|s| {
+                let container = s["container"]
+                    .as_str()
+                    .map(|c| format!(" (in {c})"))
+                    .unwrap_or_default();
+                format!(
+                    "{} {}{container} — {}",
+                    s["kind"].as_str().unwrap_or_default(),
+                    s["name"].as_str().unwrap_or_default(),
+                    at(s)
+                )
+            })
+            .collect();
+        (lines, "No symbols found.".into())
+    } else {
+        let lines = list("diagnostics")
+            .iter()
+            .map(|d| {
+                format!(
+                    "{}: {}: {}",
+                    at(d),
+                    d["severity"].as_str().unwrap_or_default(),
+                    d["message"].as_str().unwrap_or_default()
+                )
+            })
+            .collect();
+        (lines, format!("No diagnostics in `{file}`."))
+    };
+    match lines.is_empty() {
+        true => none,
+        false => lines.join("\n"),
+    }
+}
