@@ -139,6 +139,12 @@ async fn b51_the_call_cap_ends_the_run_on_the_call_past_it() {
                 } catch (e) { return 'caught'; }";
     let r = run(&registry, code).await;
     assert_failed(&r, "call-limit");
+    assert!(
+        r.text()
+            .contains("more than 5 tool calls: do bulk work in fewer calls"),
+        "{}",
+        r.text()
+    );
     assert_eq!(r.dispatches().len(), 5);
     assert!(r.dispatches().iter().all(|d| !d.is_error));
 }
@@ -157,5 +163,10 @@ async fn b51_the_pending_cap_ends_a_fan_out_that_is_too_wide() {
     let ten = "await Promise.all(Array.from({ length: 10 }, () => tools.sleep({ ms: 5000 })));\nreturn 'ten';";
     let r = run(&registry, ten).await;
     assert_failed(&r, "call-limit");
+    assert!(
+        r.text().contains("pending at once: await them in batches"),
+        "{}",
+        r.text()
+    );
     assert!(r.starts().len() <= 3, "{:?}", r.starts());
 }

@@ -40,7 +40,7 @@ pub(crate) fn hunks_spec() -> ValueSpec {
             .required_property("old_text", ValueSpec::string())
             .required_property("new_text", ValueSpec::string()),
     )
-    .describe("Changed regions (3 lines of context, ≤ 50); `line` is 1-based.")
+    .describe("Changed regions (≤ 50); `line`: old_text's first line (up to 3 of context).")
 }
 
 /// Context lines kept around each change.

@@ -98,6 +98,8 @@ struct Seen {
     last_whole: u64,
     /// The window ended at the byte cap (not at `limit` or the end of the file).
     capped: bool,
+    /// The first line shown that was not valid UTF-8.
+    not_utf8: Option<u64>,
 }
 
 /// The `read` tool; in a program it records partial reads in `log`.
@@ -213,9 +215,10 @@ fn note_program_read(ctx: &ptc::ToolRunContext, log: &ReadLog, out: &Output, see
             (first, seen.last_whole, out.total_lines),
         );
     }
+    let mut said = Vec::new();
     if seen.capped && seen.last_whole < out.total_lines {
         let last = out.lines.last().map_or(first, |l| l.number);
-        ctx.cut_short(format!(
+        said.push(format!(
             "lines {}-{} of {} ({} MiB per read; read on with offset={})",
             thousands(first),
             thousands(last),
@@ -223,6 +226,14 @@ fn note_program_read(ctx: &ptc::ToolRunContext, log: &ReadLog, out: &Output, see
             PROGRAM_MAX_BYTES / 1024 / 1024,
             seen.last_whole + 1
         ));
+    }
+    if let Some(line) = seen.not_utf8 {
+        said.push(format!(
+            "not valid UTF-8 from line {line} (those bytes read as \u{FFFD}; write refuses the file)"
+        ));
+    }
+    if !said.is_empty() {
+        ctx.cut_short(said.join("; "));
     }
 }
 
@@ -280,6 +291,8 @@ fn read(
     let mut window_full = false;
     let mut line_cut = false;
     let mut buf = Vec::new();
+    // The first line shown that was not valid UTF-8.
+    let mut not_utf8 = None;
     let last_wanted = offset.saturating_add(limit - 1);
     // Lines up to the end of the window, one by one.
     while number < last_wanted && !window_full {
@@ -294,6 +307,9 @@ fn read(
         number += 1;
         if number >= offset {
             let text = String::from_utf8_lossy(shared::strip_eol(&buf));
+            if matches!(text, std::borrow::Cow::Owned(_)) {
+                not_utf8.get_or_insert(number);
+            }
             let text = shared::cap_line(&text, caps.line_chars, dropped);
             line_cut = dropped > 0;
             bytes += text.len();
@@ -323,9 +339,10 @@ fn read(
     let seen = Seen {
         last_whole: window_end - u64::from(line_cut),
         capped: window_full,
+        not_utf8,
     };
     let out = Output {
-        note: shared::secrets_note(&target.path),
+        note: notes(shared::secrets_note(&target.path), not_utf8),
         full_path: target.path,
         path: target.display,
         offset,
@@ -335,6 +352,20 @@ fn read(
         truncated,
     };
     Ok((out, seen))
+}
+
+/// The secrets note, and one for lines that were not valid UTF-8 (from line `not_utf8` on).
+fn notes(secrets: Option<String>, not_utf8: Option<u64>) -> Option<String> {
+    let encoding = not_utf8.map(|line| {
+        format!(
+            "not valid UTF-8 from line {line}: those bytes show as \u{FFFD}, and write and edit \
+             refuse this file (convert it first, e.g. bash: iconv -f latin1 -t utf-8)"
+        )
+    });
+    match (secrets, encoding) {
+        (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+        (a, b) => a.or(b),
+    }
 }
 
 /// `     1\ttext` lines, then a note when the window is partial or empty.

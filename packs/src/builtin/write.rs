@@ -68,7 +68,7 @@ pub(crate) fn tool(ws: Arc<Workspace>, log: Arc<ReadLog>) -> ToolDefinition {
         .path_arguments(ws.path_arguments(&[("file_path", None)]))
         .description(
             "Create or fully replace a UTF-8 text file. An existing file keeps its CRLF line \
-             endings and a missing final newline (add one with edit).",
+             endings and its final newline or lack of one (change that with edit).",
         )
         .parameters(
             ParameterSpec::new()
@@ -195,7 +195,16 @@ fn write(ws: &Workspace, args: Args, run: Option<(&str, &ReadLog)>) -> Result<Ou
             .read_to_end(&mut bytes)
             .is_ok()
         {
-            before = String::from_utf8(bytes).ok();
+            // Text read from it showed U+FFFD for its other bytes: writing it back loses them.
+            let text = String::from_utf8(bytes).map_err(|e| {
+                ToolError::new(format!(
+                    "`{shown}` is not valid UTF-8 (invalid byte at offset {}); write refuses to \
+                     replace it, as text read from it lost those bytes. Convert it first (e.g. \
+                     bash: iconv -f latin1 -t utf-8), or remove it to write a new file.",
+                    e.utf8_error().valid_up_to()
+                ))
+            })?;
+            before = Some(text);
         }
     }
     if run.is_some() {
@@ -203,15 +212,18 @@ fn write(ws: &Workspace, args: Args, run: Option<(&str, &ReadLog)>) -> Result<Ou
     }
     // Content built from read's lines (which show no line endings) keeps a CRLF file's.
     let mut args = args;
-    let keeps_crlf = before.as_deref().is_some_and(super::edit::uses_crlf)
-        && args.content.contains('\n')
-        && !args.content.contains('\r');
+    let crlf_file = before.as_deref().is_some_and(super::edit::uses_crlf);
+    let keeps_crlf = crlf_file && args.content.contains('\n') && !args.content.contains('\r');
     if keeps_crlf {
         args.content = args.content.replace('\n', "\r\n");
     }
-    // Lines joined and ended with a newline keep a file's missing final newline the same way.
-    if before.as_deref().is_some_and(lacks_final_newline) {
-        trim_one_final_newline(&mut args.content);
+    // Lines joined (and maybe ended with a newline) keep the file's final newline or its lack.
+    match before.as_deref() {
+        Some(old) if lacks_final_newline(old) => trim_one_final_newline(&mut args.content),
+        Some(old) if old.ends_with('\n') && lacks_final_newline(&args.content) => {
+            args.content.push_str(if crlf_file { "\r\n" } else { "\n" });
+        }
+        _ => {}
     }
     file.set_len(0)
         .and_then(|()| file.write_all_at(args.content.as_bytes(), 0))

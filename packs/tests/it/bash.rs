@@ -349,3 +349,18 @@ async fn bash_tmpdir_is_one_private_directory_per_owner_kept_across_calls_and_re
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
+
+#[tokio::test]
+async fn bash_output_in_a_program_keeps_what_its_streams_keep() {
+    let f = Fixture::new();
+    let args = json!({"command": "seq 1 20000", "description": "print 20,000 numbers"});
+    let native = f.call("bash", args.clone()).await;
+    assert!(native.value()["output"].as_str().unwrap().len() <= 30_000);
+    assert_eq!(native.value()["truncated"], true);
+    let program = f.call_in_program("run-1", 1, "bash", args).await;
+    let v = program.value();
+    assert_eq!(v["output"], v["stdout"]);
+    assert_eq!(v["stdout"].as_str().unwrap().lines().count(), 20_000);
+    assert_eq!(v["truncated"], false);
+    assert_eq!(program.cut_short(), None);
+}

@@ -341,3 +341,23 @@ async fn read_presents_a_generic_read_call_and_a_read_card() {
     let out = f.call("read", json!({"file_path": "missing.rs"})).await;
     assert_eq!(f.present_result(&out), None);
 }
+
+#[tokio::test]
+async fn read_of_a_file_that_is_not_utf8_says_so_natively_and_in_a_program() {
+    let f = Fixture::new();
+    f.file("kunden.conf", b"version=1\nname=J\xfcrgen\n".as_slice());
+    let out = f.call("read", json!({"file_path": "kunden.conf"})).await;
+    let note = out.value()["note"].as_str().unwrap_or_default().to_string();
+    assert!(
+        note.starts_with("not valid UTF-8 from line 2: those bytes show as \u{FFFD}"),
+        "{note}"
+    );
+    assert!(out.text().contains(&format!("[{note}]")), "{}", out.text());
+    let out = f
+        .call_in_program("run-1", 1, "read", json!({"file_path": "kunden.conf"}))
+        .await;
+    assert_eq!(
+        out.cut_short(),
+        Some("not valid UTF-8 from line 2 (those bytes read as \u{FFFD}; write refuses the file)")
+    );
+}

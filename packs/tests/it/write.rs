@@ -242,3 +242,38 @@ async fn write_keeps_a_missing_final_newline_and_a_blank_last_line_asked_for() {
     .await;
     assert_eq!(f.read("plain.txt"), "a\n");
 }
+
+#[tokio::test]
+async fn write_keeps_a_final_newline_the_file_had() {
+    let f = Fixture::new();
+    f.file("ended.txt", "one\ntwo\n");
+    f.file("crlf.txt", "one\r\ntwo\r\n");
+    for name in ["ended.txt", "crlf.txt"] {
+        // Lines joined without a final newline, as a model would.
+        f.call("write", json!({"file_path": name, "content": "one\nTWO"}))
+            .await;
+    }
+    assert_eq!(f.read("ended.txt"), "one\nTWO\n");
+    assert_eq!(f.read("crlf.txt"), "one\r\nTWO\r\n");
+}
+
+#[tokio::test]
+async fn write_refuses_to_replace_a_file_that_is_not_utf8() {
+    let f = Fixture::new();
+    let latin1 = b"name=J\xfcrgen\ncity=K\xf6ln\n";
+    f.file("kunden.conf", latin1);
+    // What a read showed (U+FFFD for the Latin-1 bytes), edited and written back.
+    let out = f
+        .call(
+            "write",
+            json!({"file_path": "kunden.conf", "content": "name=J\u{FFFD}rgen\ncity=K\u{FFFD}ln\nversion=2\n"}),
+        )
+        .await;
+    assert!(
+        out.error()
+            .contains("`kunden.conf` is not valid UTF-8 (invalid byte at offset 6); write refuses"),
+        "{}",
+        out.error()
+    );
+    assert_eq!(std::fs::read(f.root.join("kunden.conf")).unwrap(), latin1);
+}

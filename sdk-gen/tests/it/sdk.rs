@@ -509,7 +509,7 @@ const CONTRACT: [&str; 22] = [
     "uncaught, it fails the run",
     "`URL`",
     "`structuredClone`",
-    "`Intl` (en-US, UTC); no `fetch`, `process`, `Buffer`, files, network",
+    "`Intl` (default en-US, UTC); no `fetch`, `process`, `Buffer`, files, network",
     "120 s, 256 MiB heap, 10,000 calls (10 at once)",
     "past 50,000 characters",
     "Promise.all([tools.x(",

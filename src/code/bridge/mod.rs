@@ -161,7 +161,11 @@ impl Host for BridgeHost {
             if n > self.max_calls {
                 return Err(RunFailure {
                     kind: FailureKind::CallLimit,
-                    message: format!("the program made more than {} tool calls", self.max_calls),
+                    message: format!(
+                        "the program made more than {} tool calls: do bulk work in fewer calls \
+                         (one grep or glob over many files, or one bash command)",
+                        ptc_sdk_gen::thousands(self.max_calls)
+                    ),
                 });
             }
             if run.closed {
@@ -171,8 +175,9 @@ impl Host for BridgeHost {
                 return Err(RunFailure {
                     kind: FailureKind::CallLimit,
                     message: format!(
-                        "the program had more than {} tool calls pending at once",
-                        self.max_pending
+                        "the program had more than {} tool calls pending at once: await them \
+                         in batches (e.g. Promise.all over 100 at a time)",
+                        ptc_sdk_gen::thousands(self.max_pending as u64)
                     ),
                 });
             }

@@ -3,7 +3,8 @@
 //! The shell runs in `workdir` (inside the workspace root; the root by default) with
 //! standard input closed. Its stdout and stderr are read as they arrive: the value keeps
 //! the tail of each (up to [`MAX_STREAM_BYTES`]), the model sees the tail of both
-//! interleaved (up to [`MAX_CONTENT_BYTES`]); in a program, a cut `stdout` or `stderr` is said
+//! interleaved (up to [`MAX_CONTENT_BYTES`]; in a program, as much as both streams keep); in a
+//! program, a cut `stdout` or `stderr` is said
 //! through `ToolRunContext::cut_short`. The whole process group is killed with
 //! SIGKILL when the timeout expires, when the caller cancels, when the call's future is
 //! dropped, and when the shell exits (so a command's background children never outlive
@@ -208,7 +209,7 @@ pub(crate) fn tool(bg: Background) -> ToolDefinition {
                 .required_property("stderr", ValueSpec::string())
                 .required_property(
                     "output",
-                    ValueSpec::string().describe("Both interleaved, the last 30,000 bytes."),
+                    ValueSpec::string().describe("Both interleaved (their last 2 MiB)."),
                 )
                 .required_property("truncated", ValueSpec::boolean())
                 .property(
@@ -226,7 +227,7 @@ pub(crate) fn tool(bg: Background) -> ToolDefinition {
             let owner = bg.owner(&ctx);
             let signal = ctx.signal().clone();
             async move {
-                let out = run(&bg, owner, args, signal).await?;
+                let out = run(&bg, owner, args, signal, ctx.in_program()).await?;
                 if let Some(note) = out.cut_streams.as_ref().filter(|_| ctx.in_program()) {
                     ctx.cut_short(note.clone());
                 }
@@ -345,6 +346,7 @@ async fn run(
     owner: Caller,
     args: Args,
     signal: tokio_util::sync::CancellationToken,
+    in_program: bool,
 ) -> Result<Output, ToolError> {
     let (ws, sandbox) = (&bg.ws, &bg.sandbox);
     let dir = workdir(ws, sandbox, &args.command, args.workdir.as_deref())?;
@@ -377,7 +379,13 @@ async fn run(
     };
     let out = Arc::new(Mutex::new(Tail::new(MAX_STREAM_BYTES)));
     let err = Arc::new(Mutex::new(Tail::new(MAX_STREAM_BYTES)));
-    let both = Arc::new(Mutex::new(Tail::new(MAX_CONTENT_BYTES)));
+    // In a program `output` is data: it keeps as much as both streams do, so it is cut only
+    // when one of them is (and that is said).
+    let both_bytes = match in_program {
+        true => 2 * MAX_STREAM_BYTES,
+        false => MAX_CONTENT_BYTES,
+    };
+    let both = Arc::new(Mutex::new(Tail::new(both_bytes)));
     let stdout = child.stdout.take().expect("stdout is piped");
     let stderr = child.stderr.take().expect("stderr is piped");
     let readers = futures::future::join(

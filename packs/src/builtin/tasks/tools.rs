@@ -236,8 +236,8 @@ pub(crate) fn output_tool(bg: Background) -> ToolDefinition {
             bg.tasks.limits().max_output_bytes
         ))
         .code_description(format!(
-            "A task's output since the last read (`wait` ≤ {cap} ms; the newest {} bytes are \
-             kept).",
+            "A task's output since the last read (so far while running; `wait` ≤ {cap} ms for \
+             the end; newest {} bytes kept).",
             bg.tasks.limits().max_output_bytes
         ))
         .parameters(
