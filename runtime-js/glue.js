@@ -59,7 +59,8 @@
 //   toolCallError(name, message, site) -> Error  the ToolCallError a failed host call rejects with
 //   messageOf(error) -> string                   an error's message, never throwing
 //   siteOf(trace) -> string                      a call's site ("line:col" or "") from its trace
-//   typedResult(name, value, shape?) -> value    a tool's result read through its shape (the
+//   flatProto(key) -> object?                    the prototype alone typing that tool's results
+//   typedResult(key, value, shape?) -> value     a tool's result typed by its shape (the
 //                                               JSON text of typed.js's shapes): reads of
 //                                               fields the type does not declare are noted
 export default function ptcGlue(host, facts) {
@@ -259,13 +260,17 @@ export default function ptcGlue(host, facts) {
   /** "line:col" of the program's frame that is running now (below the glue's), or "". */
   const siteHere = () => siteOf(traceOf(siteHere));
   const typed = part('typed', { note: host.note, siteHere });
-  const parsedShapes = create(null);
   const parseJson = JSON.parse;
+  // Each tool's typer, by the key the engine gives it (QuickJS: a number; deno: the name).
+  const typers = create(null);
   // `shape` comes with a tool's first result only (the engine sends each once).
-  const typedResult = (name, value, shape) => {
-    parsedShapes[name] ??= parseJson(shape);
-    return typed()(value, parsedShapes[name]);
+  const typedResult = (key, value, shape) => {
+    let type = typers[key];
+    if (type === undefined) type = typers[key] = typed()(parseJson(shape));
+    return type(value);
   };
+  // The prototype that alone types the tool's results, if its shape is that simple.
+  const flatProto = (key) => typers[key]?.proto;
 
   // ---- tools --------------------------------------------------------------------------------------
 
@@ -467,6 +472,7 @@ export default function ptcGlue(host, facts) {
     messageOf,
     siteOf,
     typedResult,
+    flatProto,
     toolCallError: (name, message, site) => new ToolCallError(name, message, site),
   });
 }

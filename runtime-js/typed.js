@@ -3,16 +3,18 @@
 // instead of leaving the model with a silent `undefined`.
 //
 // This file is a module of its own, loaded the first time a tool with a result shape answers
-// (see primordials.js). makeTyped(primordials, { note, siteHere }) returns `wrap(value, shape)`,
-// which types a delivered result in place and returns it.
+// (see primordials.js). makeTyped(primordials, { note, siteHere }) returns `typer(shape)`: a
+// function that types a delivered result of that shape in place and returns it (made once per
+// tool, so a result costs a call and a prototype change).
 //
 // A shape (built by ptc from the tool's output schema, see src/code/shapes.rs) is JSON:
 //   0                                   open: any read is fine (records, unknown, any)
 //   { n: "grep result", f: { k: S } }   a closed object named n, whose fields are k
 //   { n: "grep matches", p: 1, f: ... }   the same, named in the plural (array items)
 //   { i: S }                            an array whose items are S
-// Each closed object of a result gets its shape's prototype: a Proxy (one per shape, made
-// once) over an empty object whose prototype is Object.prototype. A read of a field the object
+// Each closed object of a result gets its shape's prototype (one per shape, made once): an
+// object answering the names `await` and JSON.stringify look up, over a Proxy over an empty
+// object whose prototype is Object.prototype. A read of a field the object
 // has never reaches it (so reading declared fields costs nothing); a read that misses does:
 // Object.prototype's members answer as usual; a field no shape declares is noted; protocol
 // names (then, toJSON, constructor, inspect, ...) and declared optional fields stay plain
@@ -35,6 +37,8 @@ export default function makeTyped(primordials, extra) {
   const PROTOCOL = new Set(['then', 'toJSON', 'toString', 'valueOf', 'constructor', 'inspect',
     'asymmetricMatch', 'nodeType', '$$typeof', '@@__IMMUTABLE_ITERABLE__@@', 'length']);
   const setHas = Set.prototype.has;
+  const QUIET = ['then', 'toJSON', 'inspect', 'asymmetricMatch', 'nodeType', '$$typeof'];
+  const defineProperty = Object.defineProperty;
   // Cached on a shape: its prototype, and its fields whose values have shapes of their own.
   const PROTO = Symbol('proto');
   const NESTED = Symbol('nested');
@@ -61,7 +65,7 @@ export default function makeTyped(primordials, extra) {
   };
 
   /** The prototype of `shape`'s objects: reached only by reads the object itself misses. */
-  const protoOf = (shape) => {
+  const makeProto = (shape) => {
     const fields = shape.f;
     const handler = {
       get(target, key, receiver) {
@@ -75,8 +79,19 @@ export default function makeTyped(primordials, extra) {
         return undefined;
       },
     };
-    return new ProxyCtor(create(ObjectPrototype), handler);
+    // Names every `await` and JSON.stringify look up answer before the trap (as plain
+    // `undefined`, writable, not enumerable): a delivered result costs no trap call.
+    const proto = create(new ProxyCtor(create(ObjectPrototype), handler));
+    for (let i = 0; i < QUIET.length; i++) {
+      defineProperty(proto, QUIET[i], { value: undefined, writable: true, configurable: true });
+    }
+    return proto;
   };
+
+  const protoOf = (shape) => (shape[PROTO] ??= makeProto(shape));
+  /** The fields of `shape` whose values have shapes of their own. */
+  const nestedOf = (shape) =>
+    (shape[NESTED] ??= apply(filter, keys(shape.f), [(k) => shape.f[k] !== 0]));
 
   /** `value` typed in place by `shape` (and returned): its closed objects get their shape's
    * prototype, at every depth the shape describes. */
@@ -94,8 +109,8 @@ export default function makeTyped(primordials, extra) {
     const fields = shape.f;
     // A result just parsed from JSON: its objects are plain and extensible.
     if (fields === undefined) return value;
-    setPrototypeOf(value, (shape[PROTO] ??= protoOf(shape)));
-    const nested = (shape[NESTED] ??= apply(filter, keys(fields), [(k) => fields[k] !== 0]));
+    setPrototypeOf(value, protoOf(shape));
+    const nested = nestedOf(shape);
     for (let i = 0; i < nested.length; i++) {
       const key = nested[i];
       if (hasOwn(value, key)) wrap(value[key], fields[key]);
@@ -103,5 +118,24 @@ export default function makeTyped(primordials, extra) {
     return value;
   };
 
-  return wrap;
+  /** A function typing a delivered result of `shape` in place: for a closed object with no
+   * typed values inside, just its prototype (also given as the function's `proto`). */
+  const typer = (shape) => {
+    if (shape === 0 || shape === undefined) return (value) => value;
+    if (shape.f !== undefined && nestedOf(shape).length === 0) {
+      const proto = protoOf(shape);
+      const flat = (value) => {
+        if (value !== null && typeof value === 'object' && !isArray(value)) {
+          setPrototypeOf(value, proto);
+        }
+        return value;
+      };
+      // An engine may set it itself, without a call (see flatProto in glue.js).
+      flat.proto = proto;
+      return flat;
+    }
+    return (value) => wrap(value, shape);
+  };
+
+  return typer;
 }

@@ -21,8 +21,10 @@ pub(super) struct Glue<'js> {
     pub(super) encode_result: Function<'js>,
     pub(super) describe_error: Function<'js>,
     pub(super) tool_call_error: Function<'js>,
-    /// `typedResult(name, value, shape)`: a result read through its tool's shape.
+    /// `typedResult(key, value, shape?)`: a result typed by its tool's shape in place.
     pub(super) typed_result: Function<'js>,
+    /// `flatProto(key)`: the prototype that alone types a tool's results, if any.
+    pub(super) flat_proto: Function<'js>,
 }
 
 /// Load the glue into `ctx` and call its setup with `host` (the raw functions) and the run's
@@ -60,6 +62,7 @@ pub(super) fn install<'js>(
         describe_error: helpers.get("describeError").map_err(internal)?,
         tool_call_error: helpers.get("toolCallError").map_err(internal)?,
         typed_result: helpers.get("typedResult").map_err(internal)?,
+        flat_proto: helpers.get("flatProto").map_err(internal)?,
     })
 }
 

@@ -183,8 +183,9 @@ struct Run<'a, 'js> {
     stopped_computing: Cell<bool>,
     /// Each tool's result shape ([`Program::result_shapes`]).
     shapes: &'a std::collections::BTreeMap<String, String>,
-    /// The tools whose shape the glue has been given (it keeps them: each is sent once).
-    shapes_given: RefCell<std::collections::HashSet<&'a str>>,
+    /// The tools whose shape the glue has been given (each is sent once; the glue keeps it
+    /// under the tool's index here), with the prototype that alone types its results, if any.
+    shapes_given: RefCell<Vec<(&'a str, Option<rquickjs::Object<'js>>)>>,
 }
 
 impl<'js> Run<'_, 'js> {

@@ -81,11 +81,37 @@ impl<'js> Run<'_, 'js> {
         let Some((name, shape)) = self.shapes.get_key_value(name.as_str()) else {
             return Ok(value);
         };
-        // The glue keeps a shape once given: later results of the tool send only its name.
-        let first = self.shapes_given.borrow_mut().insert(name.as_str());
-        glue.typed_result
-            .call((name.as_str(), value, first.then_some(shape.as_str())))
-            .map_err(|e| self.js_failure(glue, e))
+        let failed = |e| self.js_failure(glue, e);
+        let known = self
+            .shapes_given
+            .borrow()
+            .iter()
+            .position(|(n, _)| n == name);
+        let Some(key) = known else {
+            // The first result: the glue parses the shape and keeps it under this index.
+            let key = self.shapes_given.borrow().len() as u32;
+            let value = glue
+                .typed_result
+                .call((key, value, shape.as_str()))
+                .map_err(failed)?;
+            let proto: Value<'js> = glue.flat_proto.call((key,)).map_err(failed)?;
+            let proto = proto.into_object();
+            self.shapes_given.borrow_mut().push((name.as_str(), proto));
+            return Ok(value);
+        };
+        let proto = self.shapes_given.borrow()[key].1.clone();
+        match (proto, value.as_object()) {
+            // A closed object with nothing typed inside: its prototype is all it takes.
+            (Some(proto), Some(object)) if !value.is_array() && !value.is_function() => {
+                object.set_prototype(Some(&proto)).map_err(failed)?;
+                Ok(value)
+            }
+            (Some(_), _) => Ok(value),
+            (None, _) => glue
+                .typed_result
+                .call((key as u32, value, rquickjs::Undefined))
+                .map_err(failed),
+        }
     }
 
     /// Record a tool's cut-short `note` with the call's site (read only when there is one, so
