@@ -380,24 +380,13 @@ fn render(value: &Value) -> String {
         let text = line["text"].as_str().unwrap_or_default();
         out.push_str(&format!("{n:>6}\t{text}\n"));
     }
-    let total = value["total_lines"].as_u64().unwrap_or(0);
-    let offset = value["offset"].as_u64().unwrap_or(1);
     let path = value["path"].as_str().unwrap_or_default();
-    if total == 0 {
-        out.push_str(&format!("[`{path}` is empty]\n"));
-    } else if lines.is_empty() {
-        out.push_str(&format!(
-            "[`{path}` has {total} lines; offset {offset} is past the end]\n"
-        ));
-    } else if let Some(next) = value["next_offset"].as_u64() {
-        out.push_str(&format!(
-            "[lines {offset}-{} of {total}; continue with offset={next}]\n",
-            next - 1
-        ));
-    }
-    if let Some(note) = value["note"].as_str() {
-        out.push_str(&format!("[{note}]\n"));
-    }
+    out.push_str(&shared::window_footer(
+        value,
+        &format!("`{path}`"),
+        &format!("`{path}` is empty"),
+        lines.is_empty(),
+    ));
     out
 }
 

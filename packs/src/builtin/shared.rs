@@ -316,3 +316,28 @@ pub(crate) fn search_cards(
             })
         })
 }
+
+/// The footer of a paged text window (`read`, `web_fetch`): `empty` when there is no text, else
+/// that `offset` is past the end (when `shown_nothing`), or where to go on; then the value's
+/// `note`. `what` names the text (`` `a.txt` ``, `the page`).
+pub(crate) fn window_footer(value: &Value, what: &str, empty: &str, shown_nothing: bool) -> String {
+    let total = value["total_lines"].as_u64().unwrap_or(0);
+    let offset = value["offset"].as_u64().unwrap_or(1);
+    let mut out = String::new();
+    if total == 0 {
+        out.push_str(&format!("[{empty}]\n"));
+    } else if shown_nothing {
+        out.push_str(&format!(
+            "[{what} has {total} lines; offset {offset} is past the end]\n"
+        ));
+    } else if let Some(next) = value["next_offset"].as_u64() {
+        out.push_str(&format!(
+            "[lines {offset}-{} of {total}; continue with offset={next}]\n",
+            next - 1
+        ));
+    }
+    if let Some(note) = value["note"].as_str() {
+        out.push_str(&format!("[{note}]\n"));
+    }
+    out
+}

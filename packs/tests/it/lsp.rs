@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::builtin_support::{Fixture, Outcome};
-use ptc::{Agent, CodeConfig, CodeExecutor, ScopeKey, ToolBatchInput, ToolCallBlock, ToolMode};
+use ptc::{CodeConfig, CodeExecutor, ToolMode};
 use ptc_packs::builtin::LspServerConfig;
 use serde_json::{json, Value};
 
@@ -448,25 +448,9 @@ async fn the_rename_example_program_edits_every_reference_from_run_code() {
     let registry = &f.registry;
     CodeExecutor::new(CodeConfig::default()).install(registry);
     registry.set_mode(ToolMode::Both);
-    let code = std::fs::read_to_string(
-        ptc_testing::repo().join("examples/programs/builtin/lsp_rename.ts"),
-    )
-    .unwrap();
-    let mut input = ToolBatchInput::new(vec![ToolCallBlock::new(
-        "call-1",
-        "run_code",
-        json!({"code": code, "description": "rename greet with the language server"}),
-    )]);
-    input.agent = Some(Agent::new(ScopeKey::root("agent")));
-    let result = registry
-        .execute(input)
-        .await
-        .unwrap()
-        .results
-        .remove(0)
-        .result;
-    let text = ptc::content_text(&result.content);
-    assert!(!result.is_error(), "{text}");
+    let (failed, text) =
+        crate::pack::run_code(registry, &crate::pack::example("lsp_rename.ts")).await;
+    assert!(!failed, "{text}");
     assert!(text.contains("\"edited\": 4"), "{text}");
     assert_eq!(f.read("src/main.ts"), MAIN_TS.replace("greet", "welcome"),);
     assert!(f

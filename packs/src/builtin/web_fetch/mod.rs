@@ -204,23 +204,12 @@ fn render(value: &Value) -> String {
         str_of("content_type"),
         str_of("text")
     );
-    let total = value["total_lines"].as_u64().unwrap_or(0);
-    let offset = value["offset"].as_u64().unwrap_or(1);
-    if total == 0 {
-        out.push_str("[the page has no text]\n");
-    } else if str_of("text").is_empty() {
-        out.push_str(&format!(
-            "[the page has {total} lines; offset {offset} is past the end]\n"
-        ));
-    } else if let Some(next) = value["next_offset"].as_u64() {
-        out.push_str(&format!(
-            "[lines {offset}-{} of {total}; continue with offset={next}]\n",
-            next - 1
-        ));
-    }
-    if let Some(note) = value["note"].as_str() {
-        out.push_str(&format!("[{note}]\n"));
-    }
+    out.push_str(&super::shared::window_footer(
+        value,
+        "the page",
+        "the page has no text",
+        str_of("text").is_empty(),
+    ));
     out
 }
 
