@@ -20,7 +20,9 @@ use serde_json::{Map, Value};
 use writeable::TryWriteable;
 
 use super::{
+    calendar,
     locale::{self, Matched},
+    numbering,
     options::{IntlError, Spec},
     pattern::{self, Widths},
     ymd,
@@ -68,7 +70,9 @@ impl DateFormatter {
     /// fields a bare `toLocaleDateString()` and friends show.
     pub(crate) fn new(spec_text: &str) -> Result<DateFormatter, IntlError> {
         let spec = Spec::parse(spec_text)?;
-        let matched = locale::resolve(&spec.locales)?;
+        let mut matched = locale::resolve(&spec.locales)?;
+        let calendar = calendar::resolve(&matched, spec.string("calendar").as_deref())?;
+        let numbering = numbering::apply(&mut matched, spec.string("numberingSystem").as_deref())?;
         let (zone, zone_name) = time_zone(spec.string("timeZone"))?;
         if spec.string("dayPeriod").is_some() {
             return Err(IntlError::range(
@@ -94,11 +98,8 @@ impl DateFormatter {
         let hour_cycle = spec.choice("hourCycle", &["h11", "h12", "h23", "h24"])?;
         let mut resolved = Map::new();
         resolved.insert("locale".into(), matched.tag.clone().into());
-        resolved.insert("calendar".into(), "gregory".into());
-        resolved.insert(
-            "numberingSystem".into(),
-            locale::numbering_system(&matched).into(),
-        );
+        resolved.insert("calendar".into(), calendar.into());
+        resolved.insert("numberingSystem".into(), numbering.clone().into());
         resolved.insert("timeZone".into(), zone_name.clone().into());
         let mut prefs = DateTimeFormatterPreferences::from(&matched.locale);
         match (hour12, hour_cycle) {

@@ -15,12 +15,14 @@
 //! Nothing here runs until a program formats something: the glue loads `intl.js` on first use,
 //! and ICU4X's data is baked into the binary (read in place, no start-up cost).
 
+mod calendar;
 mod case;
 mod collate;
 mod date;
 mod list;
 mod locale;
 mod number;
+mod numbering;
 mod options;
 mod parts;
 mod pattern;

@@ -14,6 +14,7 @@ use serde_json::{json, Map, Value};
 
 use super::{
     locale::{self, Matched},
+    numbering,
     options::{IntlError, Spec},
 };
 
@@ -167,7 +168,8 @@ impl NumberFormatter {
     /// Build the formatter a spec describes (checking every option).
     pub(crate) fn new(spec: &str) -> Result<NumberFormatter, IntlError> {
         let spec = Spec::parse(spec)?;
-        let matched = locale::resolve(&spec.locales)?;
+        let mut matched = locale::resolve(&spec.locales)?;
+        let numbering = numbering::apply(&mut matched, spec.string("numberingSystem").as_deref())?;
         let style = spec
             .choice("style", &["decimal", "percent", "currency", "unit"])?
             .unwrap_or("decimal");
@@ -273,10 +275,7 @@ impl NumberFormatter {
 
         let mut resolved = Map::new();
         resolved.insert("locale".into(), matched.tag.clone().into());
-        resolved.insert(
-            "numberingSystem".into(),
-            locale::numbering_system(&matched).into(),
-        );
+        resolved.insert("numberingSystem".into(), numbering.clone().into());
         resolved.insert("style".into(), style.into());
         if let Some(code) = &currency {
             if style == "currency" {
