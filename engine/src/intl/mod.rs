@@ -17,6 +17,7 @@
 
 mod calendar;
 mod case;
+mod cldr48;
 mod collate;
 mod date;
 mod list;

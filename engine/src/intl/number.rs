@@ -13,6 +13,7 @@ use icu_experimental::dimension::{
 use serde_json::{json, Map, Value};
 
 use super::{
+    cldr48,
     locale::{self, Matched},
     numbering,
     options::{IntlError, Spec},
@@ -141,6 +142,8 @@ pub(crate) struct NumberFormatter {
     sign: SignDisplay,
     /// Digit options were given (compact notation otherwise rounds as CLDR says).
     explicit_digits: bool,
+    /// The matched locale's tag (for [`cldr48`]'s corrections).
+    tag: String,
 }
 
 /// The fraction digits ISO 4217 gives a currency (2 unless listed).
@@ -305,6 +308,7 @@ impl NumberFormatter {
             digits,
             sign,
             explicit_digits,
+            tag: matched.tag.clone(),
         })
     }
 
@@ -334,13 +338,18 @@ impl NumberFormatter {
             self.digits.apply(&mut value);
         }
         value.apply_sign_display(self.sign);
-        Ok(match &self.presenter {
+        let money = matches!(
+            self.presenter,
+            Presenter::Currency(_) | Presenter::CompactCurrency(_)
+        );
+        let text = match &self.presenter {
             Presenter::Decimal(f) => f.format(&value).to_string(),
             Presenter::Percent(f) => f.format(&value).to_string(),
             Presenter::Currency(f) => f.format_fixed_decimal(&value).to_string(),
             Presenter::CompactCurrency(f) => f.format_fixed_decimal(&value).to_string(),
             Presenter::Compact(f) => f.format(&value).to_string(),
-        })
+        };
+        Ok(cldr48::separators(&self.tag, money, text))
     }
 }
 
@@ -364,6 +373,10 @@ fn presenter(
     Ok(match (style, notation) {
         ("currency", compact) => {
             let code = currency.unwrap_or("USD");
+            let currency_display = match currency_display {
+                "symbol" if cldr48::code_for_symbol(&matched.tag, code) => "code",
+                display => display,
+            };
             let code = CurrencyType::try_from_str(code)
                 .map_err(|_| IntlError::range(format!("Invalid currency code : {code}")))?;
             let prefs = locale.into();
