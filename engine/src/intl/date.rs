@@ -25,7 +25,7 @@ use super::{
     numbering,
     options::{IntlError, Spec},
     pattern::{self, Widths},
-    ymd,
+    styles, ymd,
     zone::{time_zone, Zone},
 };
 
@@ -186,7 +186,16 @@ impl DateFormatter {
         };
         let pattern_at = |length| pattern_of(builder.clone(), length);
         let text = match widths {
-            None => pattern_at(None)?,
+            None => {
+                let mut text = pattern_at(None)?;
+                // CLDR 48's dateFormats pattern replaces ICU4X's date within the pattern.
+                if let Some(cldr) = date_style.and_then(|s| styles::pattern(&matched.tag, s)) {
+                    let mut date_only = builder.clone();
+                    date_only.time_precision = None;
+                    text = text.replacen(&pattern_of(date_only, None)?, cldr, 1);
+                }
+                text
+            }
             Some(widths) => {
                 let mut text = pattern::closest(widths, pattern_at)?;
                 // A date of numbers is CLDR's yMd, which ICU4X's data lacks: it replaces

@@ -29,6 +29,7 @@ mod parts;
 mod pattern;
 mod plural;
 mod relative;
+mod styles;
 mod ymd;
 mod zone;
 

@@ -5,6 +5,7 @@
 //   node engine/tests/intl_v8/golden.mjs write           # (re)write golden.json from this Node
 //   node engine/tests/intl_v8/golden.mjs compare <ptc>   # run the table in `ptc run`, print diffs
 //   node engine/tests/intl_v8/golden.mjs ymd             # the rows of engine/src/intl/ymd.rs
+//   node engine/tests/intl_v8/golden.mjs styles de:full  # rows of engine/src/intl/styles.rs
 //
 // Every expression sees `d` (Sunday 5 January 2025, 14:07:09.045 UTC) and `j` (Monday 14 July
 // 2025, 09:05:03 UTC); Node runs with TZ=UTC so its defaults match the sandbox's (en-US, UTC).
@@ -145,6 +146,25 @@ if (mode === 'write') {
       ?? (/[A-Za-z\u3000-\uffff]/.test(value) ? `'${value}'` : value)).join('');
     console.log(`    ("${tag}", "${pattern.replace(/\u200f/g, '\\u{200f}')}"),`);
   }
+} else if (mode === 'styles') {
+  // The rows of engine/src/intl/styles.rs: CLDR's dateFormats pattern of a locale and dateStyle,
+  // read off V8's parts, for each `locale:style` given (those where ICU4X's data differs).
+  const day = new Date(Date.UTC(2025, 0, 5));
+  for (const arg of process.argv.slice(3)) {
+    const [tag, style] = arg.split(':');
+    const names = (month) => new Intl.DateTimeFormat(tag, { timeZone: 'UTC', month, day: 'numeric', numberingSystem: 'latn' }).formatToParts(day).find((p) => p.type === 'month')?.value;
+    const parts = new Intl.DateTimeFormat(tag, { timeZone: 'UTC', dateStyle: style, numberingSystem: 'latn' }).formatToParts(day);
+    const letters = {
+      weekday: () => 'EEEE',
+      era: () => 'G',
+      year: (v) => (v.length === 2 ? 'yy' : 'y'),
+      month: (v) => (/^\d+$/.test(v) ? (v.length === 2 ? 'MM' : 'M') : v === names('long') ? 'MMMM' : 'MMM'),
+      day: (v) => (v.length === 2 ? 'dd' : 'd'),
+    };
+    const pattern = parts.map(({ type, value }) => letters[type]?.(value)
+      ?? (/[A-Za-z\u00c0-\uffff]/.test(value) ? `'${value}'` : value)).join('');
+    console.log(`    ("${tag}", "${style}", "${pattern.replace(/\u200f/g, '\\u{200f}')}"),`);
+  }
 } else if (mode === 'compare') {
   const ptc = process.argv[3];
   const table = JSON.parse(readFileSync(goldenPath, 'utf8'));
@@ -170,6 +190,6 @@ if (mode === 'write') {
   });
   console.log(`${differ} of ${table.length} differ from V8`);
 } else {
-  console.error('usage: golden.mjs write | compare <ptc binary> | ymd');
+  console.error('usage: golden.mjs write | compare <ptc binary> | ymd | styles <locale:style>...');
   process.exit(2);
 }
