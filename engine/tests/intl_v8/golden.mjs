@@ -102,6 +102,60 @@ const extra = [
   `d.toLocaleDateString('zh-CN', { weekday: 'short', year: 'numeric', month: 'long', day: 'numeric' })`,
   `d.toLocaleDateString('en-US', { timeZone: 'Asia/Tokyo', timeZoneName: 'short' })`,
   `d.toLocaleTimeString('en-US', { timeZone: 'Europe/Paris', timeZoneName: 'shortOffset' })`,
+  // Calendars other than Gregorian (a locale's default, -u-ca-, the calendar option).
+  `d.toLocaleDateString('th-TH')`,
+  `new Intl.DateTimeFormat('th-TH', { dateStyle: 'long' }).format(d)`,
+  `new Intl.DateTimeFormat('th-TH-u-ca-buddhist').resolvedOptions().calendar`,
+  `new Intl.DateTimeFormat('th-TH', { calendar: 'gregory', dateStyle: 'long' }).format(d)`,
+  `new Intl.DateTimeFormat('th-TH-u-ca-gregory', { dateStyle: 'medium' }).format(d)`,
+  `new Intl.DateTimeFormat('fa-IR', { dateStyle: 'long' }).format(d)`,
+  `d.toLocaleDateString('fa-IR')`,
+  `d.toLocaleDateString('fa-IR', { calendar: 'gregory' })`,
+  `d.toLocaleDateString('en-US', { calendar: 'japanese' })`,
+  `new Intl.DateTimeFormat('ar-SA').resolvedOptions().calendar`,
+  // Numbering systems: locales whose default is not latn, -u-nu-, the numberingSystem option.
+  `new Intl.NumberFormat('bn-IN').format(1234567.891)`,
+  `new Intl.NumberFormat('bn-IN').resolvedOptions().numberingSystem`,
+  `d.toLocaleDateString('bn-IN')`,
+  `new Intl.DateTimeFormat('bn-IN', { dateStyle: 'medium' }).format(d)`,
+  `new Intl.NumberFormat('bn').format(1234567.891)`,
+  `(1234.5).toLocaleString('ar-EG')`,
+  `new Intl.NumberFormat('ar-SA', { style: 'currency', currency: 'SAR' }).format(1234.5)`,
+  `d.toLocaleDateString('ar-EG')`,
+  `new Intl.NumberFormat('ar').format(1234567.891)`,
+  `new Intl.NumberFormat('ar').resolvedOptions().numberingSystem`,
+  `new Intl.NumberFormat('fa-IR').format(1234567.891)`,
+  `new Intl.NumberFormat('fa-IR', { style: 'percent' }).format(0.25)`,
+  `new Intl.NumberFormat('en-US', { numberingSystem: 'deva' }).format(1234.5)`,
+  `new Intl.NumberFormat('hi-IN-u-nu-deva').format(1234567.891)`,
+  `new Intl.NumberFormat('th-TH-u-nu-thai').format(1234.5)`,
+  `new Intl.NumberFormat('en-US', { numberingSystem: 'roman' }).format(5)`,
+  `new Intl.NumberFormat('en-US', { numberingSystem: 'deva' }).resolvedOptions().numberingSystem`,
+  `new Intl.DateTimeFormat('en-US', { numberingSystem: 'arab' }).format(d)`,
+  `new Intl.RelativeTimeFormat('bn-IN').format(3, 'day')`,
+  // Currencies and separators where ICU4X's data is older than CLDR 48.
+  `new Intl.NumberFormat('fr-CH', { style: 'currency', currency: 'CHF' }).format(69.93)`,
+  `new Intl.NumberFormat('fr-CH').format(1234567.891)`,
+  `new Intl.NumberFormat('de-AT', { style: 'currency', currency: 'EUR' }).format(1234.5)`,
+  `new Intl.NumberFormat('de-CH', { style: 'currency', currency: 'CHF' }).format(1234.5)`,
+  `new Intl.NumberFormat('uk-UA', { style: 'currency', currency: 'EUR' }).format(69.93)`,
+  `new Intl.NumberFormat('ro-RO', { style: 'currency', currency: 'EUR' }).format(69.93)`,
+  `new Intl.NumberFormat('hu-HU', { style: 'currency', currency: 'EUR' }).format(69.93)`,
+  `new Intl.NumberFormat('de-CH', { style: 'currency', currency: 'EUR' }).format(69.93)`,
+  `new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'EUR' }).format(69.93)`,
+  `new Intl.NumberFormat('uk-UA', { style: 'currency', currency: 'EUR', currencyDisplay: 'narrowSymbol' }).format(69.93)`,
+  // dateStyle / timeStyle across locales.
+  `new Intl.DateTimeFormat('ko-KR', { dateStyle: 'medium' }).format(d)`,
+  `new Intl.DateTimeFormat('ko-KR', { dateStyle: 'short' }).format(d)`,
+  `new Intl.DateTimeFormat('vi-VN', { dateStyle: 'long' }).format(d)`,
+  `new Intl.DateTimeFormat('da-DK', { dateStyle: 'full' }).format(d)`,
+  `new Intl.DateTimeFormat('pt-PT', { dateStyle: 'full' }).format(d)`,
+  `new Intl.DateTimeFormat('en-CA', { dateStyle: 'short' }).format(d)`,
+  `new Intl.DateTimeFormat('de-DE', { timeStyle: 'medium' }).format(d)`,
+  `new Intl.DateTimeFormat('de-DE', { timeStyle: 'long', timeZone: 'Europe/Berlin' }).format(j)`,
+  `new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short' }).format(d)`,
+  `new Intl.DateTimeFormat('es-MX', { timeStyle: 'short' }).format(d)`,
+  `new Intl.DateTimeFormat('ko-KR', { timeStyle: 'short' }).format(d)`,
 ];
 
 const expressions = [...locales.flatMap((l) => perLocale.map((f) => f(l))), ...extra];
@@ -140,7 +194,7 @@ if (mode === 'write') {
   const tags = list.slice(0, list.indexOf('];')).match(/"[^"]*"/g).map((t) => t.slice(1, -1));
   const day = new Date(Date.UTC(2025, 0, 5));
   for (const tag of tags) {
-    const parts = new Intl.DateTimeFormat(tag, { timeZone: 'UTC', year: 'numeric', month: 'numeric', day: 'numeric', numberingSystem: 'latn' }).formatToParts(day);
+    const parts = new Intl.DateTimeFormat(tag, { timeZone: 'UTC', year: 'numeric', month: 'numeric', day: 'numeric', numberingSystem: 'latn', calendar: 'gregory' }).formatToParts(day);
     const letters = { year: () => 'y', month: (v) => (v.length === 2 ? 'MM' : 'M'), day: (v) => (v.length === 2 ? 'dd' : 'd') };
     const pattern = parts.map(({ type, value }) => letters[type]?.(value)
       ?? (/[A-Za-z\u3000-\uffff]/.test(value) ? `'${value}'` : value)).join('');
