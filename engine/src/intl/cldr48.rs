@@ -52,3 +52,34 @@ pub(crate) fn separators(tag: &str, money: bool, text: String) -> String {
         })
         .collect()
 }
+
+/// The locales whose CLDR 48 currency names follow the amount with no space (`2.00米ドル`).
+const NAME_UNSPACED: &[&str] = &["ja", "ja-JP", "zh", "zh-CN"];
+
+/// `text` (an amount with `currencyDisplay: "name"`) glued to its name as CLDR 48 glues it.
+pub(crate) fn name_glue(tag: &str, text: String) -> String {
+    if !NAME_UNSPACED.contains(&tag) {
+        return text;
+    }
+    let chars: Vec<char> = text.chars().collect();
+    chars
+        .iter()
+        .enumerate()
+        .filter(|(i, c)| !(**c == ' ' && *i > 0 && chars[i - 1].is_numeric()))
+        .map(|(_, c)| *c)
+        .collect()
+}
+
+/// `text` (a percentage) with the percent sign of its numbering system, which ICU4X's percent
+/// formatter leaves Latin: `٪` with an Arabic letter mark in `arab`, `٪` in `arabext`.
+pub(crate) fn percent_sign(numbering: &str, text: String) -> String {
+    let sign = match numbering {
+        "arab" => "\u{66a}\u{61c}",
+        "arabext" => "\u{66a}",
+        _ => return text,
+    };
+    text.replace("\u{200e}%\u{200e}", "%")
+        .replace("\u{66a}\u{61c}", "%")
+        .replace('\u{66a}', "%")
+        .replace('%', sign)
+}

@@ -71,7 +71,6 @@ impl DateFormatter {
     pub(crate) fn new(spec_text: &str) -> Result<DateFormatter, IntlError> {
         let spec = Spec::parse(spec_text)?;
         let mut matched = locale::resolve(&spec.locales)?;
-        let calendar = calendar::resolve(&matched, spec.string("calendar").as_deref())?;
         let numbering = numbering::apply(&mut matched, spec.string("numberingSystem").as_deref())?;
         let (zone, zone_name) = time_zone(spec.string("timeZone"))?;
         if spec.string("dayPeriod").is_some() {
@@ -98,7 +97,8 @@ impl DateFormatter {
         let hour_cycle = spec.choice("hourCycle", &["h11", "h12", "h23", "h24"])?;
         let mut resolved = Map::new();
         resolved.insert("locale".into(), matched.tag.clone().into());
-        resolved.insert("calendar".into(), calendar.into());
+        // Its place in resolvedOptions(); the calendar is known once the fields are.
+        resolved.insert("calendar".into(), "gregory".into());
         resolved.insert("numberingSystem".into(), numbering.clone().into());
         resolved.insert("timeZone".into(), zone_name.clone().into());
         let mut prefs = DateTimeFormatterPreferences::from(&matched.locale);
@@ -150,6 +150,13 @@ impl DateFormatter {
             widths = Some(asked);
             bag.to_field_set_builder()
         };
+        let shows_date = date_style.is_some()
+            || DATE_FIELDS
+                .iter()
+                .chain(&["era"])
+                .any(|f| resolved.contains_key(*f));
+        let calendar = calendar::resolve(&matched, spec.string("calendar").as_deref(), shows_date)?;
+        resolved.insert("calendar".into(), calendar.into());
         if resolved.contains_key("hour") || time_style.is_some() {
             let cycle = match prefs.hour_cycle {
                 Some(HourCycle::H11) => "h11",

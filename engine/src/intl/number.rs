@@ -144,6 +144,10 @@ pub(crate) struct NumberFormatter {
     explicit_digits: bool,
     /// The matched locale's tag (for [`cldr48`]'s corrections).
     tag: String,
+    /// The numbering system (its percent sign).
+    numbering: String,
+    /// A currency shown by its name.
+    by_name: bool,
 }
 
 /// The fraction digits ISO 4217 gives a currency (2 unless listed).
@@ -309,6 +313,8 @@ impl NumberFormatter {
             sign,
             explicit_digits,
             tag: matched.tag.clone(),
+            numbering,
+            by_name: style == "currency" && currency_display == "name",
         })
     }
 
@@ -348,6 +354,11 @@ impl NumberFormatter {
             Presenter::Currency(f) => f.format_fixed_decimal(&value).to_string(),
             Presenter::CompactCurrency(f) => f.format_fixed_decimal(&value).to_string(),
             Presenter::Compact(f) => f.format(&value).to_string(),
+        };
+        let text = match &self.presenter {
+            Presenter::Percent(_) => cldr48::percent_sign(&self.numbering, text),
+            _ if self.by_name => cldr48::name_glue(&self.tag, text),
+            _ => text,
         };
         Ok(cldr48::separators(&self.tag, money, text))
     }
