@@ -38,6 +38,15 @@ pub(crate) fn separators(tag: &str, money: bool, text: String) -> String {
     if rows.is_empty() {
         return text;
     }
+    between_digits(&text, |c| {
+        rows.iter()
+            .find(|(_, _, from, _)| *from == c)
+            .map(|(_, _, _, to)| *to)
+    })
+}
+
+/// `text` with each character between two digits that `respell` maps replaced.
+pub(crate) fn between_digits(text: &str, respell: impl Fn(char) -> Option<char>) -> String {
     let chars: Vec<char> = text.chars().collect();
     let digit = |i: Option<&char>| i.is_some_and(|c| c.is_numeric());
     chars
@@ -45,8 +54,8 @@ pub(crate) fn separators(tag: &str, money: bool, text: String) -> String {
         .enumerate()
         .map(|(i, c)| {
             let between = i > 0 && digit(chars.get(i - 1)) && digit(chars.get(i + 1));
-            match rows.iter().find(|(_, _, from, _)| from == c) {
-                Some((_, _, _, to)) if between => *to,
+            match respell(*c) {
+                Some(to) if between => to,
                 _ => *c,
             }
         })

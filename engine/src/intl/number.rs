@@ -148,6 +148,8 @@ pub(crate) struct NumberFormatter {
     numbering: String,
     /// A currency shown by its name.
     by_name: bool,
+    /// The separators to write as Arabic ones ([`numbering::arabic_separators`]).
+    arabic: Option<(char, char)>,
 }
 
 /// The fraction digits ISO 4217 gives a currency (2 unless listed).
@@ -313,6 +315,7 @@ impl NumberFormatter {
             sign,
             explicit_digits,
             tag: matched.tag.clone(),
+            arabic: numbering::arabic_separators(&matched, &numbering),
             numbering,
             by_name: style == "currency" && currency_display == "name",
         })
@@ -359,6 +362,14 @@ impl NumberFormatter {
             Presenter::Percent(_) => cldr48::percent_sign(&self.numbering, text),
             _ if self.by_name => cldr48::name_glue(&self.tag, text),
             _ => text,
+        };
+        let text = match self.arabic {
+            Some((group, decimal)) => cldr48::between_digits(&text, |c| {
+                (c == group)
+                    .then_some('\u{66c}')
+                    .or((c == decimal).then_some('\u{66b}'))
+            }),
+            None => text,
         };
         Ok(cldr48::separators(&self.tag, money, text))
     }

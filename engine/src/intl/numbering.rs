@@ -87,3 +87,19 @@ pub(crate) fn apply(matched: &mut Matched, option: Option<&str>) -> Result<Strin
     }
     Ok(name)
 }
+
+/// For Arabic digits in a locale whose own digits are not Arabic (`en-US-u-nu-arab`): the
+/// locale's group and decimal separators, which CLDR writes as the Arabic `٬` and `٫` with those
+/// digits where ICU4X keeps the locale's Latin ones.
+pub(crate) fn arabic_separators(matched: &Matched, numbering: &str) -> Option<(char, char)> {
+    let language = matched.locale.id.language.as_str();
+    if !matches!(numbering, "arab" | "arabext") || matches!(language, "ar" | "fa") {
+        return None;
+    }
+    let formatter = DecimalFormatter::try_new((&matched.locale).into(), Default::default()).ok()?;
+    let sample: Decimal = "1234.5".parse().ok()?;
+    let text: Vec<char> = formatter.format(&sample).to_string().chars().collect();
+    let group = *text.get(1)?;
+    let decimal = *text.get(text.len().checked_sub(2)?)?;
+    Some((group, decimal))
+}
