@@ -430,3 +430,19 @@ fn cli_run_answers_lsp_from_an_lsp_server_of_the_config_and_leaves_none_behind()
     // `ptc run` returned: its server, and all the server started, are gone with it.
     assert_eq!(processes_in(&root), Vec::<String>::new());
 }
+
+#[test]
+fn cli_run_intl_missing_locale_data_prints_nothing_to_stderr() {
+    // fr-CH has no CHF symbol of its own in ICU4X's data (CLDR prints the ISO code): ICU4X's
+    // debug-build log of that lookup must not reach stderr, which the model never sees.
+    let o = ptc(
+        &["run", "--tools", "testkit", "-"],
+        Some(
+            "return new Intl.NumberFormat('fr-CH', { style: 'currency', currency: 'CHF' })\
+             .format(69.93)",
+        ),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("69.93\u{a0}CHF"), "{:?}", stdout(&o));
+    assert_eq!(stderr(&o), "");
+}

@@ -20,10 +20,12 @@ use serde_json::{Map, Value};
 use writeable::TryWriteable;
 
 use super::{
+    calendar,
     locale::{self, Matched},
+    numbering,
     options::{IntlError, Spec},
     pattern::{self, Widths},
-    ymd,
+    styles, ymd,
     zone::{time_zone, Zone},
 };
 
@@ -68,7 +70,8 @@ impl DateFormatter {
     /// fields a bare `toLocaleDateString()` and friends show.
     pub(crate) fn new(spec_text: &str) -> Result<DateFormatter, IntlError> {
         let spec = Spec::parse(spec_text)?;
-        let matched = locale::resolve(&spec.locales)?;
+        let mut matched = locale::resolve(&spec.locales)?;
+        let numbering = numbering::apply(&mut matched, spec.string("numberingSystem").as_deref())?;
         let (zone, zone_name) = time_zone(spec.string("timeZone"))?;
         if spec.string("dayPeriod").is_some() {
             return Err(IntlError::range(
@@ -94,11 +97,9 @@ impl DateFormatter {
         let hour_cycle = spec.choice("hourCycle", &["h11", "h12", "h23", "h24"])?;
         let mut resolved = Map::new();
         resolved.insert("locale".into(), matched.tag.clone().into());
+        // Its place in resolvedOptions(); the calendar is known once the fields are.
         resolved.insert("calendar".into(), "gregory".into());
-        resolved.insert(
-            "numberingSystem".into(),
-            locale::numbering_system(&matched).into(),
-        );
+        resolved.insert("numberingSystem".into(), numbering.clone().into());
         resolved.insert("timeZone".into(), zone_name.clone().into());
         let mut prefs = DateTimeFormatterPreferences::from(&matched.locale);
         match (hour12, hour_cycle) {
@@ -149,6 +150,13 @@ impl DateFormatter {
             widths = Some(asked);
             bag.to_field_set_builder()
         };
+        let shows_date = date_style.is_some()
+            || DATE_FIELDS
+                .iter()
+                .chain(&["era"])
+                .any(|f| resolved.contains_key(*f));
+        let calendar = calendar::resolve(&matched, spec.string("calendar").as_deref(), shows_date)?;
+        resolved.insert("calendar".into(), calendar.into());
         if resolved.contains_key("hour") || time_style.is_some() {
             let cycle = match prefs.hour_cycle {
                 Some(HourCycle::H11) => "h11",
@@ -185,7 +193,16 @@ impl DateFormatter {
         };
         let pattern_at = |length| pattern_of(builder.clone(), length);
         let text = match widths {
-            None => pattern_at(None)?,
+            None => {
+                let mut text = pattern_at(None)?;
+                // CLDR 48's dateFormats pattern replaces ICU4X's date within the pattern.
+                if let Some(cldr) = date_style.and_then(|s| styles::pattern(&matched.tag, s)) {
+                    let mut date_only = builder.clone();
+                    date_only.time_precision = None;
+                    text = text.replacen(&pattern_of(date_only, None)?, cldr, 1);
+                }
+                text
+            }
             Some(widths) => {
                 let mut text = pattern::closest(widths, pattern_at)?;
                 // A date of numbers is CLDR's yMd, which ICU4X's data lacks: it replaces

@@ -120,23 +120,3 @@ fn parse(locales: &str) -> Result<Value, IntlError> {
     serde_json::from_str(locales)
         .map_err(|e| IntlError::type_error(format!("Intl: unreadable locales ({e})")))
 }
-
-/// The numbering system a matched locale formats digits with (`resolvedOptions()`).
-pub(crate) fn numbering_system(matched: &Matched) -> String {
-    if let Some(nu) = matched
-        .locale
-        .extensions
-        .unicode
-        .keywords
-        .get(&icu_locale::extensions::unicode::key!("nu"))
-    {
-        return nu.to_string();
-    }
-    match matched.tag.as_str() {
-        "ar" | "ar-EG" | "ar-SA" => "arab",
-        "fa" | "fa-IR" => "arabext",
-        "bn" | "bn-IN" => "beng",
-        _ => "latn",
-    }
-    .to_owned()
-}

@@ -15,17 +15,21 @@
 //! Nothing here runs until a program formats something: the glue loads `intl.js` on first use,
 //! and ICU4X's data is baked into the binary (read in place, no start-up cost).
 
+mod calendar;
 mod case;
+mod cldr48;
 mod collate;
 mod date;
 mod list;
 mod locale;
 mod number;
+mod numbering;
 mod options;
 mod parts;
 mod pattern;
 mod plural;
 mod relative;
+mod styles;
 mod ymd;
 mod zone;
 

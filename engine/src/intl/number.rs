@@ -13,7 +13,9 @@ use icu_experimental::dimension::{
 use serde_json::{json, Map, Value};
 
 use super::{
+    cldr48,
     locale::{self, Matched},
+    numbering,
     options::{IntlError, Spec},
 };
 
@@ -140,6 +142,14 @@ pub(crate) struct NumberFormatter {
     sign: SignDisplay,
     /// Digit options were given (compact notation otherwise rounds as CLDR says).
     explicit_digits: bool,
+    /// The matched locale's tag (for [`cldr48`]'s corrections).
+    tag: String,
+    /// The numbering system (its percent sign).
+    numbering: String,
+    /// A currency shown by its name.
+    by_name: bool,
+    /// The separators to write as Arabic ones ([`numbering::arabic_separators`]).
+    arabic: Option<(char, char)>,
 }
 
 /// The fraction digits ISO 4217 gives a currency (2 unless listed).
@@ -167,7 +177,8 @@ impl NumberFormatter {
     /// Build the formatter a spec describes (checking every option).
     pub(crate) fn new(spec: &str) -> Result<NumberFormatter, IntlError> {
         let spec = Spec::parse(spec)?;
-        let matched = locale::resolve(&spec.locales)?;
+        let mut matched = locale::resolve(&spec.locales)?;
+        let numbering = numbering::apply(&mut matched, spec.string("numberingSystem").as_deref())?;
         let style = spec
             .choice("style", &["decimal", "percent", "currency", "unit"])?
             .unwrap_or("decimal");
@@ -273,10 +284,7 @@ impl NumberFormatter {
 
         let mut resolved = Map::new();
         resolved.insert("locale".into(), matched.tag.clone().into());
-        resolved.insert(
-            "numberingSystem".into(),
-            locale::numbering_system(&matched).into(),
-        );
+        resolved.insert("numberingSystem".into(), numbering.clone().into());
         resolved.insert("style".into(), style.into());
         if let Some(code) = &currency {
             if style == "currency" {
@@ -306,6 +314,10 @@ impl NumberFormatter {
             digits,
             sign,
             explicit_digits,
+            tag: matched.tag.clone(),
+            arabic: numbering::arabic_separators(&matched, &numbering),
+            numbering,
+            by_name: style == "currency" && currency_display == "name",
         })
     }
 
@@ -335,13 +347,31 @@ impl NumberFormatter {
             self.digits.apply(&mut value);
         }
         value.apply_sign_display(self.sign);
-        Ok(match &self.presenter {
+        let money = matches!(
+            self.presenter,
+            Presenter::Currency(_) | Presenter::CompactCurrency(_)
+        );
+        let text = match &self.presenter {
             Presenter::Decimal(f) => f.format(&value).to_string(),
             Presenter::Percent(f) => f.format(&value).to_string(),
             Presenter::Currency(f) => f.format_fixed_decimal(&value).to_string(),
             Presenter::CompactCurrency(f) => f.format_fixed_decimal(&value).to_string(),
             Presenter::Compact(f) => f.format(&value).to_string(),
-        })
+        };
+        let text = match &self.presenter {
+            Presenter::Percent(_) => cldr48::percent_sign(&self.numbering, text),
+            _ if self.by_name => cldr48::name_glue(&self.tag, text),
+            _ => text,
+        };
+        let text = match self.arabic {
+            Some((group, decimal)) => cldr48::between_digits(&text, |c| {
+                (c == group)
+                    .then_some('\u{66c}')
+                    .or((c == decimal).then_some('\u{66b}'))
+            }),
+            None => text,
+        };
+        Ok(cldr48::separators(&self.tag, money, text))
     }
 }
 
@@ -365,6 +395,10 @@ fn presenter(
     Ok(match (style, notation) {
         ("currency", compact) => {
             let code = currency.unwrap_or("USD");
+            let currency_display = match currency_display {
+                "symbol" if cldr48::code_for_symbol(&matched.tag, code) => "code",
+                display => display,
+            };
             let code = CurrencyType::try_from_str(code)
                 .map_err(|_| IntlError::range(format!("Invalid currency code : {code}")))?;
             let prefs = locale.into();

@@ -11,6 +11,7 @@ use serde_json::json;
 use super::{
     locale,
     number::{parse_number, Parsed},
+    numbering,
     options::{IntlError, Spec},
     parts,
 };
@@ -50,7 +51,8 @@ impl RelativeFormat {
     /// always or auto) for `unit` (a singular unit, or empty to resolve the options only).
     pub(crate) fn new(spec_text: &str, unit: &str) -> Result<RelativeFormat, IntlError> {
         let spec = Spec::parse(spec_text)?;
-        let matched = locale::resolve(&spec.locales)?;
+        let mut matched = locale::resolve(&spec.locales)?;
+        let numbering = numbering::apply(&mut matched, spec.string("numberingSystem").as_deref())?;
         let style = spec
             .choice("style", &["long", "short", "narrow"])?
             .unwrap_or("long");
@@ -61,7 +63,7 @@ impl RelativeFormat {
             "locale": matched.tag,
             "style": style,
             "numeric": numeric,
-            "numberingSystem": locale::numbering_system(&matched),
+            "numberingSystem": numbering,
         })
         .to_string();
         if unit.is_empty() {

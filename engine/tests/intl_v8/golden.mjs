@@ -5,6 +5,7 @@
 //   node engine/tests/intl_v8/golden.mjs write           # (re)write golden.json from this Node
 //   node engine/tests/intl_v8/golden.mjs compare <ptc>   # run the table in `ptc run`, print diffs
 //   node engine/tests/intl_v8/golden.mjs ymd             # the rows of engine/src/intl/ymd.rs
+//   node engine/tests/intl_v8/golden.mjs styles de:full  # rows of engine/src/intl/styles.rs
 //
 // Every expression sees `d` (Sunday 5 January 2025, 14:07:09.045 UTC) and `j` (Monday 14 July
 // 2025, 09:05:03 UTC); Node runs with TZ=UTC so its defaults match the sandbox's (en-US, UTC).
@@ -101,6 +102,71 @@ const extra = [
   `d.toLocaleDateString('zh-CN', { weekday: 'short', year: 'numeric', month: 'long', day: 'numeric' })`,
   `d.toLocaleDateString('en-US', { timeZone: 'Asia/Tokyo', timeZoneName: 'short' })`,
   `d.toLocaleTimeString('en-US', { timeZone: 'Europe/Paris', timeZoneName: 'shortOffset' })`,
+  // Calendars other than Gregorian (a locale's default, -u-ca-, the calendar option).
+  `d.toLocaleDateString('th-TH')`,
+  `new Intl.DateTimeFormat('th-TH', { dateStyle: 'long' }).format(d)`,
+  `new Intl.DateTimeFormat('th-TH-u-ca-buddhist').resolvedOptions().calendar`,
+  `new Intl.DateTimeFormat('th-TH', { calendar: 'gregory', dateStyle: 'long' }).format(d)`,
+  `new Intl.DateTimeFormat('th-TH-u-ca-gregory', { dateStyle: 'medium' }).format(d)`,
+  `new Intl.DateTimeFormat('fa-IR', { dateStyle: 'long' }).format(d)`,
+  `d.toLocaleDateString('fa-IR')`,
+  `d.toLocaleDateString('fa-IR', { calendar: 'gregory' })`,
+  `d.toLocaleDateString('en-US', { calendar: 'japanese' })`,
+  `new Intl.DateTimeFormat('ar-SA').resolvedOptions().calendar`,
+  // Numbering systems: locales whose default is not latn, -u-nu-, the numberingSystem option.
+  `new Intl.NumberFormat('bn-IN').format(1234567.891)`,
+  `new Intl.NumberFormat('bn-IN').resolvedOptions().numberingSystem`,
+  `d.toLocaleDateString('bn-IN')`,
+  `new Intl.DateTimeFormat('bn-IN', { dateStyle: 'medium' }).format(d)`,
+  `new Intl.NumberFormat('bn').format(1234567.891)`,
+  `(1234.5).toLocaleString('ar-EG')`,
+  `new Intl.NumberFormat('ar-SA', { style: 'currency', currency: 'SAR' }).format(1234.5)`,
+  `d.toLocaleDateString('ar-EG')`,
+  `new Intl.NumberFormat('ar').format(1234567.891)`,
+  `new Intl.NumberFormat('ar').resolvedOptions().numberingSystem`,
+  `new Intl.NumberFormat('fa-IR').format(1234567.891)`,
+  `new Intl.NumberFormat('fa-IR', { style: 'percent' }).format(0.25)`,
+  `new Intl.NumberFormat('en-US', { numberingSystem: 'deva' }).format(1234.5)`,
+  `new Intl.NumberFormat('hi-IN-u-nu-deva').format(1234567.891)`,
+  `new Intl.NumberFormat('th-TH-u-nu-thai').format(1234.5)`,
+  `new Intl.NumberFormat('en-US', { numberingSystem: 'roman' }).format(5)`,
+  `new Intl.NumberFormat('en-US', { numberingSystem: 'deva' }).resolvedOptions().numberingSystem`,
+  `new Intl.DateTimeFormat('en-US', { numberingSystem: 'arab' }).format(d)`,
+  `new Intl.RelativeTimeFormat('bn-IN').format(3, 'day')`,
+  `new Intl.NumberFormat('ar-SA', { style: 'percent' }).format(0.256)`,
+  `new Intl.NumberFormat('en-US-u-nu-arab').format(1234567.891)`,
+  `new Intl.NumberFormat('de-DE-u-nu-arab').format(1234567.891)`,
+  `new Intl.NumberFormat('en-US', { numberingSystem: 'arabext', style: 'currency', currency: 'USD' }).format(1234.5)`,
+  `new Intl.NumberFormat('ar-EG', { style: 'percent' }).format(0.256)`,
+  `d.toLocaleTimeString('th-TH')`,
+  `d.toLocaleTimeString('fa-IR')`,
+  `new Intl.DateTimeFormat('th-TH', { timeStyle: 'short' }).resolvedOptions().calendar`,
+  `new Intl.NumberFormat('ja-JP', { style: 'currency', currency: 'USD', currencyDisplay: 'name' }).format(2)`,
+  `new Intl.NumberFormat('zh-CN', { style: 'currency', currency: 'CNY', currencyDisplay: 'name' }).format(2)`,
+  `new Intl.NumberFormat('zh-TW', { style: 'currency', currency: 'USD', currencyDisplay: 'name' }).format(2)`,
+  // Currencies and separators where ICU4X's data is older than CLDR 48.
+  `new Intl.NumberFormat('fr-CH', { style: 'currency', currency: 'CHF' }).format(69.93)`,
+  `new Intl.NumberFormat('fr-CH').format(1234567.891)`,
+  `new Intl.NumberFormat('de-AT', { style: 'currency', currency: 'EUR' }).format(1234.5)`,
+  `new Intl.NumberFormat('de-CH', { style: 'currency', currency: 'CHF' }).format(1234.5)`,
+  `new Intl.NumberFormat('uk-UA', { style: 'currency', currency: 'EUR' }).format(69.93)`,
+  `new Intl.NumberFormat('ro-RO', { style: 'currency', currency: 'EUR' }).format(69.93)`,
+  `new Intl.NumberFormat('hu-HU', { style: 'currency', currency: 'EUR' }).format(69.93)`,
+  `new Intl.NumberFormat('de-CH', { style: 'currency', currency: 'EUR' }).format(69.93)`,
+  `new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'EUR' }).format(69.93)`,
+  `new Intl.NumberFormat('uk-UA', { style: 'currency', currency: 'EUR', currencyDisplay: 'narrowSymbol' }).format(69.93)`,
+  // dateStyle / timeStyle across locales.
+  `new Intl.DateTimeFormat('ko-KR', { dateStyle: 'medium' }).format(d)`,
+  `new Intl.DateTimeFormat('ko-KR', { dateStyle: 'short' }).format(d)`,
+  `new Intl.DateTimeFormat('vi-VN', { dateStyle: 'long' }).format(d)`,
+  `new Intl.DateTimeFormat('da-DK', { dateStyle: 'full' }).format(d)`,
+  `new Intl.DateTimeFormat('pt-PT', { dateStyle: 'full' }).format(d)`,
+  `new Intl.DateTimeFormat('en-CA', { dateStyle: 'short' }).format(d)`,
+  `new Intl.DateTimeFormat('de-DE', { timeStyle: 'medium' }).format(d)`,
+  `new Intl.DateTimeFormat('de-DE', { timeStyle: 'long', timeZone: 'Europe/Berlin' }).format(j)`,
+  `new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short' }).format(d)`,
+  `new Intl.DateTimeFormat('es-MX', { timeStyle: 'short' }).format(d)`,
+  `new Intl.DateTimeFormat('ko-KR', { timeStyle: 'short' }).format(d)`,
 ];
 
 const expressions = [...locales.flatMap((l) => perLocale.map((f) => f(l))), ...extra];
@@ -139,11 +205,30 @@ if (mode === 'write') {
   const tags = list.slice(0, list.indexOf('];')).match(/"[^"]*"/g).map((t) => t.slice(1, -1));
   const day = new Date(Date.UTC(2025, 0, 5));
   for (const tag of tags) {
-    const parts = new Intl.DateTimeFormat(tag, { timeZone: 'UTC', year: 'numeric', month: 'numeric', day: 'numeric', numberingSystem: 'latn' }).formatToParts(day);
+    const parts = new Intl.DateTimeFormat(tag, { timeZone: 'UTC', year: 'numeric', month: 'numeric', day: 'numeric', numberingSystem: 'latn', calendar: 'gregory' }).formatToParts(day);
     const letters = { year: () => 'y', month: (v) => (v.length === 2 ? 'MM' : 'M'), day: (v) => (v.length === 2 ? 'dd' : 'd') };
     const pattern = parts.map(({ type, value }) => letters[type]?.(value)
       ?? (/[A-Za-z\u3000-\uffff]/.test(value) ? `'${value}'` : value)).join('');
     console.log(`    ("${tag}", "${pattern.replace(/\u200f/g, '\\u{200f}')}"),`);
+  }
+} else if (mode === 'styles') {
+  // The rows of engine/src/intl/styles.rs: CLDR's dateFormats pattern of a locale and dateStyle,
+  // read off V8's parts, for each `locale:style` given (those where ICU4X's data differs).
+  const day = new Date(Date.UTC(2025, 0, 5));
+  for (const arg of process.argv.slice(3)) {
+    const [tag, style] = arg.split(':');
+    const names = (month) => new Intl.DateTimeFormat(tag, { timeZone: 'UTC', month, day: 'numeric', numberingSystem: 'latn' }).formatToParts(day).find((p) => p.type === 'month')?.value;
+    const parts = new Intl.DateTimeFormat(tag, { timeZone: 'UTC', dateStyle: style, numberingSystem: 'latn' }).formatToParts(day);
+    const letters = {
+      weekday: () => 'EEEE',
+      era: () => 'G',
+      year: (v) => (v.length === 2 ? 'yy' : 'y'),
+      month: (v) => (/^\d+$/.test(v) ? (v.length === 2 ? 'MM' : 'M') : v === names('long') ? 'MMMM' : 'MMM'),
+      day: (v) => (v.length === 2 ? 'dd' : 'd'),
+    };
+    const pattern = parts.map(({ type, value }) => letters[type]?.(value)
+      ?? (/[A-Za-z\u00c0-\uffff]/.test(value) ? `'${value}'` : value)).join('');
+    console.log(`    ("${tag}", "${style}", "${pattern.replace(/\u200f/g, '\\u{200f}')}"),`);
   }
 } else if (mode === 'compare') {
   const ptc = process.argv[3];
@@ -170,6 +255,6 @@ if (mode === 'write') {
   });
   console.log(`${differ} of ${table.length} differ from V8`);
 } else {
-  console.error('usage: golden.mjs write | compare <ptc binary> | ymd');
+  console.error('usage: golden.mjs write | compare <ptc binary> | ymd | styles <locale:style>...');
   process.exit(2);
 }
