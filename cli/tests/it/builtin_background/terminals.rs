@@ -115,9 +115,10 @@ async fn ctrl_c_and_sigint_reach_the_foreground_job() {
         )
         .await;
     let task = sleeping.value()["task_id"].as_str().unwrap().to_string();
+    // Ready when a python is in its sleep (clock_nanosleep or nanosleep on x86_64): a SIGINT
+    // before it read the line would interrupt the prompt, and the sleep would run on.
     wait_until("python sleeping", || {
-        std::fs::read_to_string("/proc/self/stat").is_ok()
-            && bg.pack.tasks().list(&bg.owner)[0].status == "running"
+        bg.pack.tasks().list(&bg.owner)[0].status == "running" && python_sleeping()
     });
     let sig = bg
         .call(
@@ -357,4 +358,16 @@ async fn terminals_run_in_the_sandbox_of_bash() {
     assert!(text.contains("rc=1"), "{text}");
     assert!(bg.root.join("inside.txt").exists());
     assert!(!outside.exists());
+}
+
+/// Whether some python process is blocked in `time.sleep` (x86_64: clock_nanosleep or nanosleep).
+fn python_sleeping() -> bool {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    entries.flatten().any(|entry| {
+        let comm = std::fs::read_to_string(entry.path().join("comm")).unwrap_or_default();
+        let syscall = std::fs::read_to_string(entry.path().join("syscall")).unwrap_or_default();
+        comm.starts_with("python") && (syscall.starts_with("230 ") || syscall.starts_with("35 "))
+    })
 }
