@@ -32,6 +32,14 @@ use ptc::policy::question::QuestionService;
 use ptc::RegistryError;
 use ptc::ToolRegistry;
 
+/// Make ring the process's default TLS provider, unless one is set. `web_fetch` brings rustls
+/// without a default provider, and feature unification gives every other reqwest client of the
+/// process (e.g. an OTLP exporter's) the same rustls: without a default, building one panics.
+/// Hosts call this once at start-up.
+pub fn install_tls_provider() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
 /// The names of the packs this build ships.
 pub const PACKS: &[&str] = &["builtin", "testkit"];
 

@@ -446,3 +446,28 @@ fn cli_run_intl_missing_locale_data_prints_nothing_to_stderr() {
     assert!(stdout(&o).contains("69.93\u{a0}CHF"), "{:?}", stdout(&o));
     assert_eq!(stderr(&o), "");
 }
+
+#[test]
+fn cli_run_with_otlp_starts_its_exporter_beside_web_fetchs_tls() {
+    // web_fetch's rustls (no default provider) is the OTLP exporter's reqwest's too: the
+    // exporter's client must still build (it panicked before the CLI installed ring).
+    let tmp = tempfile::tempdir().unwrap();
+    let program = tmp.path().join("one.ts");
+    std::fs::write(&program, "return 1").unwrap();
+    let o = ptc(
+        &[
+            "run",
+            "--otlp",
+            "http://127.0.0.1:9/v1/traces",
+            program.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        !stderr(&o).contains("exporter initialization failed"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+}

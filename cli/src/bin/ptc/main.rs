@@ -61,6 +61,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    ptc_packs::install_tls_provider();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
