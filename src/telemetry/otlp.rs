@@ -101,7 +101,9 @@ pub struct OtlpExport {
 }
 
 impl OtlpExport {
-    /// An exporter that sends spans to the traces URL `endpoint` over http/protobuf.
+    /// An exporter that sends spans to the traces URL `endpoint` over http/protobuf. In a
+    /// build that also links `ptc-packs` (whose rustls has no default provider), install one
+    /// first (`ptc_packs::install_tls_provider()`), or building the HTTP client fails.
     pub fn new(endpoint: &str) -> Result<OtlpExport, String> {
         let exporter = opentelemetry_otlp::SpanExporter::builder()
             .with_http()
