@@ -13,8 +13,8 @@ use lsp_types::request::{
 use lsp_types::{
     DiagnosticSeverity, DocumentSymbol, DocumentSymbolParams, DocumentSymbolResponse,
     GotoDefinitionParams, GotoDefinitionResponse, HoverContents, HoverParams, MarkedString, OneOf,
-    PartialResultParams, Position, ReferenceContext, ReferenceParams, SymbolKind,
-    TextDocumentIdentifier, TextDocumentPositionParams, Url, WorkDoneProgressParams,
+    PartialResultParams, Position, ReferenceContext, ReferenceParams, SymbolInformation,
+    SymbolKind, TextDocumentIdentifier, TextDocumentPositionParams, Url, WorkDoneProgressParams,
     WorkspaceSymbolParams, WorkspaceSymbolResponse,
 };
 use serde::{Deserialize, Serialize};
@@ -207,10 +207,7 @@ pub(crate) async fn run(
             match server.request::<DocumentSymbolRequest>(params).await? {
                 None => {}
                 Some(DocumentSymbolResponse::Flat(flat)) => {
-                    for s in flat {
-                        let place = lines.place(&s.location.uri, s.location.range.start);
-                        symbols.push(symbol(s.name, s.kind, place, s.container_name));
-                    }
+                    flat_symbols(flat, &mut lines, &mut symbols)
                 }
                 Some(DocumentSymbolResponse::Nested(nested)) => {
                     flatten(&nested, None, uri, &mut lines, &mut symbols)
@@ -231,10 +228,7 @@ pub(crate) async fn run(
             match server.request::<WorkspaceSymbolRequest>(params).await? {
                 None => {}
                 Some(WorkspaceSymbolResponse::Flat(flat)) => {
-                    for s in flat {
-                        let place = lines.place(&s.location.uri, s.location.range.start);
-                        symbols.push(symbol(s.name, s.kind, place, s.container_name));
-                    }
+                    flat_symbols(flat, &mut lines, &mut symbols)
                 }
                 Some(WorkspaceSymbolResponse::Nested(nested)) => {
                     for s in nested {
@@ -336,6 +330,14 @@ fn flatten(
         if let Some(children) = &s.children {
             flatten(children, Some(&s.name), uri, lines, out);
         }
+    }
+}
+
+/// Symbols a server gave as a flat list (`SymbolInformation`), with their places.
+fn flat_symbols(flat: Vec<SymbolInformation>, lines: &mut Lines<'_>, symbols: &mut Vec<Symbol>) {
+    for s in flat {
+        let place = lines.place(&s.location.uri, s.location.range.start);
+        symbols.push(symbol(s.name, s.kind, place, s.container_name));
     }
 }
 
