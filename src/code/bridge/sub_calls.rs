@@ -84,8 +84,13 @@ impl Schedule for SubCalls {
             self.record_change(exec);
         }
         super::fates::lock(&self.fates).committed(call.n, &result);
-        if let Some(note) = &result.cut_short {
-            super::lock_paging(&self.paging).cut(call.n, exec.name(), note);
+        {
+            let mut paging = super::lock_paging(&self.paging);
+            if let Some(note) = &result.cut_short {
+                paging.cut(call.n, exec.name(), note);
+            }
+            let cut = result.cut_short.is_some();
+            paging.settled(call.n, exec.name(), exec.arguments(), cut);
         }
         let (ctx, exec) = (self.ctx.clone(), exec.clone());
         let pipeline = call.pipeline.expect("a committed call has started");

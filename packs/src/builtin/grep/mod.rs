@@ -71,6 +71,9 @@ struct Match {
     /// The line was longer than the cap and `text` cut.
     #[serde(skip)]
     cut: bool,
+    /// The line is not UTF-8: `text` shows the bytes that are not as U+FFFD.
+    #[serde(skip)]
+    lossy: bool,
 }
 
 #[derive(Serialize)]
@@ -83,6 +86,8 @@ struct Output {
     offset: u64,
     #[serde(skip)]
     cut_lines: usize,
+    #[serde(skip)]
+    lossy_lines: usize,
     #[serde(skip_serializing_if = "shared::is_zero")]
     skipped: u64,
     #[serde(skip_serializing_if = "shared::is_zero")]
@@ -214,6 +219,13 @@ fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output) {
             thousands(PROGRAM_MAX_LINE_CHARS as u64)
         ));
     }
+    if out.lossy_lines > 0 {
+        notes.push(format!(
+            "{} matching line(s) not UTF-8, shown with U+FFFD for the bytes that are not \
+             (do not write them back; `read` says which lines)",
+            out.lossy_lines
+        ));
+    }
     if !notes.is_empty() {
         ctx.cut_short(notes.join("; "));
     }
@@ -227,14 +239,14 @@ struct Collected {
     total: u64,
     files: u64,
     /// The first `keep` matches in path order, per file.
-    kept: BTreeMap<String, Vec<(u64, String, bool)>>,
+    kept: BTreeMap<String, Vec<Found>>,
     kept_count: usize,
     /// Files skipped for a line longer than [`MAX_LINE_BYTES`].
     skipped: u64,
 }
 
 impl Collected {
-    fn add(&mut self, path: String, count: u64, matches: Vec<(u64, String, bool)>) {
+    fn add(&mut self, path: String, count: u64, matches: Vec<Found>) {
         self.total += count;
         self.files += 1;
         self.kept_count += matches.len();
@@ -256,10 +268,14 @@ impl Collected {
     }
 }
 
+/// One matching line as a file gave it: its number, its text (cut at the line cap), whether
+/// it was cut, and whether it was not UTF-8.
+struct Found(u64, String, bool, bool);
+
 /// Collects the matching lines of one file.
 struct FileSink<'a> {
     count: u64,
-    matches: Vec<(u64, String, bool)>,
+    matches: Vec<Found>,
     signal: &'a CancellationToken,
     keep: usize,
     line_chars: usize,
@@ -272,11 +288,13 @@ impl Sink for FileSink<'_> {
         self.count += 1;
         if self.matches.len() < self.keep {
             let text = String::from_utf8_lossy(shared::strip_eol(m.bytes()));
+            let lossy = matches!(text, std::borrow::Cow::Owned(_));
             let cut = text.chars().nth(self.line_chars).is_some();
-            self.matches.push((
+            self.matches.push(Found(
                 m.line_number().unwrap_or(0),
                 shared::cap_chars(&text, self.line_chars),
                 cut,
+                lossy,
             ));
         }
         Ok(!self.count.is_multiple_of(4096) || !self.signal.is_cancelled())
@@ -420,12 +438,15 @@ fn grep(
         .kept
         .into_iter()
         .flat_map(|(path, lines)| {
-            lines.into_iter().map(move |(line, text, cut)| Match {
-                path: path.clone(),
-                line,
-                text,
-                cut,
-            })
+            lines
+                .into_iter()
+                .map(move |Found(line, text, cut, lossy)| Match {
+                    path: path.clone(),
+                    line,
+                    text,
+                    cut,
+                    lossy,
+                })
         })
         .skip(skip)
         .collect();
@@ -433,6 +454,7 @@ fn grep(
         truncated: offset + (matches.len() as u64) < out.total,
         offset,
         cut_lines: matches.iter().filter(|m| m.cut).count(),
+        lossy_lines: matches.iter().filter(|m| m.lossy).count(),
         matches,
         total: out.total,
         files: out.files,

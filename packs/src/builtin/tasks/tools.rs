@@ -303,16 +303,29 @@ pub(crate) fn output_tool(bg: Background) -> ToolDefinition {
                     waited_ms = Some(start.elapsed().as_millis() as u64);
                 }
                 let read = task.read();
-                if read.dropped > 0 && ctx.in_program() {
-                    ctx.cut_short(format!(
+                let summary = summary(&task);
+                let mut notes = Vec::new();
+                if read.dropped > 0 {
+                    notes.push(format!(
                         "{} bytes of output dropped before this read (a task keeps its newest {}; \
                          read it more often, or redirect to a file)",
                         read.dropped,
                         shared::size(bg.tasks.limits().max_output_bytes as u64)
                     ));
                 }
+                if args.wait != Some(true) && summary.state == "running" {
+                    // A program that reads once and moves on would take a part for the whole.
+                    notes.push(
+                        "the task is still running: this is its output so far (pass \
+                         wait: true to wait for it to end)"
+                            .to_string(),
+                    );
+                }
+                if !notes.is_empty() && ctx.in_program() {
+                    ctx.cut_short(notes.join("; "));
+                }
                 Ok::<_, ToolError>(OutputValue {
-                    summary: summary(&task),
+                    summary,
                     output: read.output,
                     dropped_bytes: read.dropped,
                     waited_ms,
