@@ -20,6 +20,7 @@ import {
   op_ptc_intl_wanted,
   op_ptc_now,
   op_ptc_random,
+  op_ptc_seed,
   op_ptc_ready,
   op_ptc_sleep,
 } from 'ext:core/ops';
@@ -151,6 +152,7 @@ const host = {
   sleep: (ms) => op_ptc_sleep(ms),
   now: () => op_ptc_now(),
   random: (n) => op_ptc_random(n),
+  seed: () => op_ptc_seed(),
   // ptc's Intl replaces the QuickJS facade's stub; V8 keeps its own (no `intl` then).
   intl: op_ptc_intl_wanted() ? (op, spec, a, b) => op_ptc_intl(op, spec, a, b) : undefined,
   // V8 compiles a function when it first runs: the parts are imported with the rest.

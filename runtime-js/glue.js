@@ -24,8 +24,10 @@
 //                                               'note') at site ("line:col" or ""), shown
 //                                               after its output.
 //   host.sleep(ms) -> Promise                    resolves after ms (timers end with the run).
-//   host.now() -> number                         milliseconds since the run started.
-//   host.random(n) -> number[]                   n bytes from the operating system's generator.
+//   host.now() -> number                         the host's clock: milliseconds since the Unix
+//                                               epoch (Date, performance.now(), console.time).
+//   host.random(n) -> number[]                   n bytes from the run's generator (crypto).
+//   host.seed() -> number[]                      four 32-bit words seeding Math.random.
 //   host.intl(op, spec, a, b) -> string          optional: Intl's formatting (engine/src/intl/),
 //                                               given by engines with no working Intl of their
 //                                               own; intl.js is its only user.
@@ -81,6 +83,10 @@ export default function ptcGlue(host, facts) {
   const toolNames = [...facts.toolNames].filter((name) => name !== 'run_code');
   const filename = StringCtor(facts.filename);
 
+  // The clock and random numbers are the host's (engine/src/observed.rs), so that a recorded
+  // run replays them; installed before the primordials are captured, so the parts read them too.
+  installClock(host.now);
+  installRandom(host.seed());
   const primordials = capturePrimordials();
   /** A lazily loaded part: its make function's result, made the first time it is asked for
    * (with the glue's own values it needs, `extra`). */
@@ -394,7 +400,18 @@ export default function ptcGlue(host, facts) {
       return array;
     },
   });
-  const performance = freeze({ now: () => host.now(), timeOrigin: Date.now() - host.now() });
+  // The first reading of the clock is the time origin.
+  let timeOrigin;
+  const origin = () => (timeOrigin ??= host.now());
+  const performance = freeze({
+    now: () => {
+      const start = origin();
+      return host.now() - start;
+    },
+    get timeOrigin() {
+      return origin();
+    },
+  });
 
   // ---- install ------------------------------------------------------------------------------------
 
@@ -476,3 +493,55 @@ export default function ptcGlue(host, facts) {
     toolCallError: (name, message, site) => new ToolCallError(name, message, site),
   });
 }
+
+/** Make `Date` read `now()` (milliseconds since the Unix epoch) wherever it reads the clock:
+ * `new Date()`, `Date()` and `Date.now()`. Everything else is the built-in's: the prototype
+ * (so `instanceof Date` holds both ways), `Date.UTC`, `Date.parse`, subclasses. */
+function installClock(now) {
+  const BuiltinDate = Date;
+  const construct = Reflect.construct;
+  const toString = Date.prototype.toString;
+  const DateOfClock = function Date(...args) {
+    if (new.target === undefined) return Reflect.apply(toString, construct(BuiltinDate, [now()]), []);
+    return construct(BuiltinDate, args.length === 0 ? [now()] : args, new.target);
+  };
+  const define = (object, name, value, enumerable = false) => {
+    Object.defineProperty(object, name, { value, writable: true, enumerable, configurable: true });
+  };
+  Object.defineProperty(DateOfClock, 'prototype', { value: BuiltinDate.prototype, writable: false });
+  Object.defineProperty(DateOfClock, 'length', { value: 7, configurable: true });
+  define(DateOfClock, 'now', function now_() {
+    return Math.floor(now());
+  });
+  Object.defineProperty(DateOfClock.now, 'name', { value: 'now', configurable: true });
+  define(DateOfClock, 'parse', BuiltinDate.parse);
+  define(DateOfClock, 'UTC', BuiltinDate.UTC);
+  define(BuiltinDate.prototype, 'constructor', DateOfClock);
+  define(globalThis, 'Date', DateOfClock);
+}
+
+/** Make `Math.random` draw from a generator seeded with `seed` (four 32-bit words): sfc32,
+ * two draws a number, for the 53 bits a double holds. */
+function installRandom(seed) {
+  let [a, b, c, d] = seed;
+  const next = () => {
+    const t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    c = (c + t) | 0;
+    return t >>> 0;
+  };
+  // The first draws of a fresh sfc32 state are weak: discard them, as its author advises.
+  for (let i = 0; i < 12; i++) next();
+  Object.defineProperty(Math, 'random', {
+    value: function random() {
+      return ((next() >>> 5) * 67108864 + (next() >>> 6)) / 9007199254740992;
+    },
+    writable: true,
+    enumerable: false,
+    configurable: true,
+  });
+}
+

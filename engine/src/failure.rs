@@ -21,11 +21,13 @@ pub enum FailureKind {
     CallLimit,
     /// The run was cancelled from outside.
     Aborted,
+    /// A replayed run went another way than its recording (see [`Deliveries`](crate::Deliveries)).
+    Nondeterminism,
 }
 
 impl FailureKind {
     /// The stable string form: `"syntax"`, `"exception"`, `"timeout"`, `"memory"`,
-    /// `"output-limit"`, `"invalid-output"`, `"call-limit"` or `"aborted"`.
+    /// `"output-limit"`, `"invalid-output"`, `"call-limit"`, `"aborted"` or `"nondeterminism"`.
     pub fn as_str(&self) -> &'static str {
         match self {
             FailureKind::Syntax => "syntax",
@@ -36,6 +38,7 @@ impl FailureKind {
             FailureKind::InvalidOutput => "invalid-output",
             FailureKind::CallLimit => "call-limit",
             FailureKind::Aborted => "aborted",
+            FailureKind::Nondeterminism => "nondeterminism",
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use std::{future::Future, pin::Pin, task::Context, time::Duration};
 
-use crate::{LogLevel, RunFailure};
+use crate::{Deliveries, LogLevel, RunFailure};
 
 /// A pending host call: resolves to the tool's [`Reply`], or to a failure message that the program
 /// sees as a rejected `ToolCallError`.
@@ -63,5 +63,26 @@ pub trait Host: Send + Sync + 'static {
     /// a person does not count against the limit. The default is zero.
     fn paused(&self) -> Duration {
         Duration::ZERO
+    }
+
+    /// The seed of the run's random numbers (`Math.random`, `crypto.getRandomValues`,
+    /// `crypto.randomUUID`), asked once as the run starts. The default is the operating
+    /// system's generator; a host that records runs returns the recorded seed.
+    fn seed(&self) -> [u8; 32] {
+        crate::observed::os_seed()
+    }
+
+    /// The clock the program reads (`Date`, `Date.now()`, `performance.now()`): milliseconds
+    /// since the Unix epoch. The default is the system clock; a host that replays a run
+    /// returns what the recording read. An error (the recording read no clock here) ends the
+    /// run.
+    fn clock(&self) -> Result<f64, RunFailure> {
+        Ok(crate::observed::system_clock())
+    }
+
+    /// The order of deliveries, for a host that records or replays runs (see
+    /// [`Deliveries`]); the default, `None`, hands over whatever settles as it settles.
+    fn deliveries(&self) -> Option<&dyn Deliveries> {
+        None
     }
 }

@@ -112,6 +112,7 @@ mod json;
 mod left;
 mod limits;
 mod notes;
+mod observed;
 mod output;
 mod program;
 #[cfg(feature = "quickjs")]
@@ -128,6 +129,7 @@ pub use host::{Host, HostCall, Reply};
 pub use left::{Left, LeftBehind};
 pub use limits::Limits;
 pub use notes::{Note, NoteKind, MAX_NOTES};
+pub use observed::{nondeterminism, Deliveries, Delivery};
 pub use program::{shape_program, strip_types, ShapedProgram, MAX_PROGRAM_BYTES};
 #[cfg(feature = "quickjs")]
 pub use quickjs::{Placement, QuickJsEngine};

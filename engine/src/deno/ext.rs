@@ -38,8 +38,8 @@ pub(super) struct RunState {
     pub(super) output: Output,
     /// The caller's tokio runtime: host futures are polled inside it.
     pub(super) caller: Handle,
-    /// When the run started (`performance.now()`).
-    pub(super) started: std::time::Instant,
+    /// The run's random numbers, from the host's seed.
+    pub(super) entropy: crate::observed::Entropy,
     /// What the host holds of the arguments of calls in flight.
     pub(super) held: calls::Held,
 }
@@ -54,6 +54,7 @@ deno_core::extension!(
         op_ptc_sleep,
         op_ptc_now,
         op_ptc_random,
+        op_ptc_seed,
         op_ptc_intl,
         op_ptc_intl_wanted
     ],
@@ -207,21 +208,38 @@ async fn op_ptc_sleep(ms: f64) {
     tokio::time::sleep(delay).await;
 }
 
-/// The raw `now()`: milliseconds since the run started.
+/// The raw `now()`: the host's clock, in milliseconds since the Unix epoch; a clock the host
+/// cannot give (a replay gone another way) ends the run.
 #[op2(fast)]
-fn op_ptc_now(state: &mut OpState) -> f64 {
-    state
+fn op_ptc_now(state: &mut OpState) -> Result<f64, JsErrorBox> {
+    let run = state
         .try_borrow::<RunState>()
-        .map_or(0.0, |run| run.started.elapsed().as_secs_f64() * 1000.0)
+        .ok_or_else(|| JsErrorBox::generic("no run is in progress"))?;
+    run.host.clock().map_err(|failure| {
+        let message = failure.message.clone();
+        run.control.halt(failure);
+        JsErrorBox::generic(message)
+    })
 }
 
-/// The raw `random(n)`: `n` bytes (at most 65,536) from the operating system.
+/// The raw `random(n)`: `n` bytes (at most 65,536) from the run's generator.
 #[op2]
 #[serde]
-fn op_ptc_random(#[smi] n: u32) -> Result<Vec<u8>, JsErrorBox> {
-    let mut bytes = vec![0; (n as usize).min(65_536)];
-    getrandom::fill(&mut bytes).map_err(|e| JsErrorBox::generic(e.to_string()))?;
-    Ok(bytes)
+fn op_ptc_random(state: &mut OpState, #[smi] n: u32) -> Result<Vec<u8>, JsErrorBox> {
+    let run = state
+        .try_borrow::<RunState>()
+        .ok_or_else(|| JsErrorBox::generic("no run is in progress"))?;
+    Ok(run.entropy.bytes(n as usize))
+}
+
+/// The raw `seed()`: four 32-bit words seeding `Math.random`.
+#[op2]
+#[serde]
+fn op_ptc_seed(state: &mut OpState) -> Result<Vec<u32>, JsErrorBox> {
+    let run = state
+        .try_borrow::<RunState>()
+        .ok_or_else(|| JsErrorBox::generic("no run is in progress"))?;
+    Ok(run.entropy.math_seed().to_vec())
 }
 
 /// The raw `intl(op, spec, a, b)`: Intl's formatting (see `crate::intl`), for an engine with no

@@ -141,7 +141,7 @@ impl Sandbox {
             control: control.clone(),
             output: Output::new(limits.max_output_bytes),
             caller: caller.clone(),
-            started,
+            entropy: crate::observed::Entropy::new(host.seed()),
             held: crate::calls::Held::new(limits.max_heap_bytes),
         });
         let source = Source {

@@ -17,8 +17,9 @@ use super::in_flight::InFlight;
 use crate::{
     calls::{contained, Accepted, Held, Share, PANICKED},
     left::{first_site, Left},
+    observed,
     program::sites::marked_site,
-    Reply,
+    Deliveries, Delivery, Reply, RunFailure,
 };
 
 /// What a pending promise stands for.
@@ -182,6 +183,63 @@ impl<'js> Calls<'js> {
             reject: r.reject,
             share,
         })
+    }
+
+    /// The next call to hand the program when a host orders deliveries ([`Deliveries`]): the
+    /// one the recording names while replaying (`None` until it has settled), else the first
+    /// settled. Either is told to `order` as delivered.
+    pub(super) fn poll_ordered(
+        &mut self,
+        cx: &mut Context<'_>,
+        order: &dyn Deliveries,
+    ) -> Result<Option<Settled<'js>>, RunFailure> {
+        // Everything settled so far waits in `ready`, in the order it settled.
+        while let Some((id, result, share)) = self.pending.next(cx) {
+            let Some(r) = self.resolvers.remove(&id) else {
+                continue;
+            };
+            self.settled(&r.kind);
+            let settled = Settled {
+                kind: r.kind,
+                promise: r.promise,
+                result,
+                resolve: r.resolve,
+                reject: r.reject,
+                share,
+            };
+            self.ready.push_back((id, settled));
+        }
+        let position = match order.next()? {
+            None => (!self.ready.is_empty()).then_some(0),
+            Some(want) => {
+                let position = self.ready.iter().position(|(id, _)| *id == want);
+                if position.is_none() && !self.resolvers.contains_key(&want) {
+                    return Err(observed::nondeterminism(format!(
+                        "the recording hands the program call {want} next, but it {}",
+                        if want >= self.next_id {
+                            "has not made that call"
+                        } else {
+                            "was handed over already"
+                        }
+                    )));
+                }
+                position
+            }
+        };
+        let Some((id, settled)) = position.and_then(|p| self.ready.remove(p)) else {
+            return Ok(None);
+        };
+        let what = match settled.kind {
+            Kind::Tool { .. } => Delivery::Tool,
+            Kind::Timer => Delivery::Timer,
+        };
+        order.delivered(id, what)?;
+        Ok(Some(settled))
+    }
+
+    /// The id the next call or timer takes.
+    pub(super) fn next_id(&self) -> u64 {
+        self.next_id
     }
 
     fn settled(&mut self, kind: &Kind<'js>) {

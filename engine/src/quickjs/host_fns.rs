@@ -1,9 +1,9 @@
 //! The raw host functions a QuickJS sandbox hands the glue (see `runtime-js/glue.js`):
 //! `call(name, argsJson, trace)`, `callPlain(name, args, trace)`, `log(level, line)`,
-//! `note(kind, site, subject, text)`, `sleep(ms)`, `now()`, `random(n)`, `intl(op, spec, a, b)` and
-//! `part(name)`.
+//! `note(kind, site, subject, text)`, `sleep(ms)`, `now()`, `random(n)`, `seed()`,
+//! `intl(op, spec, a, b)` and `part(name)`.
 
-use std::{cell::RefCell, rc::Rc, sync::Arc, task::Context as TaskContext, time::Instant};
+use std::{cell::RefCell, rc::Rc, sync::Arc, task::Context as TaskContext};
 
 use rquickjs::{qjs, Ctx, Function, IntoJs, Object, Value};
 
@@ -12,12 +12,11 @@ use super::{
     plain_json::{Bounds, PlainJson, Unread},
 };
 use crate::calls::{self, Accepted, Held};
+use crate::observed::Entropy;
 use crate::{output::Output, stop::Stop, Host, HostCall, NoteKind};
 
 /// The most timers a program may have waiting at once.
 const MAX_TIMERS: usize = 10_000;
-/// The most random bytes one `random(n)` returns (as `crypto.getRandomValues` allows).
-const MAX_RANDOM_BYTES: usize = 65_536;
 
 /// What the host functions of one run share.
 pub(super) struct Submit<'js> {
@@ -62,22 +61,22 @@ pub(super) fn host_object<'js>(
     submit: Rc<Submit<'js>>,
     bounds: Bounds,
     output: Rc<RefCell<Output>>,
-    started: Instant,
 ) -> rquickjs::Result<Object<'js>> {
+    let entropy = Rc::new(Entropy::new(submit.host.seed()));
     let object = Object::new(ctx.clone())?;
     object.set("traceText", true)?;
     object.set("call", call(ctx, submit.clone())?)?;
     object.set("callPlain", call_plain(ctx, submit.clone(), bounds)?)?;
     object.set("log", log(ctx, submit.clone(), output.clone())?)?;
     object.set("note", note(ctx, output)?)?;
-    object.set("sleep", sleep(ctx, submit)?)?;
+    object.set("sleep", sleep(ctx, submit.clone())?)?;
+    object.set("now", now(ctx, submit)?)?;
+    let seed = entropy.math_seed();
+    object.set("seed", Function::new(ctx.clone(), move || seed.to_vec())?)?;
     object.set(
-        "now",
-        Function::new(ctx.clone(), move || {
-            started.elapsed().as_secs_f64() * 1000.0
-        })?,
+        "random",
+        Function::new(ctx.clone(), move |n: usize| entropy.bytes(n))?,
     )?;
-    object.set("random", Function::new(ctx.clone(), random)?)?;
     object.set(
         "intl",
         Function::new(
@@ -188,8 +187,13 @@ fn sleep<'js>(ctx: &Ctx<'js>, submit: Rc<Submit<'js>>) -> rquickjs::Result<Funct
                 ));
             }
             let delay = std::time::Duration::from_secs_f64((ms.max(0.0) / 1000.0).min(1e9));
+            // A timer a replayed recording fired fires again at its turn, not after its delay.
+            let id = submit.calls.borrow().next_id();
+            let replayed = submit.host.deliveries().is_some_and(|d| d.recorded(id));
             let timer: HostCall = Box::pin(async move {
-                tokio::time::sleep(delay).await;
+                if !replayed {
+                    tokio::time::sleep(delay).await;
+                }
                 Ok(serde_json::Value::Null.into())
             });
             submit.submit(&ctx, Kind::Timer, Ok(timer.into()))
@@ -197,11 +201,16 @@ fn sleep<'js>(ctx: &Ctx<'js>, submit: Rc<Submit<'js>>) -> rquickjs::Result<Funct
     )
 }
 
-/// `random(n)`: `n` bytes (at most [`MAX_RANDOM_BYTES`]) from the operating system.
-fn random(n: usize) -> rquickjs::Result<Vec<u8>> {
-    let mut bytes = vec![0; n.min(MAX_RANDOM_BYTES)];
-    getrandom::fill(&mut bytes).map_err(|_| rquickjs::Error::Unknown)?;
-    Ok(bytes)
+/// `now()`: the host's clock, in milliseconds since the Unix epoch; a clock the host cannot
+/// give (a replay gone another way) ends the run.
+fn now<'js>(ctx: &Ctx<'js>, submit: Rc<Submit<'js>>) -> rquickjs::Result<Function<'js>> {
+    Function::new(ctx.clone(), move |ctx: Ctx<'js>| -> rquickjs::Result<f64> {
+        submit.host.clock().map_err(|failure| {
+            let message = failure.message.clone();
+            submit.stop.fail(failure);
+            throw(&ctx, &message)
+        })
+    })
 }
 
 /// Throw a plain `Error` with `message` in `ctx`.

@@ -122,7 +122,6 @@ pub(super) fn run(
             ctx: ctx.clone(),
             stop,
             limits: &limits,
-            started,
             deadline,
             cancel: &cancel,
             output: Rc::new(RefCell::new(Output::new(limits.max_output_bytes))),
@@ -166,7 +165,6 @@ struct Run<'a, 'js> {
     ctx: Ctx<'js>,
     stop: Arc<Stop>,
     limits: &'a Limits,
-    started: Instant,
     deadline: Instant,
     cancel: &'a CancellationToken,
     output: Rc<RefCell<Output>>,
@@ -261,7 +259,6 @@ impl<'js> Run<'_, 'js> {
             submit,
             self.bounds(VALUE_BYTES),
             self.output.clone(),
-            self.started,
         )
         .map_err(internal)?;
         let reader = PlainJson::new(&self.ctx, self.bounds(2)).map_err(internal)?;
@@ -301,7 +298,15 @@ impl<'js> Run<'_, 'js> {
             }
             self.host.poll_progress(&mut cx);
             let mut settled = false;
-            loop {
+            if let Some(order) = self.host.deliveries() {
+                // One delivery a turn, in the order the host keeps (see `Deliveries`).
+                let ready = self.calls.borrow_mut().poll_ordered(&mut cx, order)?;
+                if let Some(call) = ready {
+                    settled = true;
+                    self.settle(glue, call)?;
+                }
+            }
+            while self.host.deliveries().is_none() {
                 let ready = self.calls.borrow_mut().poll_ready(&mut cx);
                 let Some(call) = ready else {
                     break;

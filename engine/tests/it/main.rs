@@ -12,6 +12,7 @@ mod intl;
 mod intl_v8;
 mod limits;
 mod notes;
+mod observed;
 mod results;
 mod sandbox;
 mod strip;
