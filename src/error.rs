@@ -26,6 +26,9 @@ pub mod codes {
     pub const TOOL_BLOCKED: &str = "TOOL_BLOCKED";
     /// A `run_code` program failed.
     pub const CODE_RUN_FAILED: &str = "CODE_RUN_FAILED";
+    /// A journaled run's sub-call was running when its instance stopped, and is not safe to
+    /// repeat: it may or may not have happened.
+    pub const IN_DOUBT: &str = "IN_DOUBT";
 }
 
 /// Structured error identity for a failed call, alongside the model-facing text.

@@ -92,6 +92,7 @@ pub mod visible;
 
 pub use ptc_schema as schema;
 
+pub use code::journal;
 pub use code::typecheck;
 pub use code::{
     CodeConfig, CodeExecutor, ConsoleFn, LogLevel, SubCallLimits, DEFAULT_MAX_RESULT_CHARS,

@@ -129,7 +129,7 @@ pub use host::{Host, HostCall, Reply};
 pub use left::{Left, LeftBehind};
 pub use limits::Limits;
 pub use notes::{Note, NoteKind, MAX_NOTES};
-pub use observed::{nondeterminism, Deliveries, Delivery};
+pub use observed::{nondeterminism, os_seed, system_clock, Deliveries, Delivery};
 pub use program::{shape_program, strip_types, ShapedProgram, MAX_PROGRAM_BYTES};
 #[cfg(feature = "quickjs")]
 pub use quickjs::{Placement, QuickJsEngine};
@@ -307,4 +307,8 @@ pub trait Engine: Send + Sync {
     fn polls_host_while_computing(&self) -> bool {
         false
     }
+
+    /// The engine and the version of its glue, e.g. `quickjs/0.1.0`: a recorded run replays
+    /// only on the engine it was recorded on.
+    fn name(&self) -> String;
 }

@@ -59,16 +59,18 @@ pub fn nondeterminism(message: impl Into<String>) -> RunFailure {
     RunFailure::new(FailureKind::Nondeterminism, message)
 }
 
-/// A seed from the operating system's generator.
-pub(crate) fn os_seed() -> [u8; 32] {
+/// A seed from the operating system's generator (what [`Host::seed`](crate::Host::seed) gives
+/// by default).
+pub fn os_seed() -> [u8; 32] {
     let mut seed = [0; 32];
     // The OS generator does not fail on Linux once booted; a zero seed is still a seed.
     let _ = getrandom::fill(&mut seed);
     seed
 }
 
-/// The system clock: milliseconds since the Unix epoch.
-pub(crate) fn system_clock() -> f64 {
+/// The system clock: milliseconds since the Unix epoch (what [`Host::clock`](crate::Host::clock)
+/// reads by default).
+pub fn system_clock() -> f64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0.0, |d| d.as_secs_f64() * 1000.0)

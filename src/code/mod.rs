@@ -15,6 +15,7 @@
 
 mod bridge;
 mod executor;
+pub mod journal;
 mod output;
 mod run_code;
 mod shapes;
@@ -74,6 +75,9 @@ pub struct CodeConfig {
     pub max_result_chars: usize,
     /// The static type check before each run (none by default: programs run unchecked).
     pub typecheck: Option<typecheck::Typecheck>,
+    /// Where runs are journaled to survive a crash and replay (none by default; see
+    /// [`journal`]).
+    pub journaling: Option<journal::Journaling>,
 }
 
 /// The default of [`CodeConfig::max_result_chars`].
@@ -91,6 +95,7 @@ impl CodeConfig {
             console: None,
             max_result_chars: DEFAULT_MAX_RESULT_CHARS,
             typecheck: None,
+            journaling: None,
         }
     }
 

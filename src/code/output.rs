@@ -243,7 +243,7 @@ pub(crate) fn cap_text(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
 /// The structured `CODE_RUN_FAILED` error for a failed run: `code run failed (<kind>):
 /// <message>`, the `note` on what its calls did and what it cut short, then the output
 /// captured so far.
-fn failure(kind: &str, message: &str, note: &str, output: &[String]) -> ToolError {
+pub(super) fn failure(kind: &str, message: &str, note: &str, output: &[String]) -> ToolError {
     let mut message = format!("code run failed ({kind}): {message}{note}");
     if !output.is_empty() {
         message.push_str("\nCaptured output:\n");

@@ -7,7 +7,8 @@ use ptc_schema::{ParameterSpec, ValueSpec};
 use serde_json::Value;
 
 use super::bridge;
-use super::output::{cap_text, run_result, Failed};
+use super::journal;
+use super::output::{self, cap_text, run_result, Failed};
 use super::typecheck::Verdict;
 use super::CodeConfig;
 use crate::content::ContentBlock;
@@ -131,6 +132,32 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
         result_shapes: super::shapes::result_shapes(&definitions),
         filename: FILENAME.to_string(),
     };
+    let journal = match &config.journaling {
+        Some(journaling) => {
+            let start = journal::Start {
+                program: crate::digest::sha256_hex(program.source.as_bytes()),
+                code: program.source.clone(),
+                engine: config.engine.name(),
+                tools: tools_digest(&definitions),
+                seed: journal::new_seed(),
+                at_ms: crate::session::now_ms(),
+            };
+            match journal::RunJournal::open(journaling, exec.call_id(), start) {
+                Ok(journal) => Some(journal),
+                Err(e) => return Err(output::failure(e.kind.as_str(), &e.message, "", &[])),
+            }
+        }
+        None => None,
+    };
+    let safe: bridge::Safe = {
+        let definitions = definitions.clone();
+        Arc::new(move |name: &str, args: &Value| {
+            definitions
+                .iter()
+                .find(|d| d.name() == name)
+                .is_some_and(|d| d.is_concurrency_safe(args))
+        })
+    };
     let run_signal = ctx.signal().child_token();
     let (host, bridge) = bridge::open(
         ctx.clone(),
@@ -138,6 +165,7 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
         &config.sub_calls,
         config.console.clone(),
         config.engine.polls_host_while_computing(),
+        journal.clone().map(|journal| (journal, safe)),
     );
     let engine_run = config
         .engine
@@ -156,6 +184,8 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
             }
         }
     }
+    // A replay that went another way says so; its output is not the run's to record.
+    let diverged = matches!(&report.outcome, Err(f) if f.kind == FailureKind::Nondeterminism);
     let reason = match &report.outcome {
         Ok(_) => "completed",
         Err(f) => f.kind.as_str(),
@@ -176,10 +206,39 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
         may_change: &may_change,
     };
     let result = run_result(report, config.limits.max_output_bytes, failed);
-    with_block(result, appended).map_err(|mut error| {
+    let result = with_block(result, appended);
+    if let Some(journal) = journal.as_ref().filter(|_| !diverged) {
+        let (text, is_error) = match &result {
+            Ok(value) => (value.as_str().unwrap_or_default(), false),
+            Err(error) => (error.message.as_str(), true),
+        };
+        if let Err(e) = journal.end(text, is_error) {
+            return Err(output::failure(e.kind.as_str(), &e.message, "", &[]));
+        }
+    }
+    result.map_err(|mut error| {
         error.message = cap_text(&error.message, config.max_result_chars).into_owned();
         error
     })
+}
+
+/// The sha256 of the tools a program can call: their names and input schemas, in name order.
+fn tools_digest(definitions: &[Arc<ToolDefinition>]) -> String {
+    let mut tools: Vec<(&str, String)> = definitions
+        .iter()
+        .map(|d| {
+            (
+                d.name(),
+                ptc_schema::value::to_string_unbounded(d.parameters()),
+            )
+        })
+        .collect();
+    tools.sort();
+    let text: String = tools
+        .iter()
+        .map(|(name, schema)| format!("{name}\n{schema}\n"))
+        .collect();
+    crate::digest::sha256_hex(text.as_bytes())
 }
 
 /// The run's result (or error) with the type check's `[typecheck]` block after it.

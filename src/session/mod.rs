@@ -103,6 +103,21 @@ pub enum SessionEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         meta: Option<Value>,
     },
+    /// A journaled run's sub-call answered from its journal instead of dispatched (see
+    /// `ptc::journal`).
+    #[serde(rename = "tool/ptc-replayed")]
+    PtcReplayed {
+        /// Milliseconds since the Unix epoch.
+        at_ms: u64,
+        /// The outer `run_code` call id.
+        parent_call_id: String,
+        /// `<callId>:ptc:<n>`.
+        sub_call_id: String,
+        /// Sub-tool name.
+        name: String,
+        /// Whether the recorded result was an error.
+        is_error: bool,
+    },
     /// An approval service answered an `ask` decision (or none was available).
     #[serde(rename = "tool/approval")]
     Approval {
@@ -128,6 +143,7 @@ impl SessionEvent {
             SessionEvent::ToolResult { .. } => "tool/result",
             SessionEvent::PtcDispatchStart { .. } => "tool/ptc-dispatch-start",
             SessionEvent::PtcDispatch { .. } => "tool/ptc-dispatch",
+            SessionEvent::PtcReplayed { .. } => "tool/ptc-replayed",
             SessionEvent::Approval { .. } => "tool/approval",
         }
     }

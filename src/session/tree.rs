@@ -101,7 +101,7 @@ pub fn build_tree(events: &[SessionEvent]) -> Vec<CallNode> {
                         Some(settled(*at_ms, *is_error, content, error, meta));
                 }
             }
-            SessionEvent::Approval { .. } => {}
+            SessionEvent::Approval { .. } | SessionEvent::PtcReplayed { .. } => {}
         }
     }
     roots

@@ -4,6 +4,7 @@
 //! deno-quickjs`).
 
 mod batches;
+mod code_journal;
 mod code_limits;
 mod code_modes;
 mod code_notes;

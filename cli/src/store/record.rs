@@ -108,6 +108,7 @@ pub(crate) fn record_of(
         SessionEvent::ToolCall { at_ms, name, .. }
         | SessionEvent::PtcDispatchStart { at_ms, name, .. }
         | SessionEvent::PtcDispatch { at_ms, name, .. }
+        | SessionEvent::PtcReplayed { at_ms, name, .. }
         | SessionEvent::Approval { at_ms, name, .. } => (at_ms, name, None),
     };
     let mut value = serde_json::to_value(event).map_err(|e| SessionError(e.to_string()))?;
@@ -137,7 +138,8 @@ pub(crate) fn run_of(event: &SessionEvent) -> &str {
             call_id.split(":ptc:").next().unwrap_or(call_id)
         }
         SessionEvent::PtcDispatchStart { parent_call_id, .. }
-        | SessionEvent::PtcDispatch { parent_call_id, .. } => parent_call_id,
+        | SessionEvent::PtcDispatch { parent_call_id, .. }
+        | SessionEvent::PtcReplayed { parent_call_id, .. } => parent_call_id,
     }
 }
 

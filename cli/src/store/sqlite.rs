@@ -150,7 +150,7 @@ pub(crate) fn list(path: &Path, filter: &Filter) -> Result<Vec<RunRow>, String> 
 }
 
 /// A connection to `path`: created (private to the user) when `create`, else it must exist.
-fn connect(path: &Path, create: bool) -> Result<Connection, String> {
+pub(super) fn connect(path: &Path, create: bool) -> Result<Connection, String> {
     if !create && !path.exists() {
         return Err(format!("no run store at {}", path.display()));
     }

@@ -100,6 +100,10 @@ impl std::fmt::Debug for DenoEngine {
 }
 
 impl Engine for DenoEngine {
+    fn name(&self) -> String {
+        concat!("deno/", env!("CARGO_PKG_VERSION")).to_string()
+    }
+
     fn run(
         &self,
         program: Program,

@@ -98,6 +98,10 @@ impl QuickJsEngine {
 }
 
 impl Engine for QuickJsEngine {
+    fn name(&self) -> String {
+        concat!("quickjs/", env!("CARGO_PKG_VERSION")).to_string()
+    }
+
     fn run(
         &self,
         program: Program,

@@ -56,6 +56,16 @@ impl Fates {
         self.fates.push(Fate::Unsettled);
     }
 
+    /// Call `n` was answered from its run's journal, with `error` if it failed.
+    pub(super) fn replayed(&mut self, n: u64, error: Option<&str>) {
+        self.queued(n);
+        let fate = match error {
+            Some(message) => Fate::Failed(message.chars().take(MAX_MESSAGE_CHARS).collect()),
+            None => Fate::Succeeded,
+        };
+        self.set(n, fate);
+    }
+
     /// Call `n` committed with `result`.
     pub(super) fn committed(&mut self, n: u64, result: &ToolExecutionResult) {
         let fate = match &result.outcome {

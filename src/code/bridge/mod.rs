@@ -36,7 +36,9 @@ use serde_json::Value;
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
+use super::journal::{Recorded, RunJournal};
 use super::{ConsoleFn, SubCallLimits};
+use crate::error::codes::IN_DOUBT;
 use crate::execution::{ToolExecution, ToolRunContext};
 use crate::executor::{PolicyStages, Scheduler};
 use crate::policy::waiting::PersonClock;
@@ -56,6 +58,12 @@ use fates::{SharedFates, Unsettled};
 use sub_calls::{SubCall, SubCalls};
 
 pub(super) type Reply = oneshot::Sender<Result<ptc_engine::Reply, String>>;
+
+/// Whether a call of a tool with these arguments is safe to repeat (concurrency-safe).
+pub(crate) type Safe = Arc<dyn Fn(&str, &Value) -> bool + Send + Sync>;
+
+/// A journaled run's journal, and which calls are safe to repeat.
+pub(crate) type Journal = (Arc<RunJournal>, Safe);
 
 /// How long [`Bridge::wind_down`] waits for cancelled sub-calls to finish before it
 /// abandons them: the most a run can end after its deadline.
@@ -80,6 +88,7 @@ pub(crate) fn open(
     limits: &SubCallLimits,
     console: Option<ConsoleFn>,
     engine_polls_while_computing: bool,
+    journal: Option<Journal>,
 ) -> (BridgeHost, Bridge) {
     let outer = ctx.execution().clone();
     let person = Arc::new(PersonClock::default());
@@ -94,6 +103,7 @@ pub(crate) fn open(
         changes: changes.clone(),
         fates: fates.clone(),
         paging: paging.clone(),
+        journal: journal.clone(),
     };
     let scheduler = Scheduler::new(registry, sub_calls, limits.max_parallel)
         .with_policy_stages(PolicyStages::OneAtATime)
@@ -114,6 +124,7 @@ pub(crate) fn open(
         person,
         fates: fates.clone(),
         paging: paging.clone(),
+        journal,
     };
     (
         host,
@@ -145,6 +156,8 @@ pub(crate) struct BridgeHost {
     fates: SharedFates,
     /// The pages the calls asked for.
     paging: SharedPaging,
+    /// The run's journal, if it is journaled.
+    journal: Option<Journal>,
 }
 
 pub(super) fn over(reason: &str) -> String {
@@ -180,6 +193,22 @@ impl Host for BridgeHost {
                         ptc_sdk_gen::thousands(self.max_pending as u64)
                     ),
                 });
+            }
+            if let Some((journal, safe)) = &self.journal {
+                let answered = match journal.call(n, name, &args, safe(name, &args))? {
+                    Recorded::Live => None,
+                    Recorded::Reply(result) => Some(result),
+                    Recorded::InDoubt => Some(Err(format!(
+                        "{IN_DOUBT}: {name} was running when the run's last instance stopped: \
+                         it may or may not have happened (check before retrying)"
+                    ))),
+                };
+                if let Some(result) = answered {
+                    run.submitted = n;
+                    fates::lock(&self.fates).replayed(n, result.as_ref().err().map(String::as_str));
+                    sub_calls::log_replayed(run.scheduler.schedule(), n, name, result.is_err());
+                    return Ok(Box::pin(async move { result }));
+                }
             }
             run.submitted = n;
             fates::lock(&self.fates).queued(n);
@@ -227,6 +256,26 @@ impl Host for BridgeHost {
 
     fn paused(&self) -> std::time::Duration {
         self.person.waited()
+    }
+
+    fn seed(&self) -> [u8; 32] {
+        match &self.journal {
+            Some((journal, _)) => journal.seed(),
+            None => ptc_engine::os_seed(),
+        }
+    }
+
+    fn clock(&self) -> Result<f64, RunFailure> {
+        match &self.journal {
+            Some((journal, _)) => journal.clock(),
+            None => Ok(ptc_engine::system_clock()),
+        }
+    }
+
+    fn deliveries(&self) -> Option<&dyn ptc_engine::Deliveries> {
+        self.journal
+            .as_ref()
+            .map(|(journal, _)| &**journal as &dyn ptc_engine::Deliveries)
     }
 
     fn poll_progress(&self, cx: &mut Context<'_>) {

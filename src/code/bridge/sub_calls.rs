@@ -41,6 +41,8 @@ pub(super) struct SubCalls {
     pub(super) fates: super::SharedFates,
     /// Where results were cut short (see `paging`).
     pub(super) paging: super::SharedPaging,
+    /// The run's journal, which records each live call's result as it commits.
+    pub(super) journal: Option<super::Journal>,
 }
 
 /// Changes a failed run lists at most.
@@ -94,7 +96,7 @@ impl Schedule for SubCalls {
         }
         let (ctx, exec) = (self.ctx.clone(), exec.clone());
         let pipeline = call.pipeline.expect("a committed call has started");
-        let reply = call.reply;
+        let (reply, n, journal) = (call.reply, call.n, self.journal.clone());
         let work = async move {
             for context in &result.additional_contexts {
                 ctx.defer_context(context.clone());
@@ -122,13 +124,21 @@ impl Schedule for SubCalls {
             }
             // A cap that cut the result short goes with it: the engine notes it at the call.
             let note = result.cut_short.take();
-            let _ = reply.send(match result.outcome {
+            let mut answer = match result.outcome {
                 Outcome::Success { value, .. } => Ok(ptc_engine::Reply {
                     value: Arc::unwrap_or_clone(value),
                     note,
                 }),
                 Outcome::Failure(failure) => Err(failure.message),
-            });
+            };
+            if let Some((journal, safe)) = &journal {
+                let safe = safe(exec.name(), exec.arguments());
+                if let Err(e) = journal.settled(n, &answer, safe) {
+                    // Unrecorded, the result would be lost to a replay: the program hears so.
+                    answer = Err(e.message);
+                }
+            }
+            let _ = reply.send(answer);
         };
         Some(work.boxed())
     }
@@ -176,6 +186,17 @@ impl SubCalls {
             meta: None,
         });
     }
+}
+
+/// Log sub-call `n` of `name`, answered from the run's journal.
+pub(super) fn log_replayed(calls: &SubCalls, n: u64, name: &str, is_error: bool) {
+    log_to(&calls.ctx, |parent| SessionEvent::PtcReplayed {
+        at_ms: now_ms(),
+        parent_call_id: parent.to_string(),
+        sub_call_id: format!("{parent}:ptc:{n}"),
+        name: name.to_string(),
+        is_error,
+    });
 }
 
 /// Append a code-mode event to the outer call's session, if it has one.

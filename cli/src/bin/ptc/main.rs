@@ -3,6 +3,7 @@
 //! Exit codes: 0 success, 1 the result is an error, 2 a usage or setup error, 3 the run
 //! finished but its session log could not be written (events were lost).
 
+mod durable;
 mod format;
 mod observe;
 mod output;
@@ -51,6 +52,12 @@ enum Command {
         after_help = "Examples:\n  ptc serve --tools builtin --mode code\n  ptc serve --tools testkit --mcp 'everything=npx -y @modelcontextprotocol/server-everything' --http 8808"
     )]
     Serve(serve::ServeArgs),
+    /// Continue a durable run (`ptc run --run-id`) whose process died: what its journal holds
+    /// is replayed, the rest runs.
+    #[command(
+        after_help = "Example:\n  ptc run --tools builtin --log sqlite:runs.sqlite --run-id fix-42 fix.ts\n  ptc resume --tools builtin sqlite:runs.sqlite fix-42"
+    )]
+    Resume(durable::ResumeArgs),
     /// Trust a workspace's ptc.toml: record the sha256 of its exact content outside the
     /// workspace, so that its [[mcp]] servers, tools and allow rules apply.
     #[command(
@@ -79,6 +86,7 @@ fn main() -> ExitCode {
             Command::Tools(args) => setup::tools(args).await,
             Command::Replay(args) => setup::replay(args).await,
             Command::Serve(args) => serve::main(args).await,
+            Command::Resume(args) => durable::resume(args).await,
             Command::Trust(args) => trust::main(args),
         }
     });

@@ -27,49 +27,54 @@ use crate::setup::{parse_typecheck, registry, PackArgs};
 #[derive(Args, Debug)]
 pub struct RunArgs {
     #[command(flatten)]
-    packs: PackArgs,
+    pub(crate) packs: PackArgs,
     #[command(flatten)]
-    telemetry: crate::observe::TelemetryArgs,
+    pub(crate) telemetry: crate::observe::TelemetryArgs,
     /// Wall-clock limit for the program, in milliseconds (default 120000).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    timeout_ms: Option<u64>,
+    pub(crate) timeout_ms: Option<u64>,
     /// Heap limit for the program, in MiB (default 256).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    max_heap_mb: Option<u64>,
+    pub(crate) max_heap_mb: Option<u64>,
     /// Characters of the result the model sees; the rest is cut to head and tail (default 50000).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    max_result_chars: Option<u64>,
+    pub(crate) max_result_chars: Option<u64>,
     /// Concurrency-safe tool calls that may overlap (default 10).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    max_parallel: Option<u64>,
+    pub(crate) max_parallel: Option<u64>,
     /// Print a compact trace of each tool call (name, duration, ok/error) on stderr.
     #[arg(long)]
-    trace: bool,
+    pub(crate) trace: bool,
     /// Keep the session's events in URL: a file path (JSON lines), sqlite:PATH,
     /// postgres://… or off (default: `[log] url` in ptc.toml, else no log).
     #[arg(long, value_name = "URL")]
-    log: Option<ptc_cli::store::LogTarget>,
+    pub(crate) log: Option<ptc_cli::store::LogTarget>,
     /// Print the whole result (isError, content, error) as JSON.
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
     /// Run the program N times in this process (each a fresh run_code call) and print timings on stderr.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    repeat: Option<u64>,
+    pub(crate) repeat: Option<u64>,
     /// Type-check each program with TypeScript 7 before it runs: off, warn (run, then list
     /// the type errors) or error (refuse a program that has any) (default: `[code] typecheck`
     /// in ptc.toml, else off).
     #[arg(long, value_name = "MODE", value_parser = parse_typecheck)]
-    typecheck: Option<ptc::typecheck::TypecheckMode>,
+    pub(crate) typecheck: Option<ptc::typecheck::TypecheckMode>,
     /// The run_code description (5-10 words, shown in UIs).
     #[arg(
         long,
         value_name = "TEXT",
         default_value = "ad-hoc program run from the ptc command line"
     )]
-    description: String,
+    pub(crate) description: String,
+    /// Make the run durable under ID: it keeps a journal of what the program observes in the
+    /// --log store (sqlite:PATH), and a run with this id whose process died resumes from it
+    /// (see `ptc resume`).
+    #[arg(long, value_name = "ID", conflicts_with = "repeat")]
+    pub(crate) run_id: Option<String>,
     /// The program file, or `-` for standard input.
     #[arg(value_name = "FILE|-")]
-    file: String,
+    pub(crate) file: String,
 }
 
 /// The program in `file` (or standard input for `-`), at most
@@ -105,9 +110,14 @@ fn read_program(file: &str) -> Result<String, String> {
 }
 
 /// Run the command.
-pub async fn main(mut args: RunArgs) -> Result<ExitCode, String> {
-    args.packs.typecheck = args.typecheck;
+pub async fn main(args: RunArgs) -> Result<ExitCode, String> {
     let code = read_program(&args.file)?;
+    main_with(args, code).await
+}
+
+/// Run `code` as `args` say (their `file` is not read).
+pub(crate) async fn main_with(mut args: RunArgs, code: String) -> Result<ExitCode, String> {
+    args.packs.typecheck = args.typecheck;
     let limits = LimitsConfig {
         timeout_ms: args.timeout_ms,
         max_heap_mb: args.max_heap_mb.map(|n| n as usize),
@@ -118,8 +128,13 @@ pub async fn main(mut args: RunArgs) -> Result<ExitCode, String> {
     // Console output streams live to stderr (not under --repeat, which measures).
     let live = args.repeat.is_none();
     let streamed = Streamed::default();
+    let journaling = match &args.run_id {
+        Some(_) => Some(crate::durable::journaling(args.log.as_ref(), true)?),
+        None => None,
+    };
     let setup = registry(&args.packs, |config| {
         limits.apply(config);
+        config.journaling = journaling;
         if live {
             let streamed = streamed.clone();
             config.console = Some(Arc::new(move |_: &ToolExecution, _, line: &str| {
@@ -279,8 +294,12 @@ async fn run(
             break;
         }
         sub_calls.store(0, Ordering::Relaxed);
+        let call_id = match &args.run_id {
+            Some(id) => id.clone(),
+            None => format!("run-{}-{i}", ptc::session::process_tag()),
+        };
         let batch = ToolBatchInput::new(vec![ToolCallBlock::new(
-            format!("run-{}-{i}", ptc::session::process_tag()),
+            call_id,
             ptc::RUN_CODE,
             json!({"code": code, "description": args.description}),
         )])

@@ -165,6 +165,10 @@ pub struct ReplayArgs {
     /// Only runs that started at or before TIME (RFC 3339, or ms since the epoch).
     #[arg(long, value_name = "TIME", value_parser = ptc_cli::store::parse_time)]
     until: Option<i64>,
+    /// Re-run the store's durable runs (or --run's) against their journals with every tool
+    /// disabled: one line per run, `same` or how it diverged; exit 1 on any divergence.
+    #[arg(long, conflicts_with_all = ["html", "list"])]
+    rerun: bool,
     /// The session log: a file (JSON lines), sqlite:PATH or postgres://….
     #[arg(value_name = "URL")]
     file: ptc_cli::store::LogTarget,
@@ -455,6 +459,9 @@ pub async fn tools(args: ToolsArgs) -> Result<ExitCode, String> {
 /// `ptc replay`: the call tree as text, with `--html` as a waterfall page, or with `--list`
 /// the runs; from any store, filtered by run, instance and start time.
 pub async fn replay(args: ReplayArgs) -> Result<ExitCode, String> {
+    if args.rerun {
+        return crate::durable::rerun(&args.packs, &args.file, args.run.as_deref()).await;
+    }
     let filter = ptc_cli::store::Filter {
         run: args.run.clone(),
         instance: args.instance.clone(),

@@ -1,0 +1,194 @@
+//! Durable runs: a journal of everything a program observes from outside, so that a run can be
+//! replayed in a fresh sandbox and come out the same.
+//!
+//! A program is deterministic given what it observes: its sub-calls' results, the order in
+//! which they and its timers reach it, the clock and its random numbers (see
+//! `ptc_engine::Host::{seed, clock, deliveries}`). A run whose [`CodeConfig`] has
+//! [`Journaling`] records all of that, keyed by the `run_code` call's id, in a
+//! [`JournalStore`]:
+//!
+//! ```text
+//! start  (program, engine, tools digests, seed, time)
+//! call n (tool, sha256 of its arguments)  — before a live call is dispatched; written through
+//!        before a call that may change something (not concurrency-safe) runs
+//! result n (the reply the program got)    — as the call commits
+//! clock ms ×count, delivery id            — in the order the program saw them
+//! end    (the run's output)
+//! ```
+//!
+//! A run whose journal already holds entries replays them: a sub-call whose result is
+//! recorded gets it back without being dispatched (logged as `tool/ptc-replayed`); deliveries,
+//! clock readings and the seed come from the journal; a program that goes another way (another
+//! tool or other arguments at call n, another program, engine or tool list) fails with
+//! `code run failed (nondeterminism)` naming `<callId>:ptc:<n>`. Once the journal is played
+//! out the run goes live and records on. A call recorded as started without a result is in
+//! doubt: it runs again only if it is concurrency-safe, otherwise the program gets a
+//! `ToolCallError` saying it may or may not have happened (`IN_DOUBT`).
+//!
+//! [`CodeConfig`]: super::CodeConfig
+
+mod run;
+
+pub(crate) use run::{new_seed, Recorded, RunJournal};
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// One entry of a run's journal.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Entry {
+    /// The run began.
+    Start(Start),
+    /// The program read the clock `count` times in a row and saw `ms` (since the Unix epoch,
+    /// whole milliseconds) each time.
+    Clock {
+        /// What it read.
+        ms: f64,
+        /// How many times in a row.
+        count: u64,
+    },
+    /// Sub-call `n` was dispatched live.
+    Call {
+        /// The call's number in the run (`<callId>:ptc:<n>`).
+        n: u64,
+        /// The tool.
+        name: String,
+        /// The sha256 of its arguments' JSON text.
+        args: String,
+    },
+    /// Sub-call `n` settled: what the program got.
+    Result {
+        /// The call's number.
+        n: u64,
+        /// The tool's value, on success.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        value: Option<Value>,
+        /// A cap's note on the value.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
+        /// The error message the program's `ToolCallError` carries, on failure.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+    },
+    /// A call or timer reached the program (the engine's numbering: calls and timers
+    /// together, in the order the program made them).
+    Delivery {
+        /// Its number.
+        id: u64,
+        /// Whether it was a timer.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        timer: bool,
+    },
+    /// The run ended.
+    End {
+        /// What `run_code` returned (the model's text).
+        output: String,
+        /// Whether that was an error.
+        is_error: bool,
+    },
+}
+
+/// How a journaled run began: what must be the same for a replay to be one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Start {
+    /// The sha256 of the program's text.
+    pub program: String,
+    /// The program's text, so that any instance that reaches the store can resume the run.
+    pub code: String,
+    /// The engine and its glue (`quickjs`/`deno` and ptc-engine's version).
+    pub engine: String,
+    /// The sha256 of the tools the program could call (names and input schemas).
+    pub tools: String,
+    /// The seed of the run's random numbers, as 64 hex digits.
+    pub seed: String,
+    /// When it began (milliseconds since the Unix epoch).
+    pub at_ms: u64,
+}
+
+/// Why a journal could not be read or written.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("run journal: {0}")]
+pub struct JournalError(pub String);
+
+/// Where journals are kept: a run store's table, or memory.
+///
+/// Entries of one run are numbered from 0; [`JournalStore::append`] writes `entries` as
+/// numbers `from..`, durably when it returns, and fails if any of those numbers is taken (an
+/// instance that lost the run must not write on). It is called from the engine's thread and
+/// from async tasks: it may block briefly (one transaction), never on the program.
+pub trait JournalStore: Send + Sync {
+    /// Append `entries` to `run`'s journal as numbers `from`, `from + 1`, ….
+    fn append(&self, run: &str, from: u64, entries: &[Entry]) -> Result<(), JournalError>;
+
+    /// Every entry of `run`'s journal, in order (empty for a run never journaled).
+    fn load(&self, run: &str) -> Result<Vec<Entry>, JournalError>;
+
+    /// The runs with a journal, oldest first.
+    fn runs(&self) -> Result<Vec<String>, JournalError>;
+}
+
+/// Whether, where and how `run_code` runs are journaled.
+#[derive(Clone)]
+pub struct Journaling {
+    /// Where the journals are.
+    pub store: Arc<dyn JournalStore>,
+    /// `false` re-runs recorded runs with every tool disabled: a call the journal does not
+    /// answer, or a run that would go live, is a divergence (`ptc replay --rerun`).
+    pub live: bool,
+}
+
+impl std::fmt::Debug for Journaling {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Journaling")
+            .field("live", &self.live)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Journals in memory, for tests and for replaying what was read from elsewhere.
+#[derive(Default)]
+pub struct MemoryJournal {
+    runs: Mutex<BTreeMap<String, Vec<Entry>>>,
+    order: Mutex<Vec<String>>,
+}
+
+impl MemoryJournal {
+    /// An empty store.
+    pub fn new() -> Arc<Self> {
+        Arc::new(Self::default())
+    }
+}
+
+impl JournalStore for MemoryJournal {
+    fn append(&self, run: &str, from: u64, entries: &[Entry]) -> Result<(), JournalError> {
+        let mut runs = self.runs.lock().unwrap_or_else(|e| e.into_inner());
+        let journal = runs.entry(run.to_string()).or_insert_with(|| {
+            self.order
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(run.to_string());
+            Vec::new()
+        });
+        if journal.len() as u64 != from {
+            return Err(JournalError(format!(
+                "{run}: entry {from} is not the next ({} are written)",
+                journal.len()
+            )));
+        }
+        journal.extend_from_slice(entries);
+        Ok(())
+    }
+
+    fn load(&self, run: &str) -> Result<Vec<Entry>, JournalError> {
+        let runs = self.runs.lock().unwrap_or_else(|e| e.into_inner());
+        Ok(runs.get(run).cloned().unwrap_or_default())
+    }
+
+    fn runs(&self) -> Result<Vec<String>, JournalError> {
+        Ok(self.order.lock().unwrap_or_else(|e| e.into_inner()).clone())
+    }
+}

@@ -1,0 +1,392 @@
+//! One journaled run: what it replays and what it records (see the [module docs](super)).
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use ptc_engine::{nondeterminism, Deliveries, Delivery, FailureKind, RunFailure};
+use serde_json::Value;
+
+use super::{Entry, JournalStore, Journaling, Start};
+use crate::digest::sha256_hex;
+
+/// A recorded reading of the clock or delivery, still to replay.
+#[derive(Debug)]
+enum Moment {
+    Clock { ms: f64, left: u64 },
+    Delivery(u64),
+}
+
+/// What the journal says of a sub-call the program makes.
+#[derive(Debug)]
+pub(crate) enum Recorded {
+    /// Its recorded answer: the program gets it without the call being dispatched.
+    Reply(Result<ptc_engine::Reply, String>),
+    /// Recorded as started, never as settled, and not safe to repeat.
+    InDoubt,
+    /// Not recorded (or in doubt and safe to repeat): dispatch it.
+    Live,
+}
+
+/// The journal of one `run_code` run.
+pub(crate) struct RunJournal {
+    store: Arc<dyn JournalStore>,
+    /// The journal's key: the `run_code` call's id.
+    run: String,
+    live: bool,
+    seed: [u8; 32],
+    state: Mutex<State>,
+}
+
+#[derive(Default)]
+struct State {
+    /// Entries in the store.
+    written: u64,
+    /// Entries to write at the next flush.
+    pending: Vec<Entry>,
+    /// The clock readings being recorded: the last one and how many times in a row.
+    reading: Option<(f64, u64)>,
+    /// Readings and deliveries still to replay, in order.
+    timeline: VecDeque<Moment>,
+    /// Deliveries the recording holds.
+    delivered: HashSet<u64>,
+    /// Recorded calls: tool and argument digest.
+    calls: HashMap<u64, (String, String)>,
+    /// Recorded results.
+    results: HashMap<u64, Result<ptc_engine::Reply, String>>,
+    /// The recorded end: the output and whether it was an error.
+    end: Option<(String, bool)>,
+}
+
+impl RunJournal {
+    /// Open the journal of run `run` (a `run_code` call's id) for a run of `start`'s program,
+    /// engine and tools (its `seed` and `at_ms` are used for a new journal only).
+    pub(crate) fn open(
+        journaling: &Journaling,
+        run: &str,
+        start: Start,
+    ) -> Result<Arc<RunJournal>, RunFailure> {
+        let entries = journaling.store.load(run).map_err(unwritable)?;
+        let mut state = State {
+            written: entries.len() as u64,
+            ..State::default()
+        };
+        let mut entries = entries.into_iter();
+        let seed = match entries.next() {
+            None if !journaling.live => {
+                return Err(nondeterminism(format!("run {run} has no journal")));
+            }
+            None => {
+                let seed = start.seed.clone();
+                state.pending.push(Entry::Start(start));
+                seed
+            }
+            Some(Entry::Start(recorded)) => {
+                same_run(run, &recorded, &start)?;
+                for entry in entries {
+                    state.take(entry);
+                }
+                recorded.seed
+            }
+            Some(other) => {
+                return Err(nondeterminism(format!(
+                    "run {run}'s journal does not begin with its start: {other:?}"
+                )));
+            }
+        };
+        let seed = hex_seed(&seed)
+            .ok_or_else(|| nondeterminism(format!("run {run}'s journal has no usable seed")))?;
+        Ok(Arc::new(RunJournal {
+            store: journaling.store.clone(),
+            run: run.to_string(),
+            live: journaling.live,
+            seed,
+            state: Mutex::new(state),
+        }))
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The run's seed (recorded, or new).
+    pub(crate) fn seed(&self) -> [u8; 32] {
+        self.seed
+    }
+
+    /// A reading of the clock: the recorded one while replaying, else the system clock's (in
+    /// whole milliseconds), recorded.
+    pub(crate) fn clock(&self) -> Result<f64, RunFailure> {
+        let mut state = self.lock();
+        match state.timeline.front_mut() {
+            Some(Moment::Clock { ms, left }) => {
+                let ms = *ms;
+                *left -= 1;
+                if *left == 0 {
+                    state.timeline.pop_front();
+                }
+                return Ok(ms);
+            }
+            Some(Moment::Delivery(id)) => {
+                return Err(nondeterminism(format!(
+                    "the program read the clock where its recording hands it call {id}"
+                )));
+            }
+            None => {}
+        }
+        if !self.live {
+            return Err(self.past_recording("read the clock"));
+        }
+        let ms = crate::session::now_ms() as f64;
+        state.reading = match state.reading.take() {
+            Some((last, count)) if last == ms => Some((ms, count + 1)),
+            Some((last, count)) => {
+                state.pending.push(Entry::Clock { ms: last, count });
+                Some((ms, 1))
+            }
+            None => Some((ms, 1)),
+        };
+        Ok(ms)
+    }
+
+    /// The program makes sub-call `n` of `name` with `args` (`safe`: the tool says repeating
+    /// it is harmless). A call the journal holds must be the same call.
+    pub(crate) fn call(
+        &self,
+        n: u64,
+        name: &str,
+        args: &Value,
+        safe: bool,
+    ) -> Result<Recorded, RunFailure> {
+        let digest = sha256_hex(ptc_schema::value::to_string_unbounded(args).as_bytes());
+        let mut state = self.lock();
+        if let Some((tool, recorded)) = state.calls.get(&n) {
+            if tool != name || *recorded != digest {
+                let what = if tool != name {
+                    format!("calls {tool} there, the program {name}")
+                } else {
+                    format!("calls {name} there with other arguments")
+                };
+                return Err(nondeterminism(format!(
+                    "{}:ptc:{n}: the recording {what}",
+                    self.run
+                )));
+            }
+            return Ok(match state.results.get(&n) {
+                Some(result) => Recorded::Reply(result.clone()),
+                None if !self.live => {
+                    return Err(self.past_recording(&format!("call {name} (call {n})")))
+                }
+                None if safe => Recorded::Live,
+                None => Recorded::InDoubt,
+            });
+        }
+        if !self.live {
+            return Err(self.past_recording(&format!("call {name} (call {n})")));
+        }
+        state.push(Entry::Call {
+            n,
+            name: name.to_string(),
+            args: digest,
+        });
+        if !safe {
+            // A call that may change something is on record before it runs.
+            self.flush(&mut state)?;
+        }
+        Ok(Recorded::Live)
+    }
+
+    /// Live sub-call `n` settled with `result` (`safe` as for [`RunJournal::call`]).
+    pub(crate) fn settled(
+        &self,
+        n: u64,
+        result: &Result<ptc_engine::Reply, String>,
+        safe: bool,
+    ) -> Result<(), RunFailure> {
+        let mut state = self.lock();
+        if state.results.contains_key(&n) {
+            return Ok(());
+        }
+        let (value, note, error) = match result {
+            Ok(reply) => (Some(reply.value.clone()), reply.note.clone(), None),
+            Err(message) => (None, None, Some(message.clone())),
+        };
+        state.push(Entry::Result {
+            n,
+            value,
+            note,
+            error,
+        });
+        if safe {
+            return Ok(());
+        }
+        self.flush(&mut state)
+    }
+
+    /// The run ended with `output`: recorded, or while re-running, compared with the
+    /// recorded end.
+    pub(crate) fn end(&self, output: &str, is_error: bool) -> Result<(), RunFailure> {
+        let mut state = self.lock();
+        if let Some((recorded, was_error)) = &state.end {
+            if recorded != output || *was_error != is_error {
+                return Err(nondeterminism(format!(
+                    "{}: the run ended with another output than its recording's",
+                    self.run
+                )));
+            }
+            return Ok(());
+        }
+        if !self.live {
+            return Err(self.past_recording("end"));
+        }
+        state.push(Entry::End {
+            output: output.to_string(),
+            is_error,
+        });
+        self.flush(&mut state)
+    }
+
+    fn flush(&self, state: &mut State) -> Result<(), RunFailure> {
+        if let Some((ms, count)) = state.reading.take() {
+            state.pending.push(Entry::Clock { ms, count });
+        }
+        if state.pending.is_empty() {
+            return Ok(());
+        }
+        self.store
+            .append(&self.run, state.written, &state.pending)
+            .map_err(unwritable)?;
+        state.written += state.pending.len() as u64;
+        state.pending.clear();
+        Ok(())
+    }
+
+    /// A re-run that goes on past its recording.
+    fn past_recording(&self, what: &str) -> RunFailure {
+        nondeterminism(format!(
+            "{}: the program goes on past its recording (it would {what})",
+            self.run
+        ))
+    }
+}
+
+impl Deliveries for RunJournal {
+    fn recorded(&self, id: u64) -> bool {
+        self.lock().delivered.contains(&id)
+    }
+
+    fn next(&self) -> Result<Option<u64>, RunFailure> {
+        let state = self.lock();
+        match state.timeline.front() {
+            Some(Moment::Delivery(id)) => Ok(Some(*id)),
+            Some(Moment::Clock { left, .. }) => Err(nondeterminism(format!(
+                "the program waits where its recording reads the clock {left} more time(s)"
+            ))),
+            None if self.live => Ok(None),
+            None => Err(self.past_recording("wait for another call or timer")),
+        }
+    }
+
+    fn delivered(&self, id: u64, what: Delivery) -> Result<(), RunFailure> {
+        let mut state = self.lock();
+        if let Some(Moment::Delivery(next)) = state.timeline.front() {
+            if *next == id {
+                state.timeline.pop_front();
+            }
+            return Ok(());
+        }
+        state.push(Entry::Delivery {
+            id,
+            timer: what == Delivery::Timer,
+        });
+        Ok(())
+    }
+}
+
+impl State {
+    /// Take in one recorded entry (after the start).
+    fn take(&mut self, entry: Entry) {
+        match entry {
+            Entry::Start(_) => {}
+            Entry::Clock { ms, count } => {
+                if count > 0 {
+                    self.timeline.push_back(Moment::Clock { ms, left: count });
+                }
+            }
+            Entry::Delivery { id, .. } => {
+                self.delivered.insert(id);
+                self.timeline.push_back(Moment::Delivery(id));
+            }
+            Entry::Call { n, name, args } => {
+                self.calls.insert(n, (name, args));
+            }
+            Entry::Result {
+                n,
+                value,
+                note,
+                error,
+            } => {
+                let result = match error {
+                    Some(message) => Err(message),
+                    None => Ok(ptc_engine::Reply {
+                        value: value.unwrap_or(Value::Null),
+                        note,
+                    }),
+                };
+                self.results.insert(n, result);
+            }
+            Entry::End { output, is_error } => self.end = Some((output, is_error)),
+        }
+    }
+
+    /// Queue `entry` after the clock readings before it.
+    fn push(&mut self, entry: Entry) {
+        if let Some((ms, count)) = self.reading.take() {
+            self.pending.push(Entry::Clock { ms, count });
+        }
+        self.pending.push(entry);
+    }
+}
+
+/// A recording replays only for the same program on the same engine and tools.
+fn same_run(run: &str, recorded: &Start, now: &Start) -> Result<(), RunFailure> {
+    let differs = |what: &str| {
+        Err(nondeterminism(format!(
+            "{run}: the recording ran another {what}"
+        )))
+    };
+    if recorded.program != now.program {
+        return differs("program");
+    }
+    if recorded.engine != now.engine {
+        return differs(&format!("engine ({})", recorded.engine));
+    }
+    if recorded.tools != now.tools {
+        return differs("set of tools");
+    }
+    Ok(())
+}
+
+/// A journal that cannot be read or written ends the run: it could not be replayed.
+fn unwritable(error: super::JournalError) -> RunFailure {
+    RunFailure::new(FailureKind::Aborted, error.to_string())
+}
+
+/// A seed from its 64 hex digits.
+fn hex_seed(hex: &str) -> Option<[u8; 32]> {
+    let mut seed = [0; 32];
+    if hex.len() != 64 {
+        return None;
+    }
+    for (i, byte) in seed.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    Some(seed)
+}
+
+/// A new seed as 64 hex digits.
+pub(crate) fn new_seed() -> String {
+    ptc_engine::os_seed()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
