@@ -21,6 +21,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
+use ptc::journal::{Journaling, MemoryJournal};
 use ptc::{CodeExecutor, ToolMode, ToolRegistry};
 use ptc_packs::{builtin, PackContext};
 
@@ -63,6 +64,11 @@ fn copy_tree(from: &Path, to: &Path, files: &mut Vec<PathBuf>) {
 /// testkit and builtin over `root`, code mode on the engine under test, with the wall clock
 /// a `// ptc-limits: timeout_ms=N` first line of `program` asks for.
 fn registry(root: &Path, program: &str) -> ToolRegistry {
+    journaled(root, program, None)
+}
+
+/// [`registry`], its runs journaled as `journaling` says.
+fn journaled(root: &Path, program: &str, journaling: Option<Journaling>) -> ToolRegistry {
     let registry = ToolRegistry::new();
     ptc::testkit::register(&registry).unwrap();
     builtin::register(&registry, &PackContext::new(root.to_path_buf())).unwrap();
@@ -74,6 +80,7 @@ fn registry(root: &Path, program: &str) -> ToolRegistry {
     if let Some(ms) = asked {
         config.limits.wall_clock = Duration::from_millis(ms);
     }
+    config.journaling = journaling;
     CodeExecutor::new(config).install(&registry);
     registry.set_mode(ToolMode::Code);
     registry
@@ -191,6 +198,40 @@ async fn corpus_of_model_written_programs_gets_the_expected_answers() {
     assert!(
         failures.is_empty(),
         "{} of {} programs differ:\n\n{}",
+        failures.len(),
+        names.len(),
+        failures.join("\n\n")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn corpus_programs_replay_byte_for_byte_from_their_journals_with_every_tool_disabled() {
+    let mut failures = Vec::new();
+    let names = cases();
+    for name in &names {
+        let program = fs::read_to_string(corpus().join(format!("{name}.ts"))).unwrap();
+        let (_tmp, root) = workspace();
+        let store = MemoryJournal::new();
+        let journaling = |live| Journaling {
+            store: store.clone(),
+            live,
+        };
+        let recorded = journaled(&root, &program, Some(journaling(true)));
+        let live = code_support::run(&recorded, &program).await;
+        // Every call is answered by the journal: a tool that ran would be a divergence.
+        let replaying = journaled(&root, &program, Some(journaling(false)));
+        let replay = code_support::run(&replaying, &program).await;
+        if (live.text(), live.result.is_error()) != (replay.text(), replay.result.is_error()) {
+            failures.push(format!(
+                "{name}: recorded:\n{}\n--- replayed:\n{}",
+                live.text(),
+                replay.text()
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} programs replay otherwise:\n\n{}",
         failures.len(),
         names.len(),
         failures.join("\n\n")

@@ -33,6 +33,20 @@ enum Fate {
     Stopped,
 }
 
+/// How a call ended: with no error, or with this message and failure code (`NOT_STARTED`
+/// for a call closed before it started).
+fn fate(error: Option<(&str, Option<&str>)>) -> Fate {
+    match error {
+        None => Fate::Succeeded,
+        Some((_, Some(codes::ABORTED))) => Fate::Stopped,
+        Some((_, Some(codes::ABORTED_BEFORE_DISPATCH | NOT_STARTED))) => Fate::NotStarted,
+        Some((message, _)) => Fate::Failed(message.chars().take(MAX_MESSAGE_CHARS).collect()),
+    }
+}
+
+/// The code a journal records for a call closed before it started.
+pub(super) const NOT_STARTED: &str = "NOT_STARTED";
+
 /// The fates of one run's sub-calls, by number, and the calls the program dropped unsettled.
 #[derive(Default)]
 pub(super) struct Fates {
@@ -56,29 +70,19 @@ impl Fates {
         self.fates.push(Fate::Unsettled);
     }
 
-    /// Call `n` was answered from its run's journal, with `error` if it failed.
-    pub(super) fn replayed(&mut self, n: u64, error: Option<&str>) {
+    /// Call `n` was answered from its run's journal: its error message and code if it failed.
+    pub(super) fn replayed(&mut self, n: u64, error: Option<(&str, Option<&str>)>) {
         self.queued(n);
-        let fate = match error {
-            Some(message) => Fate::Failed(message.chars().take(MAX_MESSAGE_CHARS).collect()),
-            None => Fate::Succeeded,
-        };
-        self.set(n, fate);
+        self.set(n, fate(error));
     }
 
     /// Call `n` committed with `result`.
     pub(super) fn committed(&mut self, n: u64, result: &ToolExecutionResult) {
-        let fate = match &result.outcome {
-            Outcome::Success { .. } => Fate::Succeeded,
-            Outcome::Failure(f) if f.code() == Some(codes::ABORTED) => Fate::Stopped,
-            Outcome::Failure(f) if f.code() == Some(codes::ABORTED_BEFORE_DISPATCH) => {
-                Fate::NotStarted
-            }
-            Outcome::Failure(f) => {
-                Fate::Failed(f.message.chars().take(MAX_MESSAGE_CHARS).collect())
-            }
+        let error = match &result.outcome {
+            Outcome::Success { .. } => None,
+            Outcome::Failure(f) => Some((f.message.as_str(), f.code())),
         };
-        self.set(n, fate);
+        self.set(n, fate(error));
     }
 
     /// Call `n` was closed before it started.

@@ -36,7 +36,7 @@ use serde_json::Value;
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
-use super::journal::{Recorded, RunJournal};
+use super::journal::{Answer, Recorded, RunJournal};
 use super::{ConsoleFn, SubCallLimits};
 use crate::error::codes::IN_DOUBT;
 use crate::execution::{ToolExecution, ToolRunContext};
@@ -96,6 +96,7 @@ pub(crate) fn open(
     let changes = Arc::new(Mutex::new(Vec::new()));
     let fates = SharedFates::default();
     let paging = SharedPaging::default();
+    let bridge_journal = journal.as_ref().map(|(journal, _)| journal.clone());
     let sub_calls = SubCalls {
         registry: registry.clone(),
         ctx,
@@ -133,6 +134,7 @@ pub(crate) fn open(
             changes,
             fates,
             paging,
+            journal: bridge_journal,
         },
     )
 }
@@ -158,6 +160,18 @@ pub(crate) struct BridgeHost {
     paging: SharedPaging,
     /// The run's journal, if it is journaled.
     journal: Option<Journal>,
+}
+
+impl BridgeHost {
+    /// What records call `n` of `tool` as dropped if the program never takes its result.
+    fn unsettled(&self, n: u64, tool: &str) -> Unsettled {
+        Unsettled {
+            fates: self.fates.clone(),
+            n,
+            tool: tool.to_string(),
+            settled: false,
+        }
+    }
 }
 
 pub(super) fn over(reason: &str) -> String {
@@ -194,27 +208,44 @@ impl Host for BridgeHost {
                     ),
                 });
             }
+            if let Some(offset) = args.get("offset").and_then(Value::as_u64) {
+                lock_paging(&self.paging).asked(n, name, offset);
+            }
             if let Some((journal, safe)) = &self.journal {
-                let answered = match journal.call(n, name, &args, safe(name, &args))? {
+                let answer = match journal.call(n, name, &args, safe(name, &args))? {
                     Recorded::Live => None,
-                    Recorded::Reply(result) => Some(result),
-                    Recorded::InDoubt => Some(Err(format!(
-                        "{IN_DOUBT}: {name} was running when the run's last instance stopped: \
-                         it may or may not have happened (check before retrying)"
-                    ))),
+                    Recorded::Reply(answer) => Some(answer),
+                    Recorded::InDoubt => Some(Answer {
+                        result: Err(format!(
+                            "{IN_DOUBT}: {name} was running when the run's last instance \
+                             stopped: it may or may not have happened (check before retrying)"
+                        )),
+                        code: Some(IN_DOUBT.to_string()),
+                        late: false,
+                    }),
                 };
-                if let Some(result) = answered {
+                if let Some(answer) = answer {
                     run.submitted = n;
-                    fates::lock(&self.fates).replayed(n, result.as_ref().err().map(String::as_str));
-                    sub_calls::log_replayed(run.scheduler.schedule(), n, name, result.is_err());
-                    return Ok(Box::pin(async move { result }));
+                    let error = answer.result.as_ref().err();
+                    let error = error.map(|m| (m.as_str(), answer.code.as_deref()));
+                    fates::lock(&self.fates).replayed(n, error);
+                    run.scheduler
+                        .schedule()
+                        .replayed(n, name, &args, &answer.result);
+                    let mut unsettled = self.unsettled(n, name);
+                    return Ok(Box::pin(async move {
+                        if answer.late {
+                            // Cut off as the recorded run wound down: it never settles for
+                            // the program.
+                            futures::future::pending::<()>().await;
+                        }
+                        unsettled.settled = true;
+                        answer.result
+                    }));
                 }
             }
             run.submitted = n;
             fates::lock(&self.fates).queued(n);
-            if let Some(offset) = args.get("offset").and_then(Value::as_u64) {
-                lock_paging(&self.paging).asked(n, name, offset);
-            }
             run.scheduler.push(SubCall {
                 n,
                 name: name.to_string(),
@@ -234,12 +265,7 @@ impl Host for BridgeHost {
         if let Some(waker) = outer_waker {
             waker.wake();
         }
-        let unsettled = Unsettled {
-            fates: self.fates.clone(),
-            n,
-            tool: name.to_string(),
-            settled: false,
-        };
+        let unsettled = self.unsettled(n, name);
         Ok(Box::pin(async move {
             let mut unsettled = unsettled;
             let result = settled.await.unwrap_or_else(|_| Err(over("dropped")));
@@ -292,6 +318,8 @@ pub(crate) struct Bridge {
     changes: Arc<Mutex<Vec<String>>>,
     fates: SharedFates,
     paging: SharedPaging,
+    /// The run's journal, which learns that the program ended and what was closed then.
+    journal: Option<Arc<RunJournal>>,
 }
 
 impl Bridge {
@@ -345,10 +373,18 @@ impl Bridge {
             run.closed = true;
             run.outer_waker = None;
             run.scheduler.schedule().signal.cancel();
+            if let Some(journal) = &self.journal {
+                journal.returned();
+            }
             let mut fates = fates::lock(&self.fates);
             for call in run.scheduler.close() {
                 fates.closed(call.n);
-                let _ = call.reply.send(Err(over(reason)));
+                let closed = Err(over(reason));
+                if let Some(journal) = &self.journal {
+                    // Written with the run's end; a failed write leaves it in doubt.
+                    let _ = journal.settled(call.n, &closed, Some(fates::NOT_STARTED), true);
+                }
+                let _ = call.reply.send(closed);
             }
         }
         let drained = poll_fn(|cx| lock(&self.run).scheduler.poll(cx));

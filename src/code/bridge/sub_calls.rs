@@ -124,16 +124,20 @@ impl Schedule for SubCalls {
             }
             // A cap that cut the result short goes with it: the engine notes it at the call.
             let note = result.cut_short.take();
+            let mut code = None;
             let mut answer = match result.outcome {
                 Outcome::Success { value, .. } => Ok(ptc_engine::Reply {
                     value: Arc::unwrap_or_clone(value),
                     note,
                 }),
-                Outcome::Failure(failure) => Err(failure.message),
+                Outcome::Failure(failure) => {
+                    code = failure.code().map(str::to_string);
+                    Err(failure.message)
+                }
             };
             if let Some((journal, safe)) = &journal {
                 let safe = safe(exec.name(), exec.arguments());
-                if let Err(e) = journal.settled(n, &answer, safe) {
+                if let Err(e) = journal.settled(n, &answer, code.as_deref(), safe) {
                     // Unrecorded, the result would be lost to a replay: the program hears so.
                     answer = Err(e.message);
                 }
@@ -147,8 +151,14 @@ impl Schedule for SubCalls {
 impl SubCalls {
     /// Note a successful call of a tool that may change something (not concurrency-safe).
     fn record_change(&self, exec: &ToolExecution) {
-        let Some(def) = exec.definition() else { return };
-        if def.is_concurrency_safe(exec.arguments()) {
+        if let Some(def) = exec.definition() {
+            self.record_change_of(def, exec.arguments());
+        }
+    }
+
+    /// [`SubCalls::record_change`] of a call of `def` with `args`.
+    fn record_change_of(&self, def: &crate::definition::ToolDefinition, args: &Value) {
+        if def.is_concurrency_safe(args) {
             return;
         }
         let mut changes = self.changes.lock().unwrap_or_else(|e| e.into_inner());
@@ -158,10 +168,45 @@ impl SubCalls {
             }
             return;
         }
-        let title = def.present_call(exec.arguments());
+        let title = def.present_call(args);
         changes.push(match title {
-            Some(view) => format!("{}: {}", exec.name(), view.title()),
-            None => exec.name().to_string(),
+            Some(view) => format!("{}: {}", def.name(), view.title()),
+            None => def.name().to_string(),
+        });
+    }
+
+    /// Sub-call `n` of `name` with `args` was answered from the run's journal with `result`:
+    /// what the run knows of a call as it commits (changes, cut-short notes), and its log event.
+    pub(super) fn replayed(
+        &self,
+        n: u64,
+        name: &str,
+        args: &Value,
+        result: &Result<ptc_engine::Reply, String>,
+    ) {
+        if result.is_ok() {
+            let outer = self.ctx.execution();
+            let view = self
+                .registry
+                .view(outer.agent().map(|a| a.scope()), outer.tool_set());
+            if let Some(def) = view.get(name) {
+                self.record_change_of(&def, args);
+            }
+        }
+        {
+            let mut paging = super::lock_paging(&self.paging);
+            let note = result.as_ref().ok().and_then(|r| r.note.as_deref());
+            if let Some(note) = note {
+                paging.cut(n, name, note);
+            }
+            paging.settled(n, name, args, note.is_some());
+        }
+        log_to(&self.ctx, |parent| SessionEvent::PtcReplayed {
+            at_ms: now_ms(),
+            parent_call_id: parent.to_string(),
+            sub_call_id: format!("{parent}:ptc:{n}"),
+            name: name.to_string(),
+            is_error: result.is_err(),
         });
     }
 
@@ -186,17 +231,6 @@ impl SubCalls {
             meta: None,
         });
     }
-}
-
-/// Log sub-call `n` of `name`, answered from the run's journal.
-pub(super) fn log_replayed(calls: &SubCalls, n: u64, name: &str, is_error: bool) {
-    log_to(&calls.ctx, |parent| SessionEvent::PtcReplayed {
-        at_ms: now_ms(),
-        parent_call_id: parent.to_string(),
-        sub_call_id: format!("{parent}:ptc:{n}"),
-        name: name.to_string(),
-        is_error,
-    });
 }
 
 /// Append a code-mode event to the outer call's session, if it has one.

@@ -13,6 +13,8 @@
 //!        before a call that may change something (not concurrency-safe) runs
 //! result n (the reply the program got)    — as the call commits
 //! clock ms ×count, delivery id            — in the order the program saw them
+//! returned                                — the program ended; what settles after was cut
+//!                                           off as the run wound down
 //! end    (the run's output)
 //! ```
 //!
@@ -29,7 +31,7 @@
 
 mod run;
 
-pub(crate) use run::{new_seed, Recorded, RunJournal};
+pub(crate) use run::{new_seed, Answer, Recorded, RunJournal};
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -73,7 +75,13 @@ pub enum Entry {
         /// The error message the program's `ToolCallError` carries, on failure.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         error: Option<String>,
+        /// The failure's code (`ABORTED`, `NOT_STARTED`, …): how the call ended.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code: Option<String>,
     },
+    /// The program returned (or failed): calls that settle after this were cut off or
+    /// closed as the run wound down, and a replay leaves them unsettled.
+    Returned,
     /// A call or timer reached the program (the engine's numbering: calls and timers
     /// together, in the order the program made them).
     Delivery {

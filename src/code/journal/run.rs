@@ -16,11 +16,21 @@ enum Moment {
     Delivery(u64),
 }
 
+/// A recorded result: what the program got, the failure's code, and whether it settled
+/// only after the program ended.
+#[derive(Debug, Clone)]
+pub(crate) struct Answer {
+    pub(crate) result: Result<ptc_engine::Reply, String>,
+    pub(crate) code: Option<String>,
+    pub(crate) late: bool,
+}
+
 /// What the journal says of a sub-call the program makes.
 #[derive(Debug)]
 pub(crate) enum Recorded {
-    /// Its recorded answer: the program gets it without the call being dispatched.
-    Reply(Result<ptc_engine::Reply, String>),
+    /// Its recorded answer: the program gets it without the call being dispatched (never,
+    /// when it settled only after the program ended).
+    Reply(Answer),
     /// Recorded as started, never as settled, and not safe to repeat.
     InDoubt,
     /// Not recorded (or in doubt and safe to repeat): dispatch it.
@@ -52,7 +62,9 @@ struct State {
     /// Recorded calls: tool and argument digest.
     calls: HashMap<u64, (String, String)>,
     /// Recorded results.
-    results: HashMap<u64, Result<ptc_engine::Reply, String>>,
+    results: HashMap<u64, Answer>,
+    /// Whether the program's return is recorded (or, live, was).
+    returned: bool,
     /// The recorded end: the output and whether it was an error.
     end: Option<(String, bool)>,
 }
@@ -195,11 +207,22 @@ impl RunJournal {
         Ok(Recorded::Live)
     }
 
-    /// Live sub-call `n` settled with `result` (`safe` as for [`RunJournal::call`]).
+    /// The program ended: what settles from now on settles as the run winds down.
+    pub(crate) fn returned(&self) {
+        let mut state = self.lock();
+        if !state.returned {
+            state.returned = true;
+            state.push(Entry::Returned);
+        }
+    }
+
+    /// Live sub-call `n` settled with `result` and failure `code` (`safe` as for
+    /// [`RunJournal::call`]).
     pub(crate) fn settled(
         &self,
         n: u64,
         result: &Result<ptc_engine::Reply, String>,
+        code: Option<&str>,
         safe: bool,
     ) -> Result<(), RunFailure> {
         let mut state = self.lock();
@@ -215,6 +238,7 @@ impl RunJournal {
             value,
             note,
             error,
+            code: code.map(str::to_string),
         });
         if safe {
             return Ok(());
@@ -281,7 +305,8 @@ impl Deliveries for RunJournal {
             Some(Moment::Clock { left, .. }) => Err(nondeterminism(format!(
                 "the program waits where its recording reads the clock {left} more time(s)"
             ))),
-            None if self.live => Ok(None),
+            // Live, or a recording whose program still waited when its run ended.
+            None if self.live || state.returned => Ok(None),
             None => Err(self.past_recording("wait for another call or timer")),
         }
     }
@@ -324,6 +349,7 @@ impl State {
                 value,
                 note,
                 error,
+                code,
             } => {
                 let result = match error {
                     Some(message) => Err(message),
@@ -332,8 +358,10 @@ impl State {
                         note,
                     }),
                 };
-                self.results.insert(n, result);
+                let late = self.returned;
+                self.results.insert(n, Answer { result, code, late });
             }
+            Entry::Returned => self.returned = true,
             Entry::End { output, is_error } => self.end = Some((output, is_error)),
         }
     }
