@@ -232,8 +232,9 @@ impl Host for BridgeHost {
                     run.scheduler
                         .schedule()
                         .replayed(n, name, &args, &answer.result);
-                    let mut unsettled = self.unsettled(n, name);
+                    let unsettled = self.unsettled(n, name);
                     return Ok(Box::pin(async move {
+                        let mut unsettled = unsettled;
                         if answer.late {
                             // Cut off as the recorded run wound down: it never settles for
                             // the program.
