@@ -11,6 +11,7 @@ mod cli;
 mod code_programs;
 mod config;
 mod discovery;
+mod durable;
 mod left_behind;
 mod mcp_approve;
 mod mcp_catalog;
