@@ -36,7 +36,8 @@ pub enum Delivery {
 }
 
 /// The order in which a run's settled calls and timers reach the program, for hosts that record
-/// runs and replay them (see the [module docs](self)).
+/// runs and replay them: the engine hands the program one settled call or timer a turn, in
+/// the order this keeps.
 ///
 /// Calls and timers are numbered together, from 0, in the order the program made them (the
 /// same program given the same deliveries makes them in the same order).

@@ -23,7 +23,7 @@ use deno_error::JsErrorBox;
 use tokio::runtime::Handle;
 
 use super::control::Control;
-use crate::{calls, json, output::Output, Host, NoteKind, Reply};
+use crate::{calls, json, output::Output, Delivery, Host, NoteKind, Reply};
 
 /// The per-sandbox setup function registered by `runtime-js/deno.js`.
 pub(super) struct Setup(pub(super) v8::Global<v8::Function>);
@@ -40,6 +40,8 @@ pub(super) struct RunState {
     pub(super) caller: Handle,
     /// The run's random numbers, from the host's seed.
     pub(super) entropy: crate::observed::Entropy,
+    /// Where tool calls and timers wait for their turn, when the host orders deliveries.
+    pub(super) gate: Arc<super::gate::Gate>,
     /// What the host holds of the arguments of calls in flight.
     pub(super) held: calls::Held,
 }
@@ -137,7 +139,12 @@ fn op_ptc_host_call(
         }
     };
     let (caller, held, control) = (run.caller.clone(), run.held.clone(), run.control.clone());
-    Ok(async move {
+    // A host that orders deliveries numbers the call; its result then waits for its turn.
+    let turn = run
+        .host
+        .deliveries()
+        .map(|_| (run.gate.clone(), run.gate.take_id()));
+    let answer = async move {
         // What the call holds of the run's argument bytes, until it settles.
         let share = share;
         let result = InContext::new(caller, calls::contained(call)).await;
@@ -166,6 +173,13 @@ fn op_ptc_host_call(
             }
             Err(message) => Err(JsErrorBox::generic(message)),
         }
+    };
+    Ok(async move {
+        let answer = answer.await;
+        if let Some((gate, id)) = turn {
+            gate.turn(id, Delivery::Tool).await;
+        }
+        answer
     })
 }
 
@@ -201,11 +215,24 @@ fn op_ptc_note(
 }
 
 /// The raw `sleep(ms)`: resolves after `ms` on the engine thread's own runtime (a timer ends
-/// with the run: the runtime is dropped with the sandbox).
+/// with the run: the runtime is dropped with the sandbox). When the host orders deliveries the
+/// timer waits for its turn too, and one its recording fired fires at its turn without waiting.
 #[op2]
-async fn op_ptc_sleep(ms: f64) {
+fn op_ptc_sleep(state: &mut OpState, ms: f64) -> impl Future<Output = ()> {
     let delay = std::time::Duration::from_secs_f64((ms.max(0.0) / 1000.0).min(1e9));
-    tokio::time::sleep(delay).await;
+    let turn = state.try_borrow::<RunState>().and_then(|run| {
+        let order = run.host.deliveries()?;
+        let id = run.gate.take_id();
+        Some((run.gate.clone(), id, order.recorded(id)))
+    });
+    async move {
+        if !turn.as_ref().is_some_and(|(_, _, recorded)| *recorded) {
+            tokio::time::sleep(delay).await;
+        }
+        if let Some((gate, id, _)) = turn {
+            gate.turn(id, Delivery::Timer).await;
+        }
+    }
 }
 
 /// The raw `now()`: the host's clock, in milliseconds since the Unix epoch; a clock the host

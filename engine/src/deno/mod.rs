@@ -34,6 +34,7 @@
 
 mod control;
 mod ext;
+mod gate;
 mod pool;
 mod report;
 mod sandbox;

@@ -142,6 +142,7 @@ impl Sandbox {
             output: Output::new(limits.max_output_bytes),
             caller: caller.clone(),
             entropy: crate::observed::Entropy::new(host.seed()),
+            gate: Default::default(),
             held: crate::calls::Held::new(limits.max_heap_bytes),
         });
         let source = Source {
@@ -358,6 +359,13 @@ impl Sandbox {
         caller: &Handle,
     ) -> Result<(), RunFailure> {
         let mut turned = false;
+        let gate = self
+            .runtime
+            .op_state()
+            .borrow()
+            .borrow::<RunState>()
+            .gate
+            .clone();
         poll_fn(|cx| {
             control.register(cx.waker());
             if let Some(failure) = control.stop().failure() {
@@ -366,9 +374,16 @@ impl Sandbox {
                 self.stopped_waiting = turned;
                 return Poll::Ready(Err(failure.clone()));
             }
+            let handing_over = gate.handing_over();
             let polled = self
                 .runtime
                 .poll_event_loop(cx, PollEventLoopOptions::default());
+            if let Some(order) = host.deliveries() {
+                // One delivery a turn, in the order the host keeps (see `gate`).
+                if let Err(failure) = gate.open_next(order, handing_over, cx.waker()) {
+                    return Poll::Ready(Err(failure));
+                }
+            }
             turned = true;
             if let Some(failure) = control.stop().failure() {
                 return Poll::Ready(Err(failure.clone()));

@@ -1,5 +1,5 @@
-//! What a program observes from outside besides tool results: the host's clock and seed on
-//! both backends, and the order of deliveries a recording host keeps (QuickJS).
+//! What a program observes from outside besides tool results: the host's clock and seed, and
+//! the order of deliveries a recording host keeps, on every backend.
 
 use crate::common;
 
@@ -163,10 +163,8 @@ await Promise.all([timer, ...calls]);
 return seen;
 "#;
 
-#[cfg(feature = "quickjs")]
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_replay_hands_over_calls_and_timers_in_the_recorded_order_whatever_settles_first() {
-    common::with_backend(common::Backend::QuickJs, async {
+engine_test! {
+    async fn a_replay_hands_over_calls_and_timers_in_the_recorded_order_whatever_settles_first() {
         let live = Recorder::live(1);
         let seen = run(live.clone(), RACES).await.unwrap().unwrap();
         assert_eq!(seen, json!([5, "race:5", 20, "timer", 60]));
@@ -186,14 +184,11 @@ async fn a_replay_hands_over_calls_and_timers_in_the_recorded_order_whatever_set
             run(other, RACES).await.unwrap().unwrap(),
             json!([60, "race:60", 5, 20, "timer"])
         );
-    })
-    .await
+    }
 }
 
-#[cfg(feature = "quickjs")]
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_recording_that_names_a_call_the_program_never_made_is_nondeterminism() {
-    common::with_backend(common::Backend::QuickJs, async {
+engine_test! {
+    async fn a_recording_that_names_a_call_the_program_never_made_is_nondeterminism() {
         let replay = Recorder::replaying(1, vec![2, 3, 0, 1, 7]);
         let program = format!("{RACES}\n// and then one more\n");
         let more = program.replace("return seen;", "await tools.echo({ ms: 1 }); return seen;");
@@ -204,6 +199,5 @@ async fn a_recording_that_names_a_call_the_program_never_made_is_nondeterminism(
             "{}",
             failure.message
         );
-    })
-    .await
+    }
 }
