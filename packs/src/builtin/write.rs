@@ -7,9 +7,10 @@
 //! descriptor. The result card shows the whole file for a new
 //! file, or the changed region with context when an existing text file is replaced.
 //!
-//! In a program, a write of a file the same run read only in part is refused before
-//! anything is written (see `partial_reads.rs`). `edit` needs no such check:
-//! it changes the file on disk, so it never drops what a read did not see.
+//! In a program, a write of a file the same run read only in part, or of one that changed
+//! since the run last read or wrote it (an `edit`, a command), is refused before anything is
+//! written (see `partial_reads.rs`). `edit` needs no such check: it changes the file on disk,
+//! so it never drops what a read did not see nor undoes what changed since.
 
 use std::io::{Read, Write};
 use std::os::unix::fs::FileExt;
@@ -21,7 +22,7 @@ use serde_json::json;
 
 use super::beneath::Access;
 use super::diff::{self, Hunk};
-use super::partial_reads::ReadLog;
+use super::partial_reads::{self, ReadLog};
 use super::shared::{self, arg_str, blocking, location};
 use super::workspace::Workspace;
 use ptc::presentation::{ToolCallView, ToolResultView};
@@ -62,7 +63,8 @@ fn trim_one_final_newline(content: &mut String) {
     }
 }
 
-/// The `write` tool; in a program it refuses files the run read only in part (`log`).
+/// The `write` tool; in a program it refuses files the run read only in part, or that changed
+/// since it read or wrote them (`log`).
 pub(crate) fn tool(ws: Arc<Workspace>, log: Arc<ReadLog>) -> ToolDefinition {
     ToolDefinition::builder("write")
         .path_arguments(ws.path_arguments(&[("file_path", None)]))
@@ -157,15 +159,11 @@ fn objects_as_text(content: &str, before: Option<&str>, shown: &str) -> Result<(
     )))
 }
 
-/// Write `args`; in a program (`run`: its id and the partial reads), refuse a file the run
-/// read only in part, and content with objects turned into text.
+/// Write `args`; in a program (`run`: its id and what runs read), refuse a file the run read
+/// only in part or that changed since, and content with objects turned into text.
 fn write(ws: &Workspace, args: Args, run: Option<(&str, &ReadLog)>) -> Result<Output, ToolError> {
     let target = ws.resolve(&args.file_path, "file_path")?;
     ws.check_writable(&target)?;
-    if let Some((run, log)) = run {
-        log.check(run, &target.path, &target.display)
-            .map_err(ToolError::new)?;
-    }
     let created = !target.exists;
     // Only for the message (opening a directory for writing fails anyway).
     if target.exists && target.path.is_dir() {
@@ -186,6 +184,17 @@ fn write(ws: &Workspace, args: Args, run: Option<(&str, &ReadLog)>) -> Result<Ou
         return Err(ToolError::new(format!(
             "`{shown}` is not a regular file; write only replaces regular files."
         )));
+    }
+    if let Some((run, log)) = run.filter(|(run, log)| log.knows(run, &target.path)) {
+        let now = match created {
+            true => None,
+            false => Some(
+                partial_reads::digest_file(&file)
+                    .map_err(|e| ToolError::new(format!("cannot read `{shown}`: {e}")))?,
+            ),
+        };
+        log.check(run, &target.path, shown, now)
+            .map_err(ToolError::new)?;
     }
     let mut before = None;
     if !created && meta.len() <= MAX_BEFORE_IMAGE {
@@ -230,7 +239,11 @@ fn write(ws: &Workspace, args: Args, run: Option<(&str, &ReadLog)>) -> Result<Ou
         .and_then(|()| file.flush())
         .map_err(|e| ToolError::new(format!("cannot write `{shown}`: {e}")))?;
     if let Some((run, log)) = run {
-        log.forget(run, &target.path);
+        log.wrote(
+            run,
+            &target.path,
+            partial_reads::digest_of(args.content.as_bytes()),
+        );
     }
     let hunks = match &before {
         Some(old) => diff::replaced(old, &args.content),
