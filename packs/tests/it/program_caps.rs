@@ -558,3 +558,25 @@ async fn the_runs_own_writes_keep_what_it_knows_current() {
     .await
     .value();
 }
+
+#[tokio::test]
+async fn a_refused_write_of_a_new_file_creates_neither_it_nor_its_folder() {
+    let f = Fixture::new();
+    for path in ["methods.txt", "x/new.txt"] {
+        let write = f
+            .call_in_program(
+                "run-1",
+                1,
+                "write",
+                json!({"file_path": path, "content": "[object Object]\n"}),
+            )
+            .await;
+        assert!(
+            write.error().contains("nothing was written"),
+            "{}",
+            write.error()
+        );
+        assert!(!f.root.join(path).exists(), "{path} was created");
+    }
+    assert!(!f.root.join("x").exists(), "the folder x/ was created");
+}
