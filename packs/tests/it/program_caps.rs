@@ -373,6 +373,34 @@ async fn bash_in_a_program_says_when_a_stream_tail_was_cut() {
 }
 
 #[tokio::test]
+async fn bash_in_a_program_says_when_the_sandbox_likely_refused_a_failed_command() {
+    let f = Fixture::new();
+    f.file("f.txt", "X\nX\n");
+    let out_file = f.outside.join("out.txt");
+    let args = json!({
+        "command": format!("grep -c X f.txt > {} && cat {}", out_file.display(), out_file.display()),
+        "description": "Count the X lines",
+    });
+    let out = f.call_in_program("run-1", 1, "bash", args.clone()).await;
+    assert_eq!(out.value()["exit_code"], 1);
+    assert_eq!(out.value()["stdout"], "");
+    assert_eq!(
+        out.cut_short(),
+        Some(
+            "exit 1, likely the sandbox: file access denied under workspace-write mode (write \
+             inside the workspace or $TMPDIR)"
+        )
+    );
+    // Natively the result's text says it (`[sandbox: …]`); a command that succeeds has no note.
+    assert_eq!(f.call("bash", args).await.cut_short(), None);
+    let ok = json!({"command": "grep -c X f.txt", "description": "Count the X lines"});
+    assert_eq!(
+        f.call_in_program("run-1", 2, "bash", ok).await.cut_short(),
+        None
+    );
+}
+
+#[tokio::test]
 async fn task_output_in_a_program_says_when_output_was_dropped() {
     let f = Fixture::new();
     let started = f
