@@ -219,6 +219,13 @@ fn note_program_read(ctx: &ptc::ToolRunContext, log: &ReadLog, out: &Output, see
         );
     }
     if out.lines.is_empty() {
+        if out.offset > out.total_lines.max(1) {
+            ctx.cut_short(format!(
+                "offset {} is past the end ({} lines)",
+                thousands(out.offset),
+                thousands(out.total_lines)
+            ));
+        }
         return;
     }
     let mut said = Vec::new();

@@ -135,6 +135,26 @@ async fn read_past_the_end_returns_no_lines_and_says_so() {
         out.text(),
         "[`a.txt` has 3 lines; offset 10 is past the end]\n"
     );
+    // A program reads only the value: the run's result says it.
+    let program = f
+        .call_in_program(
+            "run-1",
+            1,
+            "read",
+            json!({"file_path": "a.txt", "offset": 10}),
+        )
+        .await;
+    assert_eq!(program.value()["lines"], json!([]));
+    assert_eq!(
+        program.cut_short(),
+        Some("offset 10 is past the end (3 lines)")
+    );
+    // Reading an empty file from its start is not past its end.
+    f.file("empty.txt", "");
+    let empty = f
+        .call_in_program("run-1", 2, "read", json!({"file_path": "empty.txt"}))
+        .await;
+    assert_eq!(empty.cut_short(), None);
 }
 
 #[tokio::test]
