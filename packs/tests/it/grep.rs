@@ -371,3 +371,50 @@ async fn grep_that_found_nothing_says_how_many_ignored_files_it_left_out() {
     let found = f.call("grep", json!({"pattern": "main"})).await;
     assert_eq!(found.value().get("ignored"), None);
 }
+
+#[tokio::test]
+async fn grep_of_a_slash_delimited_pattern_that_found_nothing_says_to_drop_the_slashes() {
+    let f = Fixture::new();
+    f.file("a.ts", "export default 1;\n");
+    let out = f.call("grep", json!({"pattern": "/export default/"})).await;
+    assert_eq!(out.value()["total"], 0);
+    assert_eq!(
+        out.text(),
+        "No matches for `/export default/`.\n[patterns take no /…/ delimiters: search for \
+         `export default`]"
+    );
+    let program = f
+        .call_in_program("run-1", 1, "grep", json!({"pattern": "/EXPORT/i"}))
+        .await;
+    assert_eq!(
+        program.cut_short(),
+        Some("patterns take no /…/ delimiters: search for `(?i)EXPORT`")
+    );
+    // A path is no regex literal, and a search that found something needs no hint.
+    let path = f
+        .call_in_program("run-1", 2, "grep", json!({"pattern": "/usr/bin/"}))
+        .await;
+    assert_eq!(path.cut_short(), None);
+    f.file("b.txt", "see /export/ here\n");
+    let found = f
+        .call_in_program("run-1", 3, "grep", json!({"pattern": "/export/"}))
+        .await;
+    assert_eq!(found.value()["total"], 1);
+    assert_eq!(found.cut_short(), None);
+}
+
+#[tokio::test]
+async fn grep_in_a_program_says_when_the_sandbox_denied_entries() {
+    let f = Fixture::with_deny(&["private"]);
+    f.file("private/key.txt", "needle\n");
+    f.file("open.txt", "needle\n");
+    let out = f
+        .call_in_program("run-1", 1, "grep", json!({"pattern": "needle"}))
+        .await;
+    assert_eq!(out.value()["total"], 1);
+    assert_eq!(out.value()["denied"], 1);
+    assert_eq!(
+        out.cut_short(),
+        Some("1 entry left out: the sandbox denies them")
+    );
+}

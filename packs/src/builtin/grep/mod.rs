@@ -106,6 +106,9 @@ struct Output {
     /// The `path` argument as given (`.` without one).
     #[serde(skip)]
     path: String,
+    /// A `/…/` pattern that found nothing: the note saying patterns take no delimiters.
+    #[serde(skip)]
+    delimited: Option<String>,
 }
 
 /// The `grep` tool.
@@ -211,8 +214,9 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
         .expect("the grep definition is valid")
 }
 
-/// In a program, say what the caps left out: matches past the cap, files not searched,
-/// lines cut.
+/// In a program, say what the caps and the walk left out (matches past the cap, files not
+/// searched, lines cut, denied or too deep entries, ignored files) and why a `/…/` pattern
+/// found nothing.
 fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output) {
     let mut notes = Vec::new();
     if out.truncated {
@@ -229,6 +233,10 @@ fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output) {
             "{} file(s) not searched: a line longer than 8 MiB",
             out.skipped
         ));
+    }
+    notes.extend(walk::left_out(out.denied, out.deep));
+    if let Some(note) = out.delimited.as_ref() {
+        notes.push(note.clone());
     }
     if out.cut_lines > 0 {
         notes.push(format!(
@@ -492,7 +500,30 @@ fn grep(
         deep: limits.deep(),
         ignored,
         path: args.path.unwrap_or_else(|| ".".to_string()),
+        delimited: (out.total == 0)
+            .then(|| delimiters_note(&args.pattern))
+            .flatten(),
     })
+}
+
+/// For a pattern written as a JavaScript regex literal (`/export default/`, `/todo/i`), which
+/// found nothing: patterns take no delimiters, and what to search for instead. A path such as
+/// `/usr/bin/` is no literal (an unescaped `/` inside).
+fn delimiters_note(pattern: &str) -> Option<String> {
+    let (inner, flags) = pattern.strip_prefix('/')?.rsplit_once('/')?;
+    let bare_slash = inner
+        .char_indices()
+        .any(|(i, c)| c == '/' && !inner[..i].ends_with('\\'));
+    if inner.is_empty() || bare_slash || !flags.chars().all(|c| c.is_ascii_lowercase()) {
+        return None;
+    }
+    let bare = match flags.contains('i') {
+        true => format!("(?i){inner}"),
+        false => inner.to_string(),
+    };
+    Some(format!(
+        "patterns take no /…/ delimiters: search for `{bare}`"
+    ))
 }
 
 /// A walk of `dir` for grep: hidden files too, never VCS metadata, no symlink followed, only
@@ -603,8 +634,11 @@ fn render(args: &Value, value: &Value) -> String {
             ),
             None => String::new(),
         };
+        let delimited = delimiters_note(arg_str(args, "pattern").unwrap_or_default())
+            .map(|note| format!("[{note}]\n"))
+            .unwrap_or_default();
         return format!(
-            "No matches for `{}`.\n{}{}{ignored}",
+            "No matches for `{}`.\n{}{}{ignored}{delimited}",
             arg_str(args, "pattern").unwrap_or_default(),
             shared::hidden_note(value),
             walk::notes(value)
