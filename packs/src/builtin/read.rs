@@ -13,6 +13,7 @@
 //! is recorded for `write`'s check.
 
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::path::Path;
 use std::sync::Arc;
 
 use ptc_schema::{ParameterSpec, ValueSpec};
@@ -263,8 +264,11 @@ fn read(
     let limit = whole_number(args.limit, "limit", caps.default_limit, 1)?;
     let target = ws.resolve(&args.file_path, "file_path")?;
     if !target.exists {
+        let guess = case_sibling(ws, &target.path)
+            .map(|name| format!(" Did you mean `{name}`?"))
+            .unwrap_or_default();
         return Err(ToolError::new(format!(
-            "File not found: `{}` does not exist in the workspace. Use glob to find files.",
+            "File not found: `{}` does not exist in the workspace.{guess} Use glob to find files.",
             args.file_path
         )));
     }
@@ -368,6 +372,25 @@ fn read(
         truncated,
     };
     Ok((out, seen))
+}
+
+/// The one entry beside the missing `path` whose name differs from its name only in case
+/// (`Readme.md` for `README.md`), root-relative, when exactly one does and it may be read.
+fn case_sibling(ws: &Workspace, path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?.to_lowercase();
+    let parent = path.parent()?;
+    let mut same = std::fs::read_dir(parent).ok()?.flatten().filter(|entry| {
+        entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.to_lowercase() == name)
+    });
+    let one = parent.join(same.next()?.file_name());
+    if same.next().is_some() {
+        return None;
+    }
+    let found = ws.resolve(one.to_str()?, "file_path").ok()?;
+    Some(found.display)
 }
 
 /// The secrets note, and one for lines that were not valid UTF-8 (from line `not_utf8` on).

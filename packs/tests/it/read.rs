@@ -381,3 +381,28 @@ async fn read_of_a_file_that_is_not_utf8_says_so_natively_and_in_a_program() {
         Some("not valid UTF-8 from line 2 (those bytes read as \u{FFFD}; write refuses the file)")
     );
 }
+
+#[tokio::test]
+async fn read_of_a_missing_file_names_the_one_whose_name_differs_only_in_case() {
+    let f = Fixture::new();
+    f.file("Readme.md", "# hi\n");
+    f.file("docs/Guide.md", "guide\n");
+    let out = f.call("read", json!({"file_path": "README.md"})).await;
+    assert_eq!(
+        out.error(),
+        "File not found: `README.md` does not exist in the workspace. Did you mean \
+         `Readme.md`? Use glob to find files."
+    );
+    let out = f.call("read", json!({"file_path": "docs/guide.md"})).await;
+    assert!(
+        out.error().contains("Did you mean `docs/Guide.md`?"),
+        "{}",
+        out.error()
+    );
+    // Two candidates, or none: no guess.
+    f.file("readme.MD", "# other\n");
+    let out = f.call("read", json!({"file_path": "README.md"})).await;
+    assert!(!out.error().contains("Did you mean"), "{}", out.error());
+    let out = f.call("read", json!({"file_path": "nope.md"})).await;
+    assert!(!out.error().contains("Did you mean"), "{}", out.error());
+}
