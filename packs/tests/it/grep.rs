@@ -418,3 +418,23 @@ async fn grep_in_a_program_says_when_the_sandbox_denied_entries() {
         Some("1 entry left out: the sandbox denies them")
     );
 }
+
+#[tokio::test]
+async fn grep_counts_ignored_files_only_up_to_a_cap() {
+    let f = Fixture::new();
+    f.file(".git/HEAD", "ref: refs/heads/main\n");
+    f.file(".gitignore", "deps/\n");
+    let deps = f.root.join("deps");
+    std::fs::create_dir_all(&deps).unwrap();
+    for i in 0..10_050 {
+        std::fs::write(deps.join(format!("m{i}.js")), "x\n").unwrap();
+    }
+    let out = f.call("grep", json!({"pattern": "absent"})).await;
+    assert_eq!(out.value()["ignored"], 10_000);
+    assert!(
+        out.text()
+            .contains("[10,000+ .gitignored file(s) under `.` not searched"),
+        "{}",
+        out.text()
+    );
+}

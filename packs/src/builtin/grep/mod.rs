@@ -50,6 +50,8 @@ pub const MAX_MATCHES: usize = 250;
 pub const MAX_LINE_CHARS: usize = 500;
 /// The longest line searched; a file with a longer one is skipped.
 pub const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
+/// Ignored files a search that found nothing counts at most (it walks them to count them).
+pub const MAX_IGNORED_COUNTED: u64 = 10_000;
 
 #[derive(Deserialize)]
 struct Args {
@@ -259,6 +261,10 @@ fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output) {
 
 /// The note for `n` files under `path` an ignore file left out.
 fn ignored_note(n: u64, path: &str) -> String {
+    let n = match n >= MAX_IGNORED_COUNTED {
+        true => format!("{}+", thousands(MAX_IGNORED_COUNTED)),
+        false => thousands(n),
+    };
     format!(
         "{n} .gitignored file(s) under `{path}` not searched; pass an ignored folder or file as \
          path to search it (glob lists them)"
@@ -462,8 +468,10 @@ fn grep(
         });
         let found_nothing = out.lock().unwrap_or_else(|e| e.into_inner()).total == 0;
         if found_nothing && !named_ignored {
-            let all = visible_files(ws, &target.path, include, filter, signal)?;
-            ignored = all.saturating_sub(searched.into_inner());
+            let searched = searched.into_inner();
+            let stop_at = searched.saturating_add(MAX_IGNORED_COUNTED);
+            let all = visible_files(ws, &target.path, include, filter, (signal, stop_at))?;
+            ignored = all.saturating_sub(searched).min(MAX_IGNORED_COUNTED);
         }
     }
     if signal.is_cancelled() {
@@ -570,13 +578,14 @@ fn is_ignored(dir: &Path, root: &Path) -> bool {
 }
 
 /// The files under `dir` a walk that honours no ignore file finds (`include` and the policy
-/// applied): with those a search reached, it tells how many an ignore file left out.
+/// applied), counted up to `stop_at`: with those a search reached, it tells how many an ignore
+/// file left out.
 fn visible_files(
     ws: &Workspace,
     dir: &Path,
     include: Option<&str>,
     filter: &PolicyFilter,
-    signal: &CancellationToken,
+    (signal, stop_at): (&CancellationToken, u64),
 ) -> Result<u64, ToolError> {
     let count = AtomicU64::new(0);
     let limits = WalkLimits::new(ws);
@@ -585,7 +594,7 @@ fn visible_files(
         .run(|| {
             let count = &count;
             Box::new(move |entry| {
-                if signal.is_cancelled() {
+                if signal.is_cancelled() || count.load(Ordering::Relaxed) >= stop_at {
                     return WalkState::Quit;
                 }
                 let Ok(entry) = entry else {
