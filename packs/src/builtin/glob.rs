@@ -40,6 +40,21 @@ pub(crate) fn is_vcs_dir(entry: &ignore::DirEntry) -> bool {
         && VCS_DIRS.iter().any(|v| entry.file_name() == *v)
 }
 
+/// In a program, say what the cap and the walk left out: paths past the cap, entries the
+/// sandbox denied, directories too deep.
+fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output) {
+    let mut notes = Vec::new();
+    if out.truncated {
+        let kept = out.paths.len() as u64;
+        let what = "pattern or path";
+        notes.push(entries_note("paths", out.offset, kept, out.total, what));
+    }
+    notes.extend(walk::left_out(out.denied, out.deep));
+    if !notes.is_empty() {
+        ctx.cut_short(notes.join("; "));
+    }
+}
+
 #[derive(Deserialize)]
 struct Args {
     pattern: String,
@@ -120,9 +135,8 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
             };
             async move {
                 let out = blocking(move || glob(&ws, args, &signal, &filter, cap)).await?;
-                if out.truncated && ctx.in_program() {
-                    let kept = out.paths.len() as u64;
-                    ctx.cut_short(entries_note("paths", out.offset, kept, out.total, "pattern or path"));
+                if ctx.in_program() {
+                    note_program_cuts(&ctx, &out);
                 }
                 Ok(out)
             }

@@ -1,20 +1,33 @@
-//! Which files a program read only in part, so that read → modify → `write` never drops
-//! data: a `write` in the same run (`root_call_id`: the `run_code` call) of a file it read
-//! only in part fails, saying which lines were read and which the write would drop.
+//! What a program knows of each file, so that read → modify → `write` never drops data or
+//! undoes a newer change: a `write` in the same run (`root_call_id`: the `run_code` call) of a
+//! file it read only in part, or of a file that changed since the run last read or wrote it,
+//! fails, saying why and what to do.
 //!
-//! The rule: a write of `path` is refused when, in this run, `path` was read in part (the
-//! lines read, over all reads since the file's line count last changed, do not cover it: a
-//! window, an `offset`, or the data cap). ptc cannot tell where content came from: a test
-//! on the content (does it hold a line that was read?) lets through exactly the edits that
-//! change every line (a redaction, a renumbering), so the rule is on the path alone. A
-//! file never read, or read whole, is written as asked; paging on with `offset` until
-//! every line was read lifts the refusal; a successful write forgets the file.
+//! Two rules, both on the path (ptc cannot tell where content came from: a test on the
+//! content lets through exactly the edits that change every line, a redaction, a renumbering):
 //!
-//! Bounded: the last [`MAX_RUNS`] runs, [`MAX_PATHS`] files per run.
+//! - **Partial**: `path` was read in part (the lines read, over all reads since its bytes last
+//!   changed, do not cover it: a window, an `offset`, or the data cap). Paging on with `offset`
+//!   until every line was read lifts the refusal.
+//! - **Stale**: the file's bytes now differ from what this run last read or wrote of it (their
+//!   sha256): an `edit` or a command (`sed -i`) changed it since, and content built from the
+//!   older read would undo that change. Reading it again lifts the refusal. An `edit` is not a
+//!   read: after read → edit, the program still holds the text from before the edit.
+//!
+//! A file the run never read is written as asked, as is one that is gone since; a successful
+//! write is what the run knows of the file from then on.
+//!
+//! Bounded: the last [`MAX_RUNS`] runs, [`MAX_PATHS`] files per run (past that, a run's
+//! further files are not remembered, and written as asked).
 
 use std::collections::{HashMap, VecDeque};
+use std::fs::File;
+use std::io::{self, Read};
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+
+use sha2::{Digest as _, Sha256};
 
 use super::data_caps::thousands;
 
@@ -23,12 +36,79 @@ pub const MAX_RUNS: usize = 32;
 /// Files remembered per run.
 pub const MAX_PATHS: usize = 256;
 
+/// The sha256 of a file's bytes.
+pub(crate) type Digest = [u8; 32];
+
+/// The sha256 of `bytes`.
+pub(crate) fn digest_of(bytes: &[u8]) -> Digest {
+    Sha256::digest(bytes).into()
+}
+
+/// The sha256 of the whole of `file`, read from its start (whatever its position).
+pub(crate) fn digest_file(file: &File) -> io::Result<Digest> {
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut at = 0u64;
+    loop {
+        let n = file.read_at(&mut buf, at)?;
+        if n == 0 {
+            return Ok(hasher.finalize().into());
+        }
+        hasher.update(&buf[..n]);
+        at += n as u64;
+    }
+}
+
+/// A reader that hashes every byte read through it (when asked to), for a read that streams
+/// the whole file anyway.
+pub(crate) struct Hashing<R> {
+    inner: R,
+    hasher: Option<Sha256>,
+}
+
+impl<R: Read> Hashing<R> {
+    /// `inner`, hashed when `hash` is set.
+    pub(crate) fn new(inner: R, hash: bool) -> Self {
+        Hashing {
+            inner,
+            hasher: hash.then(Sha256::new),
+        }
+    }
+
+    /// The sha256 of every byte read through it, if it hashed.
+    pub(crate) fn finish(self) -> Option<Digest> {
+        self.hasher.map(|h| h.finalize().into())
+    }
+}
+
+impl<R: Read> Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if let Some(hasher) = &mut self.hasher {
+            hasher.update(&buf[..n]);
+        }
+        Ok(n)
+    }
+}
+
+/// How a run last came to know a file.
+#[derive(Default, Clone, Copy, PartialEq, Eq)]
+enum Source {
+    #[default]
+    Read,
+    Wrote,
+}
+
 /// What a run has seen of one file.
 #[derive(Default)]
 struct Seen {
     total: u64,
     /// Merged, sorted 1-based inclusive line ranges read.
     ranges: Vec<(u64, u64)>,
+    /// The file's bytes as the run last read or wrote them.
+    digest: Digest,
+    /// Whether the run last read or wrote it; a write knows the whole file.
+    source: Source,
 }
 
 impl Seen {
@@ -48,8 +128,11 @@ impl Seen {
         self.ranges = merged;
     }
 
-    /// The line ranges of `1..=total` never read.
+    /// The line ranges of `1..=total` never read (none of a file the run wrote).
     fn unread(&self) -> Vec<(u64, u64)> {
+        if self.source == Source::Wrote {
+            return Vec::new();
+        }
         let mut gaps = Vec::new();
         let mut next = 1;
         for &(a, b) in &self.ranges {
@@ -68,7 +151,8 @@ impl Seen {
 /// What each run has seen, per file.
 type Runs = HashMap<String, HashMap<PathBuf, Seen>>;
 
-/// The partial reads of recent runs, shared by `read` (which records) and `write` (which checks).
+/// What recent runs read and wrote, shared by `read` and `write` (which record) and `write`
+/// (which checks).
 #[derive(Default)]
 pub(crate) struct ReadLog {
     /// The runs oldest first, and what each has seen.
@@ -87,8 +171,54 @@ fn ranges_text(ranges: &[(u64, u64)]) -> String {
 }
 
 impl ReadLog {
-    /// Record that run `run` read lines `first..=last` of `path`, which has `total` lines.
-    pub(crate) fn record(&self, run: &str, path: &Path, (first, last, total): (u64, u64, u64)) {
+    /// Record that run `run` read lines `first..=last` of `path`, which has `total` lines and
+    /// whose bytes hash to `digest`.
+    pub(crate) fn record(
+        &self,
+        run: &str,
+        path: &Path,
+        (first, last, total): (u64, u64, u64),
+        digest: Digest,
+    ) {
+        self.update(run, path, |seen| {
+            // Other bytes (or a file new to the run): what was read of the old ones is void.
+            if seen.digest != digest {
+                *seen = Seen {
+                    total,
+                    digest,
+                    ..Seen::default()
+                };
+            }
+            // The bytes the run wrote: it knows them whole already.
+            if seen.source == Source::Read {
+                seen.add(first, last);
+            }
+        });
+    }
+
+    /// Record that run `run` wrote all of `path`, bytes that hash to `digest`.
+    pub(crate) fn wrote(&self, run: &str, path: &Path, digest: Digest) {
+        self.update(run, path, |seen| {
+            *seen = Seen {
+                digest,
+                source: Source::Wrote,
+                ..Seen::default()
+            }
+        });
+    }
+
+    /// Whether run `run` knows something of `path` (so `write` must check it).
+    pub(crate) fn knows(&self, run: &str, path: &Path) -> bool {
+        let guard = self.runs.lock().unwrap_or_else(|e| e.into_inner());
+        guard
+            .1
+            .get(run)
+            .is_some_and(|files| files.contains_key(path))
+    }
+
+    /// Change what run `run` knows of `path` with `change` (remembering the run, and the file
+    /// while the run has room).
+    fn update(&self, run: &str, path: &Path, change: impl FnOnce(&mut Seen)) {
         let mut guard = self.runs.lock().unwrap_or_else(|e| e.into_inner());
         let (order, runs) = &mut *guard;
         if !runs.contains_key(run) {
@@ -103,22 +233,33 @@ impl ReadLog {
         if !files.contains_key(path) && files.len() >= MAX_PATHS {
             return;
         }
-        let seen = files.entry(path.to_path_buf()).or_default();
-        if seen.total != total {
-            *seen = Seen {
-                total,
-                ..Seen::default()
-            };
-        }
-        seen.add(first, last);
+        change(files.entry(path.to_path_buf()).or_default());
     }
 
-    /// Why run `run` may not write `path` (shown as `shown`), if it may not.
-    pub(crate) fn check(&self, run: &str, path: &Path, shown: &str) -> Result<(), String> {
+    /// Why run `run` may not write `path` (shown as `shown`), whose bytes now hash to
+    /// `current` (`None`: it does not exist), if it may not.
+    pub(crate) fn check(
+        &self,
+        run: &str,
+        path: &Path,
+        shown: &str,
+        current: Option<Digest>,
+    ) -> Result<(), String> {
         let guard = self.runs.lock().unwrap_or_else(|e| e.into_inner());
         let Some(seen) = guard.1.get(run).and_then(|files| files.get(path)) else {
             return Ok(());
         };
+        if current.is_some_and(|now| now != seen.digest) {
+            let did = match seen.source {
+                Source::Read => "read",
+                Source::Wrote => "wrote",
+            };
+            return Err(format!(
+                "write refused: `{shown}` changed since this program {did} it (an edit or \
+                 command since then), so this content would undo that change; read it again and \
+                 rebuild the content. Nothing was written."
+            ));
+        }
         let unread = seen.unread();
         if unread.is_empty() {
             return Ok(());
@@ -133,30 +274,26 @@ impl ReadLog {
             ranges_text(&unread),
         ))
     }
-
-    /// Forget what run `run` read of `path` (after writing it).
-    pub(crate) fn forget(&self, run: &str, path: &Path) {
-        let mut guard = self.runs.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(files) = guard.1.get_mut(run) {
-            files.remove(path);
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    const D: Digest = [1; 32];
+
     fn log_with(first: u64, last: u64, total: u64) -> ReadLog {
         let log = ReadLog::default();
-        log.record("run", Path::new("/f"), (first, last, total));
+        log.record("run", Path::new("/f"), (first, last, total), D);
         log
     }
 
     #[test]
     fn a_write_after_a_partial_read_is_refused_naming_read_and_dropped_lines() {
         let log = log_with(1, 2000, 2051);
-        let err = log.check("run", Path::new("/f"), "f.txt").unwrap_err();
+        let err = log
+            .check("run", Path::new("/f"), "f.txt", Some(D))
+            .unwrap_err();
         assert_eq!(
             err,
             "write refused: this program read `f.txt` only in part (lines 1-2,000 of 2,051), so \
@@ -168,7 +305,7 @@ mod tests {
     #[test]
     fn a_window_in_the_middle_names_both_gaps() {
         let log = log_with(10, 20, 30);
-        let err = log.check("run", Path::new("/f"), "f").unwrap_err();
+        let err = log.check("run", Path::new("/f"), "f", Some(D)).unwrap_err();
         assert!(err.contains("(lines 10-20 of 30)"), "{err}");
         assert!(err.contains("drop lines 1-9, 21-30"), "{err}");
         assert!(err.contains("offset=1"), "{err}");
@@ -177,32 +314,66 @@ mod tests {
     #[test]
     fn paging_through_every_line_lifts_the_refusal() {
         let log = log_with(1, 2000, 2051);
-        log.record("run", Path::new("/f"), (2001, 2051, 2051));
-        assert!(log.check("run", Path::new("/f"), "f").is_ok());
+        log.record("run", Path::new("/f"), (2001, 2051, 2051), D);
+        assert!(log.check("run", Path::new("/f"), "f", Some(D)).is_ok());
     }
 
     #[test]
-    fn a_changed_line_count_starts_over() {
+    fn changed_bytes_start_over() {
         let log = log_with(1, 10, 10);
-        log.record("run", Path::new("/f"), (1, 5, 20));
-        assert!(log.check("run", Path::new("/f"), "f").is_err());
+        log.record("run", Path::new("/f"), (1, 5, 20), [2; 32]);
+        let err = log.check("run", Path::new("/f"), "f", Some([2; 32]));
+        assert!(err.unwrap_err().contains("only in part"));
     }
 
     #[test]
-    fn another_run_and_a_forgotten_path_are_not_refused() {
+    fn a_file_changed_since_the_run_read_or_wrote_it_is_refused() {
+        let log = log_with(1, 10, 10);
+        let err = log
+            .check("run", Path::new("/f"), "f", Some([2; 32]))
+            .unwrap_err();
+        assert!(
+            err.contains("`f` changed since this program read it"),
+            "{err}"
+        );
+        log.wrote("run", Path::new("/f"), [3; 32]);
+        assert!(log
+            .check("run", Path::new("/f"), "f", Some([3; 32]))
+            .is_ok());
+        let err = log
+            .check("run", Path::new("/f"), "f", Some([4; 32]))
+            .unwrap_err();
+        assert!(err.contains("changed since this program wrote it"), "{err}");
+        assert!(log.check("run", Path::new("/f"), "f", None).is_ok());
+    }
+
+    #[test]
+    fn another_run_and_a_file_never_read_are_not_refused() {
         let log = log_with(1, 10, 20);
-        assert!(log.check("other", Path::new("/f"), "f").is_ok());
-        log.forget("run", Path::new("/f"));
-        assert!(log.check("run", Path::new("/f"), "f").is_ok());
+        assert!(log.check("other", Path::new("/f"), "f", Some(D)).is_ok());
+        assert!(log.check("run", Path::new("/g"), "g", Some(D)).is_ok());
+        assert!(!log.knows("run", Path::new("/g")));
     }
 
     #[test]
     fn only_the_last_max_runs_are_remembered() {
         let log = log_with(1, 10, 20);
         for i in 0..MAX_RUNS {
-            log.record(&format!("r{i}"), Path::new("/f"), (1, 1, 20));
+            log.record(&format!("r{i}"), Path::new("/f"), (1, 1, 20), D);
         }
-        assert!(log.check("run", Path::new("/f"), "f").is_ok());
+        assert!(log.check("run", Path::new("/f"), "f", Some(D)).is_ok());
         assert_eq!(log.runs.lock().unwrap().1.len(), MAX_RUNS);
+    }
+
+    #[test]
+    fn hashing_reader_and_file_digest_agree() {
+        let mut file = tempfile::tempfile().unwrap();
+        std::io::Write::write_all(&mut file, b"a\nb\n").unwrap();
+        let mut reader = Hashing::new(&file, true);
+        let mut _all = Vec::new();
+        std::io::Seek::seek(&mut &file, std::io::SeekFrom::Start(0)).unwrap();
+        reader.read_to_end(&mut _all).unwrap();
+        assert_eq!(reader.finish(), Some(digest_of(b"a\nb\n")));
+        assert_eq!(digest_file(&file).unwrap(), digest_of(b"a\nb\n"));
     }
 }

@@ -9,9 +9,11 @@
 //!
 //! In a program (a `run_code` sub-call) the window is the whole file up to
 //! [`PROGRAM_MAX_BYTES`] with no line cut; a read cut by that cap says so
-//! (`ToolRunContext::cut_short`), and a partial read is recorded for `write`'s check.
+//! (`ToolRunContext::cut_short`), and what it read (the lines, the sha256 of the file's bytes)
+//! is recorded for `write`'s check.
 
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::path::Path;
 use std::sync::Arc;
 
 use ptc_schema::{ParameterSpec, ValueSpec};
@@ -21,7 +23,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::beneath::Access;
 use super::data_caps::{thousands, PROGRAM_MAX_BYTES};
-use super::partial_reads::ReadLog;
+use super::partial_reads::{Digest, Hashing, ReadLog};
 use super::shared::{self, arg_str, blocking, location, whole_number};
 use super::workspace::Workspace;
 use ptc::presentation::{ReadFileLine, ToolCallKind, ToolCallView, ToolResultView};
@@ -100,9 +102,11 @@ struct Seen {
     capped: bool,
     /// The first line shown that was not valid UTF-8.
     not_utf8: Option<u64>,
+    /// The sha256 of the file's bytes (in a program).
+    digest: Option<Digest>,
 }
 
-/// The `read` tool; in a program it records partial reads in `log`.
+/// The `read` tool; in a program it records what it read in `log`.
 pub(crate) fn tool(ws: Arc<Workspace>, log: Arc<ReadLog>) -> ToolDefinition {
     ToolDefinition::builder("read")
         .path_arguments(ws.path_arguments(&[("file_path", None)]))
@@ -138,7 +142,8 @@ pub(crate) fn tool(ws: Arc<Workspace>, log: Arc<ReadLog>) -> ToolDefinition {
             let in_program = ctx.in_program();
             async move {
                 let (out, seen) =
-                    blocking(move || read(&ws, args, &signal, Caps::of(in_program))).await?;
+                    blocking(move || read(&ws, args, &signal, Caps::of(in_program), in_program))
+                        .await?;
                 if in_program {
                     note_program_read(&ctx, &log, &out, &seen);
                 }
@@ -202,18 +207,27 @@ fn output_spec() -> ValueSpec {
         .property("note", ValueSpec::string())
 }
 
-/// In a program: record a partial read in `log`, and say when the byte cap cut the file
+/// In a program: record what was read in `log`, and say when the byte cap cut the file
 /// short (a `limit` the program asked for is not a cut).
 fn note_program_read(ctx: &ptc::ToolRunContext, log: &ReadLog, out: &Output, seen: &Seen) {
-    let Some(first) = out.lines.first().map(|l| l.number) else {
-        return;
-    };
-    if first > 1 || seen.last_whole < out.total_lines {
+    let first = out.lines.first().map_or(out.offset, |l| l.number);
+    if let Some(digest) = seen.digest {
         log.record(
             ctx.execution().root_call_id(),
             &out.full_path,
             (first, seen.last_whole, out.total_lines),
+            digest,
         );
+    }
+    if out.lines.is_empty() {
+        if out.offset > out.total_lines.max(1) {
+            ctx.cut_short(format!(
+                "offset {} is past the end ({} lines)",
+                thousands(out.offset),
+                thousands(out.total_lines)
+            ));
+        }
+        return;
     }
     let mut said = Vec::new();
     if seen.capped && seen.last_whole < out.total_lines {
@@ -237,19 +251,24 @@ fn note_program_read(ctx: &ptc::ToolRunContext, log: &ReadLog, out: &Output, see
     }
 }
 
+/// Read the window `args` asks for within `caps`; `hash`: the sha256 of the file's bytes too.
 fn read(
     ws: &Workspace,
     args: Args,
     signal: &CancellationToken,
     caps: Caps,
+    hash: bool,
 ) -> Result<(Output, Seen), ToolError> {
     let cancelled = || ToolError::new("read was cancelled");
     let offset = whole_number(args.offset, "offset", 1, 1)?;
     let limit = whole_number(args.limit, "limit", caps.default_limit, 1)?;
     let target = ws.resolve(&args.file_path, "file_path")?;
     if !target.exists {
+        let guess = case_sibling(ws, &target.path)
+            .map(|name| format!(" Did you mean `{name}`?"))
+            .unwrap_or_default();
         return Err(ToolError::new(format!(
-            "File not found: `{}` does not exist in the workspace. Use glob to find files.",
+            "File not found: `{}` does not exist in the workspace.{guess} Use glob to find files.",
             args.file_path
         )));
     }
@@ -284,7 +303,7 @@ fn read(
         )));
     }
     file.seek(SeekFrom::Start(0))?;
-    let mut reader = BufReader::with_capacity(64 * 1024, file);
+    let mut reader = BufReader::with_capacity(64 * 1024, Hashing::new(file, hash));
     let mut lines = Vec::new();
     let mut number = 0u64;
     let mut bytes = 0usize;
@@ -340,6 +359,7 @@ fn read(
         last_whole: window_end - u64::from(line_cut),
         capped: window_full,
         not_utf8,
+        digest: reader.into_inner().finish(),
     };
     let out = Output {
         note: notes(shared::secrets_note(&target.path), not_utf8),
@@ -352,6 +372,25 @@ fn read(
         truncated,
     };
     Ok((out, seen))
+}
+
+/// The one entry beside the missing `path` whose name differs from its name only in case
+/// (`Readme.md` for `README.md`), root-relative, when exactly one does and it may be read.
+fn case_sibling(ws: &Workspace, path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?.to_lowercase();
+    let parent = path.parent()?;
+    let mut same = std::fs::read_dir(parent).ok()?.flatten().filter(|entry| {
+        entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.to_lowercase() == name)
+    });
+    let one = parent.join(same.next()?.file_name());
+    if same.next().is_some() {
+        return None;
+    }
+    let found = ws.resolve(one.to_str()?, "file_path").ok()?;
+    Some(found.display)
 }
 
 /// The secrets note, and one for lines that were not valid UTF-8 (from line `not_utf8` on).

@@ -29,6 +29,16 @@ impl PolicyFilter {
 
     /// Whether the file at root-relative `path` is hidden (and then counted).
     pub(crate) fn hides(&self, path: &str) -> bool {
+        let hidden = self.denies(path);
+        if hidden {
+            self.hidden
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        hidden
+    }
+
+    /// Whether a policy denies the file at root-relative `path` (not counted).
+    pub(crate) fn denies(&self, path: &str) -> bool {
         let Some(guards) = &self.guards else {
             return false;
         };
@@ -36,12 +46,7 @@ impl PolicyFilter {
         if let Some(map) = args.as_object_mut() {
             map.insert("path".into(), Value::String(path.to_string()));
         }
-        let hidden = guards.denial(args).is_some();
-        if hidden {
-            self.hidden
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        }
-        hidden
+        guards.denial(args).is_some()
     }
 
     /// How many files were hidden.

@@ -80,19 +80,29 @@ pub(crate) fn output_properties(spec: ValueSpec) -> ValueSpec {
 
 /// The notes a search result ends with when its walk left something out.
 pub(crate) fn notes(value: &Value) -> String {
-    let mut out = String::new();
-    if let Some(n) = value["denied"].as_u64().filter(|&n| n > 0) {
-        out.push_str(&format!(
-            "[{n} entr{} left out: the sandbox denies them]\n",
-            if n == 1 { "y" } else { "ies" }
+    let denied = value["denied"].as_u64().unwrap_or(0);
+    left_out(denied, value["deep"] == true)
+        .iter()
+        .map(|note| format!("[{note}]\n"))
+        .collect()
+}
+
+/// What a walk left out: `denied` entries under deny paths, directories past the depth cap
+/// (`deep`); for a result's text, or a program's cut-short note.
+pub(crate) fn left_out(denied: u64, deep: bool) -> Vec<String> {
+    let mut notes = Vec::new();
+    if denied > 0 {
+        notes.push(format!(
+            "{denied} entr{} left out: the sandbox denies them",
+            if denied == 1 { "y" } else { "ies" }
         ));
     }
-    if value["deep"] == true {
-        out.push_str(&format!(
-            "[directories nested deeper than {MAX_DEPTH} levels were not searched]\n"
+    if deep {
+        notes.push(format!(
+            "directories nested deeper than {MAX_DEPTH} levels were not searched"
         ));
     }
-    out
+    notes
 }
 
 /// `false` (for `skip_serializing_if`).

@@ -1,16 +1,19 @@
 //! `write`: create or fully replace a UTF-8 text file (`diff` card).
 //!
-//! Missing parent directories are created (inside the root: the confinement resolves
-//! the deepest existing ancestor first, and each directory is made relative to the one
-//! before it, through no symlink). The file is opened race-free ([`Workspace::open`]), checked
-//! (a regular file, not a protected one) and only then truncated and written through that
-//! descriptor. The result card shows the whole file for a new
-//! file, or the changed region with context when an existing text file is replaced.
+//! Missing parent directories are created once every check has passed (inside the root: the
+//! confinement resolves the deepest existing ancestor first, and each directory is made
+//! relative to the one before it, through no symlink); a refused write creates nothing. The
+//! file is opened race-free ([`Workspace::open`]), checked (a regular file, not a protected
+//! one) and only then truncated and written through that descriptor. The result card shows the
+//! whole file for a new file, or the changed region with context when an existing text file is
+//! replaced.
 //!
-//! In a program, a write of a file the same run read only in part is refused before
-//! anything is written (see `partial_reads.rs`). `edit` needs no such check:
-//! it changes the file on disk, so it never drops what a read did not see.
+//! In a program, a write of a file the same run read only in part, or of one that changed
+//! since the run last read or wrote it (an `edit`, a command), is refused before anything is
+//! written (see `partial_reads.rs`). `edit` needs no such check: it changes the file on disk,
+//! so it never drops what a read did not see nor undoes what changed since.
 
+use std::fs::File;
 use std::io::{Read, Write};
 use std::os::unix::fs::FileExt;
 use std::sync::Arc;
@@ -21,9 +24,9 @@ use serde_json::json;
 
 use super::beneath::Access;
 use super::diff::{self, Hunk};
-use super::partial_reads::ReadLog;
+use super::partial_reads::{self, ReadLog};
 use super::shared::{self, arg_str, blocking, location};
-use super::workspace::Workspace;
+use super::workspace::{Resolved, Workspace};
 use ptc::presentation::{ToolCallView, ToolResultView};
 use ptc::ContentBlock;
 use ptc::ToolDefinition;
@@ -62,7 +65,8 @@ fn trim_one_final_newline(content: &mut String) {
     }
 }
 
-/// The `write` tool; in a program it refuses files the run read only in part (`log`).
+/// The `write` tool; in a program it refuses files the run read only in part, or that changed
+/// since it read or wrote them (`log`).
 pub(crate) fn tool(ws: Arc<Workspace>, log: Arc<ReadLog>) -> ToolDefinition {
     ToolDefinition::builder("write")
         .path_arguments(ws.path_arguments(&[("file_path", None)]))
@@ -157,15 +161,36 @@ fn objects_as_text(content: &str, before: Option<&str>, shown: &str) -> Result<(
     )))
 }
 
-/// Write `args`; in a program (`run`: its id and the partial reads), refuse a file the run
-/// read only in part, and content with objects turned into text.
+/// In a program (`run`: its id and what runs read), refuse to write `content` over `target`
+/// (open as `file`, holding `before`; neither for a new file) when the run read it only in part
+/// or it changed since, or when the content holds objects turned into text.
+fn check_program_write(
+    run: Option<(&str, &ReadLog)>,
+    target: &Resolved,
+    file: Option<&File>,
+    content: &str,
+    before: Option<&str>,
+) -> Result<(), ToolError> {
+    let Some((run, log)) = run else {
+        return Ok(());
+    };
+    let shown = &target.display;
+    if log.knows(run, &target.path) {
+        let now = file
+            .map(partial_reads::digest_file)
+            .transpose()
+            .map_err(|e| ToolError::new(format!("cannot read `{shown}`: {e}")))?;
+        log.check(run, &target.path, shown, now)
+            .map_err(ToolError::new)?;
+    }
+    objects_as_text(content, before, shown)
+}
+
+/// Write `args`; in a program (`run`: its id and what runs read), refuse a file the run read
+/// only in part or that changed since, and content with objects turned into text.
 fn write(ws: &Workspace, args: Args, run: Option<(&str, &ReadLog)>) -> Result<Output, ToolError> {
     let target = ws.resolve(&args.file_path, "file_path")?;
     ws.check_writable(&target)?;
-    if let Some((run, log)) = run {
-        log.check(run, &target.path, &target.display)
-            .map_err(ToolError::new)?;
-    }
     let created = !target.exists;
     // Only for the message (opening a directory for writing fails anyway).
     if target.exists && target.path.is_dir() {
@@ -173,6 +198,10 @@ fn write(ws: &Workspace, args: Args, run: Option<(&str, &ReadLog)>) -> Result<Ou
             "`{}` is a directory; write needs a file path.",
             target.display
         )));
+    }
+    // A new file: every check before anything (the file, its folders) is created.
+    if created {
+        check_program_write(run, &target, None, &args.content, None)?;
     }
     let opened = ws.open(target, &args.file_path, "file_path", Access::Create)?;
     let (mut file, meta, target) = (opened.file, opened.meta, opened.target);
@@ -207,8 +236,8 @@ fn write(ws: &Workspace, args: Args, run: Option<(&str, &ReadLog)>) -> Result<Ou
             before = Some(text);
         }
     }
-    if run.is_some() {
-        objects_as_text(&args.content, before.as_deref(), shown)?;
+    if !created {
+        check_program_write(run, &target, Some(&file), &args.content, before.as_deref())?;
     }
     // Content built from read's lines (which show no line endings) keeps a CRLF file's.
     let mut args = args;
@@ -230,7 +259,11 @@ fn write(ws: &Workspace, args: Args, run: Option<(&str, &ReadLog)>) -> Result<Ou
         .and_then(|()| file.flush())
         .map_err(|e| ToolError::new(format!("cannot write `{shown}`: {e}")))?;
     if let Some((run, log)) = run {
-        log.forget(run, &target.path);
+        log.wrote(
+            run,
+            &target.path,
+            partial_reads::digest_of(args.content.as_bytes()),
+        );
     }
     let hunks = match &before {
         Some(old) => diff::replaced(old, &args.content),

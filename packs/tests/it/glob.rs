@@ -259,3 +259,18 @@ async fn glob_presents_a_search_call_and_a_paths_card() {
         other => panic!("unexpected result card {other:?}"),
     }
 }
+
+#[tokio::test]
+async fn glob_in_a_program_says_when_the_sandbox_denied_entries() {
+    let f = Fixture::with_deny(&["private"]);
+    f.file("private/key.txt", "k\n");
+    f.file("open.txt", "o\n");
+    let out = f
+        .call_in_program("run-1", 1, "glob", json!({"pattern": "**/*.txt"}))
+        .await;
+    assert_eq!(out.value()["paths"], json!(["open.txt"]));
+    assert_eq!(
+        out.cut_short(),
+        Some("1 entry left out: the sandbox denies them")
+    );
+}

@@ -306,3 +306,135 @@ async fn grep_presents_a_search_call_and_a_grouped_matches_card() {
     assert_eq!(json["card"], "search");
     assert_eq!(json["shape"], "matches");
 }
+
+/// A git workspace whose `.gitignore` leaves out `logs/` and `*.log`, with errors only in logs.
+fn ignored_logs() -> Fixture {
+    let f = Fixture::new();
+    f.file(".git/HEAD", "ref: refs/heads/main\n");
+    f.file(".gitignore", "logs/\n*.log\n");
+    f.file("logs/server.log", "a INFO\nb ERROR x\nc ERROR y\n");
+    f.file("logs/old/notes.txt", "d ERROR z\n");
+    f.file("build.log", "e ERROR w\n");
+    f.file("src/main.rs", "fn main() {}\n");
+    f
+}
+
+#[tokio::test]
+async fn grep_searches_an_ignored_folder_named_as_path() {
+    let f = ignored_logs();
+    let v = f
+        .call("grep", json!({"pattern": " ERROR ", "path": "logs"}))
+        .await
+        .value()
+        .clone();
+    assert_eq!(
+        match_paths(&v),
+        [
+            "logs/old/notes.txt:1",
+            "logs/server.log:2",
+            "logs/server.log:3"
+        ]
+    );
+    // A folder inside the ignored one, too; and a file named is searched as before.
+    for (path, total) in [("logs/old", 1), ("logs/server.log", 2), ("build.log", 1)] {
+        let v = f
+            .call("grep", json!({"pattern": " ERROR ", "path": path}))
+            .await
+            .value()
+            .clone();
+        assert_eq!(v["total"], total, "{path}");
+    }
+}
+
+#[tokio::test]
+async fn grep_that_found_nothing_says_how_many_ignored_files_it_left_out() {
+    let f = ignored_logs();
+    let out = f.call("grep", json!({"pattern": " ERROR "})).await;
+    assert_eq!(out.value()["total"], 0);
+    assert_eq!(out.value()["ignored"], 3);
+    assert_eq!(
+        out.text(),
+        "No matches for ` ERROR `.\n[3 .gitignored file(s) under `.` not searched; pass an \
+         ignored folder or file as path to search it (glob lists them)]"
+    );
+    let program = f
+        .call_in_program("run-1", 1, "grep", json!({"pattern": " ERROR "}))
+        .await;
+    assert_eq!(
+        program.cut_short(),
+        Some(
+            "3 .gitignored file(s) under `.` not searched; pass an ignored folder or file as \
+             path to search it (glob lists them)"
+        )
+    );
+    // A search that found something is not slowed by counting them.
+    let found = f.call("grep", json!({"pattern": "main"})).await;
+    assert_eq!(found.value().get("ignored"), None);
+}
+
+#[tokio::test]
+async fn grep_of_a_slash_delimited_pattern_that_found_nothing_says_to_drop_the_slashes() {
+    let f = Fixture::new();
+    f.file("a.ts", "export default 1;\n");
+    let out = f.call("grep", json!({"pattern": "/export default/"})).await;
+    assert_eq!(out.value()["total"], 0);
+    assert_eq!(
+        out.text(),
+        "No matches for `/export default/`.\n[patterns take no /…/ delimiters: search for \
+         `export default`]"
+    );
+    let program = f
+        .call_in_program("run-1", 1, "grep", json!({"pattern": "/EXPORT/i"}))
+        .await;
+    assert_eq!(
+        program.cut_short(),
+        Some("patterns take no /…/ delimiters: search for `(?i)EXPORT`")
+    );
+    // A path is no regex literal, and a search that found something needs no hint.
+    let path = f
+        .call_in_program("run-1", 2, "grep", json!({"pattern": "/usr/bin/"}))
+        .await;
+    assert_eq!(path.cut_short(), None);
+    f.file("b.txt", "see /export/ here\n");
+    let found = f
+        .call_in_program("run-1", 3, "grep", json!({"pattern": "/export/"}))
+        .await;
+    assert_eq!(found.value()["total"], 1);
+    assert_eq!(found.cut_short(), None);
+}
+
+#[tokio::test]
+async fn grep_in_a_program_says_when_the_sandbox_denied_entries() {
+    let f = Fixture::with_deny(&["private"]);
+    f.file("private/key.txt", "needle\n");
+    f.file("open.txt", "needle\n");
+    let out = f
+        .call_in_program("run-1", 1, "grep", json!({"pattern": "needle"}))
+        .await;
+    assert_eq!(out.value()["total"], 1);
+    assert_eq!(out.value()["denied"], 1);
+    assert_eq!(
+        out.cut_short(),
+        Some("1 entry left out: the sandbox denies them")
+    );
+}
+
+#[tokio::test]
+async fn grep_counts_ignored_files_only_up_to_a_cap() {
+    let f = Fixture::new();
+    f.file(".git/HEAD", "ref: refs/heads/main\n");
+    f.file(".gitignore", "deps/\n");
+    let deps = f.root.join("deps");
+    std::fs::create_dir_all(&deps).unwrap();
+    for i in 0..10_050 {
+        std::fs::write(deps.join(format!("m{i}.js")), "x\n").unwrap();
+    }
+    let out = f.call("grep", json!({"pattern": "absent"})).await;
+    assert_eq!(out.value()["ignored"], 10_000);
+    assert!(
+        out.text()
+            .contains("[10,000+ .gitignored file(s) under `.` not searched"),
+        "{}",
+        out.text()
+    );
+}

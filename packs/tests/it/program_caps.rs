@@ -1,8 +1,9 @@
 //! Caps in programs: as a `run_code` sub-call, `read`, `glob` and `grep` use data caps (the
 //! whole file up to 8 MiB, 10,000 entries) and say what a cap still cut (`cut_short`), as
 //! `bash` does for a stream tail;
-//! natively they keep their context caps. A `write` of a file the same run read only in part
-//! is refused, so read → modify → write never drops data.
+//! natively they keep their context caps. A `write` of a file the same run read only in part,
+//! or that changed since the run read or wrote it, is refused, so read → modify → write never
+//! drops data nor undoes a newer change.
 
 use crate::builtin_support;
 
@@ -372,6 +373,34 @@ async fn bash_in_a_program_says_when_a_stream_tail_was_cut() {
 }
 
 #[tokio::test]
+async fn bash_in_a_program_says_when_the_sandbox_likely_refused_a_failed_command() {
+    let f = Fixture::new();
+    f.file("f.txt", "X\nX\n");
+    let out_file = f.outside.join("out.txt");
+    let args = json!({
+        "command": format!("grep -c X f.txt > {} && cat {}", out_file.display(), out_file.display()),
+        "description": "Count the X lines",
+    });
+    let out = f.call_in_program("run-1", 1, "bash", args.clone()).await;
+    assert_eq!(out.value()["exit_code"], 1);
+    assert_eq!(out.value()["stdout"], "");
+    assert_eq!(
+        out.cut_short(),
+        Some(
+            "exit 1, likely the sandbox: file access denied under workspace-write mode (write \
+             inside the workspace or $TMPDIR)"
+        )
+    );
+    // Natively the result's text says it (`[sandbox: …]`); a command that succeeds has no note.
+    assert_eq!(f.call("bash", args).await.cut_short(), None);
+    let ok = json!({"command": "grep -c X f.txt", "description": "Count the X lines"});
+    assert_eq!(
+        f.call_in_program("run-1", 2, "bash", ok).await.cut_short(),
+        None
+    );
+}
+
+#[tokio::test]
 async fn task_output_in_a_program_says_when_output_was_dropped() {
     let f = Fixture::new();
     let started = f
@@ -425,4 +454,157 @@ async fn grep_in_a_program_says_when_a_file_was_not_searched() {
         out.cut_short(),
         Some("1 file(s) not searched: a line longer than 8 MiB")
     );
+}
+
+/// `view.js` read in a program (run-1, call 1), then changed by an edit in the same run.
+async fn read_then_edited(f: &Fixture) -> Outcome {
+    f.file("lib/view.js", "let a = 1;\nlet b = 2;\n");
+    let read = f
+        .call_in_program("run-1", 1, "read", json!({"file_path": "lib/view.js"}))
+        .await;
+    read.value();
+    f.call_in_program(
+        "run-1",
+        2,
+        "edit",
+        json!({"file_path": "lib/view.js", "old_string": "b = 2", "new_string": "b = 3"}),
+    )
+    .await
+    .value();
+    read
+}
+
+#[tokio::test]
+async fn write_from_a_read_an_edit_made_stale_is_refused_and_the_edit_kept() {
+    let f = Fixture::new();
+    let read = read_then_edited(&f).await;
+    let content = format!("// header\n{}", rewritten(&read, str::to_string));
+    let write = f
+        .call_in_program(
+            "run-1",
+            3,
+            "write",
+            json!({"file_path": "lib/view.js", "content": content}),
+        )
+        .await;
+    assert_eq!(
+        write.error(),
+        "write refused: `lib/view.js` changed since this program read it (an edit or command \
+         since then), so this content would undo that change; read it again and rebuild the \
+         content. Nothing was written."
+    );
+    assert_eq!(f.read("lib/view.js"), "let a = 1;\nlet b = 3;\n");
+}
+
+#[tokio::test]
+async fn write_from_a_read_a_command_made_stale_is_refused() {
+    let f = Fixture::new();
+    f.file("notes.txt", "one\n");
+    f.call_in_program("run-1", 1, "read", json!({"file_path": "notes.txt"}))
+        .await
+        .value();
+    // What `sed -i` in a bash call does: the bytes change under the program.
+    f.file("notes.txt", "ONE\n");
+    let write = f
+        .call_in_program(
+            "run-1",
+            2,
+            "write",
+            json!({"file_path": "notes.txt", "content": "one\ntwo\n"}),
+        )
+        .await;
+    assert!(
+        write
+            .error()
+            .contains("`notes.txt` changed since this program read it"),
+        "{}",
+        write.error()
+    );
+    assert_eq!(f.read("notes.txt"), "ONE\n");
+}
+
+#[tokio::test]
+async fn write_after_reading_the_edited_file_again_is_allowed() {
+    let f = Fixture::new();
+    read_then_edited(&f).await;
+    let again = f
+        .call_in_program("run-1", 3, "read", json!({"file_path": "lib/view.js"}))
+        .await;
+    let content = format!("// header\n{}", rewritten(&again, str::to_string));
+    f.call_in_program(
+        "run-1",
+        4,
+        "write",
+        json!({"file_path": "lib/view.js", "content": content}),
+    )
+    .await
+    .value();
+    assert_eq!(f.read("lib/view.js"), "// header\nlet a = 1;\nlet b = 3;\n");
+}
+
+#[tokio::test]
+async fn the_runs_own_writes_keep_what_it_knows_current() {
+    let f = Fixture::new();
+    f.file("notes.txt", "one\n");
+    f.call_in_program("run-1", 1, "read", json!({"file_path": "notes.txt"}))
+        .await
+        .value();
+    for (n, content) in [(2, "two\n"), (3, "three\n")] {
+        f.call_in_program(
+            "run-1",
+            n,
+            "write",
+            json!({"file_path": "notes.txt", "content": content}),
+        )
+        .await
+        .value();
+    }
+    // Changed behind the program's back after its own write: refused, saying so.
+    f.file("notes.txt", "four\n");
+    let write = f
+        .call_in_program(
+            "run-1",
+            4,
+            "write",
+            json!({"file_path": "notes.txt", "content": "five\n"}),
+        )
+        .await;
+    assert!(
+        write
+            .error()
+            .contains("changed since this program wrote it"),
+        "{}",
+        write.error()
+    );
+    // Another run, and a native call, never read it: written as asked.
+    f.call_in_program(
+        "run-2",
+        1,
+        "write",
+        json!({"file_path": "notes.txt", "content": "six\n"}),
+    )
+    .await
+    .value();
+}
+
+#[tokio::test]
+async fn a_refused_write_of_a_new_file_creates_neither_it_nor_its_folder() {
+    let f = Fixture::new();
+    for path in ["methods.txt", "x/new.txt"] {
+        let write = f
+            .call_in_program(
+                "run-1",
+                1,
+                "write",
+                json!({"file_path": path, "content": "[object Object]\n"}),
+            )
+            .await;
+        assert!(
+            write.error().contains("nothing was written"),
+            "{}",
+            write.error()
+        );
+        assert!(!f.root.join(path).exists(), "{path} was created");
+    }
+    assert!(!f.root.join("x").exists(), "the folder x/ was created");
 }

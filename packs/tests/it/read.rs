@@ -135,6 +135,26 @@ async fn read_past_the_end_returns_no_lines_and_says_so() {
         out.text(),
         "[`a.txt` has 3 lines; offset 10 is past the end]\n"
     );
+    // A program reads only the value: the run's result says it.
+    let program = f
+        .call_in_program(
+            "run-1",
+            1,
+            "read",
+            json!({"file_path": "a.txt", "offset": 10}),
+        )
+        .await;
+    assert_eq!(program.value()["lines"], json!([]));
+    assert_eq!(
+        program.cut_short(),
+        Some("offset 10 is past the end (3 lines)")
+    );
+    // Reading an empty file from its start is not past its end.
+    f.file("empty.txt", "");
+    let empty = f
+        .call_in_program("run-1", 2, "read", json!({"file_path": "empty.txt"}))
+        .await;
+    assert_eq!(empty.cut_short(), None);
 }
 
 #[tokio::test]
@@ -360,4 +380,29 @@ async fn read_of_a_file_that_is_not_utf8_says_so_natively_and_in_a_program() {
         out.cut_short(),
         Some("not valid UTF-8 from line 2 (those bytes read as \u{FFFD}; write refuses the file)")
     );
+}
+
+#[tokio::test]
+async fn read_of_a_missing_file_names_the_one_whose_name_differs_only_in_case() {
+    let f = Fixture::new();
+    f.file("Readme.md", "# hi\n");
+    f.file("docs/Guide.md", "guide\n");
+    let out = f.call("read", json!({"file_path": "README.md"})).await;
+    assert_eq!(
+        out.error(),
+        "File not found: `README.md` does not exist in the workspace. Did you mean \
+         `Readme.md`? Use glob to find files."
+    );
+    let out = f.call("read", json!({"file_path": "docs/guide.md"})).await;
+    assert!(
+        out.error().contains("Did you mean `docs/Guide.md`?"),
+        "{}",
+        out.error()
+    );
+    // Two candidates, or none: no guess.
+    f.file("readme.MD", "# other\n");
+    let out = f.call("read", json!({"file_path": "README.md"})).await;
+    assert!(!out.error().contains("Did you mean"), "{}", out.error());
+    let out = f.call("read", json!({"file_path": "nope.md"})).await;
+    assert!(!out.error().contains("Did you mean"), "{}", out.error());
 }

@@ -22,7 +22,8 @@
 //! allowed, and every process it starts dies with the call, `setsid` included. A failure that
 //! looks like a refusal of the sandbox ends the result with
 //! `[sandbox: file access denied under <mode> mode]` (or `network`); the value carries the
-//! note as `sandbox`.
+//! note as `sandbox`, and in a program the run's result says it at the call site
+//! (`exit 1, likely the sandbox: …`), since a program that reads only `stdout` would miss it.
 
 mod tail;
 
@@ -123,6 +124,30 @@ fn sandbox_sentence(mode: SandboxMode, network: bool) -> String {
         ),
         SandboxMode::DangerFullAccess => String::new(),
     }
+}
+
+/// For a program: a failed command the sandbox likely refused (`out.sandbox`), how it ended
+/// and where it may write, e.g. `exit 1, likely the sandbox: file access denied under
+/// workspace-write mode (write inside the workspace or $TMPDIR)`.
+fn sandbox_note(out: &Output, mode: SandboxMode) -> Option<String> {
+    let denied = out.sandbox.as_deref()?;
+    let ended = match (out.exit_code, out.signal.as_deref()) {
+        (Some(code), _) => format!("exit {code}"),
+        (None, Some(signal)) => format!("killed by {signal}"),
+        (None, None) => "failed".to_string(),
+    };
+    let writable = match mode {
+        SandboxMode::ReadOnly => " (write only inside $TMPDIR)",
+        _ => " (write inside the workspace or $TMPDIR)",
+    };
+    let said: Vec<String> = denied
+        .lines()
+        .map(|line| match line.starts_with("file") {
+            true => format!("{line}{writable}"),
+            false => format!("{line} (no network here)"),
+        })
+        .collect();
+    Some(format!("{ended}, likely the sandbox: {}", said.join("; ")))
 }
 
 /// [`sandbox_sentence`], tersely, for the code-mode description.
@@ -228,8 +253,17 @@ pub(crate) fn tool(bg: Background) -> ToolDefinition {
             let signal = ctx.signal().clone();
             async move {
                 let out = run(&bg, owner, args, signal, ctx.in_program()).await?;
-                if let Some(note) = out.cut_streams.as_ref().filter(|_| ctx.in_program()) {
-                    ctx.cut_short(note.clone());
+                if ctx.in_program() {
+                    let notes: Vec<String> = [
+                        out.cut_streams.clone(),
+                        sandbox_note(&out, bg.sandbox.mode()),
+                    ]
+                    .into_iter()
+                    .flatten()
+                    .collect();
+                    if !notes.is_empty() {
+                        ctx.cut_short(notes.join("; "));
+                    }
                 }
                 Ok(out)
             }

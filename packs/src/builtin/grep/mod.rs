@@ -2,7 +2,9 @@
 //!
 //! Built on ripgrep's crates: `ignore` walks the tree in parallel with ripgrep's
 //! default filters but for hidden files, which are searched (`.gitignore` inside git
-//! repositories, `.ignore` and `.rgignore` respected, VCS metadata and symlinks not followed), `grep-regex` compiles
+//! repositories, `.ignore` and `.rgignore` respected, VCS metadata and symlinks not followed);
+//! a `path` that names an ignored folder (or one inside it) is searched whole, as a file named
+//! is, and a search that found nothing says how many ignored files it left out. `grep-regex` compiles
 //! the pattern with ripgrep's syntax, `grep-searcher` searches each file and stops at
 //! the first NUL byte (binary files are skipped, as `rg` does). Every matching line is
 //! counted for the true total; the first [`MAX_MATCHES`] in path order are returned.
@@ -19,6 +21,8 @@ mod matcher;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkMatch};
@@ -46,6 +50,8 @@ pub const MAX_MATCHES: usize = 250;
 pub const MAX_LINE_CHARS: usize = 500;
 /// The longest line searched; a file with a longer one is skipped.
 pub const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
+/// Ignored files a search that found nothing counts at most (it walks them to count them).
+pub const MAX_IGNORED_COUNTED: u64 = 10_000;
 
 #[derive(Deserialize)]
 struct Args {
@@ -96,6 +102,15 @@ struct Output {
     denied: u64,
     #[serde(skip_serializing_if = "walk::is_false")]
     deep: bool,
+    /// Files an ignore file left out of a search that found nothing (counted only then).
+    #[serde(skip_serializing_if = "shared::is_zero")]
+    ignored: u64,
+    /// The `path` argument as given (`.` without one).
+    #[serde(skip)]
+    path: String,
+    /// A `/…/` pattern that found nothing: the note saying patterns take no delimiters.
+    #[serde(skip)]
+    delimited: Option<String>,
 }
 
 /// The `grep` tool.
@@ -105,13 +120,14 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
         .description(
             "Search file contents with a ripgrep regular expression. Returns matching lines with \
              line numbers, grouped by file. Returns the first 250 matches inline; a capped result \
-             reports the true total, so narrow the pattern, path or include, or page with offset, to \
-             see the rest. Use read on a matched file for surrounding context. Hidden files are \
-             searched; files .gitignore excludes are not.",
+             reports the true total of matching lines, so narrow the pattern, path or include, \
+             or page with offset, to see the rest. Use read on a matched file for surrounding \
+             context. Hidden files are searched; binary files are not, nor files .gitignore \
+             excludes unless path names them or their folder.",
         )
         .code_description(
-            "Search file contents with a ripgrep regular expression, hidden files too, not \
-             .gitignored ones (≤ 10,000 a call).",
+            "Search file contents by ripgrep regex (≤ 10,000 a call); hidden files too, not \
+             binary ones, nor .gitignored ones unless `path` names them.",
         )
         .parameters(
             ParameterSpec::new()
@@ -151,14 +167,18 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                     )
                     .describe("By path and line; `text` cut at 10,000 characters."),
                 )
-                .required_property("total", ValueSpec::integer())
+                .required_property(
+                    "total",
+                    ValueSpec::integer().describe("Lines, not occurrences."),
+                )
                 .required_property("files", ValueSpec::integer())
                 .required_property("truncated", ValueSpec::boolean())
                 .property(
                     "skipped",
-                    ValueSpec::integer().describe("Files with a line over 8 MiB, not searched."),
+                    ValueSpec::integer().describe("A line over 8 MiB: not searched."),
                 )
-                .property("hidden", shared::hidden_spec()),
+                .property("hidden", shared::hidden_spec())
+                .property("ignored", ValueSpec::integer()),
         ))
         .concurrency_safe(true)
         .execute(move |args: Args, ctx| {
@@ -196,8 +216,9 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
         .expect("the grep definition is valid")
 }
 
-/// In a program, say what the caps left out: matches past the cap, files not searched,
-/// lines cut.
+/// In a program, say what the caps and the walk left out (matches past the cap, files not
+/// searched, lines cut, denied or too deep entries, ignored files) and why a `/…/` pattern
+/// found nothing.
 fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output) {
     let mut notes = Vec::new();
     if out.truncated {
@@ -206,11 +227,18 @@ fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output) {
             "matches", out.offset, kept, out.total, "pattern",
         ));
     }
+    if out.ignored > 0 {
+        notes.push(ignored_note(out.ignored, &out.path));
+    }
     if out.skipped > 0 {
         notes.push(format!(
             "{} file(s) not searched: a line longer than 8 MiB",
             out.skipped
         ));
+    }
+    notes.extend(walk::left_out(out.denied, out.deep));
+    if let Some(note) = out.delimited.as_ref() {
+        notes.push(note.clone());
     }
     if out.cut_lines > 0 {
         notes.push(format!(
@@ -229,6 +257,18 @@ fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output) {
     if !notes.is_empty() {
         ctx.cut_short(notes.join("; "));
     }
+}
+
+/// The note for `n` files under `path` an ignore file left out.
+fn ignored_note(n: u64, path: &str) -> String {
+    let n = match n >= MAX_IGNORED_COUNTED {
+        true => format!("{}+", thousands(MAX_IGNORED_COUNTED)),
+        false => thousands(n),
+    };
+    format!(
+        "{n} .gitignored file(s) under `{path}` not searched; pass an ignored folder or file as \
+         path to search it (glob lists them)"
+    )
 }
 
 /// What every search thread adds to.
@@ -370,6 +410,7 @@ fn grep(
         ..Collected::default()
     });
     let limits = WalkLimits::new(ws);
+    let mut ignored = 0;
     if target.path.is_file() {
         let raw = args.path.as_deref().unwrap_or(".");
         let opened = ws.open(target, raw, "path", Access::Read)?;
@@ -385,19 +426,14 @@ fn grep(
             );
         }
     } else {
-        let mut walk = WalkBuilder::new(&target.path);
-        // Hidden files too (a CI workflow, `.cargo_vcs_info.json`), as glob finds them; never
-        // VCS metadata; what .gitignore excludes stays out, as in ripgrep (the text says so).
-        walk.follow_links(false)
-            .hidden(false)
-            .add_custom_ignore_filename(".rgignore")
-            .threads(super::walk_threads());
-        limits.apply(&mut walk, |entry| !super::glob::is_vcs_dir(entry));
-        if let Some(include) = args.include.as_deref().filter(|i| !i.is_empty()) {
-            walk.overrides(path_glob(&target.path, include, "include")?);
-        }
+        // A folder an ignore file excludes (or one inside it), named as `path`: the caller
+        // asked for it by name, so all of it is searched.
+        let named_ignored = is_ignored(&target.path, ws.root());
+        let include = args.include.as_deref();
+        let walk = search_walk(&target.path, include, &limits, !named_ignored)?;
+        let searched = AtomicU64::new(0);
         walk.build_parallel().run(|| {
-            let (matcher, out, limits) = (matcher.clone(), &out, &limits);
+            let (matcher, out, limits, searched) = (matcher.clone(), &out, &limits, &searched);
             let mut searcher = searcher();
             Box::new(move |entry| {
                 if signal.is_cancelled() {
@@ -414,6 +450,7 @@ fn grep(
                 if filter.hides(&shown) {
                     return WalkState::Continue;
                 }
+                searched.fetch_add(1, Ordering::Relaxed);
                 // Opened race-free: a file swapped for a symlink since the walk saw it is
                 // skipped, never followed.
                 if let Some((file, _)) = ws.open_found(entry.path(), Access::Read) {
@@ -429,6 +466,13 @@ fn grep(
                 WalkState::Continue
             })
         });
+        let found_nothing = out.lock().unwrap_or_else(|e| e.into_inner()).total == 0;
+        if found_nothing && !named_ignored {
+            let searched = searched.into_inner();
+            let stop_at = searched.saturating_add(MAX_IGNORED_COUNTED);
+            let all = visible_files(ws, &target.path, include, filter, (signal, stop_at))?;
+            ignored = all.saturating_sub(searched).min(MAX_IGNORED_COUNTED);
+        }
     }
     if signal.is_cancelled() {
         return Err(ToolError::new("grep was cancelled"));
@@ -462,7 +506,108 @@ fn grep(
         hidden: filter.hidden(),
         denied: limits.denied(),
         deep: limits.deep(),
+        ignored,
+        path: args.path.unwrap_or_else(|| ".".to_string()),
+        delimited: (out.total == 0)
+            .then(|| delimiters_note(&args.pattern))
+            .flatten(),
     })
+}
+
+/// For a pattern written as a JavaScript regex literal (`/export default/`, `/todo/i`), which
+/// found nothing: patterns take no delimiters, and what to search for instead. A path such as
+/// `/usr/bin/` is no literal (an unescaped `/` inside).
+fn delimiters_note(pattern: &str) -> Option<String> {
+    let (inner, flags) = pattern.strip_prefix('/')?.rsplit_once('/')?;
+    let bare_slash = inner
+        .char_indices()
+        .any(|(i, c)| c == '/' && !inner[..i].ends_with('\\'));
+    if inner.is_empty() || bare_slash || !flags.chars().all(|c| c.is_ascii_lowercase()) {
+        return None;
+    }
+    let bare = match flags.contains('i') {
+        true => format!("(?i){inner}"),
+        false => inner.to_string(),
+    };
+    Some(format!(
+        "patterns take no /…/ delimiters: search for `{bare}`"
+    ))
+}
+
+/// A walk of `dir` for grep: hidden files too, never VCS metadata, no symlink followed, only
+/// the files `include` matches; what ignore files (.gitignore, .ignore, .rgignore) exclude is
+/// left out when `ignores` is set, as in ripgrep.
+fn search_walk(
+    dir: &Path,
+    include: Option<&str>,
+    limits: &WalkLimits,
+    ignores: bool,
+) -> Result<WalkBuilder, ToolError> {
+    let mut walk = WalkBuilder::new(dir);
+    match ignores {
+        true => walk.add_custom_ignore_filename(".rgignore"),
+        false => walk.standard_filters(false),
+    };
+    walk.follow_links(false)
+        .hidden(false)
+        .threads(super::walk_threads());
+    limits.apply(&mut walk, |entry| !super::glob::is_vcs_dir(entry));
+    if let Some(include) = include.filter(|i| !i.is_empty()) {
+        walk.overrides(path_glob(dir, include, "include")?);
+    }
+    Ok(walk)
+}
+
+/// Whether an ignore file excludes the directory `dir` (below `root`) or a folder it lies in,
+/// as grep's walk of the folder above each would see it.
+fn is_ignored(dir: &Path, root: &Path) -> bool {
+    let below_root = |d: &&Path| *d != root && d.starts_with(root);
+    dir.ancestors().take_while(below_root).any(|d| {
+        let Some(parent) = d.parent() else {
+            return false;
+        };
+        let wanted = d.to_path_buf();
+        let mut walk = WalkBuilder::new(parent);
+        walk.add_custom_ignore_filename(".rgignore")
+            .hidden(false)
+            .follow_links(false)
+            .max_depth(Some(1))
+            .filter_entry(move |e| e.depth() == 0 || e.path() == wanted);
+        !walk.build().flatten().any(|e| e.depth() == 1)
+    })
+}
+
+/// The files under `dir` a walk that honours no ignore file finds (`include` and the policy
+/// applied), counted up to `stop_at`: with those a search reached, it tells how many an ignore
+/// file left out.
+fn visible_files(
+    ws: &Workspace,
+    dir: &Path,
+    include: Option<&str>,
+    filter: &PolicyFilter,
+    (signal, stop_at): (&CancellationToken, u64),
+) -> Result<u64, ToolError> {
+    let count = AtomicU64::new(0);
+    let limits = WalkLimits::new(ws);
+    search_walk(dir, include, &limits, false)?
+        .build_parallel()
+        .run(|| {
+            let count = &count;
+            Box::new(move |entry| {
+                if signal.is_cancelled() || count.load(Ordering::Relaxed) >= stop_at {
+                    return WalkState::Quit;
+                }
+                let Ok(entry) = entry else {
+                    return WalkState::Continue;
+                };
+                let file = entry.file_type().is_some_and(|t| t.is_file());
+                if file && !filter.denies(&ws.display(entry.path())) {
+                    count.fetch_add(1, Ordering::Relaxed);
+                }
+                WalkState::Continue
+            })
+        });
+    Ok(count.into_inner())
 }
 
 /// `[{path, matches: [{line, text}]}]` from a value's flat match list.
@@ -491,8 +636,18 @@ fn render(args: &Value, value: &Value) -> String {
     let total = value["total"].as_u64().unwrap_or(0);
     let files = value["files"].as_u64().unwrap_or(0);
     if total == 0 {
+        let ignored = match value["ignored"].as_u64().filter(|&n| n > 0) {
+            Some(n) => format!(
+                "[{}]\n",
+                ignored_note(n, arg_str(args, "path").unwrap_or("."))
+            ),
+            None => String::new(),
+        };
+        let delimited = delimiters_note(arg_str(args, "pattern").unwrap_or_default())
+            .map(|note| format!("[{note}]\n"))
+            .unwrap_or_default();
         return format!(
-            "No matches for `{}`.\n{}{}",
+            "No matches for `{}`.\n{}{}{ignored}{delimited}",
             arg_str(args, "pattern").unwrap_or_default(),
             shared::hidden_note(value),
             walk::notes(value)
