@@ -227,3 +227,30 @@ engine_test! {
         assert!(report.notes.is_empty(), "{:?}", report.notes);
     }
 }
+
+engine_test! {
+    async fn length_on_a_result_object_is_noted_as_no_array_and_on_its_array_field_is_fine() {
+        let report = run(
+            "const r = await tools.matches({});\nconst m = r.matches[0];\nreturn [r.length, r.matches.length, m.length]",
+        )
+        .await;
+        assert_eq!(report.outcome, Ok(Some(json!([null, 2, null]))));
+        assert_eq!(
+            reads(&report),
+            [
+                (
+                    Some((3, 9)),
+                    "r.length",
+                    "a matches result is an object, not an array: it has no length (it has matches, total, meta)",
+                    1
+                ),
+                (
+                    Some((3, 37)),
+                    "m.length",
+                    "matches matches are objects, not arrays: they have no length (they have path, line, text, note)",
+                    1
+                ),
+            ]
+        );
+    }
+}
