@@ -16,10 +16,11 @@
 // object answering the names `await` and JSON.stringify look up, over a Proxy over an empty
 // object whose prototype is Object.prototype. A read of a field the object
 // has never reaches it (so reading declared fields costs nothing); a read that misses does:
-// Object.prototype's members answer as usual; a field no shape declares is noted; protocol
-// names (then, toJSON, constructor, inspect, ...) and declared optional fields stay plain
-// `undefined`. A result object turned into text (a template string, `String(x)`, `join`, a
-// regex test) is noted too: it reads "[object Object]", never what the program meant. Nothing
+// Object.prototype's members answer as usual; a field no shape declares is noted (`length` as
+// what an object is not: an array); protocol names (then, toJSON, constructor, inspect, ...)
+// and declared optional fields stay plain `undefined`. A result object turned into text (a
+// template string, `String(x)`, `join`, a regex test) is noted too: it reads
+// "[object Object]", never what the program meant. Nothing
 // else changes: own keys, identity and array-ness are the data's, so JSON.stringify,
 // console.log, spread, Object.keys, Array methods and structuredClone see plain data.
 
@@ -35,7 +36,7 @@ export default function makeTyped(primordials, extra) {
   const join = Array.prototype.join;
   const filter = Array.prototype.filter;
   const PROTOCOL = new Set(['then', 'toJSON', 'toString', 'valueOf', 'constructor', 'inspect',
-    'asymmetricMatch', 'nodeType', '$$typeof', '@@__IMMUTABLE_ITERABLE__@@', 'length']);
+    'asymmetricMatch', 'nodeType', '$$typeof', '@@__IMMUTABLE_ITERABLE__@@']);
   const setHas = Set.prototype.has;
   const QUIET = ['then', 'toJSON', 'inspect', 'asymmetricMatch', 'nodeType', '$$typeof'];
   const defineProperty = Object.defineProperty;
@@ -43,10 +44,16 @@ export default function makeTyped(primordials, extra) {
   const PROTO = Symbol('proto');
   const NESTED = Symbol('nested');
 
-  /** "grep matches have no field file (they have path, line, text)". */
+  /** "grep matches have no field file (they have path, line, text)"; a `length` read says the
+   * object is no array ("a grep result is an object, not an array: it has no length (…)"). */
   const missing = (shape, key) => {
     const fields = apply(join, keys(shape.f), [', ']);
     const has = fields === '' ? 'no fields' : fields;
+    if (key === 'length') {
+      return shape.p === 1
+        ? `${shape.n} are objects, not arrays: they have no length (they have ${has})`
+        : `a ${shape.n} is an object, not an array: it has no length (it has ${has})`;
+    }
     return shape.p === 1
       ? `${shape.n} have no field ${key} (they have ${has})`
       : `a ${shape.n} has no field ${key} (it has ${has})`;

@@ -3,6 +3,8 @@
 //! have. Each carries the site in the program where it arose; the same note at the same site
 //! is kept once with a count, and a run keeps at most [`MAX_NOTES`] different ones.
 
+use crate::program::positions::PositionMap;
+
 /// The most different notes one run keeps (the rest are only counted).
 pub const MAX_NOTES: usize = 20;
 
@@ -49,15 +51,29 @@ pub struct Note {
     pub count: usize,
 }
 
-/// A run's notes as they arise (sites in the running program's positions until the report).
+/// A run's notes as they arise (sites in the running program's positions until the report, but
+/// for those found in the program before it ran).
 #[derive(Debug, Default)]
 pub(crate) struct Notes {
     kept: Vec<Note>,
+    /// How many of the first kept notes were found before the run, their sites as written.
+    written: usize,
     /// Notes past [`MAX_NOTES`] different ones.
     pub(crate) left_out: usize,
 }
 
 impl Notes {
+    /// The notes found in a program before it runs (sites as written), with `left_out` more.
+    pub(crate) fn written(mut kept: Vec<Note>, left_out: usize) -> Self {
+        let left_out = left_out + kept.len().saturating_sub(MAX_NOTES);
+        kept.truncate(MAX_NOTES);
+        Notes {
+            written: kept.len(),
+            kept,
+            left_out,
+        }
+    }
+
     /// Record a note at `site` (`"line:col"` as the glue reports it, or `""`).
     pub(crate) fn add(&mut self, kind: NoteKind, site: &str, subject: &str, text: &str) {
         let site = crate::left::parse_site(site);
@@ -81,15 +97,24 @@ impl Notes {
         });
     }
 
-    /// The notes kept, in the order they first arose.
-    pub(crate) fn into_kept(self) -> Vec<Note> {
+    /// The notes kept, in the order they first arose, with every site mapped through `map` to
+    /// the program as written.
+    pub(crate) fn into_kept(mut self, map: &PositionMap) -> Vec<Note> {
+        for note in &mut self.kept[self.written..] {
+            note.site = note.site.map(|(line, col)| map.original(line, col));
+        }
         self.kept
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{NoteKind, Notes, MAX_NOTES};
+    use super::{Note, NoteKind, Notes, PositionMap, MAX_NOTES};
+
+    /// The map of a program that was run as written.
+    fn unmoved() -> PositionMap {
+        PositionMap::new(&"\n".repeat(MAX_NOTES + 5))
+    }
 
     #[test]
     fn the_same_note_at_the_same_site_is_kept_once_with_a_count() {
@@ -98,7 +123,7 @@ mod tests {
             notes.add(NoteKind::Note, "4:12", "m.file", "no field file");
         }
         notes.add(NoteKind::Note, "5:1", "m.file", "no field file");
-        let kept = notes.into_kept();
+        let kept = notes.into_kept(&unmoved());
         assert_eq!(kept.len(), 2);
         assert_eq!((kept[0].site, kept[0].count), (Some((4, 12)), 3));
         assert_eq!((kept[1].site, kept[1].count), (Some((5, 1)), 1));
@@ -111,6 +136,25 @@ mod tests {
             notes.add(NoteKind::CutShort, &format!("{line}:1"), "grep", "cut");
         }
         assert_eq!(notes.left_out, 5);
-        assert_eq!(notes.into_kept().len(), MAX_NOTES);
+        assert_eq!(notes.into_kept(&unmoved()).len(), MAX_NOTES);
+    }
+
+    #[test]
+    fn notes_found_before_the_run_keep_their_sites_and_come_first() {
+        let written = Note {
+            kind: NoteKind::Note,
+            site: Some((1, 3)),
+            subject: "\"\\s\"".into(),
+            text: "dropped".into(),
+            count: 1,
+        };
+        let mut notes = Notes::written(vec![written.clone()], 2);
+        notes.add(NoteKind::Note, "1:9", "m.file", "no field file");
+        let mut map = PositionMap::new("return 1");
+        map.insert(1, 1, 7);
+        assert_eq!(notes.left_out, 2);
+        let kept = notes.into_kept(&map);
+        assert_eq!(kept[0], written);
+        assert_eq!(kept[1].site, Some((1, 2)));
     }
 }

@@ -29,10 +29,11 @@ pub(crate) struct Output {
 }
 
 impl Output {
-    /// An empty capture that allows `max` bytes.
-    pub(crate) fn new(max: usize) -> Self {
+    /// An empty capture that allows `max` bytes, with the notes found before the run.
+    pub(crate) fn new(max: usize, notes: Notes) -> Self {
         Output {
             max,
+            notes,
             ..Default::default()
         }
     }
@@ -117,9 +118,8 @@ impl Output {
         }
         let source = &program.source;
         let notes_left_out = self.notes.left_out;
-        let mut notes = self.notes.into_kept();
+        let mut notes = self.notes.into_kept(map);
         for note in &mut notes {
-            note.site = note.site.map(|(line, col)| map.original(line, col));
             name_read(note, source);
         }
         RunReport {

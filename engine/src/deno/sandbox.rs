@@ -111,7 +111,7 @@ impl Sandbox {
             at: started + limits.wall_clock,
             wall_clock: limits.wall_clock,
         };
-        let prepared = match prepare(&program, WRAPPER_PREFIX.len(), Some(within), &cancel) {
+        let mut prepared = match prepare(&program, WRAPPER_PREFIX.len(), Some(within), &cancel) {
             Ok(mut prepared) => {
                 prepared.map.insert(1, 1, WRAPPER_PREFIX.len());
                 prepared
@@ -139,7 +139,7 @@ impl Sandbox {
         self.runtime.op_state().borrow_mut().put(RunState {
             host: host.clone(),
             control: control.clone(),
-            output: Output::new(limits.max_output_bytes),
+            output: Output::new(limits.max_output_bytes, std::mem::take(&mut prepared.notes)),
             caller: caller.clone(),
             entropy: crate::observed::Entropy::new(host.seed()),
             gate: Default::default(),

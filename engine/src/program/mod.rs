@@ -4,7 +4,8 @@
 //!    `/` whose reading would hide brackets) before any parser sees it: swc recurses once per
 //!    level, and a deep enough program would overflow any stack and abort the process.
 //! 2. [`shape`]: the shapes models write (a final arrow function, an uncalled `main`, `export`,
-//!    a markdown fence, a bare final expression…) become the body of one async function.
+//!    a markdown fence, a bare final expression…) become the body of one async function; the
+//!    string literals whose escapes a string drops (`"\s+"`) are noted ([`escapes`]).
 //! 3. [`strip`]: types become whitespace (`swc_ts_fast_strip`), every position kept.
 //!
 //! Steps 2 and 3 run on the calling thread for small, shallow programs and otherwise on a
@@ -13,6 +14,7 @@
 //! the program as written.
 
 mod edit;
+mod escapes;
 pub(crate) mod nesting;
 pub(crate) mod positions;
 pub(crate) mod shape;
@@ -24,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use tokio_util::sync::CancellationToken;
 
-use crate::{FailureKind, RunFailure};
+use crate::{notes::Notes, FailureKind, RunFailure};
 use nesting::MAX_NESTING;
 use positions::PositionMap;
 
@@ -49,6 +51,8 @@ pub(crate) struct Prepared {
     pub(crate) js: String,
     /// Positions in `js` → positions in the program as written.
     pub(crate) map: PositionMap,
+    /// Notes on the program's text, found before it runs (e.g. a `"\s"` the string drops).
+    pub(crate) notes: Notes,
 }
 
 /// Until when a run waits for a preparing thread.
@@ -147,6 +151,7 @@ pub(crate) fn prepare(
         Ok(Prepared {
             js,
             map: shaped.map,
+            notes: shaped.notes,
         })
     });
     prepared.map_err(|failure| match failure.kind {

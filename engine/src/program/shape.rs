@@ -30,10 +30,11 @@ use swc_ecma_parser::{lexer::Lexer, Parser, StringInput, Syntax, TsSyntax};
 
 use super::{
     edit::{self, Edit},
+    escapes,
     positions::PositionMap,
     sites,
 };
-use crate::{FailureKind, RunFailure};
+use crate::{notes::Notes, FailureKind, RunFailure};
 
 /// The name an `export default <expression>` is bound to (as long as `export default`).
 const DEFAULT_BINDING: &str = "const __ptcd =";
@@ -45,6 +46,8 @@ pub(crate) struct Shaped {
     pub(crate) text: String,
     /// Its positions in terms of the program as written.
     pub(crate) map: PositionMap,
+    /// What the program's text gets wrong that it runs anyway ([`escapes`]; none unmarked).
+    pub(crate) notes: Notes,
 }
 
 /// Shape `source` (see the module docs), which runs after `lead` characters of the engine's
@@ -64,7 +67,8 @@ fn shape_with(source: &str, lead: Option<usize>) -> Result<Shaped, RunFailure> {
     let text = unfence(source);
     let mut map = PositionMap::new(source);
     let Some(module) = parse_module(&text) else {
-        return Ok(Shaped { text, map });
+        let notes = Notes::default();
+        return Ok(Shaped { text, map, notes });
     };
     let mut edits = Vec::new();
     let mut appended = String::new();
@@ -96,13 +100,18 @@ fn shape_with(source: &str, lead: Option<usize>) -> Result<Shaped, RunFailure> {
             }
         }
     }
-    let sites = match lead {
-        Some(_) => sites::find(&module.items, |pos| module.offset(pos)),
-        None => Vec::new(),
+    let (sites, notes) = match lead {
+        Some(_) => {
+            let offset = |pos| module.offset(pos);
+            let (notes, more) = escapes::notes(&module.items, &text, offset);
+            let sites = sites::find(&module.items, offset);
+            (sites, Notes::written(notes, more))
+        }
+        None => (Vec::new(), Notes::default()),
     };
     let mut text = edit::apply(&text, &mut map, edits, &sites, lead.unwrap_or(0));
     text.push_str(&appended);
-    Ok(Shaped { text, map })
+    Ok(Shaped { text, map, notes })
 }
 
 /// Blank one markdown fence around the whole program (its opening and closing lines), or

@@ -72,7 +72,7 @@ pub(super) fn run(
         wall_clock: limits.wall_clock,
     };
     // The program starts on a line of its own after the wrapper (compile.rs): no lead.
-    let prepared = match prepare(&program, 0, Some(within), &cancel) {
+    let mut prepared = match prepare(&program, 0, Some(within), &cancel) {
         Ok(prepared) => prepared,
         Err(failure) => return RunReport::failed(failure),
     };
@@ -124,7 +124,10 @@ pub(super) fn run(
             limits: &limits,
             deadline,
             cancel: &cancel,
-            output: Rc::new(RefCell::new(Output::new(limits.max_output_bytes))),
+            output: Rc::new(RefCell::new(Output::new(
+                limits.max_output_bytes,
+                std::mem::take(&mut prepared.notes),
+            ))),
             calls: Rc::new(RefCell::new(Calls::new(in_flight))),
             host: host.clone(),
             waker,

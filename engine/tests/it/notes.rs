@@ -179,3 +179,78 @@ return [Object.isFrozen(frozen), frozen.matches.length, sorted[0].path, sorted[0
         assert_eq!((notes[0].1, notes[0].3), ("sorted[0].nope", 1));
     }
 }
+
+engine_test! {
+    async fn an_escape_a_string_drops_is_noted_once_per_literal_where_it_was_written() {
+        let report = run(
+            r#"const pattern: string = "^export function\s+\w+\s";
+const raw = String.raw`\s+`, regex = /\s+\./, doubled = "\\s\n\t\u0041\$";
+const line = `${pattern}\b${raw}`;
+[pattern, raw, regex.source, doubled, line.length, '\.']"#,
+        )
+        .await;
+        assert_eq!(
+            report.outcome,
+            Ok(Some(json!([
+                "^export functions+w+s",
+                "\\s+",
+                "\\s+\\.",
+                "\\s\n\tA$",
+                25,
+                "."
+            ])))
+        );
+        let pattern = "in a string these are just \"s\", \"w\", not a regex escape: write \"\\\\s\", \
+                       \"\\\\w\" (or use String.raw`…`, or a regex literal /…/)";
+        let boundary = "in a string this is just a backspace, not a regex escape: write \"\\\\b\" \
+                        (or use String.raw`…`, or a regex literal /…/)";
+        let dot = "in a string this is just \".\", not a regex escape: write \"\\\\.\" \
+                   (or use String.raw`…`, or a regex literal /…/)";
+        assert_eq!(
+            reads(&report),
+            [
+                (Some((1, 25)), r#""\s", "\w""#, pattern, 1),
+                (Some((3, 14)), r#""\b""#, boundary, 1),
+                (Some((4, 52)), r#""\.""#, dot, 1),
+            ]
+        );
+    }
+}
+
+engine_test! {
+    async fn a_program_without_dropped_escapes_has_no_note_on_them() {
+        let report = run(
+            "const s = 'a\\\\d\\n' + `\\${x}\\`` + \"\\u{1F600}\\x41\\0\";\nreturn s.length",
+        )
+        .await;
+        assert_eq!(report.outcome, Ok(Some(json!(13))));
+        assert!(report.notes.is_empty(), "{:?}", report.notes);
+    }
+}
+
+engine_test! {
+    async fn length_on_a_result_object_is_noted_as_no_array_and_on_its_array_field_is_fine() {
+        let report = run(
+            "const r = await tools.matches({});\nconst m = r.matches[0];\nreturn [r.length, r.matches.length, m.length]",
+        )
+        .await;
+        assert_eq!(report.outcome, Ok(Some(json!([null, 2, null]))));
+        assert_eq!(
+            reads(&report),
+            [
+                (
+                    Some((3, 9)),
+                    "r.length",
+                    "a matches result is an object, not an array: it has no length (it has matches, total, meta)",
+                    1
+                ),
+                (
+                    Some((3, 37)),
+                    "m.length",
+                    "matches matches are objects, not arrays: they have no length (they have path, line, text, note)",
+                    1
+                ),
+            ]
+        );
+    }
+}
