@@ -1,16 +1,22 @@
 //! Code mode end to end, in process: a trivial program, 1,000 sequential sub-calls (of a
 //! tool returning a number, and of one returning a typed object), the same object from two
 //! tools that differ only in declaring its type (what typed result access costs a sub-call),
-//! and a 100-call fan-out of 10 ms sleeps under `Promise.all`.
+//! a 100-call fan-out of 10 ms sleeps under `Promise.all`, and a trivial program and 1,000
+//! plain sub-calls of a journaled run (`ptc::journal`, in memory: what recording costs
+//! before any store).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use ptc::journal::{Journaling, MemoryJournal};
 use ptc::{CodeConfig, CodeExecutor, ToolBatchInput, ToolCallBlock, ToolDefinition, ToolRegistry};
 use ptc_schema::ValueSpec;
 use serde_json::json;
 
-fn program(source: &str) -> ToolBatchInput {
+fn program(id: &str, source: &str) -> ToolBatchInput {
     ToolBatchInput::new(vec![ToolCallBlock::new(
-        "bench",
+        id,
         "run_code",
         json!({"code": source, "description": "benchmark program for criterion"}),
     )])
@@ -36,6 +42,18 @@ fn bench(c: &mut Criterion) {
         registry.register(tool.build().unwrap()).unwrap();
     }
     CodeExecutor::new(CodeConfig::quickjs()).install(&registry);
+    let journaled = ToolRegistry::new();
+    for def in registry.view(None, None).definitions() {
+        journaled.register(Arc::unwrap_or_clone(def)).unwrap();
+    }
+    let mut config = CodeConfig::quickjs();
+    config.journaling = Some(Journaling {
+        store: MemoryJournal::new(),
+        live: true,
+    });
+    CodeExecutor::new(config).install(&journaled);
+    // Each journaled run is a new one: its own id, its own journal.
+    let runs = AtomicU64::new(0);
 
     let mut group = c.benchmark_group("code_mode");
     group.sample_size(30);
@@ -57,10 +75,20 @@ fn bench(c: &mut Criterion) {
             "fanout_sleep_100x10ms",
             include_str!("programs/fanout_sleep.js"),
         ),
+        ("journaled_trivial", include_str!("programs/trivial.js")),
+        ("journaled_echo_plain_1000", ECHO_PLAIN),
     ] {
+        let (registry, journal) = match name.strip_prefix("journaled_") {
+            Some(_) => (&journaled, true),
+            None => (&registry, false),
+        };
         group.bench_function(name, |b| {
             b.to_async(&rt).iter(|| async {
-                let batch = registry.execute(program(source)).await.unwrap();
+                let id = match journal {
+                    true => format!("run-{}", runs.fetch_add(1, Ordering::Relaxed)),
+                    false => "bench".to_string(),
+                };
+                let batch = registry.execute(program(&id, source)).await.unwrap();
                 assert!(
                     !batch.results[0].result.is_error(),
                     "{:?}",
