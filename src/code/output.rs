@@ -42,7 +42,7 @@ pub(crate) fn run_result(
                 .iter()
                 .any(|call| (failed.may_change)(&call.tool) && unfinished(&call.left));
             if unfinished {
-                let mut note = left_behind(&report.left_behind);
+                let mut note = left_behind(&report.left_behind, failed.may_change);
                 note.push_str(&notes);
                 return Err(failure(
                     "left behind",
@@ -58,7 +58,7 @@ pub(crate) fn run_result(
                 parts.join("\n")
             };
             text.push_str(&notes);
-            text.push_str(&left_behind(&report.left_behind));
+            text.push_str(&left_behind(&report.left_behind, failed.may_change));
             Ok(Value::String(text))
         }
         // A failed run is not silent: it says what happened, what was done, what was cut short.
@@ -78,17 +78,16 @@ fn unfinished(left: &Left) -> bool {
     !matches!(left, Left::Completed | Left::Rejected(_))
 }
 
-/// What became of a call left behind, when `ended` ("the program ended", "the run stopped").
-fn fate(left: &Left, ended: &str) -> String {
+/// What became of a call left behind, when `ended` ("the program ended", "the run stopped");
+/// `changes`: its tool may change something (else a cut-off call only lost its result).
+fn fate(left: &Left, ended: &str, changes: bool) -> String {
+    let after = match changes {
+        true => ": it may already have taken effect, so check before retrying",
+        false => " (it changes nothing: call it again if you need its result)",
+    };
     match left {
-        Left::Pending => format!(
-            "was still running when {ended} and was cancelled: it may already have taken \
-             effect, so check before retrying"
-        ),
-        Left::Stopped => format!(
-            "was running when {ended} and was stopped: it may already have taken effect, so \
-             check before retrying"
-        ),
+        Left::Pending => format!("was still running when {ended} and was cancelled{after}"),
+        Left::Stopped => format!("was running when {ended} and was stopped{after}"),
         Left::NotStarted => "was cancelled before it started: it did not happen".into(),
         Left::Completed => {
             format!("completed, but {ended} before it used the result: code awaiting it never ran")
@@ -101,13 +100,13 @@ fn fate(left: &Left, ended: &str) -> String {
 }
 
 /// The note on calls a program left behind (empty when there are none).
-fn left_behind(calls: &[LeftBehind]) -> String {
+fn left_behind(calls: &[LeftBehind], may_change: &dyn Fn(&str) -> bool) -> String {
     if calls.is_empty() {
         return String::new();
     }
     let mut note = String::from("\n[left behind when the program ended]");
     let lines = calls.iter().map(|call| {
-        let what = fate(&call.left, "the program ended");
+        let what = fate(&call.left, "the program ended", may_change(&call.tool));
         match call.left {
             Left::Rejected(_) => what,
             _ => format!("{}{}: {what}", site_of(call), call.tool),
@@ -196,7 +195,7 @@ fn stopped_calls(calls: &[LeftBehind], may_change: &dyn Fn(&str) -> bool) -> Str
         .filter(|c| !matches!(c.left, Left::Rejected(_) | Left::Failed(_)))
         .filter(|c| may_change(&c.tool))
         .map(|call| {
-            let what = fate(&call.left, "the run stopped");
+            let what = fate(&call.left, "the run stopped", true);
             format!("{}{}: {what}", site_of(call), call.tool)
         })
         .peekable();

@@ -9,4 +9,6 @@ for (const p of paths) {
   const ext = p.split(".").pop()!;
   byExt[ext] = (byExt[ext] ?? 0) + 1;
 }
-return { listed: paths.length, total, truncated, byExt };
+// Sorted: files made within one clock tick share a modification time.
+const sorted = Object.fromEntries(Object.entries(byExt).sort());
+return { listed: paths.length, total, truncated, byExt: sorted };
