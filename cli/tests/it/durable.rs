@@ -2,6 +2,9 @@
 //! finishing it with each effect done once, `ptc replay --rerun` agreeing with the journal.
 
 use std::path::Path;
+
+use ptc::journal::{Entry, JournalStore};
+use ptc_cli::store::journal::SqliteJournal;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
@@ -13,7 +16,7 @@ for (let i = 1; i <= 5; i++) {
   const r = await tools.bash({ command: `echo call-${i} >> witness.txt && echo done ${i}`, description: "Record one effect" });
   lines.push(r.stdout.trim());
   if (i === 3) {
-    await tools.bash({ command: "touch killable", description: "Say the test may kill now" });
+    await tools.bash({ command: "true", description: "One more effect before the wait" });
     await tools.sleep({ ms: 1500 });
   }
 }
@@ -56,11 +59,18 @@ fn a_durable_run_killed_mid_program_resumes_with_each_effect_done_once() {
             .unwrap()
     };
 
-    // Killed after its third effect, while it waits (readiness: the file it touches).
+    // Killed after its third effect, while it waits on a call that is safe to repeat
+    // (readiness: the journal holds the result of the call before that wait, call 4).
     let mut child = run("fix-1");
-    let killable = root.join("killable");
+    let journal = SqliteJournal::open(&root.join("runs.sqlite")).unwrap();
+    let waiting = || {
+        let entries = journal.load("fix-1").unwrap();
+        entries
+            .iter()
+            .any(|e| matches!(e, Entry::Result { n: 4, .. }))
+    };
     let deadline = std::time::Instant::now() + Duration::from_secs(60);
-    while !killable.exists() {
+    while !waiting() {
         assert!(
             std::time::Instant::now() < deadline,
             "the program never got to its third effect"
@@ -112,13 +122,15 @@ fn a_durable_run_killed_mid_program_resumes_with_each_effect_done_once() {
     assert_eq!(rerun.status.code(), Some(0));
     assert_eq!(witness().lines().count(), 5);
 
-    // The same id on a changed program is refused, not run.
+    // A finished run only replays: a changed program that goes further is stopped there.
     std::fs::write(root.join("prog.ts"), PROGRAM.replace("i <= 5", "i <= 6")).unwrap();
     let changed = run("fix-1").wait_with_output().unwrap();
     assert_eq!(changed.status.code(), Some(1));
     assert!(
-        text(&changed)
-            .contains("code run failed (nondeterminism): fix-1: the recording ran another program"),
+        text(&changed).contains(
+            "code run failed (nondeterminism): fix-1: the program goes on past its recording \
+             (it would call bash (call 8)); the program is not the recorded one"
+        ),
         "{}",
         text(&changed)
     );

@@ -21,9 +21,10 @@
 //! A run whose journal already holds entries replays them: a sub-call whose result is
 //! recorded gets it back without being dispatched (logged as `tool/ptc-replayed`); deliveries,
 //! clock readings and the seed come from the journal; a program that goes another way (another
-//! tool or other arguments at call n, another program, engine or tool list) fails with
-//! `code run failed (nondeterminism)` naming `<callId>:ptc:<n>`. Once the journal is played
-//! out the run goes live and records on. A call recorded as started without a result is in
+//! tool or other arguments at call n) fails with `code run failed (nondeterminism)` naming
+//! `<callId>:ptc:<n>`. Another engine or tool list fails at once; a changed program replays
+//! for as long as it makes the recorded calls. Once the journal is played out the run goes
+//! live and records on, unless it had ended: a finished run only replays. A call recorded as started without a result is in
 //! doubt: it runs again only if it is concurrency-safe, otherwise the program gets a
 //! `ToolCallError` saying it may or may not have happened (`IN_DOUBT`).
 //!

@@ -43,6 +43,8 @@ pub(crate) struct RunJournal {
     /// The journal's key: the `run_code` call's id.
     run: String,
     live: bool,
+    /// The program is not the recorded one: it replays while it makes the recorded calls.
+    changed: bool,
     seed: [u8; 32],
     state: Mutex<State>,
 }
@@ -83,6 +85,7 @@ impl RunJournal {
             ..State::default()
         };
         let mut entries = entries.into_iter();
+        let mut changed = false;
         let seed = match entries.next() {
             None if !journaling.live => {
                 return Err(nondeterminism(format!("run {run} has no journal")));
@@ -94,6 +97,7 @@ impl RunJournal {
             }
             Some(Entry::Start(recorded)) => {
                 same_run(run, &recorded, &start)?;
+                changed = recorded.program != start.program;
                 for entry in entries {
                     state.take(entry);
                 }
@@ -110,7 +114,9 @@ impl RunJournal {
         Ok(Arc::new(RunJournal {
             store: journaling.store.clone(),
             run: run.to_string(),
-            live: journaling.live,
+            // A run that ended is only ever replayed.
+            live: journaling.live && state.end.is_none(),
+            changed,
             seed,
             state: Mutex::new(state),
         }))
@@ -139,8 +145,9 @@ impl RunJournal {
                 return Ok(ms);
             }
             Some(Moment::Delivery(id)) => {
-                return Err(nondeterminism(format!(
-                    "the program read the clock where its recording hands it call {id}"
+                return Err(self.diverged(format!(
+                    "{}: the program read the clock where its recording hands it call {id}",
+                    self.run
                 )));
             }
             None => {}
@@ -178,10 +185,7 @@ impl RunJournal {
                 } else {
                     format!("calls {name} there with other arguments")
                 };
-                return Err(nondeterminism(format!(
-                    "{}:ptc:{n}: the recording {what}",
-                    self.run
-                )));
+                return Err(self.diverged(format!("{}:ptc:{n}: the recording {what}", self.run)));
             }
             return Ok(match state.results.get(&n) {
                 Some(result) => Recorded::Reply(result.clone()),
@@ -252,7 +256,7 @@ impl RunJournal {
         let mut state = self.lock();
         if let Some((recorded, was_error)) = &state.end {
             if recorded != output || *was_error != is_error {
-                return Err(nondeterminism(format!(
+                return Err(self.diverged(format!(
                     "{}: the run ended with another output than its recording's",
                     self.run
                 )));
@@ -286,10 +290,19 @@ impl RunJournal {
 
     /// A re-run that goes on past its recording.
     fn past_recording(&self, what: &str) -> RunFailure {
-        nondeterminism(format!(
+        self.diverged(format!(
             "{}: the program goes on past its recording (it would {what})",
             self.run
         ))
+    }
+
+    /// The failure of a replay that went another way than its recording: `message`, and
+    /// when the program is not the recorded one, that.
+    fn diverged(&self, message: String) -> RunFailure {
+        match self.changed {
+            true => nondeterminism(format!("{message}; the program is not the recorded one")),
+            false => nondeterminism(message),
+        }
     }
 }
 
@@ -302,8 +315,9 @@ impl Deliveries for RunJournal {
         let state = self.lock();
         match state.timeline.front() {
             Some(Moment::Delivery(id)) => Ok(Some(*id)),
-            Some(Moment::Clock { left, .. }) => Err(nondeterminism(format!(
-                "the program waits where its recording reads the clock {left} more time(s)"
+            Some(Moment::Clock { left, .. }) => Err(self.diverged(format!(
+                "{}: the program waits where its recording reads the clock {left} more time(s)",
+                self.run
             ))),
             // Live, or a recording whose program still waited when its run ended.
             None if self.live || state.returned => Ok(None),
@@ -375,16 +389,14 @@ impl State {
     }
 }
 
-/// A recording replays only for the same program on the same engine and tools.
+/// A recording replays only on the same engine and tools (a changed program replays for as
+/// long as it makes the recorded calls).
 fn same_run(run: &str, recorded: &Start, now: &Start) -> Result<(), RunFailure> {
     let differs = |what: &str| {
         Err(nondeterminism(format!(
-            "{run}: the recording ran another {what}"
+            "{run}: the recording ran on another {what}"
         )))
     };
-    if recorded.program != now.program {
-        return differs("program");
-    }
     if recorded.engine != now.engine {
         return differs(&format!("engine ({})", recorded.engine));
     }
