@@ -45,7 +45,7 @@ export default function makeTyped(primordials, extra) {
   const NESTED = Symbol('nested');
 
   /** "grep matches have no field file (they have path, line, text)"; a `length` read says the
-   * object is no array ("a grep result is an object, not an array: it has no length (…)"). */
+   * object is no array ("a grep result is an object, not an array: it has no length (...)"). */
   const missing = (shape, key) => {
     const fields = apply(join, keys(shape.f), [', ']);
     const has = fields === '' ? 'no fields' : fields;

@@ -180,3 +180,21 @@ engine_test! {
         );
     }
 }
+
+/// deno_core embeds the glue and its parts as static one-byte strings, which must be ASCII
+/// (a non-ASCII character, even in a comment, fails that backend's build).
+#[test]
+fn the_glue_and_its_parts_are_ascii() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime-js");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "js") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let line = text.lines().position(|l| !l.is_ascii());
+            assert_eq!(line, None, "{} has a non-ASCII line", path.display());
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "{checked} files");
+}
