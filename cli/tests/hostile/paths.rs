@@ -52,12 +52,20 @@ fn hostile_deny_read_binds_read_grep_glob_edit_and_write() {
     assert_eq!(ran.code(), 0, "{}", ran.all());
     assert!(!ran.stdout.contains("swordfish"), "{}", ran.stdout);
     assert_eq!(
-        ran.stdout.matches("the sandbox denies").count(),
+        ran.stdout
+            .matches("is under a path the sandbox denies")
+            .count(),
         8,
         "{}",
         ran.stdout
     );
-    let value: serde_json::Value = serde_json::from_str(&ran.stdout).expect("a JSON value");
+    // The value, then the notes on what the searches left out.
+    let (json, notes) = ran.stdout.split_once("\n[cut short]").expect("notes");
+    assert!(
+        notes.contains("grep: 2 entries left out: the sandbox denies them"),
+        "{notes}"
+    );
+    let value: serde_json::Value = serde_json::from_str(json).expect("a JSON value");
     assert_eq!(value["glob"], serde_json::json!(["notes.txt"]), "{value}");
     assert_eq!(value["globDenied"], 2, "{value}");
     assert_eq!(value["grep"], serde_json::json!(["notes.txt"]), "{value}");
@@ -119,7 +127,10 @@ fn hostile_sparse_files_and_blown_up_replace_all_keep_memory_bounded() {
         std::fs::read_to_string(root.join("small.txt")).unwrap(),
         "one three\n"
     );
-    assert!(ran.peak_kb < 200 * 1024, "{} KiB", ran.peak_kb);
+    // ~50 MiB alone; the kernel starts a spawned child's peak at the test process's own size
+    // (exec keeps the old image's high-water mark), which a loaded parallel run makes larger.
+    // The point: nothing asked for the gigabytes.
+    assert!(ran.peak_kb < 400 * 1024, "{} KiB", ran.peak_kb);
 }
 
 /// Makes a chain of 20,000 directories in `$TMPDIR`, each relative to the last (the whole

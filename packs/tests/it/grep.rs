@@ -142,6 +142,32 @@ async fn grep_searches_hidden_files_but_skips_binary_vcs_and_git_ignored_ones() 
 }
 
 #[tokio::test]
+async fn grep_searches_a_text_file_with_a_stray_nul_past_its_first_8_kib_as_text() {
+    let f = Fixture::new();
+    let mut log = Vec::new();
+    for i in 1..=600 {
+        if i == 501 {
+            log.extend_from_slice(b"garbled \x00 line\n");
+        }
+        log.extend_from_slice(format!("2026-12-02 ERROR request {i} failed\n").as_bytes());
+    }
+    f.file("events.txt", &log[..]);
+    // A binary format shows a NUL in its first bytes: still skipped.
+    f.file("image.bin", b"\x89PNG\x00\x00ERROR\n");
+    for args in [
+        json!({"pattern": "ERROR", "path": "events.txt"}),
+        json!({"pattern": "ERROR"}),
+    ] {
+        let v = f.call("grep", args).await.value().clone();
+        assert_eq!(
+            v["total"], 600,
+            "every line, the ones past the NUL too: {v}"
+        );
+        assert_eq!(v["files"], 1);
+    }
+}
+
+#[tokio::test]
 async fn grep_caps_inline_matches_at_250_with_the_true_totals() {
     let f = Fixture::new();
     for i in 0..4 {

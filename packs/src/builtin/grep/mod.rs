@@ -6,7 +6,9 @@
 //! a `path` that names an ignored folder (or one inside it) is searched whole, as a file named
 //! is, and a search that found nothing says how many ignored files it left out. `grep-regex` compiles
 //! the pattern with ripgrep's syntax, `grep-searcher` searches each file and stops at
-//! the first NUL byte (binary files are skipped, as `rg` does). Every matching line is
+//! the first NUL byte (binary files are skipped, as `rg` does), unless that NUL comes past the
+//! first 8 KiB: a text file with a stray NUL (a garbled log line) is searched again as text,
+//! as `rg -a` would. Every matching line is
 //! counted for the true total; the first [`MAX_MATCHES`] in path order are returned.
 //!
 //! Bounded whatever the input: the pattern's compiled size is capped and the search checks
@@ -20,7 +22,7 @@ mod matcher;
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io;
+use std::io::{self, Seek, SeekFrom};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -285,6 +287,10 @@ struct Collected {
     skipped: u64,
 }
 
+/// How far into a file a NUL byte says "binary file" rather than "a text file with a stray
+/// NUL" (binary formats show a NUL in their first few KiB).
+const BINARY_PREFIX: u64 = 8 * 1024;
+
 impl Collected {
     fn add(&mut self, path: String, count: u64, matches: Vec<Found>) {
         self.total += count;
@@ -319,6 +325,8 @@ struct FileSink<'a> {
     signal: &'a CancellationToken,
     keep: usize,
     line_chars: usize,
+    /// Where a NUL byte ended the search (binary data, as `rg` takes it).
+    nul_at: Option<u64>,
 }
 
 impl Sink for FileSink<'_> {
@@ -339,12 +347,26 @@ impl Sink for FileSink<'_> {
         }
         Ok(!self.count.is_multiple_of(4096) || !self.signal.is_cancelled())
     }
+
+    fn binary_data(&mut self, _: &Searcher, offset: u64) -> Result<bool, io::Error> {
+        self.nul_at = Some(offset);
+        Ok(false)
+    }
 }
 
 fn searcher() -> Searcher {
     SearcherBuilder::new()
         .line_number(true)
         .binary_detection(BinaryDetection::quit(b'\x00'))
+        .heap_limit(Some(MAX_LINE_BYTES))
+        .build()
+}
+
+/// A searcher that takes every file as text (NUL bytes included).
+fn text_searcher() -> Searcher {
+    SearcherBuilder::new()
+        .line_number(true)
+        .binary_detection(BinaryDetection::none())
         .heap_limit(Some(MAX_LINE_BYTES))
         .build()
 }
@@ -365,8 +387,25 @@ fn search_file(
         signal,
         keep,
         line_chars,
+        nul_at: None,
     };
-    match searcher.search_file(matcher, file, &mut sink) {
+    let mut result = searcher.search_file(matcher, file, &mut sink);
+    // A NUL past the first few KiB that binary formats show one in: a text file with a
+    // stray NUL (a garbled log line), searched again as text, as `rg -a` would.
+    if sink.nul_at.is_some_and(|at| at >= BINARY_PREFIX)
+        && (&*file).seek(SeekFrom::Start(0)).is_ok()
+    {
+        sink = FileSink {
+            count: 0,
+            matches: Vec::new(),
+            signal,
+            keep,
+            line_chars,
+            nul_at: None,
+        };
+        result = text_searcher().search_file(matcher, file, &mut sink);
+    }
+    match result {
         Ok(()) if sink.count > 0 => {
             let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
             out.add(shown, sink.count, sink.matches);
