@@ -284,7 +284,13 @@ async fn a_task_outlives_its_run_and_the_next_run_reads_it() {
              return t.task_id;"
         ))
         .await;
-    let id = first.value().as_str().unwrap().to_string();
+    // The task id, then the note that its output was read while it still ran.
+    let text = first.value().as_str().unwrap();
+    assert!(
+        text.contains("[cut short]") && text.contains("the task is still running"),
+        "{text}"
+    );
+    let id = text.lines().next().unwrap().to_string();
     std::fs::write(bg.root.join("go"), "").unwrap();
     await_marker(&m);
     let second = bg
