@@ -173,6 +173,17 @@ impl<'js> Calls<'js> {
             return Some(settled);
         }
         let (id, result, share) = self.pending.next(cx)?;
+        self.take_settled(id, result, share)
+    }
+
+    /// Call `id` completed with `result`: its resolvers, no longer pending (`None` for a call
+    /// already dropped).
+    fn take_settled(
+        &mut self,
+        id: u64,
+        result: Result<Reply, String>,
+        share: Option<Share>,
+    ) -> Option<Settled<'js>> {
         let r = self.resolvers.remove(&id)?;
         self.settled(&r.kind);
         Some(Settled {
@@ -195,19 +206,9 @@ impl<'js> Calls<'js> {
     ) -> Result<Option<Settled<'js>>, RunFailure> {
         // Everything settled so far waits in `ready`, in the order it settled.
         while let Some((id, result, share)) = self.pending.next(cx) {
-            let Some(r) = self.resolvers.remove(&id) else {
-                continue;
-            };
-            self.settled(&r.kind);
-            let settled = Settled {
-                kind: r.kind,
-                promise: r.promise,
-                result,
-                resolve: r.resolve,
-                reject: r.reject,
-                share,
-            };
-            self.ready.push_back((id, settled));
+            if let Some(settled) = self.take_settled(id, result, share) {
+                self.ready.push_back((id, settled));
+            }
         }
         let position = match order.next()? {
             None => (!self.ready.is_empty()).then_some(0),

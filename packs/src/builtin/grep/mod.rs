@@ -329,6 +329,20 @@ struct FileSink<'a> {
     nul_at: Option<u64>,
 }
 
+impl<'a> FileSink<'a> {
+    /// Nothing collected yet: up to `keep` matches, lines cut at `line_chars`.
+    fn new(signal: &'a CancellationToken, keep: usize, line_chars: usize) -> Self {
+        FileSink {
+            count: 0,
+            matches: Vec::new(),
+            signal,
+            keep,
+            line_chars,
+            nul_at: None,
+        }
+    }
+}
+
 impl Sink for FileSink<'_> {
     type Error = io::Error;
 
@@ -381,28 +395,14 @@ fn search_file(
     line_chars: usize,
 ) {
     let keep = out.lock().unwrap_or_else(|e| e.into_inner()).keep;
-    let mut sink = FileSink {
-        count: 0,
-        matches: Vec::new(),
-        signal,
-        keep,
-        line_chars,
-        nul_at: None,
-    };
+    let mut sink = FileSink::new(signal, keep, line_chars);
     let mut result = searcher.search_file(matcher, file, &mut sink);
     // A NUL past the first few KiB that binary formats show one in: a text file with a
     // stray NUL (a garbled log line), searched again as text, as `rg -a` would.
     if sink.nul_at.is_some_and(|at| at >= BINARY_PREFIX)
         && (&*file).seek(SeekFrom::Start(0)).is_ok()
     {
-        sink = FileSink {
-            count: 0,
-            matches: Vec::new(),
-            signal,
-            keep,
-            line_chars,
-            nul_at: None,
-        };
+        sink = FileSink::new(signal, keep, line_chars);
         result = text_searcher().search_file(matcher, file, &mut sink);
     }
     match result {
