@@ -309,6 +309,14 @@ impl ToolRunContext {
         self.exec.call_id.contains(":ptc:")
     }
 
+    /// The key under which a tool with an effect records it once: the call's id, which a
+    /// durable run's replay gives the same call again (`<runId>:ptc:<n>`), so a call that was
+    /// in flight when its instance died and runs again presents the same key. MCP upstreams
+    /// get it as `_meta["ptc/idempotencyKey"]`.
+    pub fn idempotency_key(&self) -> &str {
+        &self.exec.call_id
+    }
+
     /// Say that a cap still cut this call's result short, e.g. `10,000 of 23,456 matches
     /// (narrow the pattern, or page with offset)`: in a program the run's result then names it
     /// with the call site (`[cut short] run_code.ts:3:15 grep: …`). The last note wins.

@@ -243,7 +243,8 @@ impl McpClient {
             .map_err(|e| failed(e.to_string()))
     }
 
-    /// Call `tool` with `arguments`. When `signal` fires first, `notifications/cancelled`
+    /// Call `tool` with `arguments`, `idempotency_key` in the request's `_meta`
+    /// ([`IDEMPOTENCY_KEY`]: the same for a call a durable run repeats after a crash). When `signal` fires first, `notifications/cancelled`
     /// is sent upstream (awaited, so it is on the wire before the call ends) and the call
     /// ends as cancelled. Dropping the future mid-call sends it too, from a spawned task.
     /// With `progress`, the call carries a `progressToken` and every report the server
@@ -253,6 +254,7 @@ impl McpClient {
         &self,
         tool: &str,
         arguments: JsonObject,
+        idempotency_key: &str,
         signal: &CancellationToken,
         progress: Option<(&Arc<dyn ProgressSink>, &ToolExecution)>,
     ) -> Result<CallToolResult, CallError> {
@@ -267,9 +269,9 @@ impl McpClient {
         let peer = conn.service.peer().clone();
         let mut route = progress.map(|_| self.inner.upstream.route());
         let mut options = PeerRequestOptions::no_options();
-        if let Some(route) = &route {
-            options.meta = Some(route.meta());
-        }
+        let mut meta = route.as_ref().map(|r| r.meta()).unwrap_or_default();
+        meta.insert(IDEMPOTENCY_KEY.into(), idempotency_key.into());
+        options.meta = Some(meta);
         let sent = peer.send_cancellable_request(request, options).await;
         let mut handle = match sent {
             Ok(handle) => handle,
@@ -400,6 +402,11 @@ impl McpClient {
 /// How long [`McpClient::shutdown`] waits for the process to exit on its own (and again
 /// after SIGTERM).
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(1);
+
+/// The `_meta` key of the idempotency key every `tools/call` carries: the ptc call's id,
+/// `<runId>:ptc:<n>` for a program's sub-call, the same when a durable run repeats a call its
+/// crashed instance had in flight. A server that records effects under it does each once.
+pub const IDEMPOTENCY_KEY: &str = "ptc/idempotencyKey";
 
 const CANCEL_REASON: &str = "cancelled by ptc (the run or the call was cancelled)";
 

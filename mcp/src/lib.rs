@@ -36,7 +36,7 @@ mod stdio;
 mod upstream;
 
 pub use cache::{ToolsCache, MAX_CACHE_BYTES};
-pub use client::McpClient;
+pub use client::{McpClient, IDEMPOTENCY_KEY};
 pub use http::{
     check_exposure, serve_http, BearerToken, HttpBinding, HttpOptions, PATH as HTTP_PATH,
     UNAUTHENTICATED_FLAG,

@@ -9,6 +9,7 @@
 //! | no `outputSchema` | output `string`: the text of the result's content blocks |
 //! | `isError: true` | a tool error carrying the text |
 //! | `annotations.readOnlyHint: true` | concurrency-safe (may overlap with siblings) |
+//! | `annotations.idempotentHint: true` | idempotent: a durable run repeats it, with the same `_meta["ptc/idempotencyKey"]`, when its instance died mid-call |
 
 use std::sync::{Arc, Mutex};
 
@@ -283,11 +284,10 @@ fn definition(client: &McpClient, tool: &Tool) -> (ToolBuilder, Vec<String>) {
         .map(str::to_string)
         .or_else(|| tool.title.clone())
         .unwrap_or_default();
-    let read_only = tool
-        .annotations
-        .as_ref()
-        .and_then(|a| a.read_only_hint)
-        .unwrap_or(false);
+    let hint = |hint: fn(&rmcp::model::ToolAnnotations) -> Option<bool>| {
+        tool.annotations.as_ref().and_then(hint).unwrap_or(false)
+    };
+    let (read_only, idempotent) = (hint(|a| a.read_only_hint), hint(|a| a.idempotent_hint));
     let client = client.clone();
     let upstream: Arc<str> = Arc::from(tool.name.as_ref());
     let builder = ToolDefinition::builder(name)
@@ -296,6 +296,7 @@ fn definition(client: &McpClient, tool: &Tool) -> (ToolBuilder, Vec<String>) {
         .output_schema(output)
         .timeout_ms(u64::try_from(spec.timeout().as_millis()).unwrap_or(u64::MAX))
         .concurrency_safe(read_only)
+        .idempotent(idempotent)
         .execute_raw(move |args, ctx| {
             let client = client.clone();
             let upstream = upstream.clone();
@@ -305,7 +306,13 @@ fn definition(client: &McpClient, tool: &Tool) -> (ToolBuilder, Vec<String>) {
                 let sink = execution.agent().and_then(|a| a.progress()).cloned();
                 let progress = sink.as_ref().map(|s| (s, &*execution));
                 match client
-                    .call(&upstream, arguments, ctx.signal(), progress)
+                    .call(
+                        &upstream,
+                        arguments,
+                        ctx.idempotency_key(),
+                        ctx.signal(),
+                        progress,
+                    )
                     .await
                 {
                     Ok(result) => value_of(result, structured, client.spec(), &upstream),

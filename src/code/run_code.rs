@@ -149,13 +149,14 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
         }
         None => None,
     };
-    let safe: bridge::Safe = {
+    let repeats: bridge::Repeats = {
         let definitions = definitions.clone();
         Arc::new(move |name: &str, args: &Value| {
-            definitions
-                .iter()
-                .find(|d| d.name() == name)
-                .is_some_and(|d| d.is_concurrency_safe(args))
+            match definitions.iter().find(|d| d.name() == name) {
+                Some(d) if d.is_concurrency_safe(args) => journal::Repeat::Harmless,
+                Some(d) if d.is_idempotent() => journal::Repeat::Idempotent,
+                _ => journal::Repeat::Unsafe,
+            }
         })
     };
     let run_signal = ctx.signal().child_token();
@@ -165,7 +166,7 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
         &config.sub_calls,
         config.console.clone(),
         config.engine.polls_host_while_computing(),
-        journal.clone().map(|journal| (journal, safe)),
+        journal.clone().map(|journal| (journal, repeats)),
     );
     let engine_run = config
         .engine

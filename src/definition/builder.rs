@@ -47,6 +47,7 @@ pub struct ToolBuilder {
     finalize_content: Option<ContentFn>,
     timeout_ms: Option<u64>,
     is_concurrency_safe: Option<ConcurrencyFn>,
+    idempotent: bool,
     present_call: Option<PresentCallFn>,
     present_result: Option<PresentResultFn>,
     path_arguments: Option<super::PathArguments>,
@@ -68,6 +69,7 @@ impl ToolBuilder {
             finalize_content: None,
             timeout_ms: None,
             is_concurrency_safe: None,
+            idempotent: false,
             present_call: None,
             present_result: None,
             path_arguments: None,
@@ -217,6 +219,14 @@ impl ToolBuilder {
         self
     }
 
+    /// A call repeated with the same idempotency key ([`crate::ToolRunContext::idempotency_key`])
+    /// has its effect once (MCP's `idempotentHint`): a durable run whose call was cut off
+    /// mid-flight may run it again instead of reporting it in doubt.
+    pub fn idempotent(mut self, idempotent: bool) -> Self {
+        self.idempotent = idempotent;
+        self
+    }
+
     /// Declare which arguments name workspace paths, so policies match them as the workspace
     /// resolves them (see [`super::PathArguments`]).
     pub fn path_arguments(mut self, paths: super::PathArguments) -> Self {
@@ -320,6 +330,7 @@ impl ToolBuilder {
             finalize_content: self.finalize_content,
             timeout_ms: self.timeout_ms,
             is_concurrency_safe: self.is_concurrency_safe,
+            idempotent: self.idempotent,
             present_call: self.present_call,
             present_result: self.present_result,
             path_arguments: self.path_arguments,

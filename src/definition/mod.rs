@@ -109,6 +109,7 @@ pub struct ToolDefinition {
     pub(crate) finalize_content: Option<ContentFn>,
     pub(crate) timeout_ms: Option<u64>,
     pub(crate) is_concurrency_safe: Option<ConcurrencyFn>,
+    pub(crate) idempotent: bool,
     pub(crate) present_call: Option<PresentCallFn>,
     pub(crate) present_result: Option<PresentResultFn>,
     pub(crate) path_arguments: Option<PathArguments>,
@@ -175,6 +176,12 @@ impl ToolDefinition {
             None => false,
             Some(f) => contain(|| f(args)).unwrap_or(false),
         }
+    }
+
+    /// Whether a call repeated with the same idempotency key has its effect once (see
+    /// [`ToolBuilder::idempotent`]).
+    pub fn is_idempotent(&self) -> bool {
+        self.idempotent
     }
 
     /// The pending-call view, if the tool presents one (a panicking presenter yields `None`).

@@ -96,7 +96,7 @@ impl Postgres {
         let (config, name) = (&self.config, &self.name);
         let ready = self.runtime.block_on(async {
             let mut client = connect(config, name).await?;
-            ensure_schema(&mut client, name).await?;
+            ensure_schema(&mut client, name, SCHEMA).await?;
             let named = |e: tokio_postgres::Error| format!("{name}: {e}");
             let statements = Statements {
                 blob: client.prepare(sql::BLOB).await.map_err(named)?,
@@ -203,7 +203,7 @@ pub(crate) async fn list(url: &str, filter: &Filter) -> Result<Vec<RunRow>, Stri
 }
 
 /// A connection whose driving task runs on the current runtime.
-async fn connect(config: &Config, name: &str) -> Result<Client, String> {
+pub(super) async fn connect(config: &Config, name: &str) -> Result<Client, String> {
     let (client, connection) = config
         .connect(NoTls)
         .await
@@ -215,15 +215,19 @@ async fn connect(config: &Config, name: &str) -> Result<Client, String> {
     Ok(client)
 }
 
-/// Make the tables if absent, one instance at a time.
-async fn ensure_schema(client: &mut Client, name: &str) -> Result<(), String> {
+/// Make the tables of `schema` if absent, one instance at a time.
+pub(super) async fn ensure_schema(
+    client: &mut Client,
+    name: &str,
+    schema: &[&str],
+) -> Result<(), String> {
     let named =
         |e: tokio_postgres::Error| format!("{name}: cannot make the run store's tables: {e}");
     let tx = client.transaction().await.map_err(named)?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])
         .await
         .map_err(named)?;
-    for statement in SCHEMA {
+    for statement in schema {
         tx.batch_execute(statement).await.map_err(named)?;
     }
     tx.commit().await.map_err(named)
@@ -239,7 +243,7 @@ fn refs(params: &[Param]) -> Vec<&(dyn ToSql + Sync)> {
         .collect()
 }
 
-fn runtime() -> Result<Runtime, String> {
+pub(super) fn runtime() -> Result<Runtime, String> {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

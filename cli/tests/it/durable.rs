@@ -4,7 +4,8 @@
 use std::path::Path;
 
 use ptc::journal::{Entry, JournalStore};
-use ptc_cli::store::journal::SqliteJournal;
+use ptc_cli::store::journal::{self, Lease};
+use ptc_cli::store::LogTarget;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
@@ -62,7 +63,8 @@ fn a_durable_run_killed_mid_program_resumes_with_each_effect_done_once() {
     // Killed after its third effect, while it waits on a call that is safe to repeat
     // (readiness: the journal holds the result of the call before that wait, call 4).
     let mut child = run("fix-1");
-    let journal = SqliteJournal::open(&root.join("runs.sqlite")).unwrap();
+    let target = LogTarget::Sqlite(root.join("runs.sqlite"));
+    let journal = journal::open(&target, Lease::default()).unwrap();
     let waiting = || {
         let entries = journal.load("fix-1").unwrap();
         entries
@@ -148,7 +150,7 @@ fn a_run_id_without_a_run_store_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("--run-id keeps the run's journal in the --log store"),
+        err.contains("durable runs keep their journal in the --log store"),
         "{err}"
     );
     let jsonl = tmp.path().join("log.jsonl");

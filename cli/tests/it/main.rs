@@ -12,6 +12,7 @@ mod code_programs;
 mod config;
 mod discovery;
 mod durable;
+mod durable_takeover;
 mod left_behind;
 mod mcp_approve;
 mod mcp_catalog;

@@ -36,7 +36,7 @@ use serde_json::Value;
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
-use super::journal::{Answer, Recorded, RunJournal};
+use super::journal::{Answer, Recorded, Repeat, RunJournal};
 use super::{ConsoleFn, SubCallLimits};
 use crate::error::codes::IN_DOUBT;
 use crate::execution::{ToolExecution, ToolRunContext};
@@ -59,11 +59,11 @@ use sub_calls::{SubCall, SubCalls};
 
 pub(super) type Reply = oneshot::Sender<Result<ptc_engine::Reply, String>>;
 
-/// Whether a call of a tool with these arguments is safe to repeat (concurrency-safe).
-pub(crate) type Safe = Arc<dyn Fn(&str, &Value) -> bool + Send + Sync>;
+/// What repeating a call of a tool with these arguments would do.
+pub(crate) type Repeats = Arc<dyn Fn(&str, &Value) -> Repeat + Send + Sync>;
 
-/// A journaled run's journal, and which calls are safe to repeat.
-pub(crate) type Journal = (Arc<RunJournal>, Safe);
+/// A journaled run's journal, and what repeating each call would do.
+pub(crate) type Journal = (Arc<RunJournal>, Repeats);
 
 /// How long [`Bridge::wind_down`] waits for cancelled sub-calls to finish before it
 /// abandons them: the most a run can end after its deadline.
@@ -211,8 +211,8 @@ impl Host for BridgeHost {
             if let Some(offset) = args.get("offset").and_then(Value::as_u64) {
                 lock_paging(&self.paging).asked(n, name, offset);
             }
-            if let Some((journal, safe)) = &self.journal {
-                let answer = match journal.call(n, name, &args, safe(name, &args))? {
+            if let Some((journal, repeats)) = &self.journal {
+                let answer = match journal.call(n, name, &args, repeats(name, &args))? {
                     Recorded::Live => None,
                     Recorded::Reply(answer) => Some(answer),
                     Recorded::InDoubt => Some(Answer {
@@ -383,7 +383,12 @@ impl Bridge {
                 let closed = Err(over(reason));
                 if let Some(journal) = &self.journal {
                     // Written with the run's end; a failed write leaves it in doubt.
-                    let _ = journal.settled(call.n, &closed, Some(fates::NOT_STARTED), true);
+                    let _ = journal.settled(
+                        call.n,
+                        &closed,
+                        Some(fates::NOT_STARTED),
+                        Repeat::Harmless,
+                    );
                 }
                 let _ = call.reply.send(closed);
             }

@@ -135,9 +135,9 @@ impl Schedule for SubCalls {
                     Err(failure.message)
                 }
             };
-            if let Some((journal, safe)) = &journal {
-                let safe = safe(exec.name(), exec.arguments());
-                if let Err(e) = journal.settled(n, &answer, code.as_deref(), safe) {
+            if let Some((journal, repeats)) = &journal {
+                let repeat = repeats(exec.name(), exec.arguments());
+                if let Err(e) = journal.settled(n, &answer, code.as_deref(), repeat) {
                     // Unrecorded, the result would be lost to a replay: the program hears so.
                     answer = Err(e.message);
                 }

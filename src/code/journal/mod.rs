@@ -25,14 +25,20 @@
 //! `<callId>:ptc:<n>`. Another engine or tool list fails at once; a changed program replays
 //! for as long as it makes the recorded calls. Once the journal is played out the run goes
 //! live and records on, unless it had ended: a finished run only replays. A call recorded as started without a result is in
-//! doubt: it runs again only if it is concurrency-safe, otherwise the program gets a
-//! `ToolCallError` saying it may or may not have happened (`IN_DOUBT`).
+//! doubt: it runs again only if it is concurrency-safe or idempotent (its tool does its effect
+//! once per idempotency key, `ToolRunContext::idempotency_key`, which is `<runId>:ptc:<n>` again),
+//! otherwise the program gets a `ToolCallError` saying it may or may not have happened
+//! (`IN_DOUBT`).
+//!
+//! A store shared by instances ([`JournalStore::claim`]) hands each unfinished run to one owner
+//! at a time: a run continued elsewhere is claimed first, and an owner that lost it cannot
+//! append.
 //!
 //! [`CodeConfig`]: super::CodeConfig
 
 mod run;
 
-pub(crate) use run::{new_seed, Answer, Recorded, RunJournal};
+pub(crate) use run::{new_seed, Answer, Recorded, Repeat, RunJournal};
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -138,6 +144,22 @@ pub trait JournalStore: Send + Sync {
 
     /// The runs with a journal, oldest first.
     fn runs(&self) -> Result<Vec<String>, JournalError>;
+
+    /// Take `run`, whose journal exists and has not ended, to continue it here: a store
+    /// shared by instances hands each run to one owner at a time (a lease), and refuses while
+    /// another owner still holds it. From then on only this owner's appends to `run` succeed.
+    /// A store for one process has nothing to take (the default).
+    fn claim(&self, run: &str) -> Result<(), JournalError> {
+        let _ = run;
+        Ok(())
+    }
+
+    /// Claim at most `limit` runs whose owner stopped renewing its lease (it died or was
+    /// cut off), oldest lapse first, for this owner to resume. None by default.
+    fn orphans(&self, limit: usize) -> Result<Vec<String>, JournalError> {
+        let _ = limit;
+        Ok(Vec::new())
+    }
 }
 
 /// Whether, where and how `run_code` runs are journaled.

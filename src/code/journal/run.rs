@@ -37,6 +37,20 @@ pub(crate) enum Recorded {
     Live,
 }
 
+/// What repeating a call would do: how a journal treats it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Repeat {
+    /// Nothing: it changes nothing (concurrency-safe). It is journaled lazily, and run
+    /// again when a crash left it in doubt.
+    Harmless,
+    /// Nothing more: the tool does its effect once per idempotency key, which a replay gives
+    /// it again. Journaled before it runs and as it settles; run again when in doubt.
+    Idempotent,
+    /// Its effect again. Journaled before it runs and as it settles; in doubt, never run
+    /// again.
+    Unsafe,
+}
+
 /// The journal of one `run_code` run.
 pub(crate) struct RunJournal {
     store: Arc<dyn JournalStore>,
@@ -79,7 +93,14 @@ impl RunJournal {
         run: &str,
         start: Start,
     ) -> Result<Arc<RunJournal>, RunFailure> {
-        let entries = journaling.store.load(run).map_err(unwritable)?;
+        let mut entries = journaling.store.load(run).map_err(unwritable)?;
+        let ended = entries.iter().any(|e| matches!(e, Entry::End { .. }));
+        if journaling.live && !entries.is_empty() && !ended {
+            // Continued here: once claimed no other owner writes on, and what the last one
+            // wrote before it lost the run is read again.
+            journaling.store.claim(run).map_err(unwritable)?;
+            entries = journaling.store.load(run).map_err(unwritable)?;
+        }
         let mut state = State {
             written: entries.len() as u64,
             ..State::default()
@@ -167,14 +188,14 @@ impl RunJournal {
         Ok(ms)
     }
 
-    /// The program makes sub-call `n` of `name` with `args` (`safe`: the tool says repeating
-    /// it is harmless). A call the journal holds must be the same call.
+    /// The program makes sub-call `n` of `name` with `args` (`repeat`: what repeating it
+    /// would do). A call the journal holds must be the same call.
     pub(crate) fn call(
         &self,
         n: u64,
         name: &str,
         args: &Value,
-        safe: bool,
+        repeat: Repeat,
     ) -> Result<Recorded, RunFailure> {
         let digest = sha256_hex(ptc_schema::value::to_string_unbounded(args).as_bytes());
         let mut state = self.lock();
@@ -192,7 +213,7 @@ impl RunJournal {
                 None if !self.live => {
                     return Err(self.past_recording(&format!("call {name} (call {n})")))
                 }
-                None if safe => Recorded::Live,
+                None if repeat != Repeat::Unsafe => Recorded::Live,
                 None => Recorded::InDoubt,
             });
         }
@@ -204,7 +225,7 @@ impl RunJournal {
             name: name.to_string(),
             args: digest,
         });
-        if !safe {
+        if repeat != Repeat::Harmless {
             // A call that may change something is on record before it runs.
             self.flush(&mut state)?;
         }
@@ -220,14 +241,14 @@ impl RunJournal {
         }
     }
 
-    /// Live sub-call `n` settled with `result` and failure `code` (`safe` as for
+    /// Live sub-call `n` settled with `result` and failure `code` (`repeat` as for
     /// [`RunJournal::call`]).
     pub(crate) fn settled(
         &self,
         n: u64,
         result: &Result<ptc_engine::Reply, String>,
         code: Option<&str>,
-        safe: bool,
+        repeat: Repeat,
     ) -> Result<(), RunFailure> {
         let mut state = self.lock();
         if state.results.contains_key(&n) {
@@ -244,7 +265,7 @@ impl RunJournal {
             error,
             code: code.map(str::to_string),
         });
-        if safe {
+        if repeat == Repeat::Harmless {
             return Ok(());
         }
         self.flush(&mut state)

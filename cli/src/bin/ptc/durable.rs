@@ -1,16 +1,36 @@
 //! Durable runs from the command line: `ptc run --log STORE --run-id ID` journals a run
-//! (`ptc::journal`), `ptc resume STORE ID` continues one whose process died, and
+//! (`ptc::journal`), `ptc resume STORE ID` continues one whose process died, `ptc serve
+//! --durable` journals every run and resumes the runs of instances that died, and
 //! `ptc replay --rerun STORE` re-runs recorded runs against their journals with every tool
 //! disabled, to show they replay the same.
 
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 use clap::Args;
 use ptc::journal::{Entry, JournalStore, Journaling};
-use ptc::{Agent, LogStep, ScopeKey, ToolBatchInput, ToolCallBlock, ToolMode};
+use ptc::{Agent, LogStep, ScopeKey, ToolBatchInput, ToolCallBlock, ToolMode, ToolRegistry};
+use ptc_cli::store::journal::{Lease, RunJournals, DEFAULT_LEASE};
 use ptc_cli::store::LogTarget;
 use serde_json::json;
+use tokio_util::sync::CancellationToken;
+
+/// How long a durable run's lease lasts (`--lease-ms`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct LeaseArgs {
+    /// How long this process's hold on a durable run lasts unless renewed (it renews every
+    /// third of it while the run goes on): after a crash, another instance takes the run
+    /// over once it lapses. Milliseconds, default 10000.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(30..))]
+    lease_ms: Option<u64>,
+}
+
+impl LeaseArgs {
+    fn lease(&self) -> Lease {
+        Lease::new(self.lease_ms.map_or(DEFAULT_LEASE, Duration::from_millis))
+    }
+}
 
 use crate::run::RunArgs;
 use crate::setup::{registry, PackArgs};
@@ -20,13 +40,15 @@ use crate::setup::{registry, PackArgs};
 pub struct ResumeArgs {
     #[command(flatten)]
     packs: PackArgs,
+    #[command(flatten)]
+    lease: LeaseArgs,
     /// Print the whole result (isError, content, error) as JSON.
     #[arg(long)]
     json: bool,
     /// Wall-clock limit for what is left of the program, in milliseconds (default 120000).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     timeout_ms: Option<u64>,
-    /// The run store holding the run's journal: sqlite:PATH.
+    /// The run store holding the run's journal: sqlite:PATH or postgres://…
     #[arg(value_name = "STORE")]
     store: LogTarget,
     /// The run's id (what `ptc run --run-id` was given).
@@ -35,15 +57,22 @@ pub struct ResumeArgs {
 }
 
 /// The journals of the run store `target` (`--log`), for runs that record (`live`) or
-/// only replay.
-pub fn journaling(target: Option<&LogTarget>, live: bool) -> Result<Journaling, String> {
-    let target = target
-        .ok_or("--run-id keeps the run's journal in the --log store: pass --log sqlite:PATH")?;
-    let store = ptc_cli::store::journal::open(target)?;
-    Ok(Journaling {
-        store: Arc::new(store),
+/// only replay, under `lease`.
+pub fn journaling(
+    target: Option<&LogTarget>,
+    live: bool,
+    lease: &LeaseArgs,
+) -> Result<(Journaling, Arc<RunJournals>), String> {
+    let target = target.ok_or(
+        "durable runs keep their journal in the --log store: pass --log sqlite:PATH or \
+         --log postgres://…",
+    )?;
+    let journals = ptc_cli::store::journal::open(target, lease.lease())?;
+    let journaling = Journaling {
+        store: journals.clone(),
         live,
-    })
+    };
+    Ok((journaling, journals))
 }
 
 /// The program a journal recorded, and whether the run ended.
@@ -59,7 +88,7 @@ fn recorded(store: &dyn JournalStore, id: &str) -> Result<(String, bool), String
 /// `ptc resume`: run the journal's program again under its id; what the journal holds is
 /// replayed, the rest runs.
 pub async fn resume(args: ResumeArgs) -> Result<ExitCode, String> {
-    let journaling = journaling(Some(&args.store), true)?;
+    let (journaling, _) = journaling(Some(&args.store), true, &args.lease)?;
     let (code, _) = recorded(&*journaling.store, &args.id)?;
     let run = RunArgs {
         packs: args.packs,
@@ -75,6 +104,7 @@ pub async fn resume(args: ResumeArgs) -> Result<ExitCode, String> {
         typecheck: None,
         description: format!("resumed run {}", args.id),
         run_id: Some(args.id),
+        lease: args.lease,
         file: String::new(),
     };
     crate::run::main_with(run, code).await
@@ -88,7 +118,7 @@ pub async fn rerun(
     target: &LogTarget,
     only: Option<&str>,
 ) -> Result<ExitCode, String> {
-    let journaling = journaling(Some(target), false)?;
+    let (journaling, _) = journaling(Some(target), false, &LeaseArgs::default())?;
     let store = journaling.store.clone();
     let runs = match only {
         Some(id) => vec![id.to_string()],
@@ -105,13 +135,8 @@ pub async fn rerun(
             ));
             continue;
         }
-        let batch = ToolBatchInput::new(vec![ToolCallBlock::new(
-            id.clone(),
-            ptc::RUN_CODE,
-            json!({"code": code, "description": format!("re-run of {id}")}),
-        )])
-        .with_agent(Agent::new(ScopeKey::root("cli")))
-        .with_log(LogStep { turn: 1, step: 1 });
+        let agent = Agent::new(ScopeKey::root("cli"));
+        let batch = run_batch(id, &code, format!("re-run of {id}"), agent);
         let mut batch = setup
             .registry
             .execute(batch)
@@ -134,4 +159,88 @@ pub async fn rerun(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The batch that runs `code` as run `id` (its `run_code` call's id).
+fn run_batch(id: &str, code: &str, description: String, agent: Agent) -> ToolBatchInput {
+    ToolBatchInput::new(vec![ToolCallBlock::new(
+        id.to_string(),
+        ptc::RUN_CODE,
+        json!({"code": code, "description": description}),
+    )])
+    .with_agent(agent)
+    .with_log(LogStep { turn: 1, step: 1 })
+}
+
+/// `ptc serve --durable`: until `stop`, claim the runs whose owner's lease lapsed (an
+/// instance that died or was cut off) and run each on from its journal as `agent`, at most
+/// `at_once` at a time; each one's end is said on stderr and kept in its journal.
+pub async fn resume_orphans(
+    registry: ToolRegistry,
+    agent: Agent,
+    journals: Arc<RunJournals>,
+    every: Duration,
+    at_once: usize,
+    stop: CancellationToken,
+) {
+    let running = Arc::new(tokio::sync::Semaphore::new(at_once));
+    loop {
+        let free = running.available_permits();
+        if free > 0 {
+            let claimed = {
+                let journals = journals.clone();
+                tokio::task::spawn_blocking(move || journals.orphans(free)).await
+            };
+            match claimed {
+                Ok(Ok(runs)) => {
+                    for id in runs {
+                        let Ok(permit) = running.clone().acquire_owned().await else {
+                            return;
+                        };
+                        let (registry, agent) = (registry.clone(), agent.clone());
+                        let journals = journals.clone();
+                        tokio::spawn(async move {
+                            let said = resume_one(&registry, agent, &*journals, &id).await;
+                            crate::output::stderr_line(&format!("ptc: orphaned run {id}: {said}"));
+                            drop(permit);
+                        });
+                    }
+                }
+                Ok(Err(e)) => {
+                    crate::output::stderr_line(&format!("ptc: cannot look for orphaned runs: {e}"))
+                }
+                Err(_) => {}
+            }
+        }
+        tokio::select! {
+            _ = stop.cancelled() => return,
+            _ = tokio::time::sleep(every) => {}
+        }
+    }
+}
+
+/// Run orphaned run `id` on from its journal: how it ended, in a few words.
+async fn resume_one(
+    registry: &ToolRegistry,
+    agent: Agent,
+    store: &dyn JournalStore,
+    id: &str,
+) -> String {
+    let code = match recorded(store, id) {
+        Ok((code, _)) => code,
+        Err(e) => return format!("not resumed ({e})"),
+    };
+    let batch = run_batch(id, &code, format!("resumed run {id}"), agent);
+    match registry.execute(batch).await {
+        Ok(mut batch) => {
+            let result = batch.results.remove(0).result;
+            let text = ptc::content_text(&result.content);
+            let first = text.lines().next().unwrap_or_default();
+            match result.is_error() {
+                true => format!("resumed here, ended with an error: {first}"),
+                false => "resumed here and completed".to_string(),
+            }
+        }
+        Err(e) => format!("not resumed ({e})"),
+    }
 }

@@ -68,10 +68,12 @@ pub struct RunArgs {
     )]
     pub(crate) description: String,
     /// Make the run durable under ID: it keeps a journal of what the program observes in the
-    /// --log store (sqlite:PATH), and a run with this id whose process died resumes from it
-    /// (see `ptc resume`).
+    /// --log store (sqlite:PATH or postgres://…), and a run with this id whose process died
+    /// resumes from it (`ptc resume`, or any `ptc serve --durable` on the store).
     #[arg(long, value_name = "ID", conflicts_with = "repeat")]
     pub(crate) run_id: Option<String>,
+    #[command(flatten)]
+    pub(crate) lease: crate::durable::LeaseArgs,
     /// The program file, or `-` for standard input.
     #[arg(value_name = "FILE|-")]
     pub(crate) file: String,
@@ -129,7 +131,7 @@ pub(crate) async fn main_with(mut args: RunArgs, code: String) -> Result<ExitCod
     let live = args.repeat.is_none();
     let streamed = Streamed::default();
     let journaling = match &args.run_id {
-        Some(_) => Some(crate::durable::journaling(args.log.as_ref(), true)?),
+        Some(_) => Some(crate::durable::journaling(args.log.as_ref(), true, &args.lease)?.0),
         None => None,
     };
     let setup = registry(&args.packs, |config| {

@@ -69,6 +69,13 @@ pub struct ServeArgs {
     /// in ptc.toml, else off).
     #[arg(long, value_name = "MODE", value_parser = parse_typecheck)]
     typecheck: Option<ptc::typecheck::TypecheckMode>,
+    /// Make every run_code run durable: journal what each program observes in the --log
+    /// store (sqlite:PATH, or postgres://… shared by many instances), under its call's id, and
+    /// resume the runs of instances on the store that died (their lease lapsed).
+    #[arg(long, requires = "log")]
+    durable: bool,
+    #[command(flatten)]
+    lease: crate::durable::LeaseArgs,
     /// Print a compact line per tool call (and sub-call) on stderr.
     #[arg(long)]
     trace: bool,
@@ -87,10 +94,20 @@ pub async fn main(mut args: ServeArgs) -> Result<ExitCode, String> {
     args.packs.typecheck = args.typecheck;
     let stop = stop_on_signals()?;
     let max_result_chars = args.max_result_chars;
+    let durable = match args.durable {
+        true => Some(crate::durable::journaling(
+            args.log.as_ref(),
+            true,
+            &args.lease,
+        )?),
+        false => None,
+    };
+    let journaling = durable.as_ref().map(|(journaling, _)| journaling.clone());
     let adjust = move |config: &mut ptc::CodeConfig| {
         if let Some(n) = max_result_chars {
             config.max_result_chars = n as usize;
         }
+        config.journaling = journaling;
     };
     let setup = match registry_until(&args.packs, adjust, &stop).await {
         Ok(setup) => setup,
@@ -110,7 +127,8 @@ pub async fn main(mut args: ServeArgs) -> Result<ExitCode, String> {
             return Err(e);
         }
     };
-    let served = serve(&args, &setup, stop).await;
+    let journals = durable.map(|(_, journals)| journals);
+    let served = serve(&args, &setup, journals, stop).await;
     setup.shutdown().await;
     // Spans of the last calls are still buffered: export them before exiting.
     telemetry.shutdown().await;
@@ -120,6 +138,7 @@ pub async fn main(mut args: ServeArgs) -> Result<ExitCode, String> {
 async fn serve(
     args: &ServeArgs,
     setup: &Setup,
+    journals: Option<std::sync::Arc<ptc_cli::store::journal::RunJournals>>,
     stop: CancellationToken,
 ) -> Result<ExitCode, String> {
     let registry = setup.registry.clone();
@@ -139,6 +158,19 @@ async fn serve(
     }
     if let Some(n) = args.max_concurrent_runs {
         limits.max_concurrent_runs = n as usize;
+    }
+    if let Some(journals) = journals {
+        // Look for orphans twice per lease: a run waits at most about a lease and a half
+        // after its owner died.
+        let every = journals.lease().duration / 2;
+        tokio::spawn(crate::durable::resume_orphans(
+            registry.clone(),
+            agent.clone(),
+            journals,
+            every,
+            limits.max_concurrent_runs.max(1),
+            stop.clone(),
+        ));
     }
     let mut server = PtcServer::new(registry, agent).with_limits(&limits);
     if let Some(id) = &args.instance {

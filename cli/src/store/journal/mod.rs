@@ -1,0 +1,408 @@
+//! Run journals (`ptc::journal`) in the run store, and the leases that hand each unfinished
+//! run to one owner at a time.
+//!
+//! Two tables beside `runs`, `events` and `blobs`:
+//!
+//! - `journal (run_id, seq, body)`: one row per entry, keyed by the run and the entry's
+//!   number, so two owners can never both write entry n of one run;
+//! - `leases (run_id, owner, epoch, expires_ms, ended)`: who holds each run, under which
+//!   epoch, until when (the database's clock).
+//!
+//! A new run's first append makes its lease (epoch 1). Every later append is one transaction
+//! that first extends the lease, and only while this owner holds it under the same epoch: an
+//! owner paused past its lease (`SIGSTOP`, a partition) that wakes after another instance
+//! claimed the run (epoch + 1) cannot write, so its run stops there, before it dispatches
+//! anything more (a call that may change something is journaled before it runs). Each owner
+//! renews its leases from a thread of its own every third of the lease time. Lapsed leases are
+//! claimed by [`RunJournals::orphans`] (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so instances
+//! share them out; SQLite serialises writers, one host), and `ptc resume` claims a run whose
+//! lease lapsed or whose owner is a process of this host that is gone.
+
+mod postgres;
+mod sqlite;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
+
+use ptc::journal::{Entry, JournalError, JournalStore};
+
+use super::LogTarget;
+
+/// The statements both databases share: `$n` placeholders (SQLite reads them as `?n`) and
+/// `NOW_MS`, the database's clock in milliseconds since the Unix epoch.
+mod sql {
+    /// The tables, made if absent.
+    pub const SCHEMA: [&str; 2] = [
+        "CREATE TABLE IF NOT EXISTS journal (run_id TEXT NOT NULL, seq BIGINT NOT NULL, \
+         body TEXT NOT NULL, PRIMARY KEY (run_id, seq))",
+        "CREATE TABLE IF NOT EXISTS leases (run_id TEXT PRIMARY KEY, owner TEXT NOT NULL, \
+         epoch BIGINT NOT NULL, expires_ms BIGINT NOT NULL, ended BOOLEAN NOT NULL)",
+    ];
+    /// One entry ($1 run, $2 number, $3 body).
+    pub const ENTRY: &str = "INSERT INTO journal (run_id, seq, body) VALUES ($1, $2, $3)";
+    /// A run's entries.
+    pub const LOAD: &str = "SELECT seq, body FROM journal WHERE run_id = $1 ORDER BY seq";
+    /// A new run's lease ($1 run, $2 owner, $3 lease ms, $4 ended); no row when it exists.
+    pub const LEASE_NEW: &str = "INSERT INTO leases (run_id, owner, epoch, expires_ms, ended) \
+        VALUES ($1, $2, 1, NOW_MS + $3, $4) ON CONFLICT (run_id) DO NOTHING";
+    /// Extend a lease this owner holds under this epoch ($1 run, $2 owner, $3 lease ms,
+    /// $4 epoch, $5 ended); no row when it is not theirs.
+    pub const LEASE_KEEP: &str = "UPDATE leases SET expires_ms = NOW_MS + $3, ended = $5 \
+        WHERE run_id = $1 AND owner = $2 AND epoch = $4 AND NOT ended";
+    /// A run's lease: owner, epoch, ms left, ended ($1 run).
+    pub const LEASE_GET: &str =
+        "SELECT owner, epoch, expires_ms - NOW_MS, ended FROM leases WHERE run_id = $1";
+    /// Take a lease ($1 run, $2 owner, $3 lease ms): the new epoch.
+    pub const LEASE_TAKE: &str = "UPDATE leases SET owner = $2, epoch = epoch + 1, \
+        expires_ms = NOW_MS + $3 WHERE run_id = $1 RETURNING epoch";
+    /// Take lapsed leases ($1 owner, $2 lease ms, $3 at most), `SKIP_LOCKED` where the
+    /// database has it: the runs and their new epochs.
+    pub const ORPHANS: &str = "UPDATE leases SET owner = $1, epoch = epoch + 1, \
+        expires_ms = NOW_MS + $2 WHERE run_id IN (SELECT run_id FROM leases WHERE NOT ended \
+        AND expires_ms < NOW_MS ORDER BY expires_ms LIMIT $3 SKIP_LOCKED) RETURNING run_id, epoch";
+}
+
+/// How long a lease lasts unless renewed, by default.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(10);
+
+/// Who takes leases, and for how long.
+#[derive(Debug, Clone)]
+pub struct Lease {
+    /// The owner's name in the `leases` table: `HOST/PID/TAG` (a process of a host).
+    pub owner: String,
+    /// How long a lease lasts unless renewed (renewed every third of it).
+    pub duration: Duration,
+}
+
+impl Lease {
+    /// Leases of this process lasting `duration`.
+    pub fn new(duration: Duration) -> Lease {
+        Lease {
+            owner: format!(
+                "{}/{}/{}",
+                host(),
+                std::process::id(),
+                ptc::session::process_tag()
+            ),
+            duration,
+        }
+    }
+
+    fn ms(&self) -> i64 {
+        i64::try_from(self.duration.as_millis()).unwrap_or(i64::MAX)
+    }
+}
+
+impl Default for Lease {
+    fn default() -> Self {
+        Lease::new(DEFAULT_LEASE)
+    }
+}
+
+/// The lease an append must hold.
+pub(crate) enum Fence<'a> {
+    /// The run's first entries: make its lease (`ends`: they also end the run).
+    New {
+        owner: &'a str,
+        lease_ms: i64,
+        ends: bool,
+    },
+    /// Extend this owner's lease of this epoch; `ends`: the entries end the run.
+    Held {
+        owner: &'a str,
+        epoch: i64,
+        lease_ms: i64,
+        ends: bool,
+    },
+}
+
+/// Why an append was refused.
+pub(crate) enum Refused {
+    /// An entry's number (or, for a new run, the run) is taken.
+    Taken,
+    /// The lease is another owner's now, or another epoch's.
+    Fenced,
+    /// The database said no.
+    Db(String),
+}
+
+/// What a claim found.
+pub(crate) enum Claim {
+    /// Taken under this epoch.
+    Taken(i64),
+    /// The run ended: nothing to write.
+    Ended,
+    /// Another owner holds it for `left_ms` more.
+    Held { owner: String, left_ms: i64 },
+}
+
+/// A database that keeps journals and leases (SQLite or PostgreSQL).
+pub(crate) trait JournalDb: Send + Sync + 'static {
+    /// Write `bodies` as entries `from..` of `run` under `fence`, in one transaction.
+    fn append(
+        &self,
+        run: &str,
+        from: i64,
+        bodies: Vec<String>,
+        fence: Fence<'_>,
+    ) -> Result<(), Refused>;
+    /// The entries of `run`: numbers and bodies, in order.
+    fn load(&self, run: &str) -> Result<Vec<(i64, String)>, String>;
+    /// The runs with a journal, oldest first.
+    fn runs(&self) -> Result<Vec<String>, String>;
+    /// Take `run` for `owner` if its lease lapsed or its owner is `dead` (or it has none).
+    fn claim(
+        &self,
+        run: &str,
+        owner: &str,
+        lease_ms: i64,
+        dead: Option<&str>,
+    ) -> Result<Claim, String>;
+    /// Take at most `limit` runs whose lease lapsed: their ids and new epochs.
+    fn orphans(&self, owner: &str, lease_ms: i64, limit: i64)
+        -> Result<Vec<(String, i64)>, String>;
+    /// Extend `owner`'s lease of `run` under `epoch`; `false` when it is not theirs any more.
+    fn renew(&self, run: &str, owner: &str, epoch: i64, lease_ms: i64) -> Result<bool, String>;
+}
+
+/// The journals of a run store, and the leases of the runs this process owns.
+pub struct RunJournals {
+    db: Box<dyn JournalDb>,
+    /// The store, for messages.
+    name: String,
+    lease: Lease,
+    /// The runs this process holds, and under which epoch.
+    held: Mutex<HashMap<String, i64>>,
+}
+
+/// Open the journals of the run store `target`, taking leases as `lease` says.
+pub fn open(target: &LogTarget, lease: Lease) -> Result<Arc<RunJournals>, String> {
+    let (db, name): (Box<dyn JournalDb>, String) = match target {
+        LogTarget::Sqlite(path) => (
+            Box::new(sqlite::SqliteJournal::open(path)?),
+            path.display().to_string(),
+        ),
+        LogTarget::Postgres(url) => {
+            let db = postgres::PostgresJournal::open(url)?;
+            let name = db.name().to_string();
+            (Box::new(db), name)
+        }
+        LogTarget::Jsonl(_) | LogTarget::Off => {
+            return Err(
+                "durable runs keep their journal in a run store: pass --log sqlite:PATH or \
+                 --log postgres://…"
+                    .into(),
+            )
+        }
+    };
+    let journals = Arc::new(RunJournals {
+        db,
+        name,
+        lease,
+        held: Mutex::new(HashMap::new()),
+    });
+    renew_in_background(Arc::downgrade(&journals), journals.lease.duration / 3);
+    Ok(journals)
+}
+
+impl RunJournals {
+    fn error(&self, e: impl std::fmt::Display) -> JournalError {
+        JournalError(format!("{}: {e}", self.name))
+    }
+
+    fn held(&self) -> std::sync::MutexGuard<'_, HashMap<String, i64>> {
+        self.held.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The leases this process takes.
+    pub fn lease(&self) -> &Lease {
+        &self.lease
+    }
+
+    /// Renew every lease this process holds; forget those another owner took.
+    fn renew(&self) {
+        let held: Vec<(String, i64)> = self.held().iter().map(|(r, e)| (r.clone(), *e)).collect();
+        for (run, epoch) in held {
+            // A database that cannot be reached now is tried again next time; a lease that
+            // lapses meanwhile is found taken at the next append.
+            if let Ok(false) = self
+                .db
+                .renew(&run, &self.lease.owner, epoch, self.lease.ms())
+            {
+                self.held().remove(&run);
+            }
+        }
+    }
+}
+
+impl JournalStore for RunJournals {
+    fn append(&self, run: &str, from: u64, entries: &[Entry]) -> Result<(), JournalError> {
+        let bodies = entries
+            .iter()
+            .map(serde_json::to_string)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| self.error(e))?;
+        let from = i64::try_from(from).map_err(|e| self.error(e))?;
+        let ends = entries.iter().any(|e| matches!(e, Entry::End { .. }));
+        let (owner, lease_ms) = (self.lease.owner.as_str(), self.lease.ms());
+        let epoch = self.held().get(run).copied();
+        let fence = match (from, epoch) {
+            (0, _) => Fence::New {
+                owner,
+                lease_ms,
+                ends,
+            },
+            (_, Some(epoch)) => Fence::Held {
+                owner,
+                epoch,
+                lease_ms,
+                ends,
+            },
+            (_, None) => {
+                return Err(JournalError(format!(
+                    "run {run} is not held by this instance ({owner}): another instance took it \
+                     over, or it was never claimed here"
+                )))
+            }
+        };
+        match self.db.append(run, from, bodies, fence) {
+            Ok(()) if from == 0 && !ends => {
+                self.held().insert(run.to_string(), 1);
+                Ok(())
+            }
+            Ok(()) => {
+                if ends {
+                    self.held().remove(run);
+                }
+                Ok(())
+            }
+            Err(Refused::Taken) => Err(JournalError(format!(
+                "entry {from} of run {run} is written already: another instance has this run"
+            ))),
+            Err(Refused::Fenced) => {
+                self.held().remove(run);
+                Err(JournalError(format!(
+                    "run {run} was taken over by another instance: this instance's lease on it \
+                     (epoch {}) lapsed, so it writes nothing more",
+                    epoch.unwrap_or_default()
+                )))
+            }
+            Err(Refused::Db(e)) => Err(self.error(e)),
+        }
+    }
+
+    fn load(&self, run: &str) -> Result<Vec<Entry>, JournalError> {
+        let mut entries = Vec::new();
+        for (seq, body) in self.db.load(run).map_err(|e| self.error(e))? {
+            if seq != entries.len() as i64 {
+                return Err(
+                    self.error(format!("run {run}'s journal lacks entry {}", entries.len()))
+                );
+            }
+            let entry = serde_json::from_str(&body)
+                .map_err(|e| self.error(format!("run {run}'s entry {seq}: {e}")))?;
+            entries.push(entry);
+        }
+        Ok(entries)
+    }
+
+    fn runs(&self) -> Result<Vec<String>, JournalError> {
+        self.db.runs().map_err(|e| self.error(e))
+    }
+
+    fn claim(&self, run: &str) -> Result<(), JournalError> {
+        let (owner, lease_ms) = (self.lease.owner.as_str(), self.lease.ms());
+        let mut dead = None;
+        loop {
+            match self
+                .db
+                .claim(run, owner, lease_ms, dead.as_deref())
+                .map_err(|e| self.error(e))?
+            {
+                Claim::Taken(epoch) => {
+                    self.held().insert(run.to_string(), epoch);
+                    return Ok(());
+                }
+                Claim::Ended => return Ok(()),
+                Claim::Held { owner: holder, .. } if dead.is_none() && gone(&holder) => {
+                    // Its owner is a process of this host that is gone: no need to wait for
+                    // its lease to lapse.
+                    dead = Some(holder);
+                }
+                Claim::Held {
+                    owner: holder,
+                    left_ms,
+                } => {
+                    return Err(JournalError(format!(
+                        "run {run} is held by {holder} for {left_ms} ms more (its lease is renewed \
+                         while it runs): it is not orphaned"
+                    )))
+                }
+            }
+        }
+    }
+
+    fn orphans(&self, limit: usize) -> Result<Vec<String>, JournalError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let taken = self
+            .db
+            .orphans(&self.lease.owner, self.lease.ms(), limit)
+            .map_err(|e| self.error(e))?;
+        let mut held = self.held();
+        Ok(taken
+            .into_iter()
+            .map(|(run, epoch)| {
+                held.insert(run.clone(), epoch);
+                run
+            })
+            .collect())
+    }
+}
+
+/// Renew the leases of `journals` every `every` until it is dropped.
+fn renew_in_background(journals: Weak<RunJournals>, every: Duration) {
+    let every = every.max(Duration::from_millis(10));
+    let spawned = std::thread::Builder::new()
+        .name("ptc-lease".into())
+        .spawn(move || loop {
+            std::thread::sleep(every);
+            match journals.upgrade() {
+                Some(journals) => journals.renew(),
+                None => return,
+            }
+        });
+    // Without the thread leases lapse while runs are long: such a run is taken over, and
+    // stops at its next write, saying so.
+    if let Err(e) = spawned {
+        eprintln!("ptc: cannot start the thread that renews run leases: {e}");
+    }
+}
+
+/// This host's name.
+fn host() -> String {
+    rustix::system::uname()
+        .nodename()
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Whether `owner` (`HOST/PID/TAG`) is a process of this host that no longer exists.
+fn gone(owner: &str) -> bool {
+    let mut parts = owner.splitn(3, '/');
+    let (Some(host_name), Some(pid)) = (parts.next(), parts.next()) else {
+        return false;
+    };
+    if host_name != host() {
+        return false;
+    }
+    let Some(pid) = pid
+        .parse::<i32>()
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    else {
+        return false;
+    };
+    pid.as_raw_nonzero().get() as u32 != std::process::id()
+        && rustix::process::test_kill_process(pid) == Err(rustix::io::Errno::SRCH)
+}

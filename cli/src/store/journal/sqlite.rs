@@ -1,0 +1,212 @@
+//! Journals and leases in a SQLite run store: one host's processes share it, each
+//! transaction taking the write lock at once (`BEGIN IMMEDIATE`), so claims never race.
+
+use std::path::Path;
+use std::sync::Mutex;
+
+use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior};
+
+use super::{sql, Claim, Fence, JournalDb, Refused};
+
+/// SQLite's clock in milliseconds since the Unix epoch.
+const NOW_MS: &str = "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)";
+
+/// A shared statement in SQLite's words.
+fn sqlite(statement: &str) -> String {
+    statement
+        .replace("NOW_MS", NOW_MS)
+        .replace(" SKIP_LOCKED", "")
+        .replace('$', "?")
+}
+
+/// The journals of a SQLite run store.
+pub(super) struct SqliteJournal {
+    conn: Mutex<Connection>,
+}
+
+impl SqliteJournal {
+    /// Open (creating, private to the user) the journals of the store at `path`.
+    pub(super) fn open(path: &Path) -> Result<SqliteJournal, String> {
+        let conn = crate::store::sqlite::connect(path, true)?;
+        let named = |e: rusqlite::Error| format!("{}: {e}", path.display());
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(named)?;
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(named)?;
+        for statement in sql::SCHEMA {
+            conn.execute_batch(statement).map_err(named)?;
+        }
+        Ok(SqliteJournal {
+            conn: Mutex::new(conn),
+        })
+    }
+
+    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+fn db(e: rusqlite::Error) -> Refused {
+    Refused::Db(e.to_string())
+}
+
+impl JournalDb for SqliteJournal {
+    fn append(
+        &self,
+        run: &str,
+        from: i64,
+        bodies: Vec<String>,
+        fence: Fence<'_>,
+    ) -> Result<(), Refused> {
+        let mut conn = self.conn();
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(db)?;
+        let leased = match fence {
+            Fence::New {
+                owner,
+                lease_ms,
+                ends,
+            } => tx
+                .prepare_cached(&sqlite(sql::LEASE_NEW))
+                .and_then(|mut s| s.execute((run, owner, lease_ms, ends)))
+                .map_err(db)?,
+            Fence::Held {
+                owner,
+                epoch,
+                lease_ms,
+                ends,
+            } => tx
+                .prepare_cached(&sqlite(sql::LEASE_KEEP))
+                .and_then(|mut s| s.execute((run, owner, lease_ms, epoch, ends)))
+                .map_err(db)?,
+        };
+        if leased == 0 {
+            return Err(if from == 0 {
+                Refused::Taken
+            } else {
+                Refused::Fenced
+            });
+        }
+        {
+            let mut insert = tx.prepare_cached(&sqlite(sql::ENTRY)).map_err(db)?;
+            for (seq, body) in (from..).zip(bodies) {
+                insert.execute((run, seq, body)).map_err(|e| match e {
+                    rusqlite::Error::SqliteFailure(f, _)
+                        if f.code == ErrorCode::ConstraintViolation =>
+                    {
+                        Refused::Taken
+                    }
+                    other => db(other),
+                })?;
+            }
+        }
+        tx.commit().map_err(db)
+    }
+
+    fn load(&self, run: &str) -> Result<Vec<(i64, String)>, String> {
+        let conn = self.conn();
+        let mut select = conn
+            .prepare_cached(&sqlite(sql::LOAD))
+            .map_err(|e| e.to_string())?;
+        let rows = select
+            .query_map([run], |row| Ok((row.get(0)?, row.get(1)?)))
+            .map_err(|e| e.to_string())?;
+        rows.collect::<Result<_, _>>().map_err(|e| e.to_string())
+    }
+
+    fn runs(&self) -> Result<Vec<String>, String> {
+        let conn = self.conn();
+        let mut select = conn
+            .prepare_cached("SELECT run_id FROM journal GROUP BY run_id ORDER BY min(rowid)")
+            .map_err(|e| e.to_string())?;
+        let rows = select
+            .query_map([], |row| row.get::<_, String>(0))
+            .map_err(|e| e.to_string())?;
+        rows.collect::<Result<_, _>>().map_err(|e| e.to_string())
+    }
+
+    fn claim(
+        &self,
+        run: &str,
+        owner: &str,
+        lease_ms: i64,
+        dead: Option<&str>,
+    ) -> Result<Claim, String> {
+        let mut conn = self.conn();
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| e.to_string())?;
+        let lease = tx
+            .query_row(&sqlite(sql::LEASE_GET), [run], |row| {
+                Ok((
+                    row.get::<_, String>(0)?,
+                    row.get::<_, i64>(1)?,
+                    row.get::<_, i64>(2)?,
+                    row.get::<_, bool>(3)?,
+                ))
+            })
+            .optional()
+            .map_err(|e| e.to_string())?;
+        let claim = match lease {
+            // A journal written before leases: its first claim makes one.
+            None => {
+                tx.execute(&sqlite(sql::LEASE_NEW), (run, owner, lease_ms, false))
+                    .map_err(|e| e.to_string())?;
+                Claim::Taken(1)
+            }
+            Some((_, _, _, true)) => Claim::Ended,
+            Some((holder, _, left_ms, false))
+                if left_ms > 0 && holder != owner && dead != Some(holder.as_str()) =>
+            {
+                Claim::Held {
+                    owner: holder,
+                    left_ms,
+                }
+            }
+            Some(_) => Claim::Taken(
+                tx.query_row(&sqlite(sql::LEASE_TAKE), (run, owner, lease_ms), |row| {
+                    row.get(0)
+                })
+                .map_err(|e| e.to_string())?,
+            ),
+        };
+        tx.commit().map_err(|e| e.to_string())?;
+        Ok(claim)
+    }
+
+    fn orphans(
+        &self,
+        owner: &str,
+        lease_ms: i64,
+        limit: i64,
+    ) -> Result<Vec<(String, i64)>, String> {
+        let mut conn = self.conn();
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| e.to_string())?;
+        let taken = {
+            let mut take = tx
+                .prepare_cached(&sqlite(sql::ORPHANS))
+                .map_err(|e| e.to_string())?;
+            let rows = take
+                .query_map((owner, lease_ms, limit), |row| {
+                    Ok((row.get(0)?, row.get(1)?))
+                })
+                .map_err(|e| e.to_string())?;
+            rows.collect::<Result<Vec<_>, _>>()
+                .map_err(|e| e.to_string())?
+        };
+        tx.commit().map_err(|e| e.to_string())?;
+        Ok(taken)
+    }
+
+    fn renew(&self, run: &str, owner: &str, epoch: i64, lease_ms: i64) -> Result<bool, String> {
+        let conn = self.conn();
+        let renewed = conn
+            .prepare_cached(&sqlite(sql::LEASE_KEEP))
+            .and_then(|mut s| s.execute((run, owner, lease_ms, epoch, false)))
+            .map_err(|e| e.to_string())?;
+        Ok(renewed > 0)
+    }
+}
