@@ -86,6 +86,8 @@ pub struct PtcServer {
     pub(crate) handle_idle: std::time::Duration,
     /// The tools whose parameters route (see [`crate::routed`]).
     pub(crate) routed: Arc<super::routed::RoutedTools>,
+    /// Where `run_code` runs are kept as MCP tasks, if they are ([`crate::tasks`]).
+    pub(crate) tasks: Option<Arc<dyn super::TaskStore>>,
 }
 
 impl PtcServer {
@@ -131,6 +133,7 @@ impl PtcServer {
             instance,
             handle_idle: limits.handle_idle_timeout,
             routed: Arc::default(),
+            tasks: None,
         };
         server.with_client()
     }
@@ -222,6 +225,13 @@ impl PtcServer {
         self.with_client().with_stateless()
     }
 
+    /// Offer `run_code` runs as MCP tasks (SEP-2663) to clients that declare the tasks
+    /// extension, kept in `store` (a durable run store; see [`crate::tasks`]).
+    pub fn with_tasks(mut self, store: Arc<dyn super::TaskStore>) -> Self {
+        self.tasks = Some(store);
+        self
+    }
+
     /// Cancel every run (running or waiting) and refuse new ones, then wait for the runs
     /// to wind down, at most `grace`; then end every owner this server made and wait (at
     /// most `grace` again) until their background processes are gone.
@@ -273,6 +283,20 @@ impl PtcServer {
         caller: CancellationToken,
         progress: Option<Arc<dyn ProgressSink>>,
     ) -> Result<CallToolResult, ToolBatchExecutionError> {
+        let id = self.next_call_id();
+        self.call_with_id(id, name, arguments, caller, progress)
+            .await
+    }
+
+    /// [`PtcServer::call_reporting`] as call `(id, n)` ([`PtcServer::next_call_id`]).
+    pub(crate) async fn call_with_id(
+        &self,
+        id: (String, u64),
+        name: &str,
+        arguments: Option<JsonObject>,
+        caller: CancellationToken,
+        progress: Option<Arc<dyn ProgressSink>>,
+    ) -> Result<CallToolResult, ToolBatchExecutionError> {
         let signal = self.shutdown.child_token();
         let admitted = {
             let enter = self.runs.enter(&signal);
@@ -297,25 +321,29 @@ impl PtcServer {
                 )]))
             }
         };
-        self.run(name, arguments, caller, signal, progress).await
+        self.run(&id, name, arguments, caller, signal, progress)
+            .await
     }
 
-    /// One admitted call; `caller` firing cancels `signal`, the batch's.
+    /// A new call's id, `mcp-<process>-<n>`, and its number.
+    pub(crate) fn next_call_id(&self) -> (String, u64) {
+        let n = self.calls.fetch_add(1, Ordering::Relaxed) + 1;
+        (format!("mcp-{}-{n}", ptc::session::process_tag()), n)
+    }
+
+    /// One admitted call `(id, n)`; `caller` firing cancels `signal`, the batch's.
     async fn run(
         &self,
+        (id, n): &(String, u64),
         name: &str,
         arguments: Option<JsonObject>,
         caller: CancellationToken,
         signal: CancellationToken,
         progress: Option<Arc<dyn ProgressSink>>,
     ) -> Result<CallToolResult, ToolBatchExecutionError> {
-        let n = self.calls.fetch_add(1, Ordering::Relaxed) + 1;
+        let n = *n;
         let arguments = Value::Object(arguments.unwrap_or_default());
-        let mut batch = ToolBatchInput::new(vec![ToolCallBlock::new(
-            format!("mcp-{}-{n}", ptc::session::process_tag()),
-            name,
-            arguments,
-        )]);
+        let mut batch = ToolBatchInput::new(vec![ToolCallBlock::new(id.clone(), name, arguments)]);
         batch.signal = signal.clone();
         let agent = self.agent.clone();
         batch.agent = Some(match progress {
@@ -389,8 +417,11 @@ impl ServerHandler for PtcServer {
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
-            .enable_tool_list_changed()
-            .build();
+            .enable_tool_list_changed();
+        let capabilities = match self.tasks {
+            Some(_) => capabilities.enable_tasks().build(),
+            None => capabilities.build(),
+        };
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("ptc", env!("CARGO_PKG_VERSION")))
     }
@@ -436,12 +467,33 @@ impl ServerHandler for PtcServer {
         Ok(ListToolsResult::with_all_items(tools))
     }
 
+    async fn get_task(
+        &self,
+        request: rmcp::model::GetTaskParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetTaskResult, ErrorData> {
+        self.task_state(request.task_id).await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: rmcp::model::CancelTaskParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.cancel_task_run(request.task_id).await
+    }
+
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let response = if sessionless(&context) {
+        let as_task = self.tasks.is_some()
+            && request.name == ptc::RUN_CODE
+            && super::tasks::client_wants_tasks(&context);
+        let response = if as_task {
+            self.call_as_task(&request.name, request.arguments).await?
+        } else if sessionless(&context) {
             self.call_stateless(request, context).await?
         } else {
             let _ = self.client.set(context.peer.clone());

@@ -37,15 +37,15 @@ return out;
 
 const LEASE_MS: &str = "1000";
 
-struct Store {
+pub(crate) struct Store {
     _pg: Server,
-    url: String,
-    dir: tempfile::TempDir,
+    pub(crate) url: String,
+    pub(crate) dir: tempfile::TempDir,
     journals: Arc<RunJournals>,
 }
 
 impl Store {
-    fn start() -> Option<Store> {
+    pub(crate) fn start() -> Option<Store> {
         let pg = Server::start()?;
         node_module("@modelcontextprotocol/sdk/package.json");
         let url = pg.url();
@@ -76,7 +76,7 @@ impl Store {
     }
 
     /// `ptc ARGS` on this store with the witness and testkit's tools.
-    fn ptc(&self, args: &[&str]) -> Command {
+    pub(crate) fn ptc(&self, args: &[&str]) -> Command {
         let mut command = Command::new(ptc_bin());
         command
             .current_dir(self.dir.path())
@@ -124,12 +124,12 @@ impl Store {
         Instance { child, lines }
     }
 
-    fn journal(&self, id: &str) -> Vec<Entry> {
+    pub(crate) fn journal(&self, id: &str) -> Vec<Entry> {
         self.journals.load(id).unwrap()
     }
 
     /// Wait until run `id`'s journal satisfies `done`, while `owner` (if any) still runs.
-    fn wait_for(&self, id: &str, what: &str, done: impl Fn(&[Entry]) -> bool) {
+    pub(crate) fn wait_for(&self, id: &str, what: &str, done: impl Fn(&[Entry]) -> bool) {
         let deadline = Instant::now() + Duration::from_secs(90);
         while !done(&self.journal(id)) {
             assert!(
@@ -141,7 +141,7 @@ impl Store {
         }
     }
 
-    fn ended(&self, id: &str) -> String {
+    pub(crate) fn ended(&self, id: &str) -> String {
         self.wait_for(id, "its end", |e| {
             matches!(e.last(), Some(Entry::End { .. }))
         });
@@ -152,7 +152,7 @@ impl Store {
     }
 
     /// `(rows, distinct keys)` of `table` whose key is run `id`'s.
-    fn rows(&self, table: &str, id: &str) -> (u64, u64) {
+    pub(crate) fn rows(&self, table: &str, id: &str) -> (u64, u64) {
         let out = psql(
             &self.url,
             &format!(
@@ -190,7 +190,7 @@ impl Drop for Instance {
     }
 }
 
-fn psql(url: &str, sql: &str) -> String {
+pub(crate) fn psql(url: &str, sql: &str) -> String {
     let out = Command::new("psql")
         .args([
             url,
@@ -214,7 +214,7 @@ fn signal(child: &Child, signal: i32) {
     assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
 }
 
-fn has_result(n: u64) -> impl Fn(&[Entry]) -> bool {
+pub(crate) fn has_result(n: u64) -> impl Fn(&[Entry]) -> bool {
     move |entries| {
         entries
             .iter()

@@ -13,6 +13,7 @@ mod config;
 mod discovery;
 mod durable;
 mod durable_takeover;
+mod durable_tasks;
 mod left_behind;
 mod mcp_approve;
 mod mcp_catalog;

@@ -112,8 +112,14 @@ impl RunJournal {
                 return Err(nondeterminism(format!("run {run} has no journal")));
             }
             None => {
+                // On record before the program runs: any instance can answer for the run, and
+                // take it over if this one dies.
                 let seed = start.seed.clone();
-                state.pending.push(Entry::Start(start));
+                journaling
+                    .store
+                    .append(run, 0, &[Entry::Start(start)])
+                    .map_err(unwritable)?;
+                state.written = 1;
                 seed
             }
             Some(Entry::Start(recorded)) => {

@@ -13,6 +13,7 @@ use ptc::journal::{Entry, JournalStore, Journaling};
 use ptc::{Agent, LogStep, ScopeKey, ToolBatchInput, ToolCallBlock, ToolMode, ToolRegistry};
 use ptc_cli::store::journal::{Lease, RunJournals, DEFAULT_LEASE};
 use ptc_cli::store::LogTarget;
+use ptc_mcp::TaskStore;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
@@ -223,14 +224,17 @@ pub async fn resume_orphans(
 async fn resume_one(
     registry: &ToolRegistry,
     agent: Agent,
-    store: &dyn JournalStore,
+    store: &RunJournals,
     id: &str,
 ) -> String {
     let code = match recorded(store, id) {
         Ok((code, _)) => code,
         Err(e) => return format!("not resumed ({e})"),
     };
-    let batch = run_batch(id, &code, format!("resumed run {id}"), agent);
+    // tasks/cancel reaches it through the store, as it would have on its first instance.
+    let signal = CancellationToken::new();
+    store.watch(id, signal.clone());
+    let batch = run_batch(id, &code, format!("resumed run {id}"), agent).with_signal(signal);
     match registry.execute(batch).await {
         Ok(mut batch) => {
             let result = batch.results.remove(0).result;

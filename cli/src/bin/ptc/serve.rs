@@ -159,20 +159,21 @@ async fn serve(
     if let Some(n) = args.max_concurrent_runs {
         limits.max_concurrent_runs = n as usize;
     }
+    let mut server = PtcServer::new(registry.clone(), agent.clone()).with_limits(&limits);
     if let Some(journals) = journals {
+        server = server.with_tasks(journals.clone());
         // Look for orphans twice per lease: a run waits at most about a lease and a half
         // after its owner died.
         let every = journals.lease().duration / 2;
         tokio::spawn(crate::durable::resume_orphans(
-            registry.clone(),
-            agent.clone(),
+            registry,
+            agent,
             journals,
             every,
             limits.max_concurrent_runs.max(1),
             stop.clone(),
         ));
     }
-    let mut server = PtcServer::new(registry, agent).with_limits(&limits);
     if let Some(id) = &args.instance {
         server = server.with_instance(id);
     }

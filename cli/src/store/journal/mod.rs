@@ -21,11 +21,14 @@
 mod postgres;
 mod sqlite;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use ptc::journal::{Entry, JournalError, JournalStore};
+use ptc_mcp::{TaskState, TaskStore};
+use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
 
 use super::LogTarget;
 
@@ -37,7 +40,8 @@ mod sql {
         "CREATE TABLE IF NOT EXISTS journal (run_id TEXT NOT NULL, seq BIGINT NOT NULL, \
          body TEXT NOT NULL, PRIMARY KEY (run_id, seq))",
         "CREATE TABLE IF NOT EXISTS leases (run_id TEXT PRIMARY KEY, owner TEXT NOT NULL, \
-         epoch BIGINT NOT NULL, expires_ms BIGINT NOT NULL, ended BOOLEAN NOT NULL)",
+         epoch BIGINT NOT NULL, expires_ms BIGINT NOT NULL, ended BOOLEAN NOT NULL, \
+         cancel BOOLEAN NOT NULL DEFAULT FALSE)",
     ];
     /// One entry ($1 run, $2 number, $3 body).
     pub const ENTRY: &str = "INSERT INTO journal (run_id, seq, body) VALUES ($1, $2, $3)";
@@ -50,9 +54,14 @@ mod sql {
     /// $4 epoch, $5 ended); no row when it is not theirs.
     pub const LEASE_KEEP: &str = "UPDATE leases SET expires_ms = NOW_MS + $3, ended = $5 \
         WHERE run_id = $1 AND owner = $2 AND epoch = $4 AND NOT ended";
-    /// A run's lease: owner, epoch, ms left, ended ($1 run).
+    /// A run's lease: owner, epoch, ms left, ended, cancel ($1 run).
     pub const LEASE_GET: &str =
-        "SELECT owner, epoch, expires_ms - NOW_MS, ended FROM leases WHERE run_id = $1";
+        "SELECT owner, epoch, expires_ms - NOW_MS, ended, cancel FROM leases WHERE run_id = $1";
+    /// Renew a lease (as [`LEASE_KEEP`], not ending it): whether the run was cancelled.
+    pub const LEASE_RENEW: &str = "UPDATE leases SET expires_ms = NOW_MS + $3 \
+        WHERE run_id = $1 AND owner = $2 AND epoch = $4 AND NOT ended RETURNING cancel";
+    /// Ask a run to stop ($1 run): no row when it ended.
+    pub const CANCEL: &str = "UPDATE leases SET cancel = TRUE WHERE run_id = $1 AND NOT ended";
     /// Take a lease ($1 run, $2 owner, $3 lease ms): the new epoch.
     pub const LEASE_TAKE: &str = "UPDATE leases SET owner = $2, epoch = epoch + 1, \
         expires_ms = NOW_MS + $3 WHERE run_id = $1 RETURNING epoch";
@@ -162,8 +171,19 @@ pub(crate) trait JournalDb: Send + Sync + 'static {
     /// Take at most `limit` runs whose lease lapsed: their ids and new epochs.
     fn orphans(&self, owner: &str, lease_ms: i64, limit: i64)
         -> Result<Vec<(String, i64)>, String>;
-    /// Extend `owner`'s lease of `run` under `epoch`; `false` when it is not theirs any more.
-    fn renew(&self, run: &str, owner: &str, epoch: i64, lease_ms: i64) -> Result<bool, String>;
+    /// Extend `owner`'s lease of `run` under `epoch`: whether the run was cancelled, `None`
+    /// when the lease is not theirs any more.
+    fn renew(
+        &self,
+        run: &str,
+        owner: &str,
+        epoch: i64,
+        lease_ms: i64,
+    ) -> Result<Option<bool>, String>;
+    /// `run`'s lease: its owner and whether it was cancelled.
+    fn lease(&self, run: &str) -> Result<Option<(String, bool)>, String>;
+    /// Ask `run` to stop: `false` when it ended (or has no lease).
+    fn cancel(&self, run: &str) -> Result<bool, String>;
 }
 
 /// The journals of a run store, and the leases of the runs this process owns.
@@ -174,6 +194,11 @@ pub struct RunJournals {
     lease: Lease,
     /// The runs this process holds, and under which epoch.
     held: Mutex<HashMap<String, i64>>,
+    /// The runs this process began, counted as they begin.
+    begun: Mutex<HashSet<String>>,
+    begun_count: watch::Sender<u64>,
+    /// What to cancel when a run running here is cancelled through the store.
+    watched: Mutex<HashMap<String, CancellationToken>>,
 }
 
 /// Open the journals of the run store `target`, taking leases as `lease` says.
@@ -201,6 +226,9 @@ pub fn open(target: &LogTarget, lease: Lease) -> Result<Arc<RunJournals>, String
         name,
         lease,
         held: Mutex::new(HashMap::new()),
+        begun: Mutex::new(HashSet::new()),
+        begun_count: watch::Sender::new(0),
+        watched: Mutex::new(HashMap::new()),
     });
     renew_in_background(Arc::downgrade(&journals), journals.lease.duration / 3);
     Ok(journals)
@@ -220,18 +248,31 @@ impl RunJournals {
         &self.lease
     }
 
-    /// Renew every lease this process holds; forget those another owner took.
+    /// Renew every lease this process holds; forget those another owner took; cancel the
+    /// runs cancelled through the store.
     fn renew(&self) {
         let held: Vec<(String, i64)> = self.held().iter().map(|(r, e)| (r.clone(), *e)).collect();
         for (run, epoch) in held {
             // A database that cannot be reached now is tried again next time; a lease that
             // lapses meanwhile is found taken at the next append.
-            if let Ok(false) = self
+            match self
                 .db
                 .renew(&run, &self.lease.owner, epoch, self.lease.ms())
             {
-                self.held().remove(&run);
+                Ok(None) => {
+                    self.held().remove(&run);
+                }
+                Ok(Some(true)) => self.cancel_here(&run),
+                Ok(Some(false)) | Err(_) => {}
             }
+        }
+    }
+
+    /// Cancel run `run` if it runs here.
+    fn cancel_here(&self, run: &str) {
+        let watched = self.watched.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(signal) = watched.get(run) {
+            signal.cancel();
         }
     }
 }
@@ -267,13 +308,22 @@ impl JournalStore for RunJournals {
             }
         };
         match self.db.append(run, from, bodies, fence) {
-            Ok(()) if from == 0 && !ends => {
-                self.held().insert(run.to_string(), 1);
-                Ok(())
-            }
             Ok(()) => {
                 if ends {
                     self.held().remove(run);
+                    self.watched
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .remove(run);
+                } else if from == 0 {
+                    self.held().insert(run.to_string(), 1);
+                }
+                if from == 0 {
+                    self.begun
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .insert(run.to_string());
+                    self.begun_count.send_modify(|n| *n += 1);
                 }
                 Ok(())
             }
@@ -357,6 +407,50 @@ impl JournalStore for RunJournals {
                 run
             })
             .collect())
+    }
+}
+
+impl TaskStore for RunJournals {
+    fn begun(&self, id: &str) -> bool {
+        self.begun
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains(id)
+    }
+
+    fn begun_changes(&self) -> watch::Receiver<u64> {
+        self.begun_count.subscribe()
+    }
+
+    fn state(&self, id: &str) -> Result<Option<TaskState>, String> {
+        let entries = self.load(id).map_err(|e| e.0)?;
+        let Some(last) = entries.last() else {
+            return Ok(None);
+        };
+        let (owner, cancelled) = self.db.lease(id)?.unwrap_or_default();
+        Ok(Some(match last {
+            Entry::End { output, is_error } => TaskState::Ended {
+                output: output.clone(),
+                is_error: *is_error,
+                cancelled,
+            },
+            _ => TaskState::Working { owner },
+        }))
+    }
+
+    fn cancel(&self, id: &str) -> Result<bool, String> {
+        let cancelled = self.db.cancel(id)?;
+        if cancelled {
+            self.cancel_here(id);
+        }
+        Ok(cancelled)
+    }
+
+    fn watch(&self, id: &str, signal: CancellationToken) {
+        self.watched
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id.to_string(), signal);
     }
 }
 

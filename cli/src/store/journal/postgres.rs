@@ -260,16 +260,39 @@ impl JournalDb for PostgresJournal {
         })?
     }
 
-    fn renew(&self, run: &str, owner: &str, epoch: i64, lease_ms: i64) -> Result<bool, String> {
+    fn renew(
+        &self,
+        run: &str,
+        owner: &str,
+        epoch: i64,
+        lease_ms: i64,
+    ) -> Result<Option<bool>, String> {
         let (run, owner) = (run.to_string(), owner.to_string());
         self.with(move |c| {
             c.run(async |client| {
-                let keep = postgres(sql::LEASE_KEEP);
-                let renewed = client
-                    .execute(&keep, &[&run, &owner, &lease_ms, &epoch, &false])
+                let renew = postgres(sql::LEASE_RENEW);
+                let row = client
+                    .query_opt(&renew, &[&run, &owner, &lease_ms, &epoch])
                     .await?;
-                Ok(renewed > 0)
+                Ok(row.map(|r| r.get(0)))
             })
+        })?
+    }
+
+    fn lease(&self, run: &str) -> Result<Option<(String, bool)>, String> {
+        let run = run.to_string();
+        self.with(move |c| {
+            c.run(async |client| {
+                let row = client.query_opt(&postgres(sql::LEASE_GET), &[&run]).await?;
+                Ok(row.map(|r| (r.get(0), r.get(4))))
+            })
+        })?
+    }
+
+    fn cancel(&self, run: &str) -> Result<bool, String> {
+        let run = run.to_string();
+        self.with(move |c| {
+            c.run(async |client| Ok(client.execute(sql::CANCEL, &[&run]).await? > 0))
         })?
     }
 }

@@ -201,12 +201,38 @@ impl JournalDb for SqliteJournal {
         Ok(taken)
     }
 
-    fn renew(&self, run: &str, owner: &str, epoch: i64, lease_ms: i64) -> Result<bool, String> {
+    fn renew(
+        &self,
+        run: &str,
+        owner: &str,
+        epoch: i64,
+        lease_ms: i64,
+    ) -> Result<Option<bool>, String> {
         let conn = self.conn();
-        let renewed = conn
-            .prepare_cached(&sqlite(sql::LEASE_KEEP))
-            .and_then(|mut s| s.execute((run, owner, lease_ms, epoch, false)))
+        conn.prepare_cached(&sqlite(sql::LEASE_RENEW))
+            .and_then(|mut s| {
+                s.query_row((run, owner, lease_ms, epoch), |row| row.get(0))
+                    .optional()
+            })
+            .map_err(|e| e.to_string())
+    }
+
+    fn lease(&self, run: &str) -> Result<Option<(String, bool)>, String> {
+        let conn = self.conn();
+        conn.prepare_cached(&sqlite(sql::LEASE_GET))
+            .and_then(|mut s| {
+                s.query_row([run], |row| Ok((row.get(0)?, row.get(4)?)))
+                    .optional()
+            })
+            .map_err(|e| e.to_string())
+    }
+
+    fn cancel(&self, run: &str) -> Result<bool, String> {
+        let conn = self.conn();
+        let cancelled = conn
+            .prepare_cached(&sqlite(sql::CANCEL))
+            .and_then(|mut s| s.execute([run]))
             .map_err(|e| e.to_string())?;
-        Ok(renewed > 0)
+        Ok(cancelled > 0)
     }
 }
