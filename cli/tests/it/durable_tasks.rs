@@ -2,7 +2,8 @@
 //! declares the tasks extension (rmcp, the official Rust SDK) gets a handle for `run_code`
 //! once the run is on record; its instance is `kill -9`ed mid-run; a client of another
 //! instance reads the task, which another instance finished, each effect once; `tasks/cancel`
-//! on one instance stops a run on another.
+//! on one instance stops a run on another; an instance stopped by SIGTERM (a deploy) hands its
+//! runs over instead of ending them.
 
 use std::time::{Duration, Instant};
 
@@ -118,4 +119,26 @@ async fn a_task_survives_its_instance_and_its_result_reaches_tasks_get_on_anothe
     let unknown = ClientRequest::GetTaskRequest(GetTaskRequest::new(GetTaskParams::new("nope")));
     let refused = third.peer().send_request(unknown).await.unwrap_err();
     assert!(refused.to_string().contains("no task nope"), "{refused}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopping_instance_hands_its_runs_over_and_another_finishes_them() {
+    let Some(store) = Store::start() else { return };
+    let code = std::fs::read_to_string(store.dir.path().join("record.ts")).unwrap();
+    let (first, pid) = client(&store).await;
+    let (second, _) = client(&store).await;
+    let id = start(&first, &code).await;
+    tokio::task::block_in_place(|| store.wait_for(&id, "its third effect", has_result(3)));
+    // A deploy: SIGTERM. The run is not ended here as cancelled; the other instance goes on.
+    // SAFETY: kill(2) on the instance this test's client started.
+    assert_eq!(unsafe { libc::kill(pid as i32, libc::SIGTERM) }, 0);
+    let task = settled(&second, &id).await;
+    let TaskPayload::Completed { result } = &task.task.payload else {
+        panic!("{task:?}");
+    };
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert_eq!(result["isError"], false, "{text}");
+    assert!(text.contains("recorded effect 5"), "{text}");
+    assert_eq!(store.rows("witness", &id), (5, 5));
+    assert_eq!(store.rows("attempts", &id), (5, 5));
 }

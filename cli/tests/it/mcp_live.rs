@@ -58,8 +58,13 @@ fn a_native_call_relays_upstream_progress_to_a_client_that_asked_for_it() {
         { "call": "live__steps", "args": { "count": 3 } },
     ]);
     let out = serve(dir.path(), &["--mode", "native"], steps);
-    // The route key ptc uses internally does not leak upstream.
-    assert_eq!(out[0]["text"], "progressToken", "{}", out[0]);
+    // The route key ptc uses internally does not leak upstream; the call's idempotency key
+    // goes with it.
+    assert_eq!(
+        out[0]["text"], "progressToken,ptc/idempotencyKey",
+        "{}",
+        out[0]
+    );
     assert_eq!(
         out[0]["progress"],
         json!([

@@ -6,9 +6,11 @@
 //! down, stop the MCP servers ptc started (close stdin, SIGTERM, SIGKILL) and reap them.
 
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::Args;
 use ptc::{Agent, ScopeKey, ToolMode};
+use ptc_cli::store::journal::RunJournals;
 use ptc_mcp::{
     check_exposure, serve_http, serve_stdio, BearerToken, HttpBinding, HttpOptions, PtcServer,
     ServeLimits,
@@ -128,6 +130,10 @@ pub async fn main(mut args: ServeArgs) -> Result<ExitCode, String> {
         }
     };
     let journals = durable.map(|(_, journals)| journals);
+    let stop = match &journals {
+        Some(journals) => hand_over_on(stop, journals.clone()),
+        None => stop,
+    };
     let served = serve(&args, &setup, journals, stop).await;
     setup.shutdown().await;
     // Spans of the last calls are still buffered: export them before exiting.
@@ -138,7 +144,7 @@ pub async fn main(mut args: ServeArgs) -> Result<ExitCode, String> {
 async fn serve(
     args: &ServeArgs,
     setup: &Setup,
-    journals: Option<std::sync::Arc<ptc_cli::store::journal::RunJournals>>,
+    journals: Option<Arc<RunJournals>>,
     stop: CancellationToken,
 ) -> Result<ExitCode, String> {
     let registry = setup.registry.clone();
@@ -241,6 +247,21 @@ fn open_log(
         ));
         Ok(None)
     })
+}
+
+/// A token cancelled when `stop` is, once `journals` handed this instance's durable runs
+/// over to the other instances: the runs it then cancels write nothing more.
+fn hand_over_on(stop: CancellationToken, journals: Arc<RunJournals>) -> CancellationToken {
+    let serving = CancellationToken::new();
+    let cancel = serving.clone();
+    tokio::spawn(async move {
+        stop.cancelled().await;
+        tokio::task::spawn_blocking(move || journals.hand_over())
+            .await
+            .ok();
+        cancel.cancel();
+    });
+    serving
 }
 
 /// A token cancelled by the first SIGTERM or SIGINT.

@@ -60,6 +60,9 @@ mod sql {
     /// Renew a lease (as [`LEASE_KEEP`], not ending it): whether the run was cancelled.
     pub const LEASE_RENEW: &str = "UPDATE leases SET expires_ms = NOW_MS + $3 \
         WHERE run_id = $1 AND owner = $2 AND epoch = $4 AND NOT ended RETURNING cancel";
+    /// Let a lease lapse now ($1 run, $2 owner, $3 epoch): another instance takes it over.
+    pub const LEASE_RELEASE: &str = "UPDATE leases SET expires_ms = NOW_MS - 1 \
+        WHERE run_id = $1 AND owner = $2 AND epoch = $3 AND NOT ended";
     /// Ask a run to stop ($1 run): no row when it ended.
     pub const CANCEL: &str = "UPDATE leases SET cancel = TRUE WHERE run_id = $1 AND NOT ended";
     /// Take a lease ($1 run, $2 owner, $3 lease ms): the new epoch.
@@ -184,6 +187,8 @@ pub(crate) trait JournalDb: Send + Sync + 'static {
     fn lease(&self, run: &str) -> Result<Option<(String, bool)>, String>;
     /// Ask `run` to stop: `false` when it ended (or has no lease).
     fn cancel(&self, run: &str) -> Result<bool, String>;
+    /// Let `owner`'s lease of `run` under `epoch` lapse now.
+    fn release(&self, run: &str, owner: &str, epoch: i64) -> Result<(), String>;
 }
 
 /// The journals of a run store, and the leases of the runs this process owns.
@@ -199,6 +204,8 @@ pub struct RunJournals {
     begun_count: watch::Sender<u64>,
     /// What to cancel when a run running here is cancelled through the store.
     watched: Mutex<HashMap<String, CancellationToken>>,
+    /// Set by [`RunJournals::hand_over`]: nothing more is written.
+    handed_over: std::sync::atomic::AtomicBool,
 }
 
 /// Open the journals of the run store `target`, taking leases as `lease` says.
@@ -229,6 +236,7 @@ pub fn open(target: &LogTarget, lease: Lease) -> Result<Arc<RunJournals>, String
         begun: Mutex::new(HashSet::new()),
         begun_count: watch::Sender::new(0),
         watched: Mutex::new(HashMap::new()),
+        handed_over: Default::default(),
     });
     renew_in_background(Arc::downgrade(&journals), journals.lease.duration / 3);
     Ok(journals)
@@ -246,6 +254,20 @@ impl RunJournals {
     /// The leases this process takes.
     pub fn lease(&self) -> &Lease {
         &self.lease
+    }
+
+    /// This instance is stopping (a deploy, SIGTERM): write nothing more, and let every lease
+    /// it holds lapse now, so other instances take its runs over from what is on record
+    /// instead of their ending here as cancelled. Call it before the runs are cancelled.
+    pub fn hand_over(&self) {
+        use std::sync::atomic::Ordering;
+        self.handed_over.store(true, Ordering::SeqCst);
+        let held: Vec<(String, i64)> = self.held().drain().collect();
+        for (run, epoch) in held {
+            if let Err(e) = self.db.release(&run, &self.lease.owner, epoch) {
+                eprintln!("ptc: run {run} is taken over once its lease lapses ({e})");
+            }
+        }
     }
 
     /// Renew every lease this process holds; forget those another owner took; cancel the
@@ -279,6 +301,11 @@ impl RunJournals {
 
 impl JournalStore for RunJournals {
     fn append(&self, run: &str, from: u64, entries: &[Entry]) -> Result<(), JournalError> {
+        if self.handed_over.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(JournalError(format!(
+                "run {run}: this instance is stopping and handed its runs over to the others"
+            )));
+        }
         let bodies = entries
             .iter()
             .map(serde_json::to_string)
@@ -394,6 +421,9 @@ impl JournalStore for RunJournals {
     }
 
     fn orphans(&self, limit: usize) -> Result<Vec<String>, JournalError> {
+        if self.handed_over.load(std::sync::atomic::Ordering::SeqCst) {
+            return Ok(Vec::new());
+        }
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let taken = self
             .db

@@ -295,4 +295,15 @@ impl JournalDb for PostgresJournal {
             c.run(async |client| Ok(client.execute(sql::CANCEL, &[&run]).await? > 0))
         })?
     }
+
+    fn release(&self, run: &str, owner: &str, epoch: i64) -> Result<(), String> {
+        let (run, owner) = (run.to_string(), owner.to_string());
+        self.with(move |c| {
+            c.run(async |client| {
+                let release = postgres(sql::LEASE_RELEASE);
+                client.execute(&release, &[&run, &owner, &epoch]).await?;
+                Ok(())
+            })
+        })?
+    }
 }

@@ -235,4 +235,12 @@ impl JournalDb for SqliteJournal {
             .map_err(|e| e.to_string())?;
         Ok(cancelled > 0)
     }
+
+    fn release(&self, run: &str, owner: &str, epoch: i64) -> Result<(), String> {
+        let conn = self.conn();
+        conn.prepare_cached(&sqlite(sql::LEASE_RELEASE))
+            .and_then(|mut s| s.execute((run, owner, epoch)))
+            .map(drop)
+            .map_err(|e| e.to_string())
+    }
 }
