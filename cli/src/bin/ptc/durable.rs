@@ -201,7 +201,7 @@ pub async fn resume_orphans(
                         let (registry, agent) = (registry.clone(), agent.clone());
                         let journals = journals.clone();
                         tokio::spawn(async move {
-                            let said = resume_one(&registry, agent, &*journals, &id).await;
+                            let said = resume_one(&registry, agent, &journals, &id).await;
                             crate::output::stderr_line(&format!("ptc: orphaned run {id}: {said}"));
                             drop(permit);
                         });
