@@ -270,7 +270,7 @@ fn a_durable_run_whose_owner_is_killed_after_three_effects_completes_on_the_othe
 #[test]
 fn a_call_cut_off_between_its_effect_and_its_commit_runs_once_or_reaches_the_program_in_doubt() {
     let Some(store) = Store::start() else { return };
-    let _other = store.serve();
+    let other = store.serve();
     for (id, tool) in [("cut-1", "record"), ("cut-2", "record_once")] {
         std::fs::write(store.hold(), "effect 3").unwrap();
         let reached = store.dir.path().join("hold.reached");
@@ -294,13 +294,14 @@ fn a_call_cut_off_between_its_effect_and_its_commit_runs_once_or_reaches_the_pro
             &store.url,
             &format!("SELECT count(*) FROM attempts WHERE key = '{third}'"),
         );
+        let seen = || format!("{:?}\n{:?}", store.journal(id), other.lines.lock().unwrap());
         if tool == "record" {
             // Idempotent: made again under the same key, its effect once.
-            assert_eq!(attempts.trim(), "2");
+            assert_eq!(attempts.trim(), "2", "{}", seen());
             assert!(output.contains("recorded effect 3"), "{output}");
         } else {
             // Not safe to repeat: the program hears it is in doubt; never made twice.
-            assert_eq!(attempts.trim(), "1");
+            assert_eq!(attempts.trim(), "1", "{}", seen());
             assert!(
                 output.contains("failed: IN_DOUBT: witness__record_once was running when"),
                 "{output}"

@@ -3,8 +3,9 @@
 //!
 //! Two tables beside `runs`, `events` and `blobs`:
 //!
-//! - `journal (run_id, seq, body)`: one row per entry, keyed by the run and the entry's
-//!   number, so two owners can never both write entry n of one run;
+//! - `journal (run_id, seq, body)`: one row per append, keyed by the run and the number of
+//!   its first entry, its body the JSON array of the entries (a row of a journal written
+//!   before appends were batched holds one entry, not an array);
 //! - `leases (run_id, owner, epoch, expires_ms, ended)`: who holds each run, under which
 //!   epoch, until when (the database's clock).
 //!
@@ -43,7 +44,7 @@ mod sql {
          epoch BIGINT NOT NULL, expires_ms BIGINT NOT NULL, ended BOOLEAN NOT NULL, \
          cancel BOOLEAN NOT NULL DEFAULT FALSE)",
     ];
-    /// One entry ($1 run, $2 number, $3 body).
+    /// One append's entries ($1 run, $2 number of the first, $3 their JSON array).
     pub const ENTRY: &str = "INSERT INTO journal (run_id, seq, body) VALUES ($1, $2, $3)";
     /// A run's entries.
     pub const LOAD: &str = "SELECT seq, body FROM journal WHERE run_id = $1 ORDER BY seq";
@@ -151,15 +152,10 @@ pub(crate) enum Claim {
 
 /// A database that keeps journals and leases (SQLite or PostgreSQL).
 pub(crate) trait JournalDb: Send + Sync + 'static {
-    /// Write `bodies` as entries `from..` of `run` under `fence`, in one transaction.
-    fn append(
-        &self,
-        run: &str,
-        from: i64,
-        bodies: Vec<String>,
-        fence: Fence<'_>,
-    ) -> Result<(), Refused>;
-    /// The entries of `run`: numbers and bodies, in order.
+    /// Write `body` (a JSON array) as entries `from..` of `run` under `fence`, in one
+    /// transaction.
+    fn append(&self, run: &str, from: i64, body: String, fence: Fence<'_>) -> Result<(), Refused>;
+    /// The rows of `run`: the number of each one's first entry and its body, in order.
     fn load(&self, run: &str) -> Result<Vec<(i64, String)>, String>;
     /// The runs with a journal, oldest first.
     fn runs(&self) -> Result<Vec<String>, String>;
@@ -282,7 +278,11 @@ impl RunJournals {
                 .renew(&run, &self.lease.owner, epoch, self.lease.ms())
             {
                 Ok(None) => {
-                    self.held().remove(&run);
+                    // Lost, unless this process took it again meanwhile (a newer epoch).
+                    let mut held = self.held();
+                    if held.get(&run) == Some(&epoch) {
+                        held.remove(&run);
+                    }
                 }
                 Ok(Some(true)) => self.cancel_here(&run),
                 Ok(Some(false)) | Err(_) => {}
@@ -306,11 +306,8 @@ impl JournalStore for RunJournals {
                 "run {run}: this instance is stopping and handed its runs over to the others"
             )));
         }
-        let bodies = entries
-            .iter()
-            .map(serde_json::to_string)
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| self.error(e))?;
+        // One row per append: a run's calls that change nothing are written together.
+        let body = serde_json::to_string(entries).map_err(|e| self.error(e))?;
         let from = i64::try_from(from).map_err(|e| self.error(e))?;
         let ends = entries.iter().any(|e| matches!(e, Entry::End { .. }));
         let (owner, lease_ms) = (self.lease.owner.as_str(), self.lease.ms());
@@ -334,7 +331,7 @@ impl JournalStore for RunJournals {
                 )))
             }
         };
-        match self.db.append(run, from, bodies, fence) {
+        match self.db.append(run, from, body, fence) {
             Ok(()) => {
                 if ends {
                     self.held().remove(run);
@@ -377,9 +374,13 @@ impl JournalStore for RunJournals {
                     self.error(format!("run {run}'s journal lacks entry {}", entries.len()))
                 );
             }
-            let entry = serde_json::from_str(&body)
-                .map_err(|e| self.error(format!("run {run}'s entry {seq}: {e}")))?;
-            entries.push(entry);
+            let unreadable = |e| self.error(format!("run {run}'s entry {seq}: {e}"));
+            match body.trim_start().starts_with('[') {
+                true => {
+                    entries.extend(serde_json::from_str::<Vec<Entry>>(&body).map_err(unreadable)?)
+                }
+                false => entries.push(serde_json::from_str(&body).map_err(unreadable)?),
+            }
         }
         Ok(entries)
     }
@@ -389,6 +390,10 @@ impl JournalStore for RunJournals {
     }
 
     fn claim(&self, run: &str) -> Result<(), JournalError> {
+        if self.held().contains_key(run) {
+            // Claimed already (an orphan this process took over).
+            return Ok(());
+        }
         let (owner, lease_ms) = (self.lease.owner.as_str(), self.lease.ms());
         let mut dead = None;
         loop {

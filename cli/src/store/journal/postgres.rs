@@ -129,13 +129,7 @@ impl PostgresJournal {
 }
 
 impl JournalDb for PostgresJournal {
-    fn append(
-        &self,
-        run: &str,
-        from: i64,
-        bodies: Vec<String>,
-        fence: Fence<'_>,
-    ) -> Result<(), Refused> {
+    fn append(&self, run: &str, from: i64, body: String, fence: Fence<'_>) -> Result<(), Refused> {
         let run = run.to_string();
         let (owner, lease_ms, epoch, ends, new) = match fence {
             Fence::New {
@@ -164,15 +158,12 @@ impl JournalDb for PostgresJournal {
                 if leased == 0 {
                     return Ok(Err(if new { Refused::Taken } else { Refused::Fenced }));
                 }
-                let insert = tx.prepare(sql::ENTRY).await?;
-                for (seq, body) in (from..).zip(&bodies) {
-                    match tx.execute(&insert, &[&run, &seq, body]).await {
-                        Err(e) if e.code() == Some(&SqlState::UNIQUE_VIOLATION) => {
-                            return Ok(Err(Refused::Taken))
-                        }
-                        other => other?,
-                    };
-                }
+                match tx.execute(sql::ENTRY, &[&run, &from, &body]).await {
+                    Err(e) if e.code() == Some(&SqlState::UNIQUE_VIOLATION) => {
+                        return Ok(Err(Refused::Taken))
+                    }
+                    other => other?,
+                };
                 tx.commit().await?;
                 Ok(Ok(()))
             })
@@ -196,7 +187,7 @@ impl JournalDb for PostgresJournal {
                 let rows = client
                     .query(
                         "SELECT run_id FROM journal WHERE seq = 0 \
-                         ORDER BY (body::jsonb ->> 'at_ms')::bigint, run_id",
+                         ORDER BY (body::jsonb -> 0 ->> 'at_ms')::bigint, run_id",
                         &[],
                     )
                     .await?;

@@ -51,13 +51,7 @@ fn db(e: rusqlite::Error) -> Refused {
 }
 
 impl JournalDb for SqliteJournal {
-    fn append(
-        &self,
-        run: &str,
-        from: i64,
-        bodies: Vec<String>,
-        fence: Fence<'_>,
-    ) -> Result<(), Refused> {
+    fn append(&self, run: &str, from: i64, body: String, fence: Fence<'_>) -> Result<(), Refused> {
         let mut conn = self.conn();
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -88,19 +82,16 @@ impl JournalDb for SqliteJournal {
                 Refused::Fenced
             });
         }
-        {
-            let mut insert = tx.prepare_cached(&sqlite(sql::ENTRY)).map_err(db)?;
-            for (seq, body) in (from..).zip(bodies) {
-                insert.execute((run, seq, body)).map_err(|e| match e {
-                    rusqlite::Error::SqliteFailure(f, _)
-                        if f.code == ErrorCode::ConstraintViolation =>
-                    {
-                        Refused::Taken
-                    }
-                    other => db(other),
-                })?;
-            }
-        }
+        tx.prepare_cached(&sqlite(sql::ENTRY))
+            .and_then(|mut insert| insert.execute((run, from, body)))
+            .map_err(|e| match e {
+                rusqlite::Error::SqliteFailure(f, _)
+                    if f.code == ErrorCode::ConstraintViolation =>
+                {
+                    Refused::Taken
+                }
+                other => db(other),
+            })?;
         tx.commit().map_err(db)
     }
 
