@@ -85,7 +85,7 @@ impl Schedule for SubCalls {
         if !result.is_error() {
             self.record_change(exec);
         }
-        super::fates::lock(&self.fates).committed(call.n, &result);
+        super::fates::lock(&self.fates).committed(call.n, exec.name(), exec.arguments(), &result);
         {
             let mut paging = super::lock_paging(&self.paging);
             if let Some(note) = &result.cut_short {
