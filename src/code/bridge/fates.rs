@@ -129,20 +129,35 @@ impl Fates {
     /// Which call of `tool` failed with the error `shown` (an uncaught `ToolCallError` as the
     /// run reports it), when the program called `tool` more than once (calls made in a `map`
     /// share one site, which alone cannot say): `the call that failed: read
-    /// {"file_path":"src/b.ts"} (one of 3 read calls)`. The first of its failed calls whose
-    /// message `shown` holds: the first to reject.
+    /// {"file_path":"src/b.ts"} (one of 3 read calls)`. Of its failed calls whose message
+    /// `shown` holds, the first (the first to reject in a `Promise.all`); when others failed
+    /// the same way, it says so and names them too, rather than guess.
     pub(super) fn failed_call(&self, tool: &str, shown: &str) -> Option<String> {
         let made = *self.made.get(tool)?;
         if made < 2 {
             return None;
         }
-        let (_, _, args) = self
+        let mut same = self
             .failed
             .iter()
-            .find(|(t, message, _)| t == tool && shown.contains(message.as_str()))?;
-        Some(format!(
-            "the call that failed: {tool} {args} (one of {made} {tool} calls)"
-        ))
+            .filter(|(t, message, _)| t == tool && shown.contains(message.as_str()))
+            .map(|(_, _, args)| args.as_str());
+        let first = same.next()?;
+        let mut named =
+            format!("the call that failed: {tool} {first} (one of {made} {tool} calls)");
+        let others: Vec<&str> = same.filter(|args| *args != first).collect();
+        if !others.is_empty() {
+            let shown: Vec<&str> = others.iter().take(3).copied().collect();
+            let more = match others.len() > 3 {
+                true => format!(" and {} more", others.len() - 3),
+                false => String::new(),
+            };
+            named.push_str(&format!(
+                "; other {tool} calls failed the same way, so it may have been one of: {}{more}",
+                shown.join(", ")
+            ));
+        }
+        Some(named)
     }
 
     /// Call `n` was closed before it started.
@@ -202,5 +217,50 @@ impl Drop for Unsettled {
             let tool = std::mem::take(&mut self.tool);
             lock(&self.fates).dropped.push((self.n, tool));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{fate, Fates};
+    use serde_json::json;
+
+    #[test]
+    fn a_failed_call_is_named_when_its_tool_was_called_more_than_once_and_its_twins_too() {
+        let mut fates = Fates::default();
+        let shown = "ToolCallError: add failed at run_code.ts:4:60: /b: expected number";
+        fates.queued(1, "add");
+        fates.settle(
+            1,
+            "add",
+            &json!({"a": 3, "b": "4"}),
+            fate(Some(("/b: expected number", None))),
+        );
+        assert_eq!(
+            fates.failed_call("add", shown),
+            None,
+            "one call: its site says it"
+        );
+        fates.queued(2, "add");
+        fates.settle(2, "add", &json!({"a": 1, "b": 2}), fate(None));
+        assert_eq!(
+            fates.failed_call("add", shown).as_deref(),
+            Some("the call that failed: add {\"a\":3,\"b\":\"4\"} (one of 2 add calls)")
+        );
+        fates.queued(3, "add");
+        fates.settle(
+            3,
+            "add",
+            &json!({"a": 5, "b": "6"}),
+            fate(Some(("/b: expected number", None))),
+        );
+        assert_eq!(
+            fates.failed_call("add", shown).as_deref(),
+            Some(
+                "the call that failed: add {\"a\":3,\"b\":\"4\"} (one of 3 add calls); other add \
+                 calls failed the same way, so it may have been one of: {\"a\":5,\"b\":\"6\"}"
+            )
+        );
+        assert_eq!(fates.failed_call("read", shown), None);
     }
 }
