@@ -60,7 +60,7 @@ impl Output {
             "unsaid" => self.notes.take_back(site, subject, text),
             _ => {
                 let kind = NoteKind::from_name(kind).unwrap_or(NoteKind::Note);
-                self.notes.add(kind, site, subject, text);
+                self.note(kind, site, subject, text);
             }
         }
     }
