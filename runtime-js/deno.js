@@ -40,7 +40,7 @@ const parseJson = JSON.parse;
 const StringCtor = String;
 const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
 const apply = Reflect.apply;
-const { charCodeAt, indexOf, slice } = String.prototype;
+const { charCodeAt, indexOf, slice, split } = String.prototype;
 
 // An unhandled rejection is the program's business (an un-awaited failed tool call, say), not a
 // reason for deno_core to end the run: only the program's own promise decides.
@@ -103,6 +103,7 @@ let toolCallError = null;
 let messageOf = null;
 let siteOf = null;
 let typedResult = null;
+let watch = null;
 // The run's result shapes by tool name (facts.shapes), if any.
 let shapes;
 const hasOwn = Object.hasOwn;
@@ -124,14 +125,34 @@ const hostCall = async (name, argsJson, trace) => {
   } finally {
     pending.delete(id);
   }
-  // A note from the host comes first, as `\0note\0` (JSON text never starts with NUL).
+  // Notes from the host come first, each `\0<kind><text>`, then `\0\0` (JSON text never
+  // starts with NUL): c a cut, n a note, w a note taken back when the program reads one of the
+  // fields listed on its first line.
+  let watched;
   if (apply(charCodeAt, text, [0]) === 0) {
-    const end = apply(indexOf, text, ['\0', 1]);
-    op_ptc_note('cut short', siteOf(trace), name, apply(slice, text, [1, end]));
-    text = apply(slice, text, [end + 1]);
+    let at = 0;
+    for (;;) {
+      const end = apply(indexOf, text, ['\0', at + 1]);
+      const segment = apply(slice, text, [at + 1, end]);
+      at = end;
+      if (segment === '' || end < 0) break;
+      const kind = segment[0];
+      const body = apply(slice, segment, [1]);
+      if (kind === 'w') watched = body;
+      else op_ptc_note(kind === 'c' ? 'cut short' : 'note', siteOf(trace), name, body);
+    }
+    text = apply(slice, text, [at + 1]);
   }
-  const value = parseJson(text);
-  return shapes !== undefined && hasOwn(shapes, name) ? typedResult(name, value, shapes[name]) : value;
+  let value = parseJson(text);
+  if (shapes !== undefined && hasOwn(shapes, name)) value = typedResult(name, value, shapes[name]);
+  if (watched !== undefined) {
+    const line = apply(indexOf, watched, ['\n']);
+    const note = apply(slice, watched, [line + 1]);
+    const site = siteOf(trace);
+    op_ptc_note('note', site, name, note);
+    watch(value, apply(split, apply(slice, watched, [0, line]), [',']), site, name, note);
+  }
+  return value;
 };
 
 const PARTS = {
@@ -165,6 +186,7 @@ op_ptc_ready((facts) => {
   messageOf = helpers.messageOf;
   siteOf = helpers.siteOf;
   typedResult = helpers.typedResult;
+  watch = helpers.watch;
   shapes = facts.shapes;
   const leftBehind = () => {
     const calls = [...pending.values()].map(({ tool, trace }) => ({ tool, site: siteOf(trace) }));

@@ -22,7 +22,8 @@
 //                                               over the cap.
 //   host.note(kind, site, subject, text)         records a note on the run ('cut short' or
 //                                               'note') at site ("line:col" or ""), shown
-//                                               after its output.
+//                                               after its output; 'unsaid' takes back one
+//                                               such 'note' made before.
 //   host.sleep(ms) -> Promise                    resolves after ms (timers end with the run).
 //   host.now() -> number                         the host's clock: milliseconds since the Unix
 //                                               epoch (Date, performance.now(), console.time).
@@ -65,6 +66,9 @@
 //   typedResult(key, value, shape?) -> value     a tool's result typed by its shape (the
 //                                               JSON text of typed.js's shapes): reads of
 //                                               fields the type does not declare are noted
+//   watch(value, fields, site, subject, text)    takes back the note `text` (made at site on
+//                                               subject) at the program's first read of one
+//                                               of `fields` of value (typed.js)
 export default function ptcGlue(host, facts) {
   // Primordials, captured before any program code runs.
   const { create, defineProperty, freeze, getOwnPropertyDescriptor, keys } = Object;
@@ -95,7 +99,10 @@ export default function ptcGlue(host, facts) {
     return () => (made ??= host.part(name)(primordials, extra));
   };
   const json = part('json');
-  const inspector = part('inspect');
+  // Marks the getters typed.js's `watch` puts on a result: they stand for plain fields, so
+  // inspect.js reads through them (a program cannot reach this symbol).
+  const watched = Symbol('watched');
+  const inspector = part('inspect', { watched });
   const web = part('web');
   const url = part('url');
 
@@ -265,7 +272,7 @@ export default function ptcGlue(host, facts) {
 
   /** "line:col" of the program's frame that is running now (below the glue's), or "". */
   const siteHere = () => siteOf(traceOf(siteHere));
-  const typed = part('typed', { note: host.note, siteHere });
+  const typed = part('typed', { note: host.note, siteHere, watched });
   const parseJson = JSON.parse;
   // Each tool's typer, by the key the engine gives it (QuickJS: a number; deno: the name).
   const typers = create(null);
@@ -490,6 +497,8 @@ export default function ptcGlue(host, facts) {
     siteOf,
     typedResult,
     flatProto,
+    // A note on a result taken back when the program reads one of `fields` (typed.js).
+    watch: (value, fields, site, subject, text) => typed().watch(value, fields, site, subject, text),
     toolCallError: (name, message, site) => new ToolCallError(name, message, site),
   });
 }

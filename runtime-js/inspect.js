@@ -6,15 +6,19 @@
 //   not), nesting beyond two levels as [Object] / [Array], cycles as [Circular];
 // - Map(2) { 'a' => 1 }, Set(1) { 1 }, Uint8Array(2) [ 1, 2 ], dates as ISO strings, errors
 //   as "Name: message", functions as [Function: name], class instances with their name;
-// - getters are shown as [Getter], never called;
+// - getters are shown as [Getter], never called (but those that stand for plain fields, marked
+//   with `extra.watched` by typed.js's watch, are read);
 // - format directives in a first string argument: %s %d %i %f %j %o %O %c %%.
 //
 // This file is a module of its own, loaded the first time a run needs it (see primordials.js).
-// makeInspect(primordials) returns { inspect, formatArgs, table }: inspect(value) as a nested value,
+// makeInspect(primordials, { watched }) returns { inspect, formatArgs, table }: inspect(value) as a nested value,
 // formatArgs(args) as console.log joins its arguments, table(data, columns) as
 // console.table draws a table.
 
-export default function makeInspect(primordials) {
+export default function makeInspect(primordials, extra) {
+  // The mark of getters that stand for plain fields (typed.js's `watch`): read, not shown as
+  // [Getter/Setter].
+  const watched = extra?.watched;
   const {
     ObjectGetOwnPropertyDescriptor: getOwnPropertyDescriptor,
     ObjectGetPrototypeOf: getPrototypeOf,
@@ -194,6 +198,7 @@ export default function makeInspect(primordials) {
       if (descriptor === undefined) continue;
       let shown;
       if ('value' in descriptor) shown = deeper(descriptor.value);
+      else if (watched !== undefined && descriptor.get?.[watched] === true) shown = deeper(value[key]);
       else if (descriptor.get && descriptor.set) shown = '[Getter/Setter]';
       else shown = descriptor.get ? '[Getter]' : '[Setter]';
       parts.push(`${keyText(key)}: ${shown}`);

@@ -27,7 +27,7 @@
 export default function makeTyped(primordials, extra) {
   const { Proxy: ProxyCtor, ArrayIsArray: isArray, ObjectKeys: keys, ReflectApply: apply } =
     primordials;
-  const { note, siteHere } = extra;
+  const { note, siteHere, watched } = extra;
   const hasOwn = Object.hasOwn;
   const get = Reflect.get;
   const create = Object.create;
@@ -143,6 +143,43 @@ export default function makeTyped(primordials, extra) {
     }
     return (value) => wrap(value, shape);
   };
+
+  /** Take back the note `text` (made at `site` on `subject` as `value` arrived) at the first
+   * read of one of `fields` of `value`: each becomes an accessor until then (reading, printing,
+   * spreading or serializing the object all read it), and a plain field again after. */
+  const watch = (value, fields, site, subject, text) => {
+    if (value === null || typeof value !== 'object') return value;
+    const kept = [];
+    for (let i = 0; i < fields.length; i++) {
+      if (hasOwn(value, fields[i])) kept[kept.length] = [fields[i], value[fields[i]]];
+    }
+    let open = true;
+    const read = () => {
+      if (!open) return;
+      open = false;
+      for (let i = 0; i < kept.length; i++) {
+        const field = { value: kept[i][1], writable: true, enumerable: true, configurable: true };
+        defineProperty(value, kept[i][0], field);
+      }
+      note('unsaid', site, subject, text);
+    };
+    for (let i = 0; i < kept.length; i++) {
+      const key = kept[i][0];
+      const get = function () {
+        read();
+        return value[key];
+      };
+      // inspect.js reads through it: console.log shows the field, and counts as its read.
+      defineProperty(get, watched, { value: true });
+      const set = function (x) {
+        read();
+        value[key] = x;
+      };
+      defineProperty(value, key, { get, set, enumerable: true, configurable: true });
+    }
+    return value;
+  };
+  typer.watch = watch;
 
   return typer;
 }

@@ -235,13 +235,15 @@ impl fmt::Debug for ToolExecution {
     }
 }
 
-/// Effects a tool body requests: deferred context, concluding the turn, a cut-short note.
+/// Effects a tool body requests: deferred context, concluding the turn, notes on its result.
 #[derive(Default)]
 pub(crate) struct RunEffects {
     pub(crate) contexts: Mutex<Vec<UserMessage>>,
     pub(crate) conclude: AtomicBool,
     pub(crate) invoked: AtomicBool,
     pub(crate) cut_short: Mutex<Option<String>>,
+    pub(crate) note: Mutex<Option<String>>,
+    pub(crate) unless_read: Mutex<Option<crate::result::UnlessRead>>,
 }
 
 impl RunEffects {
@@ -255,10 +257,12 @@ impl RunEffects {
     }
 
     pub(crate) fn take_cut_short(&self) -> Option<String> {
-        self.cut_short
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take()
+        self.take(&self.cut_short)
+    }
+
+    /// What one of the effects' slots holds, taken.
+    pub(crate) fn take<T>(&self, slot: &Mutex<Option<T>>) -> Option<T> {
+        slot.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
 }
 
@@ -326,6 +330,27 @@ impl ToolRunContext {
             .cut_short
             .lock()
             .unwrap_or_else(|e| e.into_inner()) = Some(note.into());
+    }
+
+    /// Say something else of this call's result that a program should not miss, e.g. that a
+    /// pattern's slashes were searched for as characters: in a program the run's result names
+    /// it with the call site (`[note] run_code.ts:3:15 grep: …`). The last note wins.
+    pub fn note(&self, note: impl Into<String>) {
+        *self.effects.note.lock().unwrap_or_else(|e| e.into_inner()) = Some(note.into());
+    }
+
+    /// Say `note` of this call's result unless the program reads one of `fields` of the value
+    /// (e.g. a failed command's `exit_code` or `stderr`): in a program the run's result names it
+    /// with the call site (`[note] run_code.ts:3:15 bash: …`) only if the program never did.
+    pub fn note_unless_read(&self, fields: &[&str], note: impl Into<String>) {
+        *self
+            .effects
+            .unless_read
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = Some(crate::result::UnlessRead {
+            fields: fields.iter().map(|f| f.to_string()).collect(),
+            text: note.into(),
+        });
     }
 
     /// The guards that apply to this call, to ask whether the same call with other arguments

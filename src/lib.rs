@@ -133,6 +133,6 @@ pub use registry::{
     ActivationContext, ListedTool, ModelSelection, RegistrationOptions, ResolvedToolSet, Scoped,
     ToolRegistry, ToolRestriction, ToolView, When,
 };
-pub use result::{Outcome, ToolExecutionResult};
+pub use result::{Outcome, ToolExecutionResult, UnlessRead};
 pub use scope::{Agent, ScopeKey};
 pub use session::{JsonlLog, MemoryLog, SessionEvent, SessionLog};

@@ -19,7 +19,7 @@
 
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
@@ -73,6 +73,7 @@ impl Owner {
                 ended: CancellationToken::new(),
                 live: TaskTracker::new(),
                 holding: Arc::new(holding),
+                stopped: Arc::default(),
             },
         }))
     }
@@ -103,6 +104,19 @@ impl Owner {
         self.0.handle.close().await;
     }
 
+    /// What ending the owner stopped while it was still running (e.g. `background task
+    /// task-… (Start the dev server)`), in the order it was stopped; complete once
+    /// [`Owner::close`] has returned. A host says so (`ptc run` prints it), since what was
+    /// stopped never finished.
+    pub fn stopped(&self) -> Vec<String> {
+        self.0
+            .handle
+            .stopped
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
     /// What stores keep: the id and the end signal, without keeping the owner alive.
     pub fn handle(&self) -> OwnerHandle {
         self.0.handle.clone()
@@ -129,6 +143,8 @@ pub struct OwnerHandle {
     ended: CancellationToken,
     live: TaskTracker,
     holding: Arc<Holding>,
+    /// What ending the owner stopped while it ran (see [`Owner::stopped`]).
+    stopped: Arc<Mutex<Vec<String>>>,
 }
 
 impl OwnerHandle {
@@ -162,6 +178,15 @@ impl OwnerHandle {
     pub async fn close(&self) {
         self.end();
         self.live.wait().await;
+    }
+
+    /// Record that ending the owner stopped `what` while it was still running (see
+    /// [`Owner::stopped`]); a store calls it before it kills `what`.
+    pub fn stopped_at_end(&self, what: impl Into<String>) {
+        self.stopped
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(what.into());
     }
 
     /// Count something as still held by the owner until the token is dropped ([`Owner::close`]

@@ -34,6 +34,21 @@ pub struct ToolExecutionResult {
     pub additional_contexts: Vec<UserMessage>,
     /// What a cap left out of a success (see `ToolRunContext::cut_short`), if anything.
     pub cut_short: Option<String>,
+    /// Anything else the tool said of a success (see `ToolRunContext::note`).
+    pub note: Option<String>,
+    /// A note on a success that stands only while a program never reads certain fields of the
+    /// value (see `ToolRunContext::note_unless_read`).
+    pub unless_read: Option<UnlessRead>,
+}
+
+/// A note a program makes moot by reading one of `fields` of a tool's value (a failed
+/// command's `exit_code` or `stderr`): the run's result shows it only if the program never did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnlessRead {
+    /// The fields of the value whose read takes the note back.
+    pub fields: Vec<String>,
+    /// The note.
+    pub text: String,
 }
 
 impl ToolExecutionResult {
@@ -48,6 +63,8 @@ impl ToolExecutionResult {
             meta: None,
             additional_contexts: Vec::new(),
             cut_short: None,
+            note: None,
+            unless_read: None,
         }
     }
 
@@ -60,6 +77,8 @@ impl ToolExecutionResult {
             meta: None,
             additional_contexts: Vec::new(),
             cut_short: None,
+            note: None,
+            unless_read: None,
         }
     }
 

@@ -10,20 +10,41 @@ use crate::{Deliveries, LogLevel, RunFailure};
 /// Dropping it aborts the call: the engine drops every unsettled call when a run ends.
 pub type HostCall = Pin<Box<dyn Future<Output = Result<Reply, String>> + Send>>;
 
-/// A tool call's successful answer: the JSON value the program gets and, when the tool's cap cut
-/// it short, the tool's note saying so (reported with the call's site, see
-/// [`RunReport::notes`](crate::RunReport::notes)).
-#[derive(Debug, Clone, PartialEq)]
+/// A tool call's successful answer: the JSON value the program gets and what the tool says of
+/// it, each reported with the call's site (see [`RunReport::notes`](crate::RunReport::notes)):
+/// that a cap cut it short (`[cut short]`), anything else (`[note]`), and a note that stands
+/// only if the program never reads certain fields of the value ([`UnlessRead`]).
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Reply {
     /// The tool's JSON value.
     pub value: serde_json::Value,
     /// What a cap left out, e.g. `"10,000 of 23,456 matches (narrow the pattern)"`.
     pub note: Option<String>,
+    /// Anything else the tool says of the value, e.g. that a pattern's slashes were searched
+    /// for as characters.
+    pub remark: Option<String>,
+    /// A note kept only if the program never reads one of some fields of the value.
+    pub unless_read: Option<UnlessRead>,
+}
+
+/// A note on a tool's value that the program makes moot by reading one of `fields` of it (e.g.
+/// a failed command's `exit_code` or `stderr`): noted at the call's site, and taken back at the
+/// first read of one of those fields (reading it, printing or returning the value, spreading or
+/// serializing it all count).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnlessRead {
+    /// The fields of the value (an object) whose read takes the note back.
+    pub fields: Vec<String>,
+    /// The note.
+    pub text: String,
 }
 
 impl From<serde_json::Value> for Reply {
     fn from(value: serde_json::Value) -> Self {
-        Reply { value, note: None }
+        Reply {
+            value,
+            ..Reply::default()
+        }
     }
 }
 

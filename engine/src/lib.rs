@@ -30,7 +30,9 @@
 //!   without JSON text and without running program code, and leaves any other value to the glue's
 //!   check.
 //! * A run's [`RunReport::notes`] say what did not end it but should not pass silently, each
-//!   with its site: a tool's [`Reply::note`] that a cap cut its result short, and a read of a
+//!   with its site: a tool's [`Reply::note`] that a cap cut its result short, its other remarks
+//!   ([`Reply::remark`], and [`Reply::unless_read`] taken back when the program reads the fields
+//!   it names: `typed.js`'s `watch`), and a read of a
 //!   field its result type lacks ([`Program::result_shapes`], read through `runtime-js/typed.js`).
 //!   A TypeError reading a property of `undefined` names the expression that was.
 //! * Where a tool call was written comes with the call: preparing a program marks each direct
@@ -125,7 +127,7 @@ mod whereabouts;
 pub use deno::DenoEngine;
 pub use diagnostic::source_snippet;
 pub use failure::{FailureKind, RunFailure};
-pub use host::{Host, HostCall, Reply};
+pub use host::{Host, HostCall, Reply, UnlessRead};
 pub use left::{Left, LeftBehind};
 pub use limits::Limits;
 pub use notes::{Note, NoteKind, MAX_NOTES};
@@ -228,7 +230,9 @@ pub struct RunReport {
     /// Tool calls still pending when the program ended, and failed calls nothing awaited.
     pub left_behind: Vec<LeftBehind>,
     /// Notes on the run, each with its site: a tool call whose result a cap cut short
-    /// ([`Reply::note`]), a read of a field the result's type does not have. The same note at
+    /// ([`Reply::note`]) or that the tool remarks on ([`Reply::remark`], [`Reply::unless_read`]
+    /// while the program did not read those fields), a read of a field the result's type does
+    /// not have. The same note at
     /// the same site is kept once (with a count), at most [`MAX_NOTES`] different ones.
     pub notes: Vec<Note>,
     /// Notes past [`MAX_NOTES`], only counted.

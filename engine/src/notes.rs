@@ -97,6 +97,22 @@ impl Notes {
         });
     }
 
+    /// Take back one plain note at `site` (`"line:col"` as the glue reports it) made with
+    /// [`Notes::add`]: a read made it moot. A note past the cap is taken off the count.
+    pub(crate) fn take_back(&mut self, site: &str, subject: &str, text: &str) {
+        let site = crate::left::parse_site(site);
+        let at = self.kept[self.written..].iter().position(|n| {
+            n.kind == NoteKind::Note && n.site == site && n.subject == subject && n.text == text
+        });
+        match at.map(|i| i + self.written) {
+            Some(i) if self.kept[i].count > 1 => self.kept[i].count -= 1,
+            Some(i) => {
+                self.kept.remove(i);
+            }
+            None => self.left_out = self.left_out.saturating_sub(1),
+        }
+    }
+
     /// The notes kept, in the order they first arose, with every site mapped through `map` to
     /// the program as written.
     pub(crate) fn into_kept(mut self, map: &PositionMap) -> Vec<Note> {
@@ -127,6 +143,23 @@ mod tests {
         assert_eq!(kept.len(), 2);
         assert_eq!((kept[0].site, kept[0].count), (Some((4, 12)), 3));
         assert_eq!((kept[1].site, kept[1].count), (Some((5, 1)), 1));
+    }
+
+    #[test]
+    fn a_note_taken_back_counts_once_less_and_is_gone_at_none() {
+        let mut notes = Notes::default();
+        notes.add(NoteKind::Note, "3:1", "bash", "exited with code 1");
+        notes.add(NoteKind::Note, "3:1", "bash", "exited with code 1");
+        notes.add(NoteKind::CutShort, "3:1", "bash", "exited with code 1");
+        notes.take_back("3:1", "bash", "exited with code 1");
+        notes.take_back("9:9", "bash", "exited with code 1");
+        let kept = notes.into_kept(&unmoved());
+        assert_eq!(kept.len(), 2);
+        assert_eq!((kept[0].kind, kept[0].count), (NoteKind::Note, 1));
+        let mut notes = Notes::default();
+        notes.add(NoteKind::Note, "3:1", "bash", "exited with code 1");
+        notes.take_back("3:1", "bash", "exited with code 1");
+        assert!(notes.into_kept(&unmoved()).is_empty());
     }
 
     #[test]

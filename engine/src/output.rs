@@ -52,6 +52,19 @@ impl Output {
         self.notes.add(kind, site, subject, text);
     }
 
+    /// The raw `note(kind, site, subject, text)`: a note of the kind [`NoteKind::from_name`]
+    /// names (an unknown kind is a plain note), or with `"unsaid"` one plain note made before
+    /// taken back (a read made it moot, see [`crate::Reply::unless_read`]).
+    pub(crate) fn note_named(&mut self, kind: &str, site: &str, subject: &str, text: &str) {
+        match kind {
+            "unsaid" => self.notes.take_back(site, subject, text),
+            _ => {
+                let kind = NoteKind::from_name(kind).unwrap_or(NoteKind::Note);
+                self.note(kind, site, subject, text);
+            }
+        }
+    }
+
     /// Count `bytes` more (e.g. the serialized returned value) against the limit.
     pub(crate) fn charge(&mut self, bytes: usize) -> Result<(), RunFailure> {
         let used = self.used.saturating_add(bytes);

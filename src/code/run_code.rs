@@ -193,6 +193,7 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
     };
     bridge.wind_down(reason).await;
     bridge.explain(&mut report.left_behind);
+    bridge.name_failed_call(&mut report);
     bridge.drop_paged_notes(&mut report.notes);
     let changes = bridge.changes();
     // A call cut short "may have taken effect" only if its tool may change something.

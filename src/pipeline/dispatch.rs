@@ -64,6 +64,8 @@ pub(crate) async fn invoke_guarded(
     result.additional_contexts = contexts;
     if !result.is_error() {
         result.cut_short = effects.take_cut_short();
+        result.note = effects.take(&effects.note);
+        result.unless_read = effects.take(&effects.unless_read);
     }
     result
 }
@@ -99,6 +101,8 @@ pub(crate) fn apply_value(
             meta,
             additional_contexts: Vec::new(),
             cut_short: None,
+            note: None,
+            unless_read: None,
         },
         Err(p) => ToolExecutionResult::failure(ToolFailure::new(
             format!("rendering the output of {} failed: {p}", exec.name),

@@ -319,6 +319,8 @@ impl Pipeline {
                     meta: None,
                     additional_contexts,
                     cut_short: None,
+                    note: None,
+                    unless_read: None,
                 }
             }
         }

@@ -471,3 +471,52 @@ fn cli_run_with_otlp_starts_its_exporter_beside_web_fetchs_tls() {
     );
     assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
 }
+
+#[test]
+fn cli_run_says_which_background_task_it_stopped_as_it_exited() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(tmp.path()).unwrap();
+    let root_arg = root.display().to_string();
+    let program =
+        "const t = await tools.bash({ command: 'sleep 60', description: 'Wait a minute', \
+                   run_in_background: true });\nconsole.log(t.task_id);\nreturn 'started';";
+    let o = ptc(
+        &["run", "--tools", "builtin", "--root", &root_arg, "-"],
+        Some(program),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
+    let id = out.lines().next().unwrap();
+    assert!(id.starts_with("task-"), "{out}");
+    assert!(
+        out.ends_with(&format!(
+            "started\n[stopped] background task {id} (Wait a minute) was still running when ptc \
+             run exited, so it was stopped\n"
+        )),
+        "{out}"
+    );
+    let o = ptc(
+        &[
+            "run", "--tools", "builtin", "--root", &root_arg, "--json", "-",
+        ],
+        Some(program),
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let stopped = v["stopped"].as_array().unwrap();
+    assert_eq!(stopped.len(), 1, "{v}");
+    assert!(
+        stopped[0]
+            .as_str()
+            .unwrap()
+            .ends_with("(Wait a minute) was still running when ptc run exited, so it was stopped"),
+        "{v}"
+    );
+    // A task that ended by itself is not named.
+    let done = "await tools.bash({ command: 'true', description: 'Quick', run_in_background: \
+                true });\nawait new Promise((r) => setTimeout(r, 500));\nreturn 'ok';";
+    let o = ptc(
+        &["run", "--tools", "builtin", "--root", &root_arg, "-"],
+        Some(done),
+    );
+    assert_eq!(stdout(&o), "ok\n", "{}", stderr(&o));
+}

@@ -4,10 +4,11 @@
 //!   the function a run calls with its tool names ([`Setup`]).
 //! * `op_ptc_host_call(name, argsJson)`, async: hands the call to [`Host::call_tool`] (through the
 //!   shared [`calls::accept_json`]) while it holds the `OpState` borrow, then awaits the host's future
-//!   with no borrow held and answers with the value's JSON text (after `\0note\0` when the host's
-//!   [`Reply`] carries a note), or throws the failure's message (which the adapter turns into a
+//!   with no borrow held and answers with the value's JSON text (after its notes, see
+//!   `notes_prefix`, when the host's [`Reply`] carries any), or throws the failure's message (which the adapter turns into a
 //!   `ToolCallError`).
-//! * `op_ptc_note(kind, site, subject, text)`: records a note on the run (the raw `note`).
+//! * `op_ptc_note(kind, site, subject, text)`: records a note on the run, or takes one back (the
+//!   raw `note`).
 //! * `op_ptc_host_log(level, line)`: records a console line against the output limit on the Rust
 //!   side (the shared [`calls::log`]); a line over the cap halts the run.
 //!
@@ -23,7 +24,7 @@ use deno_error::JsErrorBox;
 use tokio::runtime::Handle;
 
 use super::control::Control;
-use crate::{calls, json, output::Output, Delivery, Host, NoteKind, Reply};
+use crate::{calls, json, output::Output, Delivery, Host, Reply};
 
 /// The per-sandbox setup function registered by `runtime-js/deno.js`.
 pub(super) struct Setup(pub(super) v8::Global<v8::Function>);
@@ -150,26 +151,24 @@ fn op_ptc_host_call(
         let result = InContext::new(caller, calls::contained(call)).await;
         drop(share);
         match result {
-            Ok(Reply { value, note }) => {
+            Ok(reply) => {
                 // The result's share instead, until it is handed to the program; past the cap
                 // the run ends (see `calls::Held::take_result`).
-                let _share = match held.take_result(&value) {
+                let _share = match held.take_result(&reply.value) {
                     Ok(share) => share,
                     Err(failure) => {
-                        json::drop_deep(value);
+                        json::drop_deep(reply.value);
                         let message = failure.message.clone();
                         control.halt(failure);
                         return Err(JsErrorBox::generic(message));
                     }
                 };
-                let text = json::to_string(&value);
-                json::drop_deep(value);
-                Ok(match note {
-                    // JSON text never starts with NUL: the adapter reads the note off and
-                    // records it with the call's site (which only it has).
-                    Some(note) => format!("\0{}\0{text}", note.replace('\0', "")),
-                    None => text,
-                })
+                let text = json::to_string(&reply.value);
+                let notes = notes_prefix(&reply);
+                json::drop_deep(reply.value);
+                // JSON text never starts with NUL: the adapter reads the notes off and
+                // records them with the call's site (which only it has).
+                Ok(notes + &text)
             }
             Err(message) => Err(JsErrorBox::generic(message)),
         }
@@ -199,6 +198,28 @@ fn op_ptc_host_log(
     })
 }
 
+/// A reply's notes as the adapter reads them before the value's JSON text (empty when there
+/// are none): each `\0<kind><text>` (`c` a cut, `n` a note, `w` the fields a read of which takes
+/// the note back, comma-separated, a newline, the note), then `\0\0`.
+fn notes_prefix(reply: &Reply) -> String {
+    let clean = |text: &str| text.replace('\0', "");
+    let mut prefix = String::new();
+    if let Some(note) = &reply.note {
+        prefix.push_str(&format!("\0c{}", clean(note)));
+    }
+    if let Some(remark) = &reply.remark {
+        prefix.push_str(&format!("\0n{}", clean(remark)));
+    }
+    if let Some(unless) = &reply.unless_read {
+        let fields = clean(&unless.fields.join(",")).replace('\n', "");
+        prefix.push_str(&format!("\0w{fields}\n{}", clean(&unless.text)));
+    }
+    if !prefix.is_empty() {
+        prefix.push_str("\0\0");
+    }
+    prefix
+}
+
 /// The raw `note(kind, site, subject, text)`: a note on the run (see [`crate::NoteKind`]).
 #[op2(fast)]
 fn op_ptc_note(
@@ -209,8 +230,7 @@ fn op_ptc_note(
     #[string] text: &str,
 ) {
     if let Some(run) = state.try_borrow_mut::<RunState>() {
-        let kind = NoteKind::from_name(kind).unwrap_or(NoteKind::Note);
-        run.output.note(kind, site, subject, text);
+        run.output.note_named(kind, site, subject, text);
     }
 }
 

@@ -25,6 +25,8 @@ pub(super) struct Glue<'js> {
     pub(super) typed_result: Function<'js>,
     /// `flatProto(key)`: the prototype that alone types a tool's results, if any.
     pub(super) flat_proto: Function<'js>,
+    /// `watch(value, fields, site, subject, text)`: a note taken back at a read of `fields`.
+    pub(super) watch: Function<'js>,
 }
 
 /// Load the glue into `ctx` and call its setup with `host` (the raw functions) and the run's
@@ -63,6 +65,7 @@ pub(super) fn install<'js>(
         tool_call_error: helpers.get("toolCallError").map_err(internal)?,
         typed_result: helpers.get("typedResult").map_err(internal)?,
         flat_proto: helpers.get("flatProto").map_err(internal)?,
+        watch: helpers.get("watch").map_err(internal)?,
     })
 }
 

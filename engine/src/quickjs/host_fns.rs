@@ -13,7 +13,7 @@ use super::{
 };
 use crate::calls::{self, Accepted, Held};
 use crate::observed::Entropy;
-use crate::{output::Output, stop::Stop, Host, HostCall, NoteKind};
+use crate::{output::Output, stop::Stop, Host, HostCall};
 
 /// The most timers a program may have waiting at once.
 const MAX_TIMERS: usize = 10_000;
@@ -164,13 +164,15 @@ fn log<'js>(
 }
 
 /// `note(kind, site, subject, text)`: record a note on the run (see [`crate::NoteKind`]) at
-/// `site` (`"line:col"` or `""`); an unknown kind is a plain note.
+/// `site` (`"line:col"` or `""`); an unknown kind is a plain note, `"unsaid"` takes one back
+/// (see `Output::note_named`).
 fn note<'js>(ctx: &Ctx<'js>, output: Rc<RefCell<Output>>) -> rquickjs::Result<Function<'js>> {
     Function::new(
         ctx.clone(),
         move |kind: String, site: String, subject: String, text: String| {
-            let kind = NoteKind::from_name(&kind).unwrap_or(NoteKind::Note);
-            output.borrow_mut().note(kind, &site, &subject, &text);
+            output
+                .borrow_mut()
+                .note_named(&kind, &site, &subject, &text);
         },
     )
 }

@@ -136,6 +136,7 @@ impl Host for TestHost {
                 Ok(Reply {
                     value: args,
                     note: Some("3 of 9 items (page with offset)".into()),
+                    ..Reply::default()
                 })
             }),
             "add" => Box::pin(async move {

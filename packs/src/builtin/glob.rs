@@ -88,8 +88,8 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
              total, so narrow the pattern or path, or page with offset, to see the rest.",
         )
         .code_description(
-            "Files matching a glob (\"*.ts\": at any depth; \"src/*.ts\": directly in src), \
-             hidden and ignored ones too, not VCS metadata; ≤ 10,000 a call.",
+            "Files matching a glob (\"*.ts\": any depth; \"src/*.ts\": directly in src), hidden \
+             and ignored too, not VCS metadata; ≤ 10,000 a call.",
         )
         .parameters(
             ParameterSpec::new()
@@ -97,7 +97,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                     "pattern",
                     ValueSpec::string().describe(
                         "Glob pattern to match file paths against (e.g. \"**/*.ts\", \
-                         \"src/**/*.test.js\").",
+                         \"src/**/*.test.js\"); `*` stays within one folder.",
                     ),
                 )
                 .optional(
@@ -117,7 +117,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 .required_property(
                     "paths",
                     ValueSpec::array(ValueSpec::string()).describe(
-                        "Newest first, relative to the root.",
+                        "Newest first; workspace-relative.",
                     ),
                 )
                 .required_property("total", ValueSpec::integer())

@@ -39,7 +39,8 @@
 //!
 //! In a `run_code` program the caps of `read`, `glob` and `grep` are data caps (see
 //! `data_caps.rs`): a cap that still cuts a result is said through
-//! `ToolRunContext::cut_short`, and a `write` of a file the same run read only in part, or
+//! `ToolRunContext::cut_short` (anything else a program should not miss through
+//! `ToolRunContext::note`), and a `write` of a file the same run read only in part, or
 //! that changed since the run read or wrote it, is refused (`partial_reads.rs`).
 //!
 //! Background tasks ([`tasks`]) and terminals ([`terminal`]) belong to the calling agent's

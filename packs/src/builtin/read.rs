@@ -221,7 +221,7 @@ fn note_program_read(ctx: &ptc::ToolRunContext, log: &ReadLog, out: &Output, see
     }
     if out.lines.is_empty() {
         if out.offset > out.total_lines.max(1) {
-            ctx.cut_short(format!(
+            ctx.note(format!(
                 "offset {} is past the end ({} lines)",
                 thousands(out.offset),
                 thousands(out.total_lines)
@@ -241,13 +241,13 @@ fn note_program_read(ctx: &ptc::ToolRunContext, log: &ReadLog, out: &Output, see
             seen.last_whole + 1
         ));
     }
-    if let Some(line) = seen.not_utf8 {
-        said.push(format!(
-            "not valid UTF-8 from line {line} (those bytes read as \u{FFFD}; write refuses the file)"
-        ));
-    }
     if !said.is_empty() {
         ctx.cut_short(said.join("; "));
+    }
+    if let Some(line) = seen.not_utf8 {
+        ctx.note(format!(
+            "not valid UTF-8 from line {line} (those bytes read as \u{FFFD}; write refuses the file)"
+        ));
     }
 }
 

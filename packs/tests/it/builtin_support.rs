@@ -206,6 +206,19 @@ impl Outcome {
         self.result.cut_short.as_deref()
     }
 
+    /// What else the tool said of the result (`ToolRunContext::note`), if anything.
+    pub fn note(&self) -> Option<&str> {
+        self.result.note.as_deref()
+    }
+
+    /// The note that stands unless a program reads the fields it names
+    /// (`ToolRunContext::note_unless_read`): the fields and the note.
+    pub fn unless_read(&self) -> Option<(Vec<&str>, &str)> {
+        let unless = self.result.unless_read.as_ref()?;
+        let fields = unless.fields.iter().map(String::as_str).collect();
+        Some((fields, unless.text.as_str()))
+    }
+
     /// The error code of a failed call.
     pub fn code(&self) -> Option<&str> {
         self.result.error_code()

@@ -413,20 +413,48 @@ async fn grep_of_a_slash_delimited_pattern_that_found_nothing_says_to_drop_the_s
         .call_in_program("run-1", 1, "grep", json!({"pattern": "/EXPORT/i"}))
         .await;
     assert_eq!(
-        program.cut_short(),
+        program.note(),
         Some("patterns take no /…/ delimiters: search for `(?i)EXPORT`")
     );
-    // A path is no regex literal, and a search that found something needs no hint.
+    assert_eq!(program.cut_short(), None);
+    // A path between slashes is searched for with its slashes too: said, without advice.
     let path = f
         .call_in_program("run-1", 2, "grep", json!({"pattern": "/usr/bin/"}))
         .await;
-    assert_eq!(path.cut_short(), None);
-    f.file("b.txt", "see /export/ here\n");
+    assert_eq!(
+        path.note(),
+        Some(
+            "the pattern's /…/ were searched for as characters (patterns take no delimiters; \
+             without them: `usr/bin`)"
+        )
+    );
+    let slash = f.call_in_program("run-1", 3, "grep", json!({"pattern": "/"}));
+    assert_eq!(slash.await.note(), None);
+}
+
+#[tokio::test]
+async fn grep_of_a_slash_delimited_pattern_that_found_something_says_the_slashes_were_searched_too()
+{
+    let f = Fixture::new();
+    f.file("b.txt", "see /export/ here\nexport default 1;\n");
     let found = f
-        .call_in_program("run-1", 3, "grep", json!({"pattern": "/export/"}))
+        .call_in_program("run-1", 1, "grep", json!({"pattern": "/export/"}))
         .await;
     assert_eq!(found.value()["total"], 1);
-    assert_eq!(found.cut_short(), None);
+    let said = "the pattern's /…/ were searched for as characters (patterns take no \
+                delimiters; without them: `export`)";
+    assert_eq!(found.note(), Some(said));
+    let native = f.call("grep", json!({"pattern": "/export/"})).await;
+    assert!(
+        native.text().ends_with(&format!("\n[{said}]\n")),
+        "{}",
+        native.text()
+    );
+    // Plain patterns get no such note.
+    let plain = f
+        .call_in_program("run-1", 2, "grep", json!({"pattern": "export"}))
+        .await;
+    assert_eq!(plain.note(), None);
 }
 
 #[tokio::test]

@@ -51,7 +51,7 @@ fn seed_parameters() -> Vec<(&'static str, Value)> {
         (
             "glob",
             json!({"type": "object", "properties": {
-                "pattern": {"type": "string", "description": "Glob pattern to match file paths against (e.g. \"**/*.ts\", \"src/**/*.test.js\")."},
+                "pattern": {"type": "string", "description": "Glob pattern to match file paths against (e.g. \"**/*.ts\", \"src/**/*.test.js\"); `*` stays within one folder."},
                 "path": {"type": "string", "description": "Where to search. Defaults to the session workspace; a relative path resolves against it."},
                 "offset": {"type": "number", "description": "Entries to skip, to page past a capped result."}
             }, "required": ["pattern"]}),
@@ -335,7 +335,7 @@ fn builtin_descriptions_are_true_in_code_mode_and_the_code_list_is_lean() {
     // Examples reach the model exactly as written.
     assert!(
         text.contains(
-            r#"// Glob pattern to match file paths against (e.g. "**/*.ts", "src/**/*.test.js")."#
+            r#"// Glob pattern to match file paths against (e.g. "**/*.ts", "src/**/*.test.js"); `*` stays within one folder."#
         ),
         "{text}"
     );

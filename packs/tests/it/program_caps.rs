@@ -385,19 +385,44 @@ async fn bash_in_a_program_says_when_the_sandbox_likely_refused_a_failed_command
     assert_eq!(out.value()["exit_code"], 1);
     assert_eq!(out.value()["stdout"], "");
     assert_eq!(
-        out.cut_short(),
+        out.note(),
         Some(
             "exit 1, likely the sandbox: file access denied under workspace-write mode (write \
              inside the workspace or $TMPDIR)"
         )
     );
+    assert_eq!(out.cut_short(), None);
     // Natively the result's text says it (`[sandbox: …]`); a command that succeeds has no note.
-    assert_eq!(f.call("bash", args).await.cut_short(), None);
+    assert_eq!(f.call("bash", args).await.note(), None);
     let ok = json!({"command": "grep -c X f.txt", "description": "Count the X lines"});
     assert_eq!(
         f.call_in_program("run-1", 2, "bash", ok).await.cut_short(),
         None
     );
+}
+
+#[tokio::test]
+async fn bash_in_a_program_notes_a_failed_command_unless_the_program_reads_its_exit_code() {
+    let f = Fixture::new();
+    let failing = json!({
+        "command": "echo partial; echo 'grep: nope.txt: No such file' >&2; echo more >&2; exit 2",
+        "description": "Fail",
+    });
+    let out = f.call_in_program("run-1", 1, "bash", failing.clone()).await;
+    assert_eq!(out.value()["exit_code"], 2);
+    assert_eq!(
+        out.unless_read(),
+        Some((
+            vec!["exit_code", "signal", "stderr"],
+            "the command exited with code 2 and the program never read its exit_code or \
+             stderr; stderr: grep: nope.txt: No such file"
+        ))
+    );
+    // Natively the model reads the whole result; a command that succeeds has no note.
+    assert_eq!(f.call("bash", failing).await.unless_read(), None);
+    let ok = json!({"command": "true", "description": "Succeed"});
+    let ok = f.call_in_program("run-1", 2, "bash", ok).await;
+    assert_eq!(ok.unless_read(), None);
 }
 
 #[tokio::test]

@@ -145,10 +145,8 @@ async fn read_past_the_end_returns_no_lines_and_says_so() {
         )
         .await;
     assert_eq!(program.value()["lines"], json!([]));
-    assert_eq!(
-        program.cut_short(),
-        Some("offset 10 is past the end (3 lines)")
-    );
+    assert_eq!(program.note(), Some("offset 10 is past the end (3 lines)"));
+    assert_eq!(program.cut_short(), None);
     // Reading an empty file from its start is not past its end.
     f.file("empty.txt", "");
     let empty = f
@@ -377,9 +375,10 @@ async fn read_of_a_file_that_is_not_utf8_says_so_natively_and_in_a_program() {
         .call_in_program("run-1", 1, "read", json!({"file_path": "kunden.conf"}))
         .await;
     assert_eq!(
-        out.cut_short(),
+        out.note(),
         Some("not valid UTF-8 from line 2 (those bytes read as \u{FFFD}; write refuses the file)")
     );
+    assert_eq!(out.cut_short(), None);
 }
 
 #[tokio::test]

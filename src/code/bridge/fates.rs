@@ -8,6 +8,7 @@
 //! while running (it may have taken effect), failed with its own error, or completed with
 //! its result unused.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use ptc_engine::{Left, LeftBehind};
@@ -54,7 +55,15 @@ pub(super) struct Fates {
     fates: Vec<Fate>,
     /// `(n, tool)` of the calls whose results the program never took, as they were dropped.
     dropped: Vec<(u64, String)>,
+    /// The calls that failed, in the order they committed: the tool, the message, and the
+    /// arguments as JSON text (cut at [`MAX_ARGS_CHARS`]).
+    failed: Vec<(String, String, String)>,
+    /// How many calls of each tool the program made.
+    made: HashMap<String, u64>,
 }
+
+/// The characters of a failed call's arguments kept to name it.
+const MAX_ARGS_CHARS: usize = 300;
 
 /// The fates of one run, shared by the host, the schedule and the guards.
 pub(super) type SharedFates = Arc<Mutex<Fates>>;
@@ -64,25 +73,91 @@ pub(super) fn lock(fates: &SharedFates) -> MutexGuard<'_, Fates> {
 }
 
 impl Fates {
-    /// Call `n` was queued.
-    pub(super) fn queued(&mut self, n: u64) {
+    /// Call `n` of `tool` was queued.
+    pub(super) fn queued(&mut self, n: u64, tool: &str) {
         debug_assert_eq!(self.fates.len() as u64 + 1, n);
         self.fates.push(Fate::Unsettled);
+        match self.made.get_mut(tool) {
+            Some(made) => *made += 1,
+            None => {
+                self.made.insert(tool.to_string(), 1);
+            }
+        }
     }
 
-    /// Call `n` was answered from its run's journal: its error message and code if it failed.
-    pub(super) fn replayed(&mut self, n: u64, error: Option<(&str, Option<&str>)>) {
-        self.queued(n);
-        self.set(n, fate(error));
+    /// Call `n` of `tool` with `args` was answered from its run's journal: its error message
+    /// and code if it failed.
+    pub(super) fn replayed(
+        &mut self,
+        n: u64,
+        tool: &str,
+        args: &serde_json::Value,
+        error: Option<(&str, Option<&str>)>,
+    ) {
+        self.queued(n, tool);
+        self.settle(n, tool, args, fate(error));
     }
 
-    /// Call `n` committed with `result`.
-    pub(super) fn committed(&mut self, n: u64, result: &ToolExecutionResult) {
+    /// Call `n` of `tool` with `args` committed with `result`.
+    pub(super) fn committed(
+        &mut self,
+        n: u64,
+        tool: &str,
+        args: &serde_json::Value,
+        result: &ToolExecutionResult,
+    ) {
         let error = match &result.outcome {
             Outcome::Success { .. } => None,
             Outcome::Failure(f) => Some((f.message.as_str(), f.code())),
         };
-        self.set(n, fate(error));
+        self.settle(n, tool, args, fate(error));
+    }
+
+    /// Call `n` of `tool` with `args` ended as `fate`; a failure's arguments are kept to name
+    /// it (see [`Fates::failed_call`]).
+    fn settle(&mut self, n: u64, tool: &str, args: &serde_json::Value, fate: Fate) {
+        if let Fate::Failed(message) = &fate {
+            let mut args = ptc_schema::value::to_string_unbounded(args);
+            if args.chars().count() > MAX_ARGS_CHARS {
+                args = args.chars().take(MAX_ARGS_CHARS).collect::<String>() + "…";
+            }
+            self.failed.push((tool.to_string(), message.clone(), args));
+        }
+        self.set(n, fate);
+    }
+
+    /// Which call of `tool` failed with the error `shown` (an uncaught `ToolCallError` as the
+    /// run reports it), when the program called `tool` more than once (calls made in a `map`
+    /// share one site, which alone cannot say): `the call that failed: read
+    /// {"file_path":"src/b.ts"} (one of 3 read calls)`. Of its failed calls whose message
+    /// `shown` holds, the first (the first to reject in a `Promise.all`); when others failed
+    /// the same way, it says so and names them too, rather than guess.
+    pub(super) fn failed_call(&self, tool: &str, shown: &str) -> Option<String> {
+        let made = *self.made.get(tool)?;
+        if made < 2 {
+            return None;
+        }
+        let mut same = self
+            .failed
+            .iter()
+            .filter(|(t, message, _)| t == tool && shown.contains(message.as_str()))
+            .map(|(_, _, args)| args.as_str());
+        let first = same.next()?;
+        let mut named =
+            format!("the call that failed: {tool} {first} (one of {made} {tool} calls)");
+        let others: Vec<&str> = same.filter(|args| *args != first).collect();
+        if !others.is_empty() {
+            let shown: Vec<&str> = others.iter().take(3).copied().collect();
+            let more = match others.len() > 3 {
+                true => format!(" and {} more", others.len() - 3),
+                false => String::new(),
+            };
+            named.push_str(&format!(
+                "; other {tool} calls failed the same way, so it may have been one of: {}{more}",
+                shown.join(", ")
+            ));
+        }
+        Some(named)
     }
 
     /// Call `n` was closed before it started.
@@ -142,5 +217,50 @@ impl Drop for Unsettled {
             let tool = std::mem::take(&mut self.tool);
             lock(&self.fates).dropped.push((self.n, tool));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{fate, Fates};
+    use serde_json::json;
+
+    #[test]
+    fn a_failed_call_is_named_when_its_tool_was_called_more_than_once_and_its_twins_too() {
+        let mut fates = Fates::default();
+        let shown = "ToolCallError: add failed at run_code.ts:4:60: /b: expected number";
+        fates.queued(1, "add");
+        fates.settle(
+            1,
+            "add",
+            &json!({"a": 3, "b": "4"}),
+            fate(Some(("/b: expected number", None))),
+        );
+        assert_eq!(
+            fates.failed_call("add", shown),
+            None,
+            "one call: its site says it"
+        );
+        fates.queued(2, "add");
+        fates.settle(2, "add", &json!({"a": 1, "b": 2}), fate(None));
+        assert_eq!(
+            fates.failed_call("add", shown).as_deref(),
+            Some("the call that failed: add {\"a\":3,\"b\":\"4\"} (one of 2 add calls)")
+        );
+        fates.queued(3, "add");
+        fates.settle(
+            3,
+            "add",
+            &json!({"a": 5, "b": "6"}),
+            fate(Some(("/b: expected number", None))),
+        );
+        assert_eq!(
+            fates.failed_call("add", shown).as_deref(),
+            Some(
+                "the call that failed: add {\"a\":3,\"b\":\"4\"} (one of 3 add calls); other add \
+                 calls failed the same way, so it may have been one of: {\"a\":5,\"b\":\"6\"}"
+            )
+        );
+        assert_eq!(fates.failed_call("read", shown), None);
     }
 }

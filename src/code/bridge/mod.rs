@@ -228,7 +228,7 @@ impl Host for BridgeHost {
                     run.submitted = n;
                     let error = answer.result.as_ref().err();
                     let error = error.map(|m| (m.as_str(), answer.code.as_deref()));
-                    fates::lock(&self.fates).replayed(n, error);
+                    fates::lock(&self.fates).replayed(n, name, &args, error);
                     run.scheduler
                         .schedule()
                         .replayed(n, name, &args, &answer.result);
@@ -246,7 +246,7 @@ impl Host for BridgeHost {
                 }
             }
             run.submitted = n;
-            fates::lock(&self.fates).queued(n);
+            fates::lock(&self.fates).queued(n, name);
             run.scheduler.push(SubCall {
                 n,
                 name: name.to_string(),
@@ -343,6 +343,24 @@ impl Bridge {
     /// after [`Bridge::wind_down`].
     pub(crate) fn explain(&self, left_behind: &mut [ptc_engine::LeftBehind]) {
         fates::lock(&self.fates).explain(left_behind);
+    }
+
+    /// Name the call behind a run that failed with an uncaught `ToolCallError`, when its
+    /// tool was called more than once (calls made in a loop or `map` share one site): its
+    /// arguments, after the error (see `Fates::failed_call`).
+    pub(crate) fn name_failed_call(&self, report: &mut RunReport) {
+        let Err(failure) = &mut report.outcome else {
+            return;
+        };
+        let Some(rest) = failure.message.strip_prefix("ToolCallError: ") else {
+            return;
+        };
+        let Some((tool, _)) = rest.split_once(" failed at ") else {
+            return;
+        };
+        if let Some(named) = fates::lock(&self.fates).failed_call(tool, &failure.message) {
+            failure.message = format!("{}\n{named}", failure.message);
+        }
     }
 
     /// Advance sub-calls from this task until the engine's run finishes; returns its report.

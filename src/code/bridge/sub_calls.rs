@@ -85,7 +85,7 @@ impl Schedule for SubCalls {
         if !result.is_error() {
             self.record_change(exec);
         }
-        super::fates::lock(&self.fates).committed(call.n, &result);
+        super::fates::lock(&self.fates).committed(call.n, exec.name(), exec.arguments(), &result);
         {
             let mut paging = super::lock_paging(&self.paging);
             if let Some(note) = &result.cut_short {
@@ -122,13 +122,18 @@ impl Schedule for SubCalls {
                     meta: result.meta.take(),
                 });
             }
-            // A cap that cut the result short goes with it: the engine notes it at the call.
+            // What the tool says of the result goes with it: the engine notes it at the call.
             let note = result.cut_short.take();
             let mut code = None;
             let mut answer = match result.outcome {
                 Outcome::Success { value, .. } => Ok(ptc_engine::Reply {
                     value: Arc::unwrap_or_clone(value),
                     note,
+                    remark: result.note.take(),
+                    unless_read: result.unless_read.take().map(|u| ptc_engine::UnlessRead {
+                        fields: u.fields,
+                        text: u.text,
+                    }),
                 }),
                 Outcome::Failure(failure) => {
                     code = failure.code().map(str::to_string);

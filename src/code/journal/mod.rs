@@ -79,6 +79,12 @@ pub enum Entry {
         /// A cap's note on the value.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         note: Option<String>,
+        /// The tool's other note on the value.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        remark: Option<String>,
+        /// A note taken back if the program reads one of these fields: the fields, the note.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        unless_read: Option<(Vec<String>, String)>,
         /// The error message the program's `ToolCallError` carries, on failure.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         error: Option<String>,

@@ -264,10 +264,15 @@ impl RunJournal {
             Ok(reply) => (Some(reply.value.clone()), reply.note.clone(), None),
             Err(message) => (None, None, Some(message.clone())),
         };
+        let reply = result.as_ref().ok();
         state.push(Entry::Result {
             n,
             value,
             note,
+            remark: reply.and_then(|r| r.remark.clone()),
+            unless_read: reply
+                .and_then(|r| r.unless_read.as_ref())
+                .map(|u| (u.fields.clone(), u.text.clone())),
             error,
             code: code.map(str::to_string),
         });
@@ -389,6 +394,8 @@ impl State {
                 n,
                 value,
                 note,
+                remark,
+                unless_read,
                 error,
                 code,
             } => {
@@ -397,6 +404,9 @@ impl State {
                     None => Ok(ptc_engine::Reply {
                         value: value.unwrap_or(Value::Null),
                         note,
+                        remark,
+                        unless_read: unless_read
+                            .map(|(fields, text)| ptc_engine::UnlessRead { fields, text }),
                     }),
                 };
                 let late = self.returned;

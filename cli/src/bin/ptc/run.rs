@@ -2,7 +2,9 @@
 //!
 //! The process is the [`Owner`] of the background work its programs start (tasks,
 //! terminals; shared by the runs of `--repeat`): when the runs are over, or SIGINT or
-//! SIGTERM stops them, the owner is closed and ptc waits until those processes are gone.
+//! SIGTERM stops them, the owner is closed and ptc waits until those processes are gone. What
+//! was still running then is named after the result (`[stopped] background task … was still
+//! running when ptc run exited, so it was stopped`; `stopped` in `--json`).
 
 use std::io::Read;
 use std::os::unix::fs::FileTypeExt;
@@ -168,8 +170,9 @@ pub(crate) async fn main_with(mut args: RunArgs, code: String) -> Result<ExitCod
         agent = agent.with_session(log.clone());
     }
     let stop = stop_on_signals()?;
-    let outcome = run(registry, agent, &code, &args, &stop, &streamed).await;
-    // Nothing the programs started outlives the process.
+    let outcome = run(registry, agent, &code, &args, &stop, &streamed, &owner).await;
+    // Nothing the programs started outlives the process (`run` closed it already, unless it
+    // failed before).
     let _ = tokio::time::timeout(OWNER_GRACE, owner.close()).await;
     setup.shutdown().await;
     telemetry.shutdown().await;
@@ -278,6 +281,7 @@ async fn run(
     args: &RunArgs,
     stop: &Stop,
     streamed: &Streamed,
+    owner: &Owner,
 ) -> Result<ExitCode, String> {
     let sub_calls = Arc::new(AtomicU64::new(0));
     let counter = sub_calls.clone();
@@ -314,12 +318,23 @@ async fn run(
     }
     let elapsed = start.elapsed();
     let result = last.expect("at least one run");
+    // The background work the programs left running ends with the process: say what it was,
+    // since the output may read as if it went on.
+    let _ = tokio::time::timeout(OWNER_GRACE, owner.close()).await;
+    let stopped: Vec<String> = owner
+        .stopped()
+        .iter()
+        .map(|what| format!("{what} was still running when ptc run exited, so it was stopped"))
+        .collect();
     if args.json {
-        let out = json!({
+        let mut out = json!({
             "isError": result.is_error(),
             "content": result.content,
             "error": result.error(),
         });
+        if !stopped.is_empty() {
+            out["stopped"] = json!(stopped);
+        }
         crate::output::stdout_line(&serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?);
     } else {
         let text = ptc::content_text(&result.content);
@@ -332,6 +347,9 @@ async fn run(
             Some("") => {}
             Some(rest) => crate::output::stdout_shown_line(rest),
             None => crate::output::stdout_shown_line(&text),
+        }
+        for line in &stopped {
+            crate::output::stdout_shown_line(&format!("[stopped] {line}"));
         }
     }
     if args.repeat.is_some() {

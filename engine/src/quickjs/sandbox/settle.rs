@@ -10,7 +10,7 @@ use crate::quickjs::{
 };
 use crate::{
     left::{parse_site, Left, LeftBehind},
-    NoteKind, Reply, RunFailure,
+    NoteKind, Reply, RunFailure, UnlessRead,
 };
 
 impl<'js> Run<'_, 'js> {
@@ -45,11 +45,19 @@ impl<'js> Run<'_, 'js> {
         };
         let outcome = match result {
             Ok(_) if matches!(kind, Kind::Timer) => resolve.call(()),
-            Ok(Reply { value, note }) => {
-                self.cut_short(&kind, note);
+            Ok(Reply {
+                value,
+                note,
+                remark,
+                unless_read,
+            }) => {
+                self.tool_notes(&kind, note, remark);
                 match plain_json::to_js(&self.ctx, value) {
                     Ok(value) => {
                         let value = self.typed(glue, &kind, value)?;
+                        if let Some(unless_read) = unless_read {
+                            self.watch(glue, &kind, &value, unless_read)?;
+                        }
                         resolve.call::<_, ()>((value,))
                     }
                     Err(e) => {
@@ -114,13 +122,51 @@ impl<'js> Run<'_, 'js> {
         }
     }
 
-    /// Record a tool's cut-short `note` with the call's site (read only when there is one, so
-    /// a call without one costs nothing more).
-    fn cut_short(&self, kind: &Kind<'js>, note: Option<String>) {
-        if let (Some(note), Kind::Tool { name, .. }) = (note, kind) {
-            let site = kind.site(self.source.filename);
-            let mut output = self.output.borrow_mut();
+    /// Record a tool's cut-short `note` and its `remark` with the call's site (read only when
+    /// there is one, so a call without one costs nothing more).
+    fn tool_notes(&self, kind: &Kind<'js>, note: Option<String>, remark: Option<String>) {
+        let Kind::Tool { name, .. } = kind else {
+            return;
+        };
+        if note.is_none() && remark.is_none() {
+            return;
+        }
+        let site = kind.site(self.source.filename);
+        let mut output = self.output.borrow_mut();
+        if let Some(note) = note {
             output.note(NoteKind::CutShort, &site, name, &note);
         }
+        if let Some(remark) = remark {
+            output.note(NoteKind::Note, &site, name, &remark);
+        }
+    }
+
+    /// Note `unless_read` with the call's site, and have the glue take it back at the
+    /// program's first read of one of its fields of `value`.
+    fn watch(
+        &self,
+        glue: &Glue<'js>,
+        kind: &Kind<'js>,
+        value: &Value<'js>,
+        unless_read: UnlessRead,
+    ) -> Result<(), RunFailure> {
+        let Kind::Tool { name, .. } = kind else {
+            return Ok(());
+        };
+        let site = kind.site(self.source.filename);
+        let text = unless_read.text;
+        self.output
+            .borrow_mut()
+            .note(NoteKind::Note, &site, name, &text);
+        glue.watch
+            .call::<_, Value<'js>>((
+                value.clone(),
+                unless_read.fields,
+                site.as_str(),
+                name.as_str(),
+                text.as_str(),
+            ))
+            .map(drop)
+            .map_err(|e| self.js_failure(glue, e))
     }
 }

@@ -5,7 +5,9 @@
 //! the tail of each (up to [`MAX_STREAM_BYTES`]), the model sees the tail of both
 //! interleaved (up to [`MAX_CONTENT_BYTES`]; in a program, as much as both streams keep); in a
 //! program, a cut `stdout` or `stderr` is said
-//! through `ToolRunContext::cut_short`. The whole process group is killed with
+//! through `ToolRunContext::cut_short`, and a command that failed through
+//! `ToolRunContext::note_unless_read` (it stands if the program never reads `exit_code`,
+//! `signal` or `stderr`). The whole process group is killed with
 //! SIGKILL when the timeout expires, when the caller cancels, when the call's future is
 //! dropped, and when the shell exits (so a command's background children never outlive
 //! the call).
@@ -150,6 +152,24 @@ fn sandbox_note(out: &Output, mode: SandboxMode) -> Option<String> {
     Some(format!("{ended}, likely the sandbox: {}", said.join("; ")))
 }
 
+/// For a program: how a command that failed ended, with the first line of its stderr, said
+/// unless the program reads `exit_code`, `signal` or `stderr` (a program that reads only
+/// `stdout` would take a failure for an empty answer).
+fn unread_failure_note(out: &Output) -> Option<String> {
+    let ended = match (out.exit_code, out.signal.as_deref()) {
+        (Some(0), _) | (None, None) => return None,
+        (Some(code), _) => format!("exited with code {code}"),
+        (None, Some(signal)) => format!("was killed by {signal}"),
+    };
+    let stderr = match out.stderr.lines().find(|l| !l.trim().is_empty()) {
+        Some(line) => format!("; stderr: {}", shared::cap_chars(line.trim(), 200)),
+        None => "; stderr was empty".to_string(),
+    };
+    Some(format!(
+        "the command {ended} and the program never read its exit_code or stderr{stderr}"
+    ))
+}
+
 /// [`sandbox_sentence`], tersely, for the code-mode description.
 fn sandbox_clause(mode: SandboxMode, network: bool) -> String {
     let net = if network { "" } else { "; no network" };
@@ -254,15 +274,14 @@ pub(crate) fn tool(bg: Background) -> ToolDefinition {
             async move {
                 let out = run(&bg, owner, args, signal, ctx.in_program()).await?;
                 if ctx.in_program() {
-                    let notes: Vec<String> = [
-                        out.cut_streams.clone(),
-                        sandbox_note(&out, bg.sandbox.mode()),
-                    ]
-                    .into_iter()
-                    .flatten()
-                    .collect();
-                    if !notes.is_empty() {
-                        ctx.cut_short(notes.join("; "));
+                    if let Some(cut) = out.cut_streams.clone() {
+                        ctx.cut_short(cut);
+                    }
+                    if let Some(note) = sandbox_note(&out, bg.sandbox.mode()) {
+                        ctx.note(note);
+                    }
+                    if let Some(note) = unread_failure_note(&out) {
+                        ctx.note_unless_read(&["exit_code", "signal", "stderr"], note);
                     }
                 }
                 Ok(out)

@@ -110,7 +110,7 @@ struct Output {
     /// The `path` argument as given (`.` without one).
     #[serde(skip)]
     path: String,
-    /// A `/…/` pattern that found nothing: the note saying patterns take no delimiters.
+    /// A pattern between slashes: the note saying patterns take no delimiters.
     #[serde(skip)]
     delimited: Option<String>,
 }
@@ -128,7 +128,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
              excludes unless path names them or their folder.",
         )
         .code_description(
-            "Search file contents by ripgrep regex (≤ 10,000 a call); hidden files too, not \
+            "Search file contents by ripgrep regex (≤ 10,000 lines a call); hidden files too, not \
              binary ones, nor .gitignored ones unless `path` names them.",
         )
         .parameters(
@@ -167,11 +167,11 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                             .required_property("line", ValueSpec::integer())
                             .required_property("text", ValueSpec::string()),
                     )
-                    .describe("By path and line; `text` cut at 10,000 characters."),
+                    .describe("One per matching line; `text` cut at 10,000 chars."),
                 )
                 .required_property(
                     "total",
-                    ValueSpec::integer().describe("Lines, not occurrences."),
+                    ValueSpec::integer().describe("Matching lines, not occurrences."),
                 )
                 .required_property("files", ValueSpec::integer())
                 .required_property("truncated", ValueSpec::boolean())
@@ -239,9 +239,6 @@ fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output) {
         ));
     }
     notes.extend(walk::left_out(out.denied, out.deep));
-    if let Some(note) = out.delimited.as_ref() {
-        notes.push(note.clone());
-    }
     if out.cut_lines > 0 {
         notes.push(format!(
             "{} matching line(s) cut at {} characters (read the file for the whole line)",
@@ -249,15 +246,20 @@ fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output) {
             thousands(PROGRAM_MAX_LINE_CHARS as u64)
         ));
     }
+    if !notes.is_empty() {
+        ctx.cut_short(notes.join("; "));
+    }
+    // Not cuts: what the program got is all there is, but not what it may think.
+    let mut said: Vec<String> = out.delimited.iter().cloned().collect();
     if out.lossy_lines > 0 {
-        notes.push(format!(
+        said.push(format!(
             "{} matching line(s) not UTF-8, shown with U+FFFD for the bytes that are not \
              (do not write them back; `read` says which lines)",
             out.lossy_lines
         ));
     }
-    if !notes.is_empty() {
-        ctx.cut_short(notes.join("; "));
+    if !said.is_empty() {
+        ctx.note(said.join("; "));
     }
 }
 
@@ -547,30 +549,33 @@ fn grep(
         deep: limits.deep(),
         ignored,
         path: args.path.unwrap_or_else(|| ".".to_string()),
-        delimited: (out.total == 0)
-            .then(|| delimiters_note(&args.pattern))
-            .flatten(),
+        delimited: delimiters_note(&args.pattern, out.total > 0),
     })
 }
 
-/// For a pattern written as a JavaScript regex literal (`/export default/`, `/todo/i`), which
-/// found nothing: patterns take no delimiters, and what to search for instead. A path such as
-/// `/usr/bin/` is no literal (an unescaped `/` inside).
-fn delimiters_note(pattern: &str) -> Option<String> {
+/// For a pattern between slashes, as a JavaScript regex literal (`/A|B/`, `/todo/i`) or a
+/// path (`/usr/bin/`): patterns take no delimiters, so the slashes were searched for as
+/// characters. `found`: whether it matched anything (then the matches are of the slashes too).
+fn delimiters_note(pattern: &str, found: bool) -> Option<String> {
     let (inner, flags) = pattern.strip_prefix('/')?.rsplit_once('/')?;
     let bare_slash = inner
         .char_indices()
         .any(|(i, c)| c == '/' && !inner[..i].ends_with('\\'));
-    if inner.is_empty() || bare_slash || !flags.chars().all(|c| c.is_ascii_lowercase()) {
+    let literal = !bare_slash && flags.chars().all(|c| c.is_ascii_lowercase());
+    if inner.is_empty() || !(literal || flags.is_empty()) {
         return None;
     }
     let bare = match flags.contains('i') {
         true => format!("(?i){inner}"),
         false => inner.to_string(),
     };
-    Some(format!(
-        "patterns take no /…/ delimiters: search for `{bare}`"
-    ))
+    Some(match found || !literal {
+        true => format!(
+            "the pattern's /…/ were searched for as characters (patterns take no delimiters; \
+             without them: `{bare}`)"
+        ),
+        false => format!("patterns take no /…/ delimiters: search for `{bare}`"),
+    })
 }
 
 /// A walk of `dir` for grep: hidden files too, never VCS metadata, no symlink followed, only
@@ -682,7 +687,7 @@ fn render(args: &Value, value: &Value) -> String {
             ),
             None => String::new(),
         };
-        let delimited = delimiters_note(arg_str(args, "pattern").unwrap_or_default())
+        let delimited = delimiters_note(arg_str(args, "pattern").unwrap_or_default(), false)
             .map(|note| format!("[{note}]\n"))
             .unwrap_or_default();
         return format!(
@@ -716,6 +721,9 @@ fn render(args: &Value, value: &Value) -> String {
     }
     text.push_str(&shared::hidden_note(value));
     text.push_str(&walk::notes(value));
+    if let Some(note) = delimiters_note(arg_str(args, "pattern").unwrap_or_default(), true) {
+        text.push_str(&format!("\n[{note}]\n"));
+    }
     if let Some(skipped) = value["skipped"].as_u64().filter(|&n| n > 0) {
         text.push_str(&format!(
             "\n[{skipped} file(s) not searched: a line longer than 8 MiB]\n"

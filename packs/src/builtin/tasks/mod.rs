@@ -328,6 +328,10 @@ impl Resource for Task {
         !self.is_running()
     }
 
+    fn label(&self) -> String {
+        format!("background task {} ({})", self.id, self.description)
+    }
+
     fn kill_now(&self, why: &str) {
         {
             let mut state = self.lock();

@@ -28,6 +28,9 @@ pub(crate) trait Resource: Send + Sync + 'static {
     fn finished(&self) -> bool;
     /// Kill it at once: its owner ended, or its pack is gone.
     fn kill_now(&self, why: &str);
+    /// What it is, for a host told that its owner's end stopped it: `background task <id>
+    /// (<description>)`.
+    fn label(&self) -> String;
 }
 
 /// A new handle for `owner`'s work: `<prefix>-<32 hex>` and `@<instance>` if it has one.
@@ -229,6 +232,7 @@ impl<T: Resource> Owned<T> {
         let ended = owner.ended();
         let id = owner.id();
         let idle = owner.holding().shared_idle;
+        let handle = owner.clone();
         let what = self.what.0;
         host::spawn(async move {
             if let Some(idle) = idle {
@@ -251,6 +255,9 @@ impl<T: Resource> Owned<T> {
                 .unwrap_or_else(|e| e.into_inner())
                 .remove(&id);
             for entry in items.into_iter().flatten() {
+                if !entry.item.finished() {
+                    handle.stopped_at_end(entry.item.label());
+                }
                 entry.item.kill_now("its session ended");
             }
         });

@@ -364,6 +364,10 @@ impl Resource for Terminal {
     fn kill_now(&self, why: &str) {
         self.close(why);
     }
+
+    fn label(&self) -> String {
+        format!("terminal {} ({})", self.id, self.backend)
+    }
 }
 
 /// A terminal as the host sees it.
