@@ -4,6 +4,8 @@
 //! lazily, written at the end), and 100 sub-calls of one that may change something (each
 //! written through before it runs and as it settles).
 //!
+//! The same programs journaled in memory show what recording costs before any store.
+//!
 //! `cargo bench -p ptc-cli --bench journal`
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -56,6 +58,11 @@ fn bench(c: &mut Criterion) {
     let store = journal::open(&target, Lease::default()).unwrap();
     let plain = registry(None);
     let journaled = registry(Some(Journaling { store, live: true }));
+    // What recording costs before any store.
+    let memory = registry(Some(Journaling {
+        store: ptc::journal::MemoryJournal::new(),
+        live: true,
+    }));
     // Each journaled run is a new one: its own id, its own journal.
     let runs = AtomicU64::new(0);
     let mut group = c.benchmark_group("journal");
@@ -65,7 +72,11 @@ fn bench(c: &mut Criterion) {
         ("look_1000", LOOK_1000),
         ("effect_100", EFFECT_100),
     ] {
-        for (kind, registry) in [("plain", &plain), ("sqlite", &journaled)] {
+        for (kind, registry) in [
+            ("plain", &plain),
+            ("memory", &memory),
+            ("sqlite", &journaled),
+        ] {
             group.bench_function(format!("{name}/{kind}"), |b| {
                 b.to_async(&rt).iter(|| async {
                     let id = format!("run-{}", runs.fetch_add(1, Ordering::Relaxed));
