@@ -150,6 +150,12 @@ pub(crate) enum Claim {
     Held { owner: String, left_ms: i64 },
 }
 
+/// Whether a claim for `owner` must leave a lease of `holder` with `left_ms` to run: it is
+/// another owner's, still live, and not of a process known to be `dead`.
+pub(crate) fn held_by_another(holder: &str, left_ms: i64, owner: &str, dead: Option<&str>) -> bool {
+    left_ms > 0 && holder != owner && dead != Some(holder)
+}
+
 /// A database that keeps journals and leases (SQLite or PostgreSQL).
 pub(crate) trait JournalDb: Send + Sync + 'static {
     /// Write `body` (a JSON array) as entries `from..` of `run` under `fence`, in one

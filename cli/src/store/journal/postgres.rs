@@ -217,7 +217,7 @@ impl JournalDb for PostgresJournal {
                     Some(row) if row.get::<_, bool>(3) => Claim::Ended,
                     Some(row) => {
                         let (holder, left_ms) = (row.get::<_, String>(0), row.get::<_, i64>(2));
-                        if left_ms > 0 && holder != owner && dead.as_ref() != Some(&holder) {
+                        if super::held_by_another(&holder, left_ms, &owner, dead.as_deref()) {
                             Claim::Held {
                                 owner: holder,
                                 left_ms,

@@ -148,7 +148,7 @@ impl JournalDb for SqliteJournal {
             }
             Some((_, _, _, true)) => Claim::Ended,
             Some((holder, _, left_ms, false))
-                if left_ms > 0 && holder != owner && dead != Some(holder.as_str()) =>
+                if super::held_by_another(&holder, left_ms, owner, dead) =>
             {
                 Claim::Held {
                     owner: holder,
