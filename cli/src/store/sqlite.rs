@@ -42,13 +42,7 @@ pub(crate) struct Sqlite {
 impl Sqlite {
     /// Open (creating, private to the user) the store at `path` and its tables.
     pub(crate) fn open(path: &Path) -> Result<Sqlite, String> {
-        let conn = connect(path, true)?;
-        let named = |e: rusqlite::Error| format!("{}: {e}", path.display());
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(named)?;
-        conn.pragma_update(None, "synchronous", "NORMAL")
-            .map_err(named)?;
-        conn.execute_batch(&SCHEMA.join(";\n")).map_err(named)?;
+        let conn = open_with_schema(path, SCHEMA)?;
         Ok(Sqlite {
             conn,
             path: path.to_path_buf(),
@@ -176,6 +170,42 @@ pub(super) fn connect(path: &Path, create: bool) -> Result<Connection, String> {
     conn.busy_timeout(BUSY_TIMEOUT)
         .map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(conn)
+}
+
+/// A connection to `path` (created, private to the user) in WAL mode with `schema` made.
+///
+/// Several processes may open a new file at once: the switch to WAL and the schema are
+/// retried while another connection holds the lock (SQLite answers some of those waits
+/// with `SQLITE_BUSY` at once rather than through the busy timeout), up to that timeout.
+pub(super) fn open_with_schema(path: &Path, schema: &[&str]) -> Result<Connection, String> {
+    let conn = connect(path, true)?;
+    let prepare = |conn: &Connection| -> rusqlite::Result<()> {
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.execute_batch(&format!(
+            "BEGIN IMMEDIATE;\n{};\nCOMMIT",
+            schema.join(";\n")
+        ))
+    };
+    let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+    loop {
+        match prepare(&conn) {
+            Ok(()) => return Ok(conn),
+            Err(e) if is_busy(&e) && std::time::Instant::now() < deadline => {
+                let _ = conn.execute_batch("ROLLBACK");
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        }
+    }
+}
+
+/// Whether `e` is another connection holding the lock.
+fn is_busy(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+    )
 }
 
 /// Create `dir` and its missing parents with mode 0700.

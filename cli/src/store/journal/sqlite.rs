@@ -27,15 +27,7 @@ pub(super) struct SqliteJournal {
 impl SqliteJournal {
     /// Open (creating, private to the user) the journals of the store at `path`.
     pub(super) fn open(path: &Path) -> Result<SqliteJournal, String> {
-        let conn = crate::store::sqlite::connect(path, true)?;
-        let named = |e: rusqlite::Error| format!("{}: {e}", path.display());
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(named)?;
-        conn.pragma_update(None, "synchronous", "NORMAL")
-            .map_err(named)?;
-        for statement in sql::SCHEMA {
-            conn.execute_batch(statement).map_err(named)?;
-        }
+        let conn = crate::store::sqlite::open_with_schema(path, &sql::SCHEMA)?;
         Ok(SqliteJournal {
             conn: Mutex::new(conn),
         })
