@@ -47,6 +47,17 @@ pub trait Schedule: Send {
     /// The call starts: it is about to be admitted. The place for a start event.
     fn started(&mut self, call: &mut Self::Call, execution: &Arc<ToolExecution>);
 
+    /// The call was admitted (pre-execute, approval and guards let it through) and is about to
+    /// be dispatched; with [`PolicyStages::OneAtATime`] only. A failure refuses it instead.
+    fn admitted(
+        &mut self,
+        call: &mut Self::Call,
+        execution: &Arc<ToolExecution>,
+    ) -> Result<(), crate::error::ToolFailure> {
+        let _ = (call, execution);
+        Ok(())
+    }
+
     /// The call has its final result, in submission order. A returned future runs before the
     /// next call commits and before any call waiting on this one starts.
     fn committed(
@@ -315,6 +326,12 @@ impl<S: Schedule> Scheduler<S> {
             return;
         };
         let (exec, pipeline) = (started.exec.clone(), started.pipeline.clone());
+        if let Some(call) = started.call.as_mut() {
+            if let Err(failure) = self.schedule.admitted(call, &exec) {
+                started.settled = Some(Settled::Refused(ToolExecutionResult::failure(failure)));
+                return;
+            }
+        }
         let dispatch = async move {
             let result = pipeline.dispatch(&exec, &effects).await;
             (n, Settled::Dispatched(result, effects))

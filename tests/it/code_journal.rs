@@ -8,9 +8,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use code_support::*;
+use futures::FutureExt;
 use ptc::journal::{Entry, JournalStore, Journaling, MemoryJournal};
+use ptc::policy::approval::{ApprovalAnswer, ApprovalRequest};
 use ptc::session::SessionEvent;
-use ptc::ToolRegistry;
+use ptc::{PreNext, PreToolDecision, ToolExecution, ToolRegistry};
 use ptc_testing::tools::*;
 
 /// A registry whose runs are journaled in `store` (`live`: record and go on past the
@@ -251,4 +253,86 @@ async fn a_rerun_of_a_run_that_never_finished_says_where_its_recording_ends() {
         "{}",
         rerun.text()
     );
+}
+
+/// A registry as [`journaled`] whose `effect` calls need a person's approval, answered by
+/// `approve` (which sees each call's id).
+fn asking(
+    store: &Arc<MemoryJournal>,
+    hits: &Arc<AtomicUsize>,
+    approve: impl Fn(String) -> futures::future::BoxFuture<'static, ApprovalAnswer>
+        + Send
+        + Sync
+        + 'static,
+) -> ToolRegistry {
+    let registry = journaled(store, true, hits, &Arc::new(AtomicUsize::new(0)));
+    registry.on_pre_execute(|exec: Arc<ToolExecution>, next: PreNext| async move {
+        match exec.name() {
+            "effect" => PreToolDecision::ask("changes the world"),
+            _ => next.run().await,
+        }
+    });
+    registry.set_approval(Arc::new(move |request: ApprovalRequest| {
+        approve(request.execution.call_id().to_string())
+    }));
+    registry
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_waiting_for_approval_when_the_instance_died_is_asked_again_not_in_doubt() {
+    let program = "const seen = await tools.look({});\n\
+                   return [seen, await tools.effect({})];";
+    let store = MemoryJournal::new();
+    let hits = Arc::new(AtomicUsize::new(0));
+    // The first instance asks, and dies while the person has not answered: what it wrote by
+    // then is all the next one finds.
+    let (asked_tx, asked) = tokio::sync::oneshot::channel::<Arc<MemoryJournal>>();
+    let asked_tx = std::sync::Mutex::new(Some(asked_tx));
+    let snapshot = store.clone();
+    let first = asking(&store, &hits, move |_| {
+        let written = snapshot.load(CALL_ID).unwrap();
+        let copy = MemoryJournal::new();
+        copy.append(CALL_ID, 0, &written).unwrap();
+        if let Some(tx) = asked_tx.lock().unwrap().take() {
+            let _ = tx.send(copy);
+        }
+        futures::future::pending().boxed()
+    });
+    let signal = tokio_util::sync::CancellationToken::new();
+    let running = tokio::spawn({
+        let signal = signal.clone();
+        async move {
+            Call::run_code(program)
+                .with_signal(signal)
+                .send(&first)
+                .await
+        }
+    });
+    let died = asked.await.unwrap();
+    signal.cancel();
+    running.await.unwrap();
+    assert!(
+        !died
+            .load(CALL_ID)
+            .unwrap()
+            .iter()
+            .any(|e| matches!(e, Entry::Call { name, .. } if name == "effect")),
+        "a call waiting to be approved is not on record as started: {:?}",
+        died.load(CALL_ID).unwrap()
+    );
+    // The answer is kept by call id; the next instance asks again and gets it.
+    let ids = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = ids.clone();
+    let resumed = asking(&died, &hits, move |id| {
+        seen.lock().unwrap().push(id);
+        futures::future::ready(ApprovalAnswer::AllowedOnce).boxed()
+    });
+    let run = run(&resumed, program).await;
+    assert!(!run.result.is_error(), "{}", run.text());
+    assert_eq!(hits.load(Ordering::SeqCst), 1, "the approved call ran once");
+    assert_eq!(*ids.lock().unwrap(), [sub(2)]);
+    assert!(matches!(
+        died.load(CALL_ID).unwrap().last(),
+        Some(Entry::End { .. })
+    ));
 }

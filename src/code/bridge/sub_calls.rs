@@ -76,6 +76,20 @@ impl Schedule for SubCalls {
         call.pipeline = Some(self.registry.pipeline());
     }
 
+    fn admitted(
+        &mut self,
+        call: &mut SubCall,
+        _exec: &Arc<ToolExecution>,
+    ) -> Result<(), ToolFailure> {
+        let Some((journal, _)) = &self.journal else {
+            return Ok(());
+        };
+        // Unrecorded, the call could run twice after a takeover: it does not run.
+        journal
+            .admitted(call.n)
+            .map_err(|e| ToolFailure::new(e.message, "AbortError", codes::ABORTED_BEFORE_DISPATCH))
+    }
+
     fn committed(
         &mut self,
         call: SubCall,

@@ -9,8 +9,9 @@
 //!
 //! ```text
 //! start  (program, engine, tools digests, seed, time)
-//! call n (tool, sha256 of its arguments)  — before a live call is dispatched; written through
-//!        before a call that may change something (not concurrency-safe) runs
+//! call n (tool, sha256 of its arguments)  — once a live call is admitted (approved), as it is
+//!        dispatched; written through before a call that may change something (not
+//!        concurrency-safe) runs; a call refused before that, with its result
 //! result n (the reply the program got)    — as the call commits
 //! clock ms ×count, delivery id            — in the order the program saw them
 //! returned                                — the program ended; what settles after was cut
@@ -28,7 +29,9 @@
 //! doubt: it runs again only if it is concurrency-safe or idempotent (its tool does its effect
 //! once per idempotency key, `ToolRunContext::idempotency_key`, which is `<runId>:ptc:<n>` again),
 //! otherwise the program gets a `ToolCallError` saying it may or may not have happened
-//! (`IN_DOUBT`).
+//! (`IN_DOUBT`). A call that was still waiting to be admitted (for a person's approval) is not
+//! in doubt: it is asked for again, and an approval service that keeps its answers by call id
+//! answers it from there.
 //!
 //! A store shared by instances ([`JournalStore::claim`]) hands each unfinished run to one owner
 //! at a time: a run continued elsewhere is claimed first, and an owner that lost it cannot

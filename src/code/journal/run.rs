@@ -79,6 +79,9 @@ struct State {
     calls: HashMap<u64, (String, String)>,
     /// Recorded results.
     results: HashMap<u64, Answer>,
+    /// Live calls not yet on record (waiting to be admitted): tool, argument digest and
+    /// what repeating them would do.
+    unadmitted: HashMap<u64, (String, String, Repeat)>,
     /// Whether the program's return is recorded (or, live, was).
     returned: bool,
     /// The recorded end: the output and whether it was an error.
@@ -226,16 +229,25 @@ impl RunJournal {
         if !self.live {
             return Err(self.past_recording(&format!("call {name} (call {n})")));
         }
-        state.push(Entry::Call {
-            n,
-            name: name.to_string(),
-            args: digest,
-        });
-        if repeat != Repeat::Harmless {
-            // A call that may change something is on record before it runs.
-            self.flush(&mut state)?;
-        }
+        // On record once admitted: a call that waits for a person is not in doubt.
+        state
+            .unadmitted
+            .insert(n, (name.to_string(), digest, repeat));
         Ok(Recorded::Live)
+    }
+
+    /// Live sub-call `n` was admitted and is about to run: on record, before it runs when it
+    /// may change something.
+    pub(crate) fn admitted(&self, n: u64) -> Result<(), RunFailure> {
+        let mut state = self.lock();
+        let Some((name, args, repeat)) = state.unadmitted.remove(&n) else {
+            return Ok(());
+        };
+        state.push(Entry::Call { n, name, args });
+        if repeat == Repeat::Harmless {
+            return Ok(());
+        }
+        self.flush(&mut state)
     }
 
     /// The program ended: what settles from now on settles as the run winds down.
@@ -259,6 +271,10 @@ impl RunJournal {
         let mut state = self.lock();
         if state.results.contains_key(&n) {
             return Ok(());
+        }
+        if let Some((name, args, _)) = state.unadmitted.remove(&n) {
+            // Refused or closed before it ran: on record with how it ended.
+            state.push(Entry::Call { n, name, args });
         }
         let (value, note, error) = match result {
             Ok(reply) => (Some(reply.value.clone()), reply.note.clone(), None),
