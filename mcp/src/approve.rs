@@ -136,7 +136,16 @@ impl ApprovalService for ElicitationApproval {
         async move {
             let signal = request.execution.signal().clone();
             let form = form(asker.scope());
-            let answer = match asker.ask(question(&request), form, timeout, &signal).await {
+            let answer = match asker
+                .ask(
+                    request.execution.call_id(),
+                    question(&request),
+                    form,
+                    timeout,
+                    &signal,
+                )
+                .await
+            {
                 Ok(result) => answer_of(result),
                 Err(Unanswered::NoCapability) => no_capability(),
                 Err(Unanswered::Not(why)) => ApprovalAnswer::Other(why),

@@ -99,11 +99,17 @@ impl QuestionService for ElicitationQuestions {
         call: &ToolExecution,
         questions: Vec<Question>,
     ) -> BoxFuture<'static, Result<Vec<Answer>, String>> {
-        let signal = call.signal().clone();
+        let (signal, call_id) = (call.signal().clone(), call.call_id().to_string());
         let (asker, timeout) = (self.asker.clone(), self.timeout);
         async move {
             let result = asker
-                .ask(message(&questions), form(&questions), timeout, &signal)
+                .ask(
+                    &call_id,
+                    message(&questions),
+                    form(&questions),
+                    timeout,
+                    &signal,
+                )
                 .await
                 .map_err(|e| match e {
                     Unanswered::NoCapability => "no user is attached: the MCP client did not \

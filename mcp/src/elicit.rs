@@ -3,7 +3,8 @@
 //! A session (MCP before 2026-07-28) is asked with an `elicitation/create` request to its
 //! client ([`Asker::Session`]). A request without a session (2026-07-28) cannot be asked:
 //! the server answers it with an input-required result carrying the form, and the client
-//! retries with the answer ([`Asker::Input`], through the run's [`Inbox`]). Approvals
+//! retries with the answer ([`Asker::Input`], through the run's [`Inbox`]). A run that is an
+//! MCP task is asked through the run store ([`Asker::Task`], `crate::task_questions`). Approvals
 //! ([`crate::approve`]) and `ask_user_question` ([`crate::ask`]) use either alike.
 
 use std::sync::{Arc, OnceLock};
@@ -16,6 +17,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::stateless::Inbox;
+use crate::task_questions::TaskQuestions;
 
 /// The client of one MCP session, once it is known (set when the session initializes).
 pub(crate) type ClientSlot = Arc<OnceLock<Peer<RoleServer>>>;
@@ -27,6 +29,8 @@ pub(crate) enum Asker {
     Session(ClientSlot),
     /// A run of a request without a session, through input-required results.
     Input(Arc<Inbox>),
+    /// A run that is an MCP task, through the run store (`tasks/get`, `tasks/update`).
+    Task(Arc<TaskQuestions>),
 }
 
 /// Why nothing was asked or answered.
@@ -42,14 +46,15 @@ impl Asker {
     pub(crate) fn scope(&self) -> &'static str {
         match self {
             Asker::Session(_) => "session",
-            Asker::Input(_) => "run",
+            Asker::Input(_) | Asker::Task(_) => "run",
         }
     }
 
-    /// Put `message` with the form `schema` to the person, waiting at most `timeout`
-    /// (and not past `signal`).
+    /// Put `message` with the form `schema` to the person about call `call_id`, waiting at
+    /// most `timeout` (and not past `signal`).
     pub(crate) async fn ask(
         &self,
+        call_id: &str,
         message: String,
         schema: Value,
         timeout: Duration,
@@ -82,6 +87,9 @@ impl Asker {
                     inbox.withdraw(&key);
                 }
                 answered
+            }
+            Asker::Task(questions) => {
+                return questions.ask(call_id, params, timeout, signal).await;
             }
         };
         asked.map_err(Unanswered::Not)

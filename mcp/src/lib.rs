@@ -33,6 +33,7 @@ mod spec;
 mod startup;
 mod stateless;
 mod stdio;
+mod task_questions;
 pub mod tasks;
 mod upstream;
 
@@ -49,7 +50,7 @@ pub use server::{mcp_tool, PtcServer, RUN_GRACE};
 pub use servers::{start_servers, start_warm, Servers, StartOptions, DEFAULT_PARALLEL};
 pub use spec::McpServerSpec;
 pub use stdio::{serve_lines, serve_stdio, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR};
-pub use tasks::{TaskState, TaskStore};
+pub use tasks::{Asked, TaskState, TaskStore};
 
 /// An MCP server could not be declared, started or listed.
 #[derive(Debug, thiserror::Error)]

@@ -88,6 +88,8 @@ pub struct PtcServer {
     pub(crate) routed: Arc<super::routed::RoutedTools>,
     /// Where `run_code` runs are kept as MCP tasks, if they are ([`crate::tasks`]).
     pub(crate) tasks: Option<Arc<dyn super::TaskStore>>,
+    /// How long a task's run waits for a person before it is parked, if ever.
+    pub(crate) park_after: Option<std::time::Duration>,
 }
 
 impl PtcServer {
@@ -134,6 +136,7 @@ impl PtcServer {
             handle_idle: limits.handle_idle_timeout,
             routed: Arc::default(),
             tasks: None,
+            park_after: None,
         };
         server.with_client()
     }
@@ -230,6 +233,31 @@ impl PtcServer {
     pub fn with_tasks(mut self, store: Arc<dyn super::TaskStore>) -> Self {
         self.tasks = Some(store);
         self
+    }
+
+    /// Park a task's run that has waited `after` for a person (an approval, a question):
+    /// it gives up its sandbox and lease, and resumes by replay once answered
+    /// ([`TaskStore::park`](super::TaskStore::park)).
+    pub fn with_park_after(mut self, after: std::time::Duration) -> Self {
+        self.park_after = Some(after);
+        self
+    }
+
+    /// The agent for task run `run`: its approvals and questions go through the task store
+    /// (`tasks/get`, `tasks/update`) unless the host chose its own services. For a run
+    /// resumed from the store, as for one begun as a task.
+    pub fn task_agent(&self, run: &str) -> Agent {
+        match &self.tasks {
+            Some(store) => {
+                let questions = super::task_questions::TaskQuestions {
+                    store: store.clone(),
+                    run: run.to_string(),
+                    park_after: self.park_after,
+                };
+                self.asking(self.agent.clone(), Asker::Task(Arc::new(questions)))
+            }
+            None => self.agent.clone(),
+        }
     }
 
     /// Cancel every run (running or waiting) and refuse new ones, then wait for the runs
@@ -473,6 +501,15 @@ impl ServerHandler for PtcServer {
         _: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::GetTaskResult, ErrorData> {
         self.task_state(request.task_id).await
+    }
+
+    async fn update_task(
+        &self,
+        request: rmcp::model::UpdateTaskParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.update_task_run(request.task_id, request.input_responses)
+            .await
     }
 
     async fn cancel_task(

@@ -8,6 +8,7 @@
 //! a run whose instance died is finished by another, its result reaching `tasks/get` there.
 //! A run that ends before its journal is begun (refused before it ran) answers at once.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use rmcp::model::{
@@ -19,6 +20,9 @@ use rmcp::{ErrorData, RoleServer};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
+pub use crate::task_questions::Asked;
+use crate::task_questions::{input_requests, unknown_key};
+
 /// How often a client should poll `tasks/get`.
 pub const POLL_INTERVAL_MS: u64 = 500;
 
@@ -29,6 +33,11 @@ pub enum TaskState {
     Working {
         /// The owner of its lease.
         owner: String,
+    },
+    /// It waits for a person: the open questions, `(key, elicitation/create params)`.
+    InputRequired {
+        /// The questions, oldest first.
+        open: Vec<(String, serde_json::Value)>,
     },
     /// It ended with `output` (an error when `is_error`); `cancelled` when it ended because
     /// a client cancelled it.
@@ -56,6 +65,17 @@ pub trait TaskStore: Send + Sync + 'static {
     fn cancel(&self, id: &str) -> Result<bool, String>;
     /// Cancel `signal` when run `id`, running here, is cancelled through the store.
     fn watch(&self, id: &str, signal: CancellationToken);
+    /// Put `request` (`elicitation/create` params) to the person behind run `id` as question
+    /// `key`, unless it was put already: what the store holds of it.
+    fn ask(&self, id: &str, key: &str, request: &serde_json::Value) -> Result<Asked, String>;
+    /// What the store holds of run `id`'s question `key` (no answer when never put).
+    fn asked(&self, id: &str, key: &str) -> Result<Asked, String>;
+    /// Answer run `id`'s open question `key` with `answer`: `false` when it is not open.
+    fn answer(&self, id: &str, key: &str, answer: &serde_json::Value) -> Result<bool, String>;
+    /// Run `id`, running here, waits for a person: stop it here and give up its lease, so
+    /// that it resumes (by replay, on whichever instance claims it) once its questions are
+    /// answered.
+    fn park(&self, id: &str) -> Result<(), String>;
 }
 
 /// Whether the client of this request declared the tasks extension.
@@ -76,6 +96,12 @@ pub(crate) fn detailed(id: &str, state: TaskState) -> GetTaskResult {
     let now = now_rfc3339();
     let (payload, message) = match state {
         TaskState::Working { owner } => (TaskPayload::Working, format!("running on {owner}")),
+        TaskState::InputRequired { open } => (
+            TaskPayload::InputRequired {
+                input_requests: input_requests(open),
+            },
+            "waiting for an answer (tasks/update)".to_string(),
+        ),
         TaskState::Ended {
             cancelled: true, ..
         } => (TaskPayload::Cancelled, "cancelled".to_string()),
@@ -147,7 +173,12 @@ impl crate::PtcServer {
         // The run outlives this request: only tasks/cancel (or a shutdown) stops it.
         let caller = CancellationToken::new();
         store.watch(&run_id, caller.clone());
-        let (server, name) = (self.clone(), name.to_string());
+        // Its approvals and questions wait in the store, answered by tasks/update anywhere.
+        let server = crate::PtcServer {
+            agent: self.task_agent(&run_id),
+            ..self.clone()
+        };
+        let name = name.to_string();
         let mut run = tokio::spawn(async move {
             server
                 .call_with_id(id, &name, arguments, caller, None)
@@ -189,6 +220,43 @@ impl crate::PtcServer {
         match blocking(store, move |s| s.state(&lookup)).await? {
             Some(state) => Ok(detailed(&id, state)),
             None => Err(unknown(&id)),
+        }
+    }
+
+    /// `tasks/update`: answers to the run's open questions, kept in the store, so they reach
+    /// the run wherever it waits, or resume it where it was parked.
+    pub(crate) async fn update_task_run(
+        &self,
+        id: String,
+        responses: BTreeMap<String, serde_json::Value>,
+    ) -> Result<(), ErrorData> {
+        let Some(store) = self.tasks.as_ref() else {
+            return Err(unknown(&id));
+        };
+        let lookup = id.clone();
+        let refused = blocking(store, move |s| {
+            let open = match s.state(&lookup)? {
+                None => {
+                    return Ok(Some(format!(
+                        "no task {lookup} in this deployment's run store"
+                    )))
+                }
+                Some(TaskState::InputRequired { open }) => open,
+                Some(_) => Vec::new(),
+            };
+            if let Err(why) = unknown_key(&lookup, &open, &responses) {
+                return Ok(Some(why));
+            }
+            for (key, answer) in &responses {
+                // Answered meanwhile by another update: the first answer stands.
+                s.answer(&lookup, key, answer)?;
+            }
+            Ok(None)
+        })
+        .await?;
+        match refused {
+            None => Ok(()),
+            Some(why) => Err(ErrorData::invalid_params(why, None)),
         }
     }
 

@@ -20,12 +20,18 @@ use serde_json::json;
 
 use crate::durable_takeover::{has_result, Store};
 
-type Client = RunningService<RoleClient, ClientConfig>;
+pub(crate) type Client = RunningService<RoleClient, ClientConfig>;
 
 /// A client declaring the tasks extension, on a new `ptc serve --durable` of `store` over
 /// stdio; and the instance's process id.
 async fn client(store: &Store) -> (Client, u32) {
-    let command = tokio::process::Command::from(store.ptc(&["serve", "--durable"]));
+    client_with(store, &[]).await
+}
+
+/// [`client`] of an instance started with `args` more.
+pub(crate) async fn client_with(store: &Store, args: &[&str]) -> (Client, u32) {
+    let args = [&["serve", "--durable"], args].concat();
+    let command = tokio::process::Command::from(store.ptc(&args));
     let transport = TokioChildProcess::builder(command)
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -41,7 +47,7 @@ async fn client(store: &Store) -> (Client, u32) {
 }
 
 /// `tools/call` of `run_code` with `code`: the task's id.
-async fn start(client: &Client, code: &str) -> String {
+pub(crate) async fn start(client: &Client, code: &str) -> String {
     let arguments = json!({ "code": code, "description": "a long run as an MCP task" });
     let params = CallToolRequestParams::new("run_code")
         .with_arguments(arguments.as_object().unwrap().clone());
@@ -55,7 +61,7 @@ async fn start(client: &Client, code: &str) -> String {
     }
 }
 
-async fn get(client: &Client, id: &str) -> GetTaskResult {
+pub(crate) async fn get(client: &Client, id: &str) -> GetTaskResult {
     let request = ClientRequest::GetTaskRequest(GetTaskRequest::new(GetTaskParams::new(id)));
     match client.peer().send_request(request).await.unwrap() {
         ServerResult::GetTaskResult(task) => task,

@@ -12,6 +12,7 @@ mod code_programs;
 mod config;
 mod discovery;
 mod durable;
+mod durable_approval;
 mod durable_takeover;
 mod durable_tasks;
 mod left_behind;

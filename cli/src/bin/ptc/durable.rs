@@ -13,7 +13,7 @@ use ptc::journal::{Entry, JournalStore, Journaling};
 use ptc::{Agent, LogStep, ScopeKey, ToolBatchInput, ToolCallBlock, ToolMode, ToolRegistry};
 use ptc_cli::store::journal::{Lease, RunJournals, DEFAULT_LEASE};
 use ptc_cli::store::LogTarget;
-use ptc_mcp::TaskStore;
+use ptc_mcp::{PtcServer, TaskStore};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
@@ -174,11 +174,12 @@ fn run_batch(id: &str, code: &str, description: String, agent: Agent) -> ToolBat
 }
 
 /// `ptc serve --durable`: until `stop`, claim the runs whose owner's lease lapsed (an
-/// instance that died or was cut off) and run each on from its journal as `agent`, at most
-/// `at_once` at a time; each one's end is said on stderr and kept in its journal.
+/// instance that died or was cut off, or a parked run whose question was answered) and run
+/// each on from its journal as `server`'s agent for that task, at most `at_once` at a time;
+/// each one's end is said on stderr and kept in its journal.
 pub async fn resume_orphans(
     registry: ToolRegistry,
-    agent: Agent,
+    server: PtcServer,
     journals: Arc<RunJournals>,
     every: Duration,
     at_once: usize,
@@ -198,7 +199,7 @@ pub async fn resume_orphans(
                         let Ok(permit) = running.clone().acquire_owned().await else {
                             return;
                         };
-                        let (registry, agent) = (registry.clone(), agent.clone());
+                        let (registry, agent) = (registry.clone(), server.task_agent(&id));
                         let journals = journals.clone();
                         tokio::spawn(async move {
                             let said = resume_one(&registry, agent, &journals, &id).await;
@@ -216,6 +217,8 @@ pub async fn resume_orphans(
         tokio::select! {
             _ = stop.cancelled() => return,
             _ = tokio::time::sleep(every) => {}
+            // An answer here may have made a parked run ready.
+            _ = journals.answered().notified() => {}
         }
     }
 }

@@ -78,6 +78,11 @@ pub struct ServeArgs {
     durable: bool,
     #[command(flatten)]
     lease: crate::durable::LeaseArgs,
+    /// With --durable: a run that is an MCP task and has waited this long for a person (an
+    /// approval, a question) gives up its sandbox and lease; it resumes by replay on
+    /// whichever instance the answer (tasks/update) reaches. Milliseconds; default: never.
+    #[arg(long, value_name = "MS", requires = "durable", value_parser = clap::value_parser!(u64).range(1..))]
+    park_after_ms: Option<u64>,
     /// Print a compact line per tool call (and sub-call) on stderr.
     #[arg(long)]
     trace: bool,
@@ -165,15 +170,18 @@ async fn serve(
     if let Some(n) = args.max_concurrent_runs {
         limits.max_concurrent_runs = n as usize;
     }
-    let mut server = PtcServer::new(registry.clone(), agent.clone()).with_limits(&limits);
+    let mut server = PtcServer::new(registry.clone(), agent).with_limits(&limits);
     if let Some(journals) = journals {
         server = server.with_tasks(journals.clone());
+        if let Some(ms) = args.park_after_ms {
+            server = server.with_park_after(std::time::Duration::from_millis(ms));
+        }
         // Look for orphans twice per lease: a run waits at most about a lease and a half
         // after its owner died.
         let every = journals.lease().duration / 2;
         tokio::spawn(crate::durable::resume_orphans(
             registry,
-            agent,
+            server.clone(),
             journals,
             every,
             limits.max_concurrent_runs.max(1),

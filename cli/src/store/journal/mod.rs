@@ -6,8 +6,10 @@
 //! - `journal (run_id, seq, body)`: one row per append, keyed by the run and the number of
 //!   its first entry, its body the JSON array of the entries (a row of a journal written
 //!   before appends were batched holds one entry, not an array);
-//! - `leases (run_id, owner, epoch, expires_ms, ended)`: who holds each run, under which
-//!   epoch, until when (the database's clock).
+//! - `leases (run_id, owner, epoch, expires_ms, ended, cancel)`: who holds each run, under
+//!   which epoch, until when (the database's clock), and whether it was asked to stop;
+//! - `questions (run_id, key, request, answer, asked_ms)`: what a run that is an MCP task put
+//!   to a person (keyed by call id) and the answer, once given (see `tasks.rs`).
 //!
 //! A new run's first append makes its lease (epoch 1). Every later append is one transaction
 //! that first extends the lease, and only while this owner holds it under the same epoch: an
@@ -21,13 +23,13 @@
 
 mod postgres;
 mod sqlite;
+mod tasks;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use ptc::journal::{Entry, JournalError, JournalStore};
-use ptc_mcp::{TaskState, TaskStore};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
@@ -37,13 +39,28 @@ use super::LogTarget;
 /// `NOW_MS`, the database's clock in milliseconds since the Unix epoch.
 mod sql {
     /// The tables, made if absent.
-    pub const SCHEMA: [&str; 2] = [
+    pub const SCHEMA: [&str; 3] = [
         "CREATE TABLE IF NOT EXISTS journal (run_id TEXT NOT NULL, seq BIGINT NOT NULL, \
          body TEXT NOT NULL, PRIMARY KEY (run_id, seq))",
         "CREATE TABLE IF NOT EXISTS leases (run_id TEXT PRIMARY KEY, owner TEXT NOT NULL, \
          epoch BIGINT NOT NULL, expires_ms BIGINT NOT NULL, ended BOOLEAN NOT NULL, \
          cancel BOOLEAN NOT NULL DEFAULT FALSE)",
+        "CREATE TABLE IF NOT EXISTS questions (run_id TEXT NOT NULL, key TEXT NOT NULL, \
+         request TEXT NOT NULL, answer TEXT, asked_ms BIGINT NOT NULL, \
+         PRIMARY KEY (run_id, key))",
     ];
+    /// Put a question ($1 run, $2 key, $3 request) unless it was put.
+    pub const ASK: &str = "INSERT INTO questions (run_id, key, request, asked_ms) \
+        VALUES ($1, $2, $3, NOW_MS) ON CONFLICT (run_id, key) DO NOTHING";
+    /// A question's answer and how long ago it was put ($1 run, $2 key).
+    pub const ASKED: &str =
+        "SELECT answer, NOW_MS - asked_ms FROM questions WHERE run_id = $1 AND key = $2";
+    /// A run's open questions, oldest first ($1 run).
+    pub const OPEN: &str = "SELECT key, request FROM questions \
+        WHERE run_id = $1 AND answer IS NULL ORDER BY asked_ms, key";
+    /// Answer an open question ($1 run, $2 key, $3 answer); no row when it is not open.
+    pub const ANSWER: &str = "UPDATE questions SET answer = $3 \
+        WHERE run_id = $1 AND key = $2 AND answer IS NULL";
     /// One append's entries ($1 run, $2 number of the first, $3 their JSON array).
     pub const ENTRY: &str = "INSERT INTO journal (run_id, seq, body) VALUES ($1, $2, $3)";
     /// A run's entries.
@@ -70,10 +87,13 @@ mod sql {
     pub const LEASE_TAKE: &str = "UPDATE leases SET owner = $2, epoch = epoch + 1, \
         expires_ms = NOW_MS + $3 WHERE run_id = $1 RETURNING epoch";
     /// Take lapsed leases ($1 owner, $2 lease ms, $3 at most), `SKIP_LOCKED` where the
-    /// database has it: the runs and their new epochs.
+    /// database has it: the runs and their new epochs. A run with an open question waits
+    /// for its answer, not for an instance.
     pub const ORPHANS: &str = "UPDATE leases SET owner = $1, epoch = epoch + 1, \
-        expires_ms = NOW_MS + $2 WHERE run_id IN (SELECT run_id FROM leases WHERE NOT ended \
-        AND expires_ms < NOW_MS ORDER BY expires_ms LIMIT $3 SKIP_LOCKED) RETURNING run_id, epoch";
+        expires_ms = NOW_MS + $2 WHERE run_id IN (SELECT l.run_id FROM leases l WHERE NOT \
+        l.ended AND l.expires_ms < NOW_MS AND NOT EXISTS (SELECT 1 FROM questions q WHERE \
+        q.run_id = l.run_id AND q.answer IS NULL) ORDER BY l.expires_ms LIMIT $3 SKIP_LOCKED) \
+        RETURNING run_id, epoch";
 }
 
 /// How long a lease lasts unless renewed, by default.
@@ -191,6 +211,15 @@ pub(crate) trait JournalDb: Send + Sync + 'static {
     fn cancel(&self, run: &str) -> Result<bool, String>;
     /// Let `owner`'s lease of `run` under `epoch` lapse now.
     fn release(&self, run: &str, owner: &str, epoch: i64) -> Result<(), String>;
+    /// Put question `key` of `run` (`request` as JSON) unless it was put: its answer (JSON)
+    /// if given, and how many ms ago it was first put.
+    fn ask(&self, run: &str, key: &str, request: &str) -> Result<(Option<String>, i64), String>;
+    /// Question `key` of `run`: its answer if given, and its age in ms (`None`: never put).
+    fn asked(&self, run: &str, key: &str) -> Result<Option<(Option<String>, i64)>, String>;
+    /// The open questions of `run`, oldest first: key and request.
+    fn open_questions(&self, run: &str) -> Result<Vec<(String, String)>, String>;
+    /// Answer open question `key` of `run`: `false` when it is not open.
+    fn answer(&self, run: &str, key: &str, answer: &str) -> Result<bool, String>;
 }
 
 /// The journals of a run store, and the leases of the runs this process owns.
@@ -208,6 +237,8 @@ pub struct RunJournals {
     watched: Mutex<HashMap<String, CancellationToken>>,
     /// Set by [`RunJournals::hand_over`]: nothing more is written.
     handed_over: std::sync::atomic::AtomicBool,
+    /// Woken when this process answers a question of a run (which may be parked).
+    answered: tokio::sync::Notify,
 }
 
 /// Open the journals of the run store `target`, taking leases as `lease` says.
@@ -239,6 +270,7 @@ pub fn open(target: &LogTarget, lease: Lease) -> Result<Arc<RunJournals>, String
         begun_count: watch::Sender::new(0),
         watched: Mutex::new(HashMap::new()),
         handed_over: Default::default(),
+        answered: tokio::sync::Notify::new(),
     });
     renew_in_background(Arc::downgrade(&journals), journals.lease.duration / 3);
     Ok(journals)
@@ -256,6 +288,12 @@ impl RunJournals {
     /// The leases this process takes.
     pub fn lease(&self) -> &Lease {
         &self.lease
+    }
+
+    /// Woken when this process answers a question of a run: a parked run may be ready to
+    /// resume (see [`RunJournals::orphans`](JournalStore::orphans)).
+    pub fn answered(&self) -> &tokio::sync::Notify {
+        &self.answered
     }
 
     /// This instance is stopping (a deploy, SIGTERM): write nothing more, and let every lease
@@ -448,50 +486,6 @@ impl JournalStore for RunJournals {
                 run
             })
             .collect())
-    }
-}
-
-impl TaskStore for RunJournals {
-    fn begun(&self, id: &str) -> bool {
-        self.begun
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .contains(id)
-    }
-
-    fn begun_changes(&self) -> watch::Receiver<u64> {
-        self.begun_count.subscribe()
-    }
-
-    fn state(&self, id: &str) -> Result<Option<TaskState>, String> {
-        let entries = self.load(id).map_err(|e| e.0)?;
-        let Some(last) = entries.last() else {
-            return Ok(None);
-        };
-        let (owner, cancelled) = self.db.lease(id)?.unwrap_or_default();
-        Ok(Some(match last {
-            Entry::End { output, is_error } => TaskState::Ended {
-                output: output.clone(),
-                is_error: *is_error,
-                cancelled,
-            },
-            _ => TaskState::Working { owner },
-        }))
-    }
-
-    fn cancel(&self, id: &str) -> Result<bool, String> {
-        let cancelled = self.db.cancel(id)?;
-        if cancelled {
-            self.cancel_here(id);
-        }
-        Ok(cancelled)
-    }
-
-    fn watch(&self, id: &str, signal: CancellationToken) {
-        self.watched
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(id.to_string(), signal);
     }
 }
 

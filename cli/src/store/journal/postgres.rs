@@ -297,4 +297,46 @@ impl JournalDb for PostgresJournal {
             })
         })?
     }
+
+    fn ask(&self, run: &str, key: &str, request: &str) -> Result<(Option<String>, i64), String> {
+        let (run_id, key_id, request) = (run.to_string(), key.to_string(), request.to_string());
+        self.with(move |c| {
+            c.run(async |client| {
+                client
+                    .execute(&postgres(sql::ASK), &[&run_id, &key_id, &request])
+                    .await?;
+                Ok(())
+            })
+        })??;
+        Ok(self.asked(run, key)?.unwrap_or((None, 0)))
+    }
+
+    fn asked(&self, run: &str, key: &str) -> Result<Option<(Option<String>, i64)>, String> {
+        let (run, key) = (run.to_string(), key.to_string());
+        self.with(move |c| {
+            c.run(async |client| {
+                let row = client
+                    .query_opt(&postgres(sql::ASKED), &[&run, &key])
+                    .await?;
+                Ok(row.map(|r| (r.get(0), r.get(1))))
+            })
+        })?
+    }
+
+    fn open_questions(&self, run: &str) -> Result<Vec<(String, String)>, String> {
+        let run = run.to_string();
+        self.with(move |c| {
+            c.run(async |client| {
+                let rows = client.query(sql::OPEN, &[&run]).await?;
+                Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+            })
+        })?
+    }
+
+    fn answer(&self, run: &str, key: &str, answer: &str) -> Result<bool, String> {
+        let (run, key, answer) = (run.to_string(), key.to_string(), answer.to_string());
+        self.with(move |c| {
+            c.run(async |client| Ok(client.execute(sql::ANSWER, &[&run, &key, &answer]).await? > 0))
+        })?
+    }
 }

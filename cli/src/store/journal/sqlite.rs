@@ -226,4 +226,44 @@ impl JournalDb for SqliteJournal {
             .map(drop)
             .map_err(|e| e.to_string())
     }
+
+    fn ask(&self, run: &str, key: &str, request: &str) -> Result<(Option<String>, i64), String> {
+        {
+            let conn = self.conn();
+            conn.prepare_cached(&sqlite(sql::ASK))
+                .and_then(|mut s| s.execute((run, key, request)))
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(self.asked(run, key)?.unwrap_or((None, 0)))
+    }
+
+    fn asked(&self, run: &str, key: &str) -> Result<Option<(Option<String>, i64)>, String> {
+        let conn = self.conn();
+        conn.prepare_cached(&sqlite(sql::ASKED))
+            .and_then(|mut s| {
+                s.query_row((run, key), |row| Ok((row.get(0)?, row.get(1)?)))
+                    .optional()
+            })
+            .map_err(|e| e.to_string())
+    }
+
+    fn open_questions(&self, run: &str) -> Result<Vec<(String, String)>, String> {
+        let conn = self.conn();
+        let mut select = conn
+            .prepare_cached(&sqlite(sql::OPEN))
+            .map_err(|e| e.to_string())?;
+        let rows = select
+            .query_map([run], |row| Ok((row.get(0)?, row.get(1)?)))
+            .map_err(|e| e.to_string())?;
+        rows.collect::<Result<_, _>>().map_err(|e| e.to_string())
+    }
+
+    fn answer(&self, run: &str, key: &str, answer: &str) -> Result<bool, String> {
+        let conn = self.conn();
+        let answered = conn
+            .prepare_cached(&sqlite(sql::ANSWER))
+            .and_then(|mut s| s.execute((run, key, answer)))
+            .map_err(|e| e.to_string())?;
+        Ok(answered > 0)
+    }
 }
