@@ -76,6 +76,9 @@ pub trait TaskStore: Send + Sync + 'static {
     /// that it resumes (by replay, on whichever instance claims it) once its questions are
     /// answered.
     fn park(&self, id: &str) -> Result<(), String>;
+    /// The key of the `requestState`s every instance on the store can open: a secret they
+    /// all share, `fresh` (32 random bytes) if this is the first instance to ask.
+    fn shared_key(&self, fresh: &[u8; 32]) -> Result<Vec<u8>, String>;
 }
 
 /// Whether the client of this request declared the tasks extension.

@@ -272,3 +272,24 @@ fn free_port() -> u16 {
         .map(|a| a.port())
         .expect("a free local port")
 }
+
+/// The rows `sql` returns from the database at `url`, unaligned (`|` between columns, one
+/// row a line), through `psql` (Debian's postgresql-client); a failure fails the test.
+pub fn psql(url: &str, sql: &str) -> String {
+    let out = std::process::Command::new("psql")
+        .args([
+            url,
+            "-X",
+            "-q",
+            "-A",
+            "-t",
+            "-v",
+            "ON_ERROR_STOP=1",
+            "-c",
+            sql,
+        ])
+        .output()
+        .expect("psql (Debian's postgresql-client) runs");
+    assert!(out.status.success(), "{sql}: {out:?}");
+    String::from_utf8(out.stdout).expect("psql prints UTF-8")
+}

@@ -16,6 +16,7 @@
 //! (a failure under CI, where `.ci/run` installs both); the store test also when the
 //! PostgreSQL server binaries are absent.
 
+mod durable;
 mod failover;
 mod routing;
 mod script;

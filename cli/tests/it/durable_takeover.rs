@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use ptc::journal::{Entry, JournalStore};
 use ptc_cli::store::journal::{self, Lease, RunJournals};
 use ptc_cli::store::LogTarget;
+pub(crate) use ptc_testing::postgres::psql;
 use ptc_testing::postgres::Server;
 
 use crate::mcp_support::{node_module, ptc_bin, root};
@@ -188,25 +189,6 @@ impl Drop for Instance {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-pub(crate) fn psql(url: &str, sql: &str) -> String {
-    let out = Command::new("psql")
-        .args([
-            url,
-            "-X",
-            "-q",
-            "-A",
-            "-t",
-            "-v",
-            "ON_ERROR_STOP=1",
-            "-c",
-            sql,
-        ])
-        .output()
-        .expect("psql (Debian's postgresql-client) runs");
-    assert!(out.status.success(), "{sql}: {out:?}");
-    String::from_utf8(out.stdout).unwrap()
 }
 
 fn signal(child: &Child, signal: i32) {

@@ -63,6 +63,15 @@ impl PtcServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if let Some(store) = self.tasks.clone() {
+            let durable_state = request
+                .request_state
+                .as_deref()
+                .map(super::durable::is_durable);
+            if request.name == ptc::RUN_CODE && durable_state != Some(false) {
+                return self.call_durable(store, request, context.ct.clone()).await;
+            }
+        }
         let run = match &request.request_state {
             Some(state) => self
                 .stateless

@@ -11,8 +11,11 @@
 //!   ([`Stateless::resume`]). A retry that never comes leaves the question unanswered past
 //!   `approval_timeout_ms`, which ends it as a timeout does in a session; a run still held
 //!   when its state expires is cancelled and forgotten, so it cannot keep its run slot.
+//!   On a durable deployment a `run_code` run's questions wait in the run store instead,
+//!   and any instance takes the retry ([`durable`]).
 
 mod call;
+mod durable;
 mod inbox;
 pub(crate) mod state;
 

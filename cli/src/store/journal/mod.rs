@@ -9,7 +9,9 @@
 //! - `leases (run_id, owner, epoch, expires_ms, ended, cancel)`: who holds each run, under
 //!   which epoch, until when (the database's clock), and whether it was asked to stop;
 //! - `questions (run_id, key, request, answer, asked_ms)`: what a run that is an MCP task put
-//!   to a person (keyed by call id) and the answer, once given (see `tasks.rs`).
+//!   to a person (keyed by call id) and the answer, once given (see `tasks.rs`);
+//! - `secrets (name, value)`: what the instances share, such as the key of their
+//!   `requestState`s.
 //!
 //! A new run's first append makes its lease (epoch 1). Every later append is one transaction
 //! that first extends the lease, and only while this owner holds it under the same epoch: an
@@ -39,7 +41,7 @@ use super::LogTarget;
 /// `NOW_MS`, the database's clock in milliseconds since the Unix epoch.
 mod sql {
     /// The tables, made if absent.
-    pub const SCHEMA: [&str; 3] = [
+    pub const SCHEMA: [&str; 4] = [
         "CREATE TABLE IF NOT EXISTS journal (run_id TEXT NOT NULL, seq BIGINT NOT NULL, \
          body TEXT NOT NULL, PRIMARY KEY (run_id, seq))",
         "CREATE TABLE IF NOT EXISTS leases (run_id TEXT PRIMARY KEY, owner TEXT NOT NULL, \
@@ -48,7 +50,13 @@ mod sql {
         "CREATE TABLE IF NOT EXISTS questions (run_id TEXT NOT NULL, key TEXT NOT NULL, \
          request TEXT NOT NULL, answer TEXT, asked_ms BIGINT NOT NULL, \
          PRIMARY KEY (run_id, key))",
+        "CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
     ];
+    /// Make a secret ($1 name, $2 value) unless it exists.
+    pub const SECRET_NEW: &str =
+        "INSERT INTO secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING";
+    /// A secret's value ($1 name).
+    pub const SECRET: &str = "SELECT value FROM secrets WHERE name = $1";
     /// Put a question ($1 run, $2 key, $3 request) unless it was put.
     pub const ASK: &str = "INSERT INTO questions (run_id, key, request, asked_ms) \
         VALUES ($1, $2, $3, NOW_MS) ON CONFLICT (run_id, key) DO NOTHING";
@@ -220,6 +228,8 @@ pub(crate) trait JournalDb: Send + Sync + 'static {
     fn open_questions(&self, run: &str) -> Result<Vec<(String, String)>, String>;
     /// Answer open question `key` of `run`: `false` when it is not open.
     fn answer(&self, run: &str, key: &str, answer: &str) -> Result<bool, String>;
+    /// Secret `name`, made `fresh` by the first instance that asks.
+    fn secret(&self, name: &str, fresh: &str) -> Result<String, String>;
 }
 
 /// The journals of a run store, and the leases of the runs this process owns.

@@ -339,4 +339,14 @@ impl JournalDb for PostgresJournal {
             c.run(async |client| Ok(client.execute(sql::ANSWER, &[&run, &key, &answer]).await? > 0))
         })?
     }
+
+    fn secret(&self, name: &str, fresh: &str) -> Result<String, String> {
+        let (name, fresh) = (name.to_string(), fresh.to_string());
+        self.with(move |c| {
+            c.run(async |client| {
+                client.execute(sql::SECRET_NEW, &[&name, &fresh]).await?;
+                Ok(client.query_one(sql::SECRET, &[&name]).await?.get(0))
+            })
+        })?
+    }
 }

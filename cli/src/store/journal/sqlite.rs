@@ -266,4 +266,12 @@ impl JournalDb for SqliteJournal {
             .map_err(|e| e.to_string())?;
         Ok(answered > 0)
     }
+
+    fn secret(&self, name: &str, fresh: &str) -> Result<String, String> {
+        let conn = self.conn();
+        conn.prepare_cached(&sqlite(sql::SECRET_NEW))
+            .and_then(|mut s| s.execute((name, fresh)))
+            .and_then(|_| conn.query_row(&sqlite(sql::SECRET), [name], |row| row.get(0)))
+            .map_err(|e| e.to_string())
+    }
 }

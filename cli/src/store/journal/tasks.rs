@@ -107,4 +107,9 @@ impl TaskStore for RunJournals {
         );
         Ok(())
     }
+
+    fn shared_key(&self, fresh: &[u8; 32]) -> Result<Vec<u8>, String> {
+        let fresh: String = fresh.iter().map(|b| format!("{b:02x}")).collect();
+        Ok(self.db.secret("request-state-key", &fresh)?.into_bytes())
+    }
 }
