@@ -67,7 +67,7 @@ mod contain;
 mod content;
 mod defaults;
 mod definition;
-mod digest;
+pub mod digest;
 pub mod discovery;
 mod disposer;
 mod error;

@@ -478,8 +478,5 @@ fn hex_seed(hex: &str) -> Option<[u8; 32]> {
 
 /// A new seed as 64 hex digits.
 pub(crate) fn new_seed() -> String {
-    ptc_engine::os_seed()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::digest::hex(&ptc_engine::os_seed())
 }

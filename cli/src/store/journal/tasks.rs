@@ -109,7 +109,7 @@ impl TaskStore for RunJournals {
     }
 
     fn shared_key(&self, fresh: &[u8; 32]) -> Result<Vec<u8>, String> {
-        let fresh: String = fresh.iter().map(|b| format!("{b:02x}")).collect();
+        let fresh = ptc::digest::hex(fresh);
         Ok(self.db.secret("request-state-key", &fresh)?.into_bytes())
     }
 }
