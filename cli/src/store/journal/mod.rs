@@ -73,6 +73,8 @@ mod sql {
     pub const ENTRY: &str = "INSERT INTO journal (run_id, seq, body) VALUES ($1, $2, $3)";
     /// A run's entries.
     pub const LOAD: &str = "SELECT seq, body FROM journal WHERE run_id = $1 ORDER BY seq";
+    /// A run's last row.
+    pub const LAST: &str = "SELECT body FROM journal WHERE run_id = $1 ORDER BY seq DESC LIMIT 1";
     /// A new run's lease ($1 run, $2 owner, $3 lease ms, $4 ended); no row when it exists.
     pub const LEASE_NEW: &str = "INSERT INTO leases (run_id, owner, epoch, expires_ms, ended) \
         VALUES ($1, $2, 1, NOW_MS + $3, $4) ON CONFLICT (run_id) DO NOTHING";
@@ -213,8 +215,10 @@ pub(crate) trait JournalDb: Send + Sync + 'static {
         epoch: i64,
         lease_ms: i64,
     ) -> Result<Option<bool>, String>;
-    /// `run`'s lease: its owner and whether it was cancelled.
-    fn lease(&self, run: &str) -> Result<Option<(String, bool)>, String>;
+    /// `run`'s lease: its owner, whether the run ended and whether it was cancelled.
+    fn lease(&self, run: &str) -> Result<Option<(String, bool, bool)>, String>;
+    /// The body of `run`'s last row (the JSON array of its last append's entries).
+    fn last(&self, run: &str) -> Result<Option<String>, String>;
     /// Ask `run` to stop: `false` when it ended (or has no lease).
     fn cancel(&self, run: &str) -> Result<bool, String>;
     /// Let `owner`'s lease of `run` under `epoch` lapse now.
@@ -429,12 +433,7 @@ impl JournalStore for RunJournals {
                 );
             }
             let unreadable = |e| self.error(format!("run {run}'s entry {seq}: {e}"));
-            match body.trim_start().starts_with('[') {
-                true => {
-                    entries.extend(serde_json::from_str::<Vec<Entry>>(&body).map_err(unreadable)?)
-                }
-                false => entries.push(serde_json::from_str(&body).map_err(unreadable)?),
-            }
+            entries.extend(row_entries(&body).map_err(unreadable)?);
         }
         Ok(entries)
     }
@@ -496,6 +495,15 @@ impl JournalStore for RunJournals {
                 run
             })
             .collect())
+    }
+}
+
+/// The entries of one row: a JSON array (a row written before appends were batched holds
+/// one entry).
+fn row_entries(body: &str) -> Result<Vec<Entry>, serde_json::Error> {
+    match body.trim_start().starts_with('[') {
+        true => serde_json::from_str(body),
+        false => serde_json::from_str(body).map(|entry| vec![entry]),
     }
 }
 

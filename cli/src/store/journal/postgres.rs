@@ -270,12 +270,22 @@ impl JournalDb for PostgresJournal {
         })?
     }
 
-    fn lease(&self, run: &str) -> Result<Option<(String, bool)>, String> {
+    fn lease(&self, run: &str) -> Result<Option<(String, bool, bool)>, String> {
         let run = run.to_string();
         self.with(move |c| {
             c.run(async |client| {
                 let row = client.query_opt(&postgres(sql::LEASE_GET), &[&run]).await?;
-                Ok(row.map(|r| (r.get(0), r.get(4))))
+                Ok(row.map(|r| (r.get(0), r.get(3), r.get(4))))
+            })
+        })?
+    }
+
+    fn last(&self, run: &str) -> Result<Option<String>, String> {
+        let run = run.to_string();
+        self.with(move |c| {
+            c.run(async |client| {
+                let row = client.query_opt(sql::LAST, &[&run]).await?;
+                Ok(row.map(|r| r.get(0)))
             })
         })?
     }

@@ -200,13 +200,20 @@ impl JournalDb for SqliteJournal {
             .map_err(|e| e.to_string())
     }
 
-    fn lease(&self, run: &str) -> Result<Option<(String, bool)>, String> {
+    fn lease(&self, run: &str) -> Result<Option<(String, bool, bool)>, String> {
         let conn = self.conn();
         conn.prepare_cached(&sqlite(sql::LEASE_GET))
             .and_then(|mut s| {
-                s.query_row([run], |row| Ok((row.get(0)?, row.get(4)?)))
+                s.query_row([run], |row| Ok((row.get(0)?, row.get(3)?, row.get(4)?)))
                     .optional()
             })
+            .map_err(|e| e.to_string())
+    }
+
+    fn last(&self, run: &str) -> Result<Option<String>, String> {
+        let conn = self.conn();
+        conn.prepare_cached(&sqlite(sql::LAST))
+            .and_then(|mut s| s.query_row([run], |row| row.get(0)).optional())
             .map_err(|e| e.to_string())
     }
 

@@ -5,7 +5,7 @@
 //! A parked run gives up its lease and stops here; it is not an orphan while a question of
 //! it is open (`sql::ORPHANS`), and once one is answered any instance claims and resumes it.
 
-use ptc::journal::{Entry, JournalStore};
+use ptc::journal::Entry;
 use ptc_mcp::{Asked, TaskState, TaskStore};
 use serde_json::Value;
 use tokio::sync::watch;
@@ -38,17 +38,22 @@ impl TaskStore for RunJournals {
     }
 
     fn state(&self, id: &str) -> Result<Option<TaskState>, String> {
-        let entries = self.load(id).map_err(|e| e.0)?;
-        let Some(last) = entries.last() else {
+        // Clients poll this: the lease says whether the run ended, and only then is the last
+        // row read for its output.
+        let Some((owner, ended, cancelled)) = self.db.lease(id)? else {
             return Ok(None);
         };
-        if let Entry::End { output, is_error } = last {
-            let (_, cancelled) = self.db.lease(id)?.unwrap_or_default();
-            return Ok(Some(TaskState::Ended {
-                output: output.clone(),
-                is_error: *is_error,
-                cancelled,
-            }));
+        if ended {
+            let last = self.db.last(id)?.unwrap_or_default();
+            let entries =
+                super::row_entries(&last).map_err(|e| format!("run {id}'s last entries: {e}"))?;
+            if let Some(Entry::End { output, is_error }) = entries.last() {
+                return Ok(Some(TaskState::Ended {
+                    output: output.clone(),
+                    is_error: *is_error,
+                    cancelled,
+                }));
+            }
         }
         let open = self.db.open_questions(id)?;
         if !open.is_empty() {
@@ -58,7 +63,6 @@ impl TaskStore for RunJournals {
                 .collect();
             return Ok(Some(TaskState::InputRequired { open }));
         }
-        let (owner, _) = self.db.lease(id)?.unwrap_or_default();
         Ok(Some(TaskState::Working { owner }))
     }
 
