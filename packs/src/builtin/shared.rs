@@ -8,6 +8,8 @@ use serde_json::Value;
 use ptc::presentation::{FileLocation, ToolResult};
 use ptc::{codes, ToolError, ToolErrorInfo};
 
+use super::workspace::Workspace;
+
 /// Hides from a directory search the files a policy would deny: a file is hidden when the
 /// registry's guards would deny the same call aimed at just that file (its `path` argument
 /// replaced by the file's root-relative path).
@@ -345,4 +347,23 @@ pub(crate) fn window_footer(value: &Value, what: &str, empty: &str, shown_nothin
         out.push_str(&format!("[{note}]\n"));
     }
     out
+}
+
+/// The one entry beside the missing `path` whose name differs from its name only in case
+/// (`Readme.md` for `README.md`), root-relative, when exactly one does and it may be read.
+pub(crate) fn case_sibling(ws: &Workspace, path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?.to_lowercase();
+    let parent = path.parent()?;
+    let mut same = std::fs::read_dir(parent).ok()?.flatten().filter(|entry| {
+        entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.to_lowercase() == name)
+    });
+    let one = parent.join(same.next()?.file_name());
+    if same.next().is_some() {
+        return None;
+    }
+    let found = ws.resolve(one.to_str()?, "file_path").ok()?;
+    Some(found.display)
 }

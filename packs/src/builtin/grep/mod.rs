@@ -27,6 +27,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use grep_matcher::LineTerminator;
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkMatch};
 use ignore::{WalkBuilder, WalkState};
 use matcher::CancellableMatcher;
@@ -373,6 +374,7 @@ impl Sink for FileSink<'_> {
 fn searcher() -> Searcher {
     SearcherBuilder::new()
         .line_number(true)
+        .line_terminator(LineTerminator::crlf())
         .binary_detection(BinaryDetection::quit(b'\x00'))
         .heap_limit(Some(MAX_LINE_BYTES))
         .build()
@@ -382,6 +384,7 @@ fn searcher() -> Searcher {
 fn text_searcher() -> Searcher {
     SearcherBuilder::new()
         .line_number(true)
+        .line_terminator(LineTerminator::crlf())
         .binary_detection(BinaryDetection::none())
         .heap_limit(Some(MAX_LINE_BYTES))
         .build()
