@@ -50,10 +50,14 @@ pub(super) type Search = (String, Option<String>, Option<String>);
 /// Where a run's page of a search ended, and the digest of every match up to there.
 type Ended = (u64, Digest);
 
+/// Each run's searches, by run id.
+type Runs = HashMap<String, HashMap<Search, Ended>>;
+
 /// What recent runs' searches saw, per search.
 #[derive(Default)]
 pub(crate) struct Pages {
-    runs: Mutex<(VecDeque<String>, HashMap<String, HashMap<Search, Ended>>)>,
+    /// The runs oldest first, and what each run's searches saw.
+    runs: Mutex<(VecDeque<String>, Runs)>,
 }
 
 impl Pages {
