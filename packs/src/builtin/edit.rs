@@ -55,7 +55,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
         .path_arguments(ws.path_arguments(&[("file_path", None)]))
         .description(
             "Edit an existing UTF-8 text file by replacing literal text. In a file whose lines \
-             end in CRLF, `\\n` means CRLF.",
+             end in CRLF, `\\n` means CRLF (edit keeps line endings).",
         )
         .parameters(
             ParameterSpec::new()

@@ -110,6 +110,27 @@ pub(crate) fn size(bytes: u64) -> String {
     format!("{value:.1} {}", UNITS[unit])
 }
 
+/// `bytes` as a whole number of KiB, MiB or GiB (`1 MiB`) when it is one, else [`size`].
+pub(crate) fn whole_size(bytes: u64) -> String {
+    [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")]
+        .into_iter()
+        .find(|(unit, _)| bytes >= *unit && bytes.is_multiple_of(*unit))
+        .map_or_else(
+            || size(bytes),
+            |(unit, name)| format!("{} {name}", bytes / unit),
+        )
+}
+
+/// A duration in milliseconds as a model reads it: `30 min`, `2 s`, else `1500 ms`.
+pub(crate) fn millis(ms: u128) -> String {
+    match ms {
+        0 => "0 ms".to_string(),
+        ms if ms.is_multiple_of(60_000) => format!("{} min", ms / 60_000),
+        ms if ms.is_multiple_of(1_000) => format!("{} s", ms / 1_000),
+        ms => format!("{ms} ms"),
+    }
+}
+
 /// The note a file named `.env` or `.env.*` is read with: such files are not denied by
 /// default (projects keep examples and harmless settings in them) but often hold secrets.
 pub(crate) fn secrets_note(path: &Path) -> Option<String> {

@@ -61,8 +61,8 @@ pub(crate) fn tool(ws: Arc<Workspace>, log: Arc<ReadLog>) -> ToolDefinition {
     ToolDefinition::builder("write")
         .path_arguments(ws.path_arguments(&[("file_path", None)]))
         .description(
-            "Create or fully replace a UTF-8 text file. An existing file keeps its CRLF line \
-             endings and its final newline or lack of one (change that with edit).",
+            "Create or fully replace a UTF-8 text file. A replaced file keeps its CRLF line \
+             endings, BOM, and final newline or lack of one, whatever the content has there.",
         )
         .parameters(
             ParameterSpec::new()

@@ -173,7 +173,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                             .required_property("line", ValueSpec::integer())
                             .required_property("text", ValueSpec::string()),
                     )
-                    .describe("One per matching line; `text` cut at 10,000 chars."),
+                    .describe("`text` cut at 10,000 chars."),
                 )
                 .required_property(
                     "total",
