@@ -13,7 +13,9 @@
 //
 // `Intl.ListFormat` and `Intl.RelativeTimeFormat` format (and formatToParts) in Rust too;
 // `Intl.DisplayNames`, `Intl.Segmenter` and `Intl.Locale` are constructors that throw a TypeError
-// naming what is missing and what to write instead (never a bare "not a function").
+// naming what is missing and what to write instead (never a bare "not a function"), as do the
+// members ECMA-402 has that this subset lacks (NumberFormat's and DateTimeFormat's formatToParts
+// and formatRange, PluralRules' selectRange, Intl.supportedValuesOf).
 //
 // makeIntl(primordials, { intl }) -> { Intl, number, bigint, date, dateOnly, timeOnly, compare,
 //   upper, lower }
@@ -205,6 +207,25 @@ export default function makeIntl(primordials, { intl: raw }) {
     },
   }[name]);
 
+  /** A member of ECMA-402 this sandbox lacks: it throws a TypeError naming it and what to write instead. */
+  const unsupported = (object, owner, name, instead) => {
+    method(object, name, {
+      [name]: function () {
+        throw new TypeErrorCtor(owner + '.' + name + ' is not supported in this sandbox\'s Intl subset; ' + instead);
+      },
+    }[name]);
+  };
+  const range = 'format both ends and join them, e.g. f.format(a) + "\u2013" + f.format(b)';
+  unsupported(NumberFormat.prototype, 'Intl.NumberFormat.prototype', 'formatToParts',
+    'use format() and take the text apart (its minus sign, digits, separators and symbol)');
+  unsupported(NumberFormat.prototype, 'Intl.NumberFormat.prototype', 'formatRange', range);
+  unsupported(NumberFormat.prototype, 'Intl.NumberFormat.prototype', 'formatRangeToParts', range);
+  unsupported(DateTimeFormat.prototype, 'Intl.DateTimeFormat.prototype', 'formatToParts',
+    'use one DateTimeFormat per field (e.g. { month: "long" }) or the Date getters (getUTCMonth() ...)');
+  unsupported(DateTimeFormat.prototype, 'Intl.DateTimeFormat.prototype', 'formatRange', range);
+  unsupported(DateTimeFormat.prototype, 'Intl.DateTimeFormat.prototype', 'formatRangeToParts', range);
+  unsupported(PluralRules.prototype, 'Intl.PluralRules.prototype', 'selectRange', 'select the end: rules.select(end)');
+
   const Intl = ObjectCreate(ObjectPrototype);
   method(Intl, 'NumberFormat', NumberFormat);
   method(Intl, 'DateTimeFormat', DateTimeFormat);
@@ -218,6 +239,7 @@ export default function makeIntl(primordials, { intl: raw }) {
     'for characters use [...text], for words text.split(/\\s+/), for sentences text.split(/(?<=[.!?])\\s+/)'));
   method(Intl, 'Locale', missing('Locale',
     'pass the tag string (e.g. "de-DE") where a locale is wanted, and read its parts with tag.split("-")'));
+  unsupported(Intl, 'Intl', 'supportedValuesOf', 'write the list you need (e.g. ["EUR", "USD"])');
   method(Intl, 'getCanonicalLocales', (locales) => JSONParse(call('canonical', JSONStringify(localesOf(locales)))));
   tag(Intl, 'Intl');
 

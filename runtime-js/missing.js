@@ -102,7 +102,10 @@ export default function makeMissing(primordials, { toolNames, isProtocol }) {
     const fail = () => {
       throw new TypeErrorCtor(`${name} is not available in programs: ${why}; ${instead()}`);
     };
-    return new ProxyCtor(function () {}, {
+    // What a program calls (`fetch(url)`, `require(x)`, `new Buffer(n)`) is a function; the
+    // others are objects, as in Node (`typeof process === "object"`).
+    const target = name === 'fetch' || name === 'require' || name === 'Buffer' ? function () {} : {};
+    return new ProxyCtor(target, {
       apply: fail,
       construct: fail,
       get(_, prop) {

@@ -299,7 +299,9 @@ fn default_cycle(matched: &Matched) -> &'static str {
 }
 
 /// The field bag of a components options bag (`year`, `month`, ...), with ECMA-402's defaults
-/// when it names none; the fields shown go into `resolved`.
+/// when it names none; the fields shown go into `resolved`. A `2-digit` month, day or time field
+/// is asked of ICU4X as a number: its two-digit option pads every number of the pattern (a
+/// `2-digit` hour made `Mar 05`); [`pattern::fit`] pads the fields asked for, and only those.
 fn bag(
     spec: &Spec,
     resolved: &mut Map<String, Value>,
@@ -359,28 +361,15 @@ fn bag(
         _ => field::Year::Numeric,
     });
     bag.month = show("month", spec.choice("month", &months)?).map(|v| match v {
-        "numeric" => field::Month::Numeric,
-        "2-digit" => field::Month::TwoDigit,
+        "numeric" | "2-digit" => field::Month::Numeric,
         "narrow" => field::Month::Narrow,
         "short" => field::Month::Short,
         _ => field::Month::Long,
     });
-    bag.day = show("day", spec.choice("day", &numeric)?).map(|v| match v {
-        "2-digit" => field::Day::TwoDigit,
-        _ => field::Day::Numeric,
-    });
-    bag.hour = show("hour", spec.choice("hour", &numeric)?).map(|v| match v {
-        "2-digit" => field::Hour::TwoDigit,
-        _ => field::Hour::Numeric,
-    });
-    bag.minute = show("minute", spec.choice("minute", &numeric)?).map(|v| match v {
-        "2-digit" => field::Minute::TwoDigit,
-        _ => field::Minute::Numeric,
-    });
-    bag.second = show("second", spec.choice("second", &numeric)?).map(|v| match v {
-        "2-digit" => field::Second::TwoDigit,
-        _ => field::Second::Numeric,
-    });
+    bag.day = show("day", spec.choice("day", &numeric)?).map(|_| field::Day::Numeric);
+    bag.hour = show("hour", spec.choice("hour", &numeric)?).map(|_| field::Hour::Numeric);
+    bag.minute = show("minute", spec.choice("minute", &numeric)?).map(|_| field::Minute::Numeric);
+    bag.second = show("second", spec.choice("second", &numeric)?).map(|_| field::Second::Numeric);
     if let Some(digits) = spec.integer("fractionalSecondDigits", 1, 3)? {
         resolved.insert("fractionalSecondDigits".into(), digits.into());
         bag.fractional_second_digits = Some(match digits {

@@ -220,6 +220,13 @@ impl NumberFormatter {
                 .map(|g| if g == "true" { "always" } else { g })
                 .unwrap_or("auto"),
         };
+        let accounting = spec.choice("currencySign", &["standard", "accounting"])?;
+        if style == "currency" && accounting == Some("accounting") {
+            return Err(IntlError::range(
+                "Intl.NumberFormat: currencySign \"accounting\" is not supported in this sandbox \
+                 (format Math.abs(x) and put a negative amount in parentheses yourself)",
+            ));
+        }
         if style == "unit" {
             return Err(IntlError::range(
                 "Intl.NumberFormat: style \"unit\" is not supported in this sandbox (use \

@@ -9,7 +9,8 @@
 //! month or hour gets its zero. A number is never shortened (en-GB's `dd/MM/y` stays, as in
 //! V8) except where ICU4X's short pattern is CLDR's abbreviated one rather than its `yMd`: a
 //! two-digit year's pattern (de's `dd.MM.yy` becomes `d.M.y`) and Japanese (`y/MM/dd`, whose
-//! `yMd` is `y/M/d`). A locale whose pattern writes the month as a number (ja's `y年M月d日`) keeps
+//! `yMd` is `y/M/d`), or where a `2-digit` month or day was asked (`{ month: "numeric", day:
+//! "2-digit" }` is de's `dd.M.`). A locale whose pattern writes the month as a number (ja's `y年M月d日`) keeps
 //! it a number, as CLDR means.
 
 use icu_datetime::options::Length;
@@ -76,7 +77,11 @@ fn month_is_text(pattern: &str) -> bool {
 
 /// `pattern` (CLDR pattern syntax) with its fields set to `widths`, for a locale of `language`.
 pub(crate) fn fit(pattern: &str, widths: Widths, language: &str) -> String {
-    let shorten = language == "ja" || (pattern.contains("yy") && !pattern.contains("yyy"));
+    // A `2-digit` month or day sets the date's numbers: the others asked `numeric` lose a
+    // zero the pattern gives them (fr's `dd/MM/y` for a 2-digit month is `d/MM/y`, as in V8).
+    let two_digit = widths.month == Some(2) || widths.day == Some(2);
+    let shorten =
+        language == "ja" || two_digit || (pattern.contains("yy") && !pattern.contains("yyy"));
     let chars: Vec<char> = pattern.chars().collect();
     let mut out = String::with_capacity(pattern.len());
     let mut i = 0;
@@ -141,6 +146,21 @@ mod tests {
             ..short
         };
         assert_eq!(fit("h:mm a", two, "en"), "hh:mm a");
+    }
+
+    #[test]
+    fn a_two_digit_month_or_day_pads_itself_and_no_other_number() {
+        let asked = |year, month, day| Widths {
+            year,
+            month: Some(month),
+            day: Some(day),
+            ..Widths::default()
+        };
+        assert_eq!(fit("dd/MM/y", asked(Some(1), 2, 1), "fr"), "d/MM/y");
+        assert_eq!(fit("dd.MM.", asked(None, 1, 2), "de"), "dd.M.");
+        assert_eq!(fit("M/d", asked(None, 1, 2), "en"), "M/dd");
+        // All numeric: the locale's own zeros stay.
+        assert_eq!(fit("dd/MM/y", asked(Some(1), 1, 1), "fr"), "dd/MM/y");
     }
 
     #[test]

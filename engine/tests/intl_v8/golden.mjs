@@ -39,7 +39,28 @@ const perLocale = [
   (l) => `new Intl.RelativeTimeFormat('${l}', { numeric: 'auto' }).format(-1, 'day')`,
   (l) => `new Intl.RelativeTimeFormat('${l}').format(3, 'hour')`,
 ];
+// Two-digit fields pad only themselves (an hour's `2-digit` left a day or month alone), in the
+// locales a tester compared; a date whose day, month and hour all have one digit.
+const early = 'new Date(Date.UTC(2024, 2, 5, 7, 4, 9))';
+const twoDigit = ['en-US', 'de-DE', 'ja-JP', 'fr-FR'].flatMap((l) => [
+  `${early}.toLocaleString('${l}', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })`,
+  `${early}.toLocaleString('${l}', { year: 'numeric', month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit' })`,
+  `${early}.toLocaleDateString('${l}', { month: 'numeric', day: '2-digit' })`,
+  `${early}.toLocaleDateString('${l}', { year: 'numeric', month: '2-digit', day: 'numeric' })`,
+  `${early}.toLocaleString('${l}', { day: 'numeric', hour: '2-digit' })`,
+  `${early}.toLocaleTimeString('${l}', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false })`,
+]);
 const extra = [
+  ...twoDigit,
+  // What this sandbox's Intl lacks is a clear error, never a silent other format.
+  `new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', currencySign: 'accounting' }).format(-1234.5)`,
+  `new Intl.NumberFormat('en-US', { currencySign: 'accounting' }).format(-1234.5)`,
+  `new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', currencySign: 'standard' }).format(-1234.5)`,
+  `new Intl.NumberFormat('en-US').formatToParts(-1234.5).map((p) => p.type + ':' + p.value).join('|')`,
+  `new Intl.NumberFormat('en-US').formatRange(1, 5)`,
+  `new Intl.DateTimeFormat('en-US').formatToParts(d).map((p) => p.type + ':' + p.value).join('|')`,
+  `new Intl.DateTimeFormat('en-US').formatRange(d, j)`,
+  `new Intl.PluralRules('en-US').selectRange(1, 2)`,
   `d.toLocaleDateString('en-US', { month: 'narrow' })`,
   `d.toLocaleDateString('en-US', { weekday: 'narrow' })`,
   `d.toLocaleDateString('en-US', { year: '2-digit', month: 'numeric', day: 'numeric' })`,

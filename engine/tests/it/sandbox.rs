@@ -15,6 +15,16 @@ engine_test! {
             .await,
             Some(json!(vec!["undefined"; 9]))
         );
+        // Node's, Deno's and Bun's namespaces are objects, as there; what a program calls is a
+        // function (`typeof process === "function"` surprised a tester).
+        assert_eq!(
+            value(
+                "return [typeof process, typeof Deno, typeof Bun, typeof fetch, typeof require, \
+                 typeof Buffer]"
+            )
+            .await,
+            Some(json!(["object", "object", "object", "function", "function", "function"]))
+        );
         // What a model reaches for from Node, Deno or Bun says what to do instead, and does
         // nothing: every use throws.
         for (expression, says) in [

@@ -1,6 +1,9 @@
 //! `edit`: replace literal text in an existing UTF-8 text file (`diff` card).
 //!
-//! In a file whose lines end in CRLF, the `\n` of `old_string` and `new_string` mean CRLF.
+//! In a file whose lines end in CRLF, the `\n` of `old_string` and `new_string` mean CRLF, so
+//! an edit cannot change line endings: one that would leave the file as it was (`"\r\n"` →
+//! `"\n"`) is refused, naming bash for that, never reported as replacements that changed
+//! nothing.
 //! `old_string` must occur exactly once unless `replace_all` is set; the error for zero
 //! or several matches says which, so the caller can add context. Binary and non-UTF-8
 //! files are refused rather than rewritten lossily. Files over [`MAX_FILE_BYTES`], and edits
@@ -52,7 +55,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
         .path_arguments(ws.path_arguments(&[("file_path", None)]))
         .description(
             "Edit an existing UTF-8 text file by replacing literal text. In a file whose lines \
-             end in CRLF, `\\n` means CRLF.",
+             end in CRLF, `\\n` means CRLF (edit keeps line endings).",
         )
         .parameters(
             ParameterSpec::new()
@@ -177,8 +180,17 @@ fn edit(ws: &Workspace, args: Args) -> Result<Output, ToolError> {
         ))
     })?;
     let mut args = args;
-    if uses_crlf(&old) {
+    if super::file_form::uses_crlf(&old) {
         (args.old_string, args.new_string) = crlf(args.old_string, args.new_string);
+        // `"\r\n"` → `"\n"`: the `\n` written as CRLF again, so nothing would change.
+        if args.old_string == args.new_string {
+            return Err(invalid_args(format!(
+                "`{shown}` has CRLF line endings, and edit writes each `\\n` of `new_string` \
+                 there as `\\r\\n`, so this edit would leave the file unchanged; nothing was \
+                 changed. Edit cannot change line endings: use bash (`sed -i 's/\\r$//' FILE` \
+                 for LF endings)."
+            )));
+        }
     }
     let count = old.match_indices(&args.old_string).count();
     match count {
@@ -222,12 +234,6 @@ fn edit(ws: &Workspace, args: Args) -> Result<Output, ToolError> {
         replacements: count as u64,
         hunks,
     })
-}
-
-/// Whether every line of `text` ends in CRLF (and one does).
-pub(crate) fn uses_crlf(text: &str) -> bool {
-    let lines = text.matches('\n').count();
-    lines > 0 && text.matches("\r\n").count() == lines
 }
 
 /// `old_string` and `new_string` with the CRLF line endings of the file they edit: read shows

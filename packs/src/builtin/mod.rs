@@ -61,6 +61,7 @@ mod data_caps;
 mod deny;
 mod diff;
 mod edit;
+mod file_form;
 mod glob;
 mod grep;
 mod lsp;

@@ -3,7 +3,7 @@
 //! file it read only in part, or of a file that changed since the run last read or wrote it,
 //! fails, saying why and what to do.
 //!
-//! Two rules, both on the path (ptc cannot tell where content came from: a test on the
+//! Three rules, all on the path (ptc cannot tell where content came from: a test on the
 //! content lets through exactly the edits that change every line, a redaction, a renumbering):
 //!
 //! - **Partial**: `path` was read in part (the lines read, over all reads since its bytes last
@@ -13,6 +13,12 @@
 //!   sha256): an `edit` or a command (`sed -i`) changed it since, and content built from the
 //!   older read would undo that change. Reading it again lifts the refusal. An `edit` is not a
 //!   read: after read → edit, the program still holds the text from before the edit.
+//! - **Raced**: the run read the file more than once, then wrote it, then writes it again with
+//!   no read since (`Promise.all` over a list naming one file twice, each task read → write):
+//!   the second write's content may be built from a read the first write made stale, and would
+//!   undo it. Each read is a token a write uses; reads of bytes the run's own write replaced
+//!   are stale, and a write with no fresh read left is refused once per stale read. A run that
+//!   read once and writes twice (its own content, then more) is not refused.
 //!
 //! A file the run never read is written as asked, as is one that is gone since; a successful
 //! write is what the run knows of the file from then on.
@@ -109,6 +115,11 @@ struct Seen {
     digest: Digest,
     /// Whether the run last read or wrote it; a write knows the whole file.
     source: Source,
+    /// Reads of these bytes no write has used yet: the next write may be built from one.
+    fresh: u32,
+    /// Reads of bytes this run's own write replaced since, with no write refused for them yet:
+    /// each is a part of the program that may write what it read, undoing that write.
+    stale: u32,
 }
 
 impl Seen {
@@ -181,14 +192,17 @@ impl ReadLog {
         digest: Digest,
     ) {
         self.update(run, path, |seen| {
-            // Other bytes (or a file new to the run): what was read of the old ones is void.
+            // Other bytes (or a file new to the run): what was read of the old ones is void,
+            // and a read of them not used by a write is stale.
             if seen.digest != digest {
                 *seen = Seen {
                     total,
                     digest,
+                    stale: seen.stale + seen.fresh,
                     ..Seen::default()
                 };
             }
+            seen.fresh += 1;
             // The bytes the run wrote: it knows them whole already.
             if seen.source == Source::Read {
                 seen.add(first, last);
@@ -196,12 +210,14 @@ impl ReadLog {
         });
     }
 
-    /// Record that run `run` wrote all of `path`, bytes that hash to `digest`.
+    /// Record that run `run` wrote all of `path`, bytes that hash to `digest`: the write used
+    /// one read of the bytes it replaced, and any other read of them is stale from now on.
     pub(crate) fn wrote(&self, run: &str, path: &Path, digest: Digest) {
         self.update(run, path, |seen| {
             *seen = Seen {
                 digest,
                 source: Source::Wrote,
+                stale: seen.stale + seen.fresh.saturating_sub(1),
                 ..Seen::default()
             }
         });
@@ -245,8 +261,8 @@ impl ReadLog {
         shown: &str,
         current: Option<Digest>,
     ) -> Result<(), String> {
-        let guard = self.runs.lock().unwrap_or_else(|e| e.into_inner());
-        let Some(seen) = guard.1.get(run).and_then(|files| files.get(path)) else {
+        let mut guard = self.runs.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(seen) = guard.1.get_mut(run).and_then(|files| files.get_mut(path)) else {
             return Ok(());
         };
         if current.is_some_and(|now| now != seen.digest) {
@@ -258,6 +274,19 @@ impl ReadLog {
                 "write refused: `{shown}` changed since this program {did} it (an edit or \
                  command since then), so this content would undo that change; read it again and \
                  rebuild the content. Nothing was written."
+            ));
+        }
+        // Parts of the program that read it at once, then write one after another: the first
+        // write used one read; content built from another would undo it. Each such read is
+        // refused once (its part of the program may read again and go on).
+        if seen.fresh == 0 && seen.stale > 0 {
+            seen.stale -= 1;
+            return Err(format!(
+                "write refused: `{shown}` was already written by this program since it read the \
+                 text this content may be built from (reads of one file running at once, then a \
+                 write each: the later write would undo the earlier one). Read it again after \
+                 that write and rebuild the content, or handle each file once (one task per \
+                 file, or one after another). Nothing was written."
             ));
         }
         let unread = seen.unread();
@@ -345,6 +374,46 @@ mod tests {
             .unwrap_err();
         assert!(err.contains("changed since this program wrote it"), "{err}");
         assert!(log.check("run", Path::new("/f"), "f", None).is_ok());
+    }
+
+    #[test]
+    fn two_reads_then_two_writes_refuse_the_second_write_once() {
+        let log = log_with(1, 10, 10);
+        log.record("run", Path::new("/f"), (1, 10, 10), D);
+        assert!(log.check("run", Path::new("/f"), "f", Some(D)).is_ok());
+        log.wrote("run", Path::new("/f"), [2; 32]);
+        let err = log
+            .check("run", Path::new("/f"), "f", Some([2; 32]))
+            .unwrap_err();
+        assert!(
+            err.contains("`f` was already written by this program"),
+            "{err}"
+        );
+        // Refused once: the same part of the program writing again is let through.
+        assert!(log
+            .check("run", Path::new("/f"), "f", Some([2; 32]))
+            .is_ok());
+    }
+
+    #[test]
+    fn one_read_then_writes_in_turn_or_a_read_between_writes_are_not_refused() {
+        let log = log_with(1, 10, 10);
+        log.wrote("run", Path::new("/f"), [2; 32]);
+        assert!(log
+            .check("run", Path::new("/f"), "f", Some([2; 32]))
+            .is_ok());
+        log.wrote("run", Path::new("/f"), [3; 32]);
+        assert!(log
+            .check("run", Path::new("/f"), "f", Some([3; 32]))
+            .is_ok());
+        // Two reads, a write, a fresh read of what it wrote: the next write uses that read.
+        let log = log_with(1, 10, 10);
+        log.record("run", Path::new("/f"), (1, 10, 10), D);
+        log.wrote("run", Path::new("/f"), [2; 32]);
+        log.record("run", Path::new("/f"), (1, 10, 10), [2; 32]);
+        assert!(log
+            .check("run", Path::new("/f"), "f", Some([2; 32]))
+            .is_ok());
     }
 
     #[test]

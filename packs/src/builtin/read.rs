@@ -5,7 +5,8 @@
 //! the window. Binary files (a NUL byte in the first 8 KiB) and files over
 //! [`MAX_FILE_BYTES`] are refused; bytes that are not UTF-8 are shown as U+FFFD. The file is
 //! opened race-free ([`Workspace::open`]); a `.env` file is read with a note that it may hold
-//! secrets.
+//! secrets. A UTF-8 byte order mark is not text: line 1 is shown without it, with a note
+//! (`write` keeps it in the file).
 //!
 //! In a program (a `run_code` sub-call) the window is the whole file up to
 //! [`PROGRAM_MAX_BYTES`] with no line cut; a read cut by that cap says so
@@ -13,7 +14,6 @@
 //! is recorded for `write`'s check.
 
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
-use std::path::Path;
 use std::sync::Arc;
 
 use ptc_schema::{ParameterSpec, ValueSpec};
@@ -23,6 +23,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::beneath::Access;
 use super::data_caps::{thousands, PROGRAM_MAX_BYTES};
+use super::file_form;
 use super::partial_reads::{Digest, Hashing, ReadLog};
 use super::shared::{self, arg_str, blocking, location, whole_number};
 use super::workspace::Workspace;
@@ -30,6 +31,9 @@ use ptc::presentation::{ReadFileLine, ToolCallKind, ToolCallView, ToolResultView
 use ptc::ContentBlock;
 use ptc::ToolDefinition;
 use ptc::ToolError;
+
+/// A UTF-8 byte order mark's bytes.
+const BOM_BYTES: &[u8] = b"\xEF\xBB\xBF";
 
 /// Lines returned when `limit` is absent.
 pub const DEFAULT_LIMIT: u64 = 2000;
@@ -102,6 +106,8 @@ struct Seen {
     capped: bool,
     /// The first line shown that was not valid UTF-8.
     not_utf8: Option<u64>,
+    /// Line 1 was shown without the byte order mark it began with.
+    bom: bool,
     /// The sha256 of the file's bytes (in a program).
     digest: Option<Digest>,
 }
@@ -244,10 +250,17 @@ fn note_program_read(ctx: &ptc::ToolRunContext, log: &ReadLog, out: &Output, see
     if !said.is_empty() {
         ctx.cut_short(said.join("; "));
     }
+    let mut notes = Vec::new();
     if let Some(line) = seen.not_utf8 {
-        ctx.note(format!(
+        notes.push(format!(
             "not valid UTF-8 from line {line} (those bytes read as \u{FFFD}; write refuses the file)"
         ));
+    }
+    if seen.bom {
+        notes.push(file_form::bom_note(&out.path));
+    }
+    if !notes.is_empty() {
+        ctx.note(notes.join("; "));
     }
 }
 
@@ -264,7 +277,7 @@ fn read(
     let limit = whole_number(args.limit, "limit", caps.default_limit, 1)?;
     let target = ws.resolve(&args.file_path, "file_path")?;
     if !target.exists {
-        let guess = case_sibling(ws, &target.path)
+        let guess = shared::case_sibling(ws, &target.path)
             .map(|name| format!(" Did you mean `{name}`?"))
             .unwrap_or_default();
         return Err(ToolError::new(format!(
@@ -312,6 +325,8 @@ fn read(
     let mut buf = Vec::new();
     // The first line shown that was not valid UTF-8.
     let mut not_utf8 = None;
+    // Line 1 began with a UTF-8 byte order mark (not in its text).
+    let mut bom = false;
     let last_wanted = offset.saturating_add(limit - 1);
     // Lines up to the end of the window, one by one.
     while number < last_wanted && !window_full {
@@ -325,7 +340,13 @@ fn read(
         };
         number += 1;
         if number >= offset {
-            let text = String::from_utf8_lossy(shared::strip_eol(&buf));
+            let mut line = shared::strip_eol(&buf);
+            if number == 1 {
+                if let Some(rest) = line.strip_prefix(BOM_BYTES) {
+                    (line, bom) = (rest, true);
+                }
+            }
+            let text = String::from_utf8_lossy(line);
             if matches!(text, std::borrow::Cow::Owned(_)) {
                 not_utf8.get_or_insert(number);
             }
@@ -359,10 +380,15 @@ fn read(
         last_whole: window_end - u64::from(line_cut),
         capped: window_full,
         not_utf8,
+        bom,
         digest: reader.into_inner().finish(),
     };
     let out = Output {
-        note: notes(shared::secrets_note(&target.path), not_utf8),
+        note: notes(
+            shared::secrets_note(&target.path),
+            not_utf8,
+            bom.then(|| file_form::bom_note(&target.display)),
+        ),
         full_path: target.path,
         path: target.display,
         offset,
@@ -374,37 +400,17 @@ fn read(
     Ok((out, seen))
 }
 
-/// The one entry beside the missing `path` whose name differs from its name only in case
-/// (`Readme.md` for `README.md`), root-relative, when exactly one does and it may be read.
-fn case_sibling(ws: &Workspace, path: &Path) -> Option<String> {
-    let name = path.file_name()?.to_str()?.to_lowercase();
-    let parent = path.parent()?;
-    let mut same = std::fs::read_dir(parent).ok()?.flatten().filter(|entry| {
-        entry
-            .file_name()
-            .to_str()
-            .is_some_and(|n| n.to_lowercase() == name)
-    });
-    let one = parent.join(same.next()?.file_name());
-    if same.next().is_some() {
-        return None;
-    }
-    let found = ws.resolve(one.to_str()?, "file_path").ok()?;
-    Some(found.display)
-}
-
-/// The secrets note, and one for lines that were not valid UTF-8 (from line `not_utf8` on).
-fn notes(secrets: Option<String>, not_utf8: Option<u64>) -> Option<String> {
+/// The secrets note, one for lines that were not valid UTF-8 (from line `not_utf8` on), and
+/// the one for a byte order mark left out of line 1 (`bom`).
+fn notes(secrets: Option<String>, not_utf8: Option<u64>, bom: Option<String>) -> Option<String> {
     let encoding = not_utf8.map(|line| {
         format!(
             "not valid UTF-8 from line {line}: those bytes show as \u{FFFD}, and write and edit \
              refuse this file (convert it first, e.g. bash: iconv -f latin1 -t utf-8)"
         )
     });
-    match (secrets, encoding) {
-        (Some(a), Some(b)) => Some(format!("{a}; {b}")),
-        (a, b) => a.or(b),
-    }
+    let all: Vec<String> = [secrets, encoding, bom].into_iter().flatten().collect();
+    (!all.is_empty()).then(|| all.join("; "))
 }
 
 /// `     1\ttext` lines, then a note when the window is partial or empty.

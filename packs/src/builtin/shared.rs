@@ -8,6 +8,8 @@ use serde_json::Value;
 use ptc::presentation::{FileLocation, ToolResult};
 use ptc::{codes, ToolError, ToolErrorInfo};
 
+use super::workspace::Workspace;
+
 /// Hides from a directory search the files a policy would deny: a file is hidden when the
 /// registry's guards would deny the same call aimed at just that file (its `path` argument
 /// replaced by the file's root-relative path).
@@ -106,6 +108,27 @@ pub(crate) fn size(bytes: u64) -> String {
         unit += 1;
     }
     format!("{value:.1} {}", UNITS[unit])
+}
+
+/// `bytes` as a whole number of KiB, MiB or GiB (`1 MiB`) when it is one, else [`size`].
+pub(crate) fn whole_size(bytes: u64) -> String {
+    [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")]
+        .into_iter()
+        .find(|(unit, _)| bytes >= *unit && bytes.is_multiple_of(*unit))
+        .map_or_else(
+            || size(bytes),
+            |(unit, name)| format!("{} {name}", bytes / unit),
+        )
+}
+
+/// A duration in milliseconds as a model reads it: `30 min`, `2 s`, else `1500 ms`.
+pub(crate) fn millis(ms: u128) -> String {
+    match ms {
+        0 => "0 ms".to_string(),
+        ms if ms.is_multiple_of(60_000) => format!("{} min", ms / 60_000),
+        ms if ms.is_multiple_of(1_000) => format!("{} s", ms / 1_000),
+        ms => format!("{ms} ms"),
+    }
 }
 
 /// The note a file named `.env` or `.env.*` is read with: such files are not denied by
@@ -345,4 +368,23 @@ pub(crate) fn window_footer(value: &Value, what: &str, empty: &str, shown_nothin
         out.push_str(&format!("[{note}]\n"));
     }
     out
+}
+
+/// The one entry beside the missing `path` whose name differs from its name only in case
+/// (`Readme.md` for `README.md`), root-relative, when exactly one does and it may be read.
+pub(crate) fn case_sibling(ws: &Workspace, path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?.to_lowercase();
+    let parent = path.parent()?;
+    let mut same = std::fs::read_dir(parent).ok()?.flatten().filter(|entry| {
+        entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.to_lowercase() == name)
+    });
+    let one = parent.join(same.next()?.file_name());
+    if same.next().is_some() {
+        return None;
+    }
+    let found = ws.resolve(one.to_str()?, "file_path").ok()?;
+    Some(found.display)
 }

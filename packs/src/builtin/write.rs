@@ -6,7 +6,8 @@
 //! file is opened race-free ([`Workspace::open`]), checked (a regular file, not a protected
 //! one) and only then truncated and written through that descriptor. The result card shows the
 //! whole file for a new file, or the changed region with context when an existing text file is
-//! replaced.
+//! replaced. A replaced file keeps its CRLF line endings, BOM and final newline or lack of one
+//! (`file_form.rs`); in a program a `[note]` says what it kept that the content did not have.
 //!
 //! In a program, a write of a file the same run read only in part, or of one that changed
 //! since the run last read or wrote it (an `edit`, a command), is refused before anything is
@@ -24,6 +25,7 @@ use serde_json::json;
 
 use super::beneath::Access;
 use super::diff::{self, Hunk};
+use super::file_form::{self, Kept};
 use super::partial_reads::{self, ReadLog};
 use super::shared::{self, arg_str, blocking, location};
 use super::workspace::{Resolved, Workspace};
@@ -48,21 +50,9 @@ struct Output {
     bytes: u64,
     lines: u64,
     hunks: Vec<Hunk>,
-}
-
-/// Whether `text` has content and its last line has no line ending.
-fn lacks_final_newline(text: &str) -> bool {
-    !text.is_empty() && !text.ends_with('\n')
-}
-
-/// Drops exactly one final line ending (`\n` or `\r\n`): the one joined lines were ended with.
-fn trim_one_final_newline(content: &mut String) {
-    let body = content
-        .strip_suffix("\r\n")
-        .or_else(|| content.strip_suffix('\n'));
-    if let Some(len) = body.map(str::len) {
-        content.truncate(len);
-    }
+    /// What the file kept of its form that the content did not have (said in a note).
+    #[serde(skip)]
+    kept: Kept,
 }
 
 /// The `write` tool; in a program it refuses files the run read only in part, or that changed
@@ -71,8 +61,8 @@ pub(crate) fn tool(ws: Arc<Workspace>, log: Arc<ReadLog>) -> ToolDefinition {
     ToolDefinition::builder("write")
         .path_arguments(ws.path_arguments(&[("file_path", None)]))
         .description(
-            "Create or fully replace a UTF-8 text file. An existing file keeps its CRLF line \
-             endings and its final newline or lack of one (change that with edit).",
+            "Create or fully replace a UTF-8 text file. A replaced file keeps its CRLF line \
+             endings, BOM, and final newline or lack of one, whatever the content has there.",
         )
         .parameters(
             ParameterSpec::new()
@@ -102,7 +92,14 @@ pub(crate) fn tool(ws: Arc<Workspace>, log: Arc<ReadLog>) -> ToolDefinition {
             let run = ctx
                 .in_program()
                 .then(|| ctx.execution().root_call_id().to_string());
-            async move { blocking(move || write(&ws, args, run.as_deref().map(|r| (r, &*log)))).await }
+            async move {
+                let out =
+                    blocking(move || write(&ws, args, run.as_deref().map(|r| (r, &*log)))).await?;
+                if let Some(note) = out.kept.note(&out.path).filter(|_| ctx.in_program()) {
+                    ctx.note(note);
+                }
+                Ok(out)
+            }
         })
         .render(|_, value| {
             let verb = if value["created"] == true { "Created" } else { "Replaced" };
@@ -239,21 +236,12 @@ fn write(ws: &Workspace, args: Args, run: Option<(&str, &ReadLog)>) -> Result<Ou
     if !created {
         check_program_write(run, &target, Some(&file), &args.content, before.as_deref())?;
     }
-    // Content built from read's lines (which show no line endings) keeps a CRLF file's.
+    // Content built from read's lines (no line endings, no BOM) keeps the file's form.
     let mut args = args;
-    let crlf_file = before.as_deref().is_some_and(super::edit::uses_crlf);
-    let keeps_crlf = crlf_file && args.content.contains('\n') && !args.content.contains('\r');
-    if keeps_crlf {
-        args.content = args.content.replace('\n', "\r\n");
-    }
-    // Lines joined (and maybe ended with a newline) keep the file's final newline or its lack.
-    match before.as_deref() {
-        Some(old) if lacks_final_newline(old) => trim_one_final_newline(&mut args.content),
-        Some(old) if old.ends_with('\n') && lacks_final_newline(&args.content) => {
-            args.content.push_str(if crlf_file { "\r\n" } else { "\n" });
-        }
-        _ => {}
-    }
+    let kept = match before.as_deref() {
+        Some(old) => file_form::keep(old, &mut args.content),
+        None => Kept::default(),
+    };
     file.set_len(0)
         .and_then(|()| file.write_all_at(args.content.as_bytes(), 0))
         .and_then(|()| file.flush())
@@ -275,5 +263,6 @@ fn write(ws: &Workspace, args: Args, run: Option<(&str, &ReadLog)>) -> Result<Ou
         bytes: args.content.len() as u64,
         lines: shared::count_lines(&args.content),
         hunks,
+        kept,
     })
 }

@@ -8,6 +8,7 @@ mod bash;
 mod edit;
 mod glob;
 mod grep;
+mod line_endings;
 mod lsp;
 mod pack;
 mod paths;

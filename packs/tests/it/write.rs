@@ -277,3 +277,34 @@ async fn write_refuses_to_replace_a_file_that_is_not_utf8() {
     );
     assert_eq!(std::fs::read(f.root.join("kunden.conf")).unwrap(), latin1);
 }
+
+#[tokio::test]
+async fn write_in_a_program_refuses_the_second_of_two_raced_read_then_write_tasks() {
+    let f = Fixture::new();
+    f.file("counters.ini", "a=1\nb=1\n");
+    let read = json!({"file_path": "counters.ini"});
+    // Two tasks read the file at once, then each writes its change.
+    f.call_in_program("run", 1, "read", read.clone())
+        .await
+        .value();
+    f.call_in_program("run", 2, "read", read.clone())
+        .await
+        .value();
+    let first = json!({"file_path": "counters.ini", "content": "a=2\nb=1\n"});
+    f.call_in_program("run", 3, "write", first).await.value();
+    let second = json!({"file_path": "counters.ini", "content": "a=1\nb=2\n"});
+    let err = f
+        .call_in_program("run", 4, "write", second.clone())
+        .await
+        .error();
+    assert!(
+        err.starts_with("write refused: `counters.ini` was already written by this program"),
+        "{err}"
+    );
+    assert_eq!(f.read("counters.ini"), "a=2\nb=1\n");
+    // Read again, the task's write goes through.
+    f.call_in_program("run", 5, "read", read).await.value();
+    let rebuilt = json!({"file_path": "counters.ini", "content": "a=2\nb=2\n"});
+    f.call_in_program("run", 6, "write", rebuilt).await.value();
+    assert_eq!(f.read("counters.ini"), "a=2\nb=2\n");
+}

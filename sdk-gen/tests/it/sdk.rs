@@ -509,9 +509,10 @@ const CONTRACT: [&str; 22] = [
     "uncaught, it fails the run",
     "`URL`",
     "`structuredClone`",
-    "`Intl` (default en-US, UTC); no `fetch`, `process`, `Buffer`, files, network",
+    "`Intl` (Number/DateTime/List/RelativeTimeFormat, PluralRules, Collator; en-US, UTC); no \
+     `fetch`, `process`, `Buffer`, files, network",
     "120 s, 256 MiB heap, 10,000 calls (10 at once)",
-    "past 50,000 characters",
+    "past 50,000 chars",
     "Promise.all([tools.x(",
     "try {",
     "return { a, b, c };",
@@ -535,7 +536,8 @@ fn b55_code_only_guidance_states_the_runtime_contract() {
         "the declarations follow in code_section"
     );
     assert!(
-        text.len() < 1_200,
+        // 1,200 until the Intl subset was named (a tester could not tell which constructors exist).
+        text.len() < 1_260,
         "guidance should stay short: {} bytes",
         text.len()
     );
@@ -559,7 +561,7 @@ fn guidance_states_the_limits_in_force() {
     };
     for text in [code_only_guidance(&tight), sdk_section(&[], &tight)] {
         assert!(
-            text.contains("- Limits: 1.5 s, 64 MiB heap, 50 calls (3 at once), results cut to head and tail past 1,234,567 characters."),
+            text.contains("- Limits: 1.5 s, 64 MiB heap, 50 calls (3 at once), results cut to head and tail past 1,234,567 chars."),
             "{text}"
         );
     }
@@ -571,7 +573,7 @@ fn guidance_states_the_limits_in_force() {
         max_result_chars: 999,
     };
     assert!(code_only_guidance(&odd)
-        .contains("- Limits: 250 ms, 1,000,000 bytes heap, 12,345 calls (1 at once), results cut to head and tail past 999 characters."));
+        .contains("- Limits: 250 ms, 1,000,000 bytes heap, 12,345 calls (1 at once), results cut to head and tail past 999 chars."));
 }
 
 #[test]
@@ -593,7 +595,7 @@ fn b56_sdk_section_is_guidance_plus_declarations() {
         assert!(prose.contains(needle), "missing {needle:?} in:\n{prose}");
     }
     assert!(
-        prose.len() < 1_320,
+        prose.len() < 1_380,
         "preamble should stay short: {} bytes",
         prose.len()
     );

@@ -250,7 +250,10 @@ pub(crate) fn tool(bg: Background) -> ToolDefinition {
                     ValueSpec::integer().describe("Absent if a signal ended it."),
                 )
                 .property("signal", ValueSpec::string())
-                .required_property("stdout", ValueSpec::string().describe("Its last 1 MiB (stderr too)."))
+                .required_property(
+                    "stdout",
+                    ValueSpec::string().describe("Last 1 MiB at most; same for stderr."),
+                )
                 .required_property("stderr", ValueSpec::string())
                 .required_property(
                     "output",

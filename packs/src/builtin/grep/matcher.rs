@@ -1,5 +1,7 @@
 //! The matcher `grep` searches with: ripgrep's regex matcher, bounded and cancellable.
 //!
+//! - Lines end in `\n` or `\r\n` (ripgrep's CRLF mode): `$` matches before either, and a
+//!   match never takes the `\r`.
 //! - The compiled pattern is capped ([`MAX_REGEX_BYTES`], [`MAX_DFA_BYTES`]): `a{100000}` is
 //!   refused as invalid arguments instead of taking a gigabyte and minutes.
 //! - Every time the searcher asks for a candidate line or a match (once per buffer of lines,
@@ -36,8 +38,11 @@ pub(super) struct CancellableMatcher {
 impl CancellableMatcher {
     /// Compile `pattern` within the size limits; `Err` is the reason it is refused.
     pub(super) fn new(pattern: &str, signal: CancellationToken) -> Result<Self, String> {
+        // Anchors at line boundaries, in CRLF mode, as `rg --crlf`: `$` matches before a
+        // `\r\n` as well as a `\n`, so `;$` finds the lines of a Windows file too.
         let inner = RegexMatcherBuilder::new()
-            .line_terminator(Some(b'\n'))
+            .multi_line(true)
+            .crlf(true)
             .size_limit(MAX_REGEX_BYTES)
             .dfa_size_limit(MAX_DFA_BYTES)
             .build(pattern)

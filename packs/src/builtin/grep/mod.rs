@@ -19,6 +19,7 @@
 //! searched through that descriptor; the deny paths are pruned from the walk and counted.
 
 mod matcher;
+mod pages;
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -27,6 +28,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use grep_matcher::LineTerminator;
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkMatch};
 use ignore::{WalkBuilder, WalkState};
 use matcher::CancellableMatcher;
@@ -113,10 +115,14 @@ struct Output {
     /// A pattern between slashes: the note saying patterns take no delimiters.
     #[serde(skip)]
     delimited: Option<String>,
+    /// The digests of the matches this page skipped, and of every match through its end.
+    #[serde(skip)]
+    digests: (pages::Digest, pages::Digest),
 }
 
 /// The `grep` tool.
 pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
+    let pages = Arc::new(pages::Pages::default());
     let builder = ToolDefinition::builder("grep")
         .path_arguments(ws.path_arguments(&[("path", Some("."))]))
         .description(
@@ -167,7 +173,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                             .required_property("line", ValueSpec::integer())
                             .required_property("text", ValueSpec::string()),
                     )
-                    .describe("One per matching line; `text` cut at 10,000 chars."),
+                    .describe("`text` cut at 10,000 chars."),
                 )
                 .required_property(
                     "total",
@@ -184,7 +190,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
         ))
         .concurrency_safe(true)
         .execute(move |args: Args, ctx| {
-            let ws = ws.clone();
+            let (ws, pages) = (ws.clone(), pages.clone());
             let signal = ctx.signal().clone();
             let filter = PolicyFilter::of(&ctx);
             let caps = match ctx.in_program() {
@@ -198,9 +204,21 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 },
             };
             async move {
+                let search = (
+                    args.pattern.clone(),
+                    args.path.clone(),
+                    args.include.clone(),
+                );
                 let out = blocking(move || grep(&ws, args, &signal, &filter, caps)).await?;
                 if ctx.in_program() {
-                    note_program_cuts(&ctx, &out);
+                    let end = out.offset + out.matches.len() as u64;
+                    let shifted = pages.page(
+                        ctx.execution().root_call_id(),
+                        search,
+                        (out.offset, out.digests.0),
+                        (end, out.digests.1),
+                    );
+                    note_program_cuts(&ctx, &out, shifted);
                 }
                 Ok(out)
             }
@@ -219,9 +237,9 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
 }
 
 /// In a program, say what the caps and the walk left out (matches past the cap, files not
-/// searched, lines cut, denied or too deep entries, ignored files) and why a `/…/` pattern
-/// found nothing.
-fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output) {
+/// searched, lines cut, denied or too deep entries, ignored files), why a `/…/` pattern
+/// found nothing, and that the matches a page skips changed since the last page (`shifted`).
+fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output, shifted: Option<String>) {
     let mut notes = Vec::new();
     if out.truncated {
         let kept = out.matches.len() as u64;
@@ -250,7 +268,7 @@ fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output) {
         ctx.cut_short(notes.join("; "));
     }
     // Not cuts: what the program got is all there is, but not what it may think.
-    let mut said: Vec<String> = out.delimited.iter().cloned().collect();
+    let mut said: Vec<String> = out.delimited.iter().cloned().chain(shifted).collect();
     if out.lossy_lines > 0 {
         said.push(format!(
             "{} matching line(s) not UTF-8, shown with U+FFFD for the bytes that are not \
@@ -373,6 +391,7 @@ impl Sink for FileSink<'_> {
 fn searcher() -> Searcher {
     SearcherBuilder::new()
         .line_number(true)
+        .line_terminator(LineTerminator::crlf())
         .binary_detection(BinaryDetection::quit(b'\x00'))
         .heap_limit(Some(MAX_LINE_BYTES))
         .build()
@@ -382,6 +401,7 @@ fn searcher() -> Searcher {
 fn text_searcher() -> Searcher {
     SearcherBuilder::new()
         .line_number(true)
+        .line_terminator(LineTerminator::crlf())
         .binary_detection(BinaryDetection::none())
         .heap_limit(Some(MAX_LINE_BYTES))
         .build()
@@ -519,22 +539,32 @@ fn grep(
         return Err(ToolError::new("grep was cancelled"));
     }
     let out = out.into_inner().unwrap_or_else(|e| e.into_inner());
-    let matches: Vec<Match> = out
-        .kept
-        .into_iter()
-        .flat_map(|(path, lines)| {
-            lines
-                .into_iter()
-                .map(move |Found(line, text, cut, lossy)| Match {
-                    path: path.clone(),
-                    line,
-                    text,
-                    cut,
-                    lossy,
-                })
-        })
-        .skip(skip)
-        .collect();
+    let mut hasher = pages::Hasher::default();
+    let mut skipped = hasher.at();
+    let mut matches = Vec::new();
+    let all = out.kept.into_iter().flat_map(|(path, lines)| {
+        lines
+            .into_iter()
+            .map(move |Found(line, text, cut, lossy)| Match {
+                path: path.clone(),
+                line,
+                text,
+                cut,
+                lossy,
+            })
+    });
+    for (i, m) in all.enumerate() {
+        if i == skip {
+            skipped = hasher.at();
+        }
+        hasher.add(&m.path, &m.text);
+        if i >= skip {
+            matches.push(m);
+        }
+    }
+    if matches.is_empty() && skip > 0 {
+        skipped = hasher.at();
+    }
     Ok(Output {
         truncated: offset + (matches.len() as u64) < out.total,
         offset,
@@ -550,6 +580,7 @@ fn grep(
         ignored,
         path: args.path.unwrap_or_else(|| ".".to_string()),
         delimited: delimiters_note(&args.pattern, out.total > 0),
+        digests: (skipped, hasher.at()),
     })
 }
 

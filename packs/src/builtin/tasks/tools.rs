@@ -236,9 +236,10 @@ pub(crate) fn output_tool(bg: Background) -> ToolDefinition {
             bg.tasks.limits().max_output_bytes
         ))
         .code_description(format!(
-            "A task's output since the last read (so far while running; `wait` ≤ {cap} ms for \
-             the end; newest {} bytes kept).",
-            bg.tasks.limits().max_output_bytes
+            "A task's output since the last read (so far while running; `wait` ≤ {} for the \
+             end; newest {} kept).",
+            shared::millis(cap.into()),
+            shared::whole_size(bg.tasks.limits().max_output_bytes as u64)
         ))
         .parameters(
             ParameterSpec::new()
@@ -400,9 +401,9 @@ pub(crate) fn kill_tool(bg: Background) -> ToolDefinition {
             super::KILL_GRACE.as_millis()
         ))
         .code_description(format!(
-            "Stop a task (SIGTERM, SIGKILL after {} ms; a terminal_send task: SIGINT to its \
+            "Stop a task (SIGTERM, SIGKILL after {}; a terminal_send task: SIGINT to its \
              job). Returns at once.",
-            super::KILL_GRACE.as_millis()
+            shared::millis(super::KILL_GRACE.as_millis())
         ))
         .parameters(
             ParameterSpec::new()

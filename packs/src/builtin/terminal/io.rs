@@ -50,9 +50,10 @@ pub(crate) fn send_tool(bg: Background) -> ToolDefinition {
             SILENCE.as_millis()
         ))
         .code_description(format!(
-            "Send text to a terminal; waits for a prompt, an input read, {} ms of silence or \
-             {cap} ms; answers the unread output. Ctrl-C: `text: \"\\u0003\", submit: false`.",
-            SILENCE.as_millis()
+            "Send text to a terminal; waits for a prompt, an input read, {} of silence or \
+             {}; answers the unread output. Ctrl-C: `text: \"\\u0003\", submit: false`.",
+            shared::millis(SILENCE.as_millis()),
+            shared::millis(cap)
         ))
         .parameters(
             ParameterSpec::new()
@@ -211,7 +212,8 @@ pub(crate) fn read_tool(bg: Background) -> ToolDefinition {
              output instead."
         ))
         .code_description(format!(
-            "A terminal's unread output, newest `count` lines (`wait` ≤ {cap} ms)."
+            "A terminal's unread output, newest `count` lines (`wait` ≤ {}).",
+            shared::millis(cap.into())
         ))
         .parameters(
             ParameterSpec::new()

@@ -89,8 +89,8 @@ pub(crate) fn open_tool(bg: Background) -> ToolDefinition {
         ))
         .code_description(format!(
             "A terminal (sandboxed like bash) whose shell/REPL state lasts across calls; answers \
-             once it waits for input. Closed after {} ms unused; ≤ {} open.",
-            limits.idle_timeout.as_millis(),
+             once it waits for input. Closed after {} unused; ≤ {} open.",
+            crate::builtin::shared::millis(limits.idle_timeout.as_millis()),
             limits.max_terminals,
         ))
         .parameters(

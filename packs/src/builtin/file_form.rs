@@ -1,0 +1,154 @@
+//! What `write` keeps of the file it replaces, whatever the content says there: its CRLF line
+//! endings, its UTF-8 byte order mark, and its final newline or lack of one.
+//!
+//! `read` shows lines without their endings and without a leading BOM, so content a program
+//! builds from them (`lines.map(l => l.text).join("\n")`) says nothing of either; writing it
+//! as given would turn a Windows file's endings to LF, drop its BOM or its final newline.
+//! Each thing kept is said ([`Kept::note`]): in a program as a `[note]` on the write, so a
+//! program that meant to change them learns that it did not (bash changes line endings; edit
+//! adds or drops a final newline).
+
+/// The UTF-8 byte order mark.
+pub(crate) const BOM: char = '\u{FEFF}';
+
+/// What [`keep`] changed in the content to keep the replaced file's form.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct Kept {
+    /// The content's `\n` were written as `\r\n`.
+    crlf: bool,
+    /// A BOM was put before the content.
+    bom: bool,
+    /// A final newline was added (`Some(true)`) or dropped (`Some(false)`).
+    final_newline: Option<bool>,
+}
+
+impl Kept {
+    /// What was kept of `shown`, for a note: `` `a.ini` kept its CRLF line endings (…) ``.
+    pub(crate) fn note(&self, shown: &str) -> Option<String> {
+        let mut what = Vec::new();
+        if self.crlf {
+            what.push(
+                "CRLF line endings (the content's \\n written as \\r\\n; bash converts them)",
+            );
+        }
+        if self.bom {
+            what.push("UTF-8 byte order mark (put back before the content)");
+        }
+        match self.final_newline {
+            Some(true) => what.push("final newline (one added)"),
+            Some(false) => what.push("lack of a final newline (the content's last one dropped)"),
+            None => {}
+        }
+        (!what.is_empty()).then(|| format!("`{shown}` kept its {}", what.join(", ")))
+    }
+}
+
+/// What a BOM read from line 1 of `shown` becomes: not text, and kept by `write`.
+pub(crate) fn bom_note(shown: &str) -> String {
+    format!("`{shown}` starts with a UTF-8 byte order mark, not in line 1's text (write keeps it)")
+}
+
+/// Whether every line of `text` ends in CRLF (and one does).
+pub(crate) fn uses_crlf(text: &str) -> bool {
+    let lines = text.matches('\n').count();
+    lines > 0 && text.matches("\r\n").count() == lines
+}
+
+/// Whether `text` has content and its last line has no line ending.
+fn lacks_final_newline(text: &str) -> bool {
+    !text.is_empty() && !text.ends_with('\n')
+}
+
+/// Change `content`, which replaces a file that held `before`, so that the file keeps its CRLF
+/// line endings (content with a `\r` anywhere is taken as written), its BOM, and its final
+/// newline or lack of one; say what was changed.
+pub(crate) fn keep(before: &str, content: &mut String) -> Kept {
+    let mut kept = Kept::default();
+    let crlf_file = uses_crlf(before);
+    if crlf_file && content.contains('\n') && !content.contains('\r') {
+        *content = content.replace('\n', "\r\n");
+        kept.crlf = true;
+    }
+    if before.starts_with(BOM) && !content.starts_with(BOM) {
+        content.insert(0, BOM);
+        kept.bom = true;
+    }
+    // Only the BOM: no line, no final newline to keep or lack.
+    let body = |text: &str| text.strip_prefix(BOM).unwrap_or(text).is_empty();
+    if body(before) || body(content) {
+        return kept;
+    }
+    if lacks_final_newline(before) {
+        let trimmed = content
+            .strip_suffix("\r\n")
+            .or_else(|| content.strip_suffix('\n'))
+            .map(str::len);
+        if let Some(len) = trimmed {
+            content.truncate(len);
+            kept.final_newline = Some(false);
+        }
+    } else if lacks_final_newline(content) {
+        content.push_str(if crlf_file { "\r\n" } else { "\n" });
+        kept.final_newline = Some(true);
+    }
+    kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kept(before: &str, content: &str) -> (String, Kept) {
+        let mut content = content.to_string();
+        let kept = keep(before, &mut content);
+        (content, kept)
+    }
+
+    #[test]
+    fn a_crlf_file_keeps_its_endings_and_says_so() {
+        let (text, k) = kept("a\r\nb\r\n", "A\nB\n");
+        assert_eq!(text, "A\r\nB\r\n");
+        assert_eq!(
+            k.note("a.ini").unwrap(),
+            "`a.ini` kept its CRLF line endings (the content's \\n written as \\r\\n; bash \
+             converts them)"
+        );
+        // Content with a `\r` is taken as written.
+        assert_eq!(kept("a\r\nb\r\n", "A\r\nB\n").0, "A\r\nB\n");
+    }
+
+    #[test]
+    fn the_final_newline_or_its_lack_is_kept_and_said() {
+        let (text, k) = kept("a\nb\n", "A\nB");
+        assert_eq!(text, "A\nB\n");
+        assert_eq!(
+            k.note("f").unwrap(),
+            "`f` kept its final newline (one added)"
+        );
+        let (text, k) = kept("a\nb", "A\nB\n");
+        assert_eq!(text, "A\nB");
+        assert!(k.note("f").unwrap().contains("lack of a final newline"));
+        let (text, k) = kept("a\r\nb\r\n", "A\nB");
+        assert_eq!(text, "A\r\nB\r\n");
+        assert!(k.crlf && k.final_newline == Some(true));
+    }
+
+    #[test]
+    fn a_bom_is_put_back_once_and_said() {
+        let (text, k) = kept("\u{FEFF}a\n", "A\n");
+        assert_eq!(text, "\u{FEFF}A\n");
+        assert!(k.note("f").unwrap().contains("UTF-8 byte order mark"));
+        let (text, k) = kept("\u{FEFF}a\n", "\u{FEFF}A\n");
+        assert_eq!(text, "\u{FEFF}A\n");
+        assert_eq!(k, Kept::default());
+    }
+
+    #[test]
+    fn content_in_the_file_s_form_or_an_empty_file_changes_nothing() {
+        for (before, content) in [("a\n", "b\n"), ("a", "b"), ("", "b"), ("a\n", "")] {
+            let (text, k) = kept(before, content);
+            assert_eq!(text, content, "{before:?}");
+            assert!(k == Kept::default() && k.note("f").is_none(), "{before:?}");
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! Line endings, byte order marks and final newlines across the file tools: `grep`'s `$`
+//! before CRLF, `edit` refusing an edit that changes nothing, `write` keeping a file's form
+//! and saying so in a program, `read` leaving a BOM out of line 1 with a note.
+
+use crate::builtin_support;
+
+use builtin_support::Fixture;
+use serde_json::{json, Value};
+
+fn match_sites(v: &Value) -> Vec<String> {
+    v["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| format!("{}:{}", m["path"].as_str().unwrap(), m["line"]))
+        .collect()
+}
+
+#[tokio::test]
+async fn grep_anchors_dollar_before_crlf_and_drops_the_cr_from_the_text() {
+    let f = Fixture::new();
+    f.file("win.ts", "let a = 1;\r\nlet b = 2\r\nlet c = 3;\r\n");
+    f.file("unix.ts", "let d = 4;\n");
+    let v = f
+        .call("grep", json!({"pattern": ";$"}))
+        .await
+        .value()
+        .clone();
+    assert_eq!(match_sites(&v), ["unix.ts:1", "win.ts:1", "win.ts:3"]);
+    assert_eq!(v["matches"][1]["text"], "let a = 1;");
+    let v = f
+        .call("grep", json!({"pattern": r"^let \w = \d$"}))
+        .await
+        .value()
+        .clone();
+    assert_eq!(match_sites(&v), ["win.ts:2"]);
+}
+
+#[tokio::test]
+async fn edit_refuses_crlf_to_lf_as_a_change_that_changes_nothing() {
+    let f = Fixture::new();
+    f.file("app.ini", "a=1\r\nb=2\r\n");
+    for old in ["\r\n", "a=1\r\n"] {
+        let new = old.replace("\r\n", "\n");
+        let out = f
+            .call(
+                "edit",
+                json!({"file_path": "app.ini", "old_string": old, "new_string": new, "replace_all": true}),
+            )
+            .await;
+        let err = out.error();
+        assert!(
+            err.contains("`app.ini` has CRLF line endings")
+                && err.contains("would leave the file unchanged; nothing was changed")
+                && err.contains("sed -i 's/\\r$//' FILE"),
+            "{err}"
+        );
+        assert_eq!(out.code(), Some("INVALID_ARGS"));
+    }
+    assert_eq!(f.read("app.ini"), "a=1\r\nb=2\r\n");
+}
+
+#[tokio::test]
+async fn write_in_a_program_says_what_the_replaced_file_kept() {
+    let f = Fixture::new();
+    f.file("app.ini", "a=1\r\nb=2\r\n");
+    f.file("plain.txt", "x\n");
+    let out = f
+        .call_in_program(
+            "run",
+            1,
+            "write",
+            json!({"file_path": "app.ini", "content": "A=1\nB=2"}),
+        )
+        .await;
+    assert_eq!(
+        out.note(),
+        Some(
+            "`app.ini` kept its CRLF line endings (the content's \\n written as \\r\\n; bash \
+             converts them), final newline (one added)"
+        )
+    );
+    assert_eq!(f.read("app.ini"), "A=1\r\nB=2\r\n");
+    // Content in the file's own form: nothing to say.
+    let out = f
+        .call_in_program(
+            "run",
+            2,
+            "write",
+            json!({"file_path": "plain.txt", "content": "y\n"}),
+        )
+        .await;
+    assert_eq!(out.note(), None);
+    assert_eq!(f.read("plain.txt"), "y\n");
+}
+
+#[tokio::test]
+async fn read_shows_line_one_without_its_bom_and_write_puts_it_back_once() {
+    let f = Fixture::new();
+    f.file("bom.csv", "\u{FEFF}id,name\n1,a\n");
+    let out = f
+        .call_in_program("run", 1, "read", json!({"file_path": "bom.csv"}))
+        .await;
+    let v = out.value();
+    assert_eq!(v["lines"][0]["text"], "id,name");
+    let said =
+        "`bom.csv` starts with a UTF-8 byte order mark, not in line 1's text (write keeps it)";
+    assert_eq!(out.note(), Some(said));
+    assert_eq!(v["note"], said);
+    let out = f
+        .call_in_program(
+            "run",
+            2,
+            "write",
+            json!({"file_path": "bom.csv", "content": "ID,NAME\n1,a\n"}),
+        )
+        .await;
+    assert_eq!(
+        out.note(),
+        Some("`bom.csv` kept its UTF-8 byte order mark (put back before the content)")
+    );
+    assert_eq!(f.read("bom.csv"), "\u{FEFF}ID,NAME\n1,a\n");
+    // Content that has the BOM already: written as given, no second one.
+    f.call_in_program("run", 3, "read", json!({"file_path": "bom.csv"}))
+        .await;
+    let out = f
+        .call_in_program(
+            "run",
+            4,
+            "write",
+            json!({"file_path": "bom.csv", "content": "\u{FEFF}id\n"}),
+        )
+        .await;
+    assert_eq!(out.note(), None);
+    assert_eq!(f.read("bom.csv"), "\u{FEFF}id\n");
+    // A window past line 1 says nothing of it.
+    let out = f
+        .call("read", json!({"file_path": "bom.csv", "offset": 2}))
+        .await;
+    assert_eq!(out.value()["note"], Value::Null);
+}
