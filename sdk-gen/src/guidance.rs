@@ -43,9 +43,9 @@ fn rules(limits: &RuntimeLimits) -> String {
 Map/Set/BigInt) or the last expression's. Return just what you need.
 - A failed call rejects with `ToolCallError` (`toolName`, `message`); uncaught, it fails the run. Await \
 all calls (not in `forEach`): at the end, pending ones stop and unfinished changes fail the run.
-- Globals: timers, `URL`, `TextEncoder`/`TextDecoder`, `atob`/`btoa`, `structuredClone`, \
+- Globals: timers, `URL`, `TextEncoder`/`Decoder`, `atob`/`btoa`, `structuredClone`, \
 `crypto.randomUUID()`, `Intl` (Number/DateTime/List/RelativeTimeFormat, PluralRules, Collator; \
-en-US, UTC); no `fetch`, `process`, `Buffer`, files, network.
+default en-US/UTC); no `fetch`, `process`, `Buffer`, files, network.
 - Limits: {}, {} heap, {} calls ({} at once), results cut to head and tail past {} chars.
 E.g.:
 ```ts

@@ -67,6 +67,7 @@ mod grep;
 mod lsp;
 mod partial_reads;
 mod path_glob;
+mod per_run;
 mod read;
 mod scratch;
 mod shared;

@@ -23,22 +23,20 @@
 //! A file the run never read is written as asked, as is one that is gone since; a successful
 //! write is what the run knows of the file from then on.
 //!
-//! Bounded: the last [`MAX_RUNS`] runs, [`MAX_PATHS`] files per run (past that, a run's
-//! further files are not remembered, and written as asked).
+//! Bounded: the last [`MAX_RUNS`](super::per_run::MAX_RUNS) runs, [`MAX_PATHS`] files per
+//! run (past that, a run's further files are not remembered, and written as asked).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, Read};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
 use sha2::{Digest as _, Sha256};
 
 use super::data_caps::thousands;
+use super::per_run::PerRun;
 
-/// Runs remembered (the oldest is forgotten first).
-pub const MAX_RUNS: usize = 32;
 /// Files remembered per run.
 pub const MAX_PATHS: usize = 256;
 
@@ -160,14 +158,12 @@ impl Seen {
 }
 
 /// What each run has seen, per file.
-type Runs = HashMap<String, HashMap<PathBuf, Seen>>;
-
 /// What recent runs read and wrote, shared by `read` and `write` (which record) and `write`
 /// (which checks).
 #[derive(Default)]
 pub(crate) struct ReadLog {
     /// The runs oldest first, and what each has seen.
-    runs: Mutex<(VecDeque<String>, Runs)>,
+    runs: PerRun<HashMap<PathBuf, Seen>>,
 }
 
 fn ranges_text(ranges: &[(u64, u64)]) -> String {
@@ -225,31 +221,20 @@ impl ReadLog {
 
     /// Whether run `run` knows something of `path` (so `write` must check it).
     pub(crate) fn knows(&self, run: &str, path: &Path) -> bool {
-        let guard = self.runs.lock().unwrap_or_else(|e| e.into_inner());
-        guard
-            .1
-            .get(run)
-            .is_some_and(|files| files.contains_key(path))
+        self.runs.get(run, |files| {
+            files.is_some_and(|files| files.contains_key(path))
+        })
     }
 
     /// Change what run `run` knows of `path` with `change` (remembering the run, and the file
     /// while the run has room).
     fn update(&self, run: &str, path: &Path, change: impl FnOnce(&mut Seen)) {
-        let mut guard = self.runs.lock().unwrap_or_else(|e| e.into_inner());
-        let (order, runs) = &mut *guard;
-        if !runs.contains_key(run) {
-            if order.len() >= MAX_RUNS {
-                if let Some(old) = order.pop_front() {
-                    runs.remove(&old);
-                }
+        self.runs.update(run, |files| {
+            if !files.contains_key(path) && files.len() >= MAX_PATHS {
+                return;
             }
-            order.push_back(run.to_string());
-        }
-        let files = runs.entry(run.to_string()).or_default();
-        if !files.contains_key(path) && files.len() >= MAX_PATHS {
-            return;
-        }
-        change(files.entry(path.to_path_buf()).or_default());
+            change(files.entry(path.to_path_buf()).or_default());
+        });
     }
 
     /// Why run `run` may not write `path` (shown as `shown`), whose bytes now hash to
@@ -261,52 +246,59 @@ impl ReadLog {
         shown: &str,
         current: Option<Digest>,
     ) -> Result<(), String> {
-        let mut guard = self.runs.lock().unwrap_or_else(|e| e.into_inner());
-        let Some(seen) = guard.1.get_mut(run).and_then(|files| files.get_mut(path)) else {
-            return Ok(());
-        };
-        if current.is_some_and(|now| now != seen.digest) {
-            let did = match seen.source {
-                Source::Read => "read",
-                Source::Wrote => "wrote",
-            };
-            return Err(format!(
-                "write refused: `{shown}` changed since this program {did} it (an edit or \
-                 command since then), so this content would undo that change; read it again and \
-                 rebuild the content. Nothing was written."
-            ));
-        }
-        // Parts of the program that read it at once, then write one after another: the first
-        // write used one read; content built from another would undo it. Each such read is
-        // refused once (its part of the program may read again and go on).
-        if seen.fresh == 0 && seen.stale > 0 {
-            seen.stale -= 1;
-            return Err(format!(
-                "write refused: `{shown}` was already written by this program since it read the \
-                 text this content may be built from (reads of one file running at once, then a \
-                 write each: the later write would undo the earlier one). Read it again after \
-                 that write and rebuild the content, or handle each file once (one task per \
-                 file, or one after another). Nothing was written."
-            ));
-        }
-        let unread = seen.unread();
-        if unread.is_empty() {
-            return Ok(());
-        }
-        let next = unread[0].0;
-        Err(format!(
-            "write refused: this program read `{shown}` only in part (lines {} of {}), so \
-             writing it would drop lines {}, never read. Read the rest first (offset={next}) and \
-             write all of it.",
-            ranges_text(&seen.ranges),
-            thousands(seen.total),
-            ranges_text(&unread),
-        ))
+        self.runs
+            .get(run, |files| match files.and_then(|f| f.get_mut(path)) {
+                Some(seen) => refusal(seen, shown, current),
+                None => Ok(()),
+            })
     }
+}
+
+/// Why a write of `shown`, whose bytes now hash to `current`, is refused by what the run saw
+/// of it, if it is (a refused stale read is used up).
+fn refusal(seen: &mut Seen, shown: &str, current: Option<Digest>) -> Result<(), String> {
+    if current.is_some_and(|now| now != seen.digest) {
+        let did = match seen.source {
+            Source::Read => "read",
+            Source::Wrote => "wrote",
+        };
+        return Err(format!(
+            "write refused: `{shown}` changed since this program {did} it (an edit or \
+             command since then), so this content would undo that change; read it again and \
+             rebuild the content. Nothing was written."
+        ));
+    }
+    // Parts of the program that read it at once, then write one after another: the first
+    // write used one read; content built from another would undo it. Each such read is
+    // refused once (its part of the program may read again and go on).
+    if seen.fresh == 0 && seen.stale > 0 {
+        seen.stale -= 1;
+        return Err(format!(
+            "write refused: `{shown}` was already written by this program since it read the \
+             text this content may be built from (reads of one file running at once, then a \
+             write each: the later write would undo the earlier one). Read it again after \
+             that write and rebuild the content, or handle each file once (one task per \
+             file, or one after another). Nothing was written."
+        ));
+    }
+    let unread = seen.unread();
+    if unread.is_empty() {
+        return Ok(());
+    }
+    let next = unread[0].0;
+    Err(format!(
+        "write refused: this program read `{shown}` only in part (lines {} of {}), so \
+         writing it would drop lines {}, never read. Read the rest first (offset={next}) and \
+         write all of it.",
+        ranges_text(&seen.ranges),
+        thousands(seen.total),
+        ranges_text(&unread),
+    ))
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::per_run::MAX_RUNS;
     use super::*;
 
     const D: Digest = [1; 32];
@@ -431,7 +423,7 @@ mod tests {
             log.record(&format!("r{i}"), Path::new("/f"), (1, 1, 20), D);
         }
         assert!(log.check("run", Path::new("/f"), "f", Some(D)).is_ok());
-        assert_eq!(log.runs.lock().unwrap().1.len(), MAX_RUNS);
+        assert_eq!(log.runs.len(), MAX_RUNS);
     }
 
     #[test]

@@ -492,3 +492,26 @@ async fn grep_counts_ignored_files_only_up_to_a_cap() {
         out.text()
     );
 }
+
+#[tokio::test]
+async fn grep_for_a_byte_order_mark_says_it_can_never_match_one() {
+    let f = Fixture::new();
+    f.file("bom.json", "\u{feff}{\"a\": 1}\n");
+    for pattern in ["^\\x{FEFF}", "\\uFEFF", "(?-u)\\xEF\\xBB\\xBF", "^\u{feff}"] {
+        let out = f.call("grep", json!({ "pattern": pattern })).await;
+        assert_eq!(out.value()["total"], 0, "{pattern}");
+        assert!(
+            out.text()
+                .contains("byte order mark is dropped before matching"),
+            "{pattern}: {}",
+            out.text()
+        );
+    }
+    let plain = f.call("grep", json!({ "pattern": "^\\{" })).await;
+    assert_eq!(
+        plain.value()["total"],
+        1,
+        "line 1 is matched without its BOM"
+    );
+    assert!(!plain.text().contains("byte order mark"));
+}

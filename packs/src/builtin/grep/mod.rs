@@ -112,7 +112,7 @@ struct Output {
     /// The `path` argument as given (`.` without one).
     #[serde(skip)]
     path: String,
-    /// A pattern between slashes: the note saying patterns take no delimiters.
+    /// What the pattern itself gets wrong (slashes taken for delimiters, a byte order mark).
     #[serde(skip)]
     delimited: Option<String>,
     /// The digests of the matches this page skipped, and of every match through its end.
@@ -579,8 +579,31 @@ fn grep(
         deep: limits.deep(),
         ignored,
         path: args.path.unwrap_or_else(|| ".".to_string()),
-        delimited: delimiters_note(&args.pattern, out.total > 0),
+        delimited: pattern_note(&args.pattern, out.total > 0),
         digests: (skipped, hasher.at()),
+    })
+}
+
+/// What the pattern itself gets wrong, whatever it found: the note for a pattern between
+/// slashes ([`delimiters_note`]) or one that looks for a byte order mark.
+fn pattern_note(pattern: &str, found: bool) -> Option<String> {
+    delimiters_note(pattern, found).or_else(|| bom_note(pattern))
+}
+
+/// For a pattern that looks for a UTF-8 byte order mark (the character, `\x{FEFF}`,
+/// `\uFEFF`, `\xEF\xBB\xBF`): the search drops a file's BOM before matching (as ripgrep
+/// does), so it can never match one.
+fn bom_note(pattern: &str) -> Option<String> {
+    let lower = pattern.to_ascii_lowercase();
+    let asks = pattern.contains('\u{feff}')
+        || ["\\x{feff}", "\\ufeff", "\\u{feff}", "\\xef\\xbb\\xbf"]
+            .iter()
+            .any(|form| lower.contains(form));
+    asks.then(|| {
+        "a UTF-8 byte order mark is dropped before matching (as ripgrep does), so no search \
+         finds one; `read` notes a file that starts with one, or use bash \
+         (`head -c3 FILE | od -c`)"
+            .to_string()
     })
 }
 
@@ -718,7 +741,7 @@ fn render(args: &Value, value: &Value) -> String {
             ),
             None => String::new(),
         };
-        let delimited = delimiters_note(arg_str(args, "pattern").unwrap_or_default(), false)
+        let delimited = pattern_note(arg_str(args, "pattern").unwrap_or_default(), false)
             .map(|note| format!("[{note}]\n"))
             .unwrap_or_default();
         return format!(
@@ -752,7 +775,7 @@ fn render(args: &Value, value: &Value) -> String {
     }
     text.push_str(&shared::hidden_note(value));
     text.push_str(&walk::notes(value));
-    if let Some(note) = delimiters_note(arg_str(args, "pattern").unwrap_or_default(), true) {
+    if let Some(note) = pattern_note(arg_str(args, "pattern").unwrap_or_default(), true) {
         text.push_str(&format!("\n[{note}]\n"));
     }
     if let Some(skipped) = value["skipped"].as_u64().filter(|&n| n > 0) {

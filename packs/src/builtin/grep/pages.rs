@@ -8,17 +8,16 @@
 //! that one ended hashes the matches it skips; when the two differ, the files changed between
 //! the pages, and the call's result says so in a `[note]`.
 //!
-//! Bounded: the last [`MAX_RUNS`] runs, [`MAX_SEARCHES`] searches per run.
+//! Bounded: the last [`MAX_RUNS`](super::super::per_run::MAX_RUNS) runs, [`MAX_SEARCHES`]
+//! searches per run.
 
-use std::collections::{HashMap, VecDeque};
-use std::sync::Mutex;
+use std::collections::HashMap;
 
 use sha2::{Digest as _, Sha256};
 
 use super::super::data_caps::thousands;
+use super::super::per_run::PerRun;
 
-/// Runs remembered (the oldest is forgotten first).
-pub const MAX_RUNS: usize = 32;
 /// Searches remembered per run.
 pub const MAX_SEARCHES: usize = 64;
 
@@ -51,13 +50,12 @@ pub(super) type Search = (String, Option<String>, Option<String>);
 type Ended = (u64, Digest);
 
 /// Each run's searches, by run id.
-type Runs = HashMap<String, HashMap<Search, Ended>>;
 
 /// What recent runs' searches saw, per search.
 #[derive(Default)]
 pub(crate) struct Pages {
     /// The runs oldest first, and what each run's searches saw.
-    runs: Mutex<(VecDeque<String>, Runs)>,
+    runs: PerRun<HashMap<Search, Ended>>,
 }
 
 impl Pages {
@@ -71,24 +69,16 @@ impl Pages {
         (offset, skipped): (u64, Digest),
         (end, through): Ended,
     ) -> Option<String> {
-        let mut guard = self.runs.lock().unwrap_or_else(|e| e.into_inner());
-        let (order, runs) = &mut *guard;
-        if !runs.contains_key(run) {
-            if order.len() >= MAX_RUNS {
-                if let Some(old) = order.pop_front() {
-                    runs.remove(&old);
-                }
+        let shifted = self.runs.update(run, |searches| {
+            let shifted = offset > 0
+                && searches
+                    .get(&search)
+                    .is_some_and(|&(ended, seen)| ended == offset && seen != skipped);
+            if searches.contains_key(&search) || searches.len() < MAX_SEARCHES {
+                searches.insert(search, (end, through));
             }
-            order.push_back(run.to_string());
-        }
-        let searches = runs.entry(run.to_string()).or_default();
-        let shifted = offset > 0
-            && searches
-                .get(&search)
-                .is_some_and(|&(ended, seen)| ended == offset && seen != skipped);
-        if searches.contains_key(&search) || searches.len() < MAX_SEARCHES {
-            searches.insert(search, (end, through));
-        }
+            shifted
+        });
         shifted.then(|| {
             format!(
                 "the {} match(es) this page skips are not the ones the previous pages \
