@@ -162,7 +162,7 @@ impl Seen {
 /// (which checks).
 #[derive(Default)]
 pub(crate) struct ReadLog {
-    /// The runs oldest first, and what each has seen.
+    /// What each recent run has seen, per file.
     runs: PerRun<HashMap<PathBuf, Seen>>,
 }
 

@@ -49,12 +49,10 @@ pub(super) type Search = (String, Option<String>, Option<String>);
 /// Where a run's page of a search ended, and the digest of every match up to there.
 type Ended = (u64, Digest);
 
-/// Each run's searches, by run id.
-
 /// What recent runs' searches saw, per search.
 #[derive(Default)]
 pub(crate) struct Pages {
-    /// The runs oldest first, and what each run's searches saw.
+    /// What each recent run's searches saw.
     runs: PerRun<HashMap<Search, Ended>>,
 }
 
