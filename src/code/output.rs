@@ -83,7 +83,9 @@ fn unfinished(left: &Left) -> bool {
 fn fate(left: &Left, ended: &str, changes: bool) -> String {
     let after = match changes {
         true => ": it may already have taken effect, so check before retrying",
-        false => " (it changes nothing: call it again if you need its result)",
+        false => {
+            " (it changes nothing, and code awaiting it never ran: call it again if you need it)"
+        }
     };
     match left {
         Left::Pending => format!("was still running when {ended} and was cancelled{after}"),

@@ -231,7 +231,7 @@ async fn b52_in_flight_subcalls_are_aborted_when_the_run_ends() {
     );
     assert!(
         r.text()
-            .contains(" sleep: was running when the program ended and was stopped (it changes nothing: call it again if you need its result)"),
+            .contains(" sleep: was running when the program ended and was stopped (it changes nothing, and code awaiting it never ran: call it again if you need it)"),
         "{}",
         r.text()
     );

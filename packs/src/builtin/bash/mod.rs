@@ -156,17 +156,21 @@ fn sandbox_note(out: &Output, mode: SandboxMode) -> Option<String> {
 /// unless the program reads `exit_code`, `signal` or `stderr` (a program that reads only
 /// `stdout` would take a failure for an empty answer).
 fn unread_failure_note(out: &Output) -> Option<String> {
-    let ended = match (out.exit_code, out.signal.as_deref()) {
+    let (ended, fields) = match (out.exit_code, out.signal.as_deref()) {
         (Some(0), _) | (None, None) => return None,
-        (Some(code), _) => format!("exited with code {code}"),
-        (None, Some(signal)) => format!("was killed by {signal}"),
+        (Some(code), _) => (format!("exited with code {code}"), "exit_code or stderr"),
+        // Killed, it has no exit_code: a program that tests `exit_code > 0` sees no failure.
+        (None, Some(signal)) => (
+            format!("was killed by {signal} (so it has no exit_code)"),
+            "signal or stderr",
+        ),
     };
     let stderr = match out.stderr.lines().find(|l| !l.trim().is_empty()) {
         Some(line) => format!("; stderr: {}", shared::cap_chars(line.trim(), 200)),
         None => "; stderr was empty".to_string(),
     };
     Some(format!(
-        "the command {ended} and the program never read its exit_code or stderr{stderr}"
+        "the command {ended} and the program never read its {fields}{stderr}"
     ))
 }
 
