@@ -235,3 +235,13 @@ impl Outcome {
         assert!(!self.text().contains("top secret"), "{}", self.text());
     }
 }
+
+/// A grep result's matches as `path:line`, in order.
+pub fn match_sites(v: &Value) -> Vec<String> {
+    v["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| format!("{}:{}", m["path"].as_str().unwrap(), m["line"]))
+        .collect()
+}

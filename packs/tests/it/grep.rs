@@ -6,18 +6,9 @@ use crate::builtin_support;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 
-use builtin_support::Fixture;
+use builtin_support::{match_sites, Fixture};
 use ptc::presentation::{SearchShape, ToolCallKind, ToolCallView, ToolResultView};
-use serde_json::{json, Value};
-
-fn match_paths(v: &Value) -> Vec<String> {
-    v["matches"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| format!("{}:{}", m["path"].as_str().unwrap(), m["line"]))
-        .collect()
-}
+use serde_json::json;
 
 #[tokio::test]
 async fn grep_returns_matching_lines_grouped_by_file_in_path_order() {
@@ -56,13 +47,13 @@ async fn grep_speaks_ripgrep_regex_syntax() {
         .await
         .value()
         .clone();
-    assert_eq!(match_paths(&v), ["a.txt:3"]);
+    assert_eq!(match_sites(&v), ["a.txt:3"]);
     let v = f
         .call("grep", json!({"pattern": "(?i)^foo$"}))
         .await
         .value()
         .clone();
-    assert_eq!(match_paths(&v), ["a.txt:1"]);
+    assert_eq!(match_sites(&v), ["a.txt:1"]);
 }
 
 #[tokio::test]
@@ -76,7 +67,7 @@ async fn grep_filters_files_with_one_include_glob() {
         .await
         .value()
         .clone();
-    assert_eq!(match_paths(&v), ["a.ts:1", "sub/e.ts:1"]);
+    assert_eq!(match_sites(&v), ["a.ts:1", "sub/e.ts:1"]);
     let v = f
         .call(
             "grep",
@@ -85,7 +76,7 @@ async fn grep_filters_files_with_one_include_glob() {
         .await
         .value()
         .clone();
-    assert_eq!(match_paths(&v), ["b.js:1", "c.jsx:1"]);
+    assert_eq!(match_sites(&v), ["b.js:1", "c.jsx:1"]);
     // A leading `./` anchors the glob at the searched directory.
     let v = f
         .call(
@@ -95,25 +86,25 @@ async fn grep_filters_files_with_one_include_glob() {
         .await
         .value()
         .clone();
-    assert_eq!(match_paths(&v), ["sub/e.ts:1"]);
+    assert_eq!(match_sites(&v), ["sub/e.ts:1"]);
     let v = f
         .call("grep", json!({"pattern": "needle", "include": "./*.ts"}))
         .await
         .value()
         .clone();
-    assert_eq!(match_paths(&v), ["a.ts:1"]);
+    assert_eq!(match_sites(&v), ["a.ts:1"]);
     let v = f
         .call("grep", json!({"pattern": "needle", "path": "sub"}))
         .await
         .value()
         .clone();
-    assert_eq!(match_paths(&v), ["sub/e.ts:1"]);
+    assert_eq!(match_sites(&v), ["sub/e.ts:1"]);
     let v = f
         .call("grep", json!({"pattern": "needle", "path": "d.rs"}))
         .await
         .value()
         .clone();
-    assert_eq!(match_paths(&v), ["d.rs:1"]);
+    assert_eq!(match_sites(&v), ["d.rs:1"]);
 }
 
 #[tokio::test]
@@ -131,7 +122,7 @@ async fn grep_searches_hidden_files_but_skips_binary_vcs_and_git_ignored_ones() 
         .value()
         .clone();
     // Hidden files are searched (glob finds them too); VCS metadata and .gitignored are not.
-    assert_eq!(match_paths(&v), [".hidden.txt:1", "text.txt:1"]);
+    assert_eq!(match_sites(&v), [".hidden.txt:1", "text.txt:1"]);
     // A binary file named explicitly is still skipped.
     let v = f
         .call("grep", json!({"pattern": "needle", "path": "bin.dat"}))
@@ -250,7 +241,7 @@ async fn grep_never_reads_outside_the_root() {
         .await
         .value()
         .clone();
-    assert_eq!(match_paths(&v), ["in.txt:1"]);
+    assert_eq!(match_sites(&v), ["in.txt:1"]);
     let abs = f.outside.join("secret.txt").display().to_string();
     for path in [
         "..",
@@ -354,7 +345,7 @@ async fn grep_searches_an_ignored_folder_named_as_path() {
         .value()
         .clone();
     assert_eq!(
-        match_paths(&v),
+        match_sites(&v),
         [
             "logs/old/notes.txt:1",
             "logs/server.log:2",

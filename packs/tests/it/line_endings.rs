@@ -4,17 +4,8 @@
 
 use crate::builtin_support;
 
-use builtin_support::Fixture;
+use builtin_support::{match_sites, Fixture};
 use serde_json::{json, Value};
-
-fn match_sites(v: &Value) -> Vec<String> {
-    v["matches"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| format!("{}:{}", m["path"].as_str().unwrap(), m["line"]))
-        .collect()
-}
 
 #[tokio::test]
 async fn grep_anchors_dollar_before_crlf_and_drops_the_cr_from_the_text() {
