@@ -394,7 +394,11 @@ mod tests {
         up.store(true, Ordering::SeqCst);
         log.close();
         assert_eq!(log.lost(), 0);
-        let expected: Vec<String> = (0..accepted).map(|n| format!("r{n}")).collect();
+        // Which ones were dropped depends on when the writer took its first record.
+        let expected: Vec<String> = (0..10)
+            .filter(|n| results[*n])
+            .map(|n| format!("r{n}"))
+            .collect();
         assert_eq!(*written.lock().unwrap(), expected, "in order, none lost");
     }
 
