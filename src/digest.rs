@@ -12,12 +12,12 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 /// formatting machinery per byte).
 pub fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        out.push(DIGITS[usize::from(b >> 4)] as char);
-        out.push(DIGITS[usize::from(b & 0xf)] as char);
+    let mut out = vec![0; bytes.len() * 2];
+    for (pair, b) in out.chunks_exact_mut(2).zip(bytes) {
+        pair[0] = DIGITS[usize::from(b >> 4)];
+        pair[1] = DIGITS[usize::from(b & 0xf)];
     }
-    out
+    String::from_utf8(out).expect("hex digits are ASCII")
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use code_support::*;
 use futures::FutureExt;
-use ptc::journal::{Entry, JournalStore, Journaling, MemoryJournal};
+use ptc::journal::{Batch, Entry, JournalStore, Journaling, MemoryJournal};
 use ptc::policy::approval::{ApprovalAnswer, ApprovalRequest};
 use ptc::session::SessionEvent;
 use ptc::{PreNext, PreToolDecision, ToolExecution, ToolRegistry};
@@ -131,7 +131,7 @@ fn tampered(store: &MemoryJournal, change: impl Fn(&mut Entry)) -> Arc<MemoryJou
     let mut entries = store.load(CALL_ID).unwrap();
     entries.iter_mut().for_each(change);
     let copy = MemoryJournal::new();
-    copy.append(CALL_ID, 0, &entries).unwrap();
+    copy.append(CALL_ID, 0, &Batch::of(&entries)).unwrap();
     copy
 }
 
@@ -180,7 +180,8 @@ fn cut_after(store: &MemoryJournal, last: impl Fn(&Entry) -> bool) -> Arc<Memory
         .position(last)
         .expect("the entry is recorded");
     let copy = MemoryJournal::new();
-    copy.append(CALL_ID, 0, &entries[..=end]).unwrap();
+    copy.append(CALL_ID, 0, &Batch::of(&entries[..=end]))
+        .unwrap();
     copy
 }
 
@@ -292,7 +293,7 @@ async fn a_call_waiting_for_approval_when_the_instance_died_is_asked_again_not_i
     let first = asking(&store, &hits, move |_| {
         let written = snapshot.load(CALL_ID).unwrap();
         let copy = MemoryJournal::new();
-        copy.append(CALL_ID, 0, &written).unwrap();
+        copy.append(CALL_ID, 0, &Batch::of(&written)).unwrap();
         if let Some(tx) = asked_tx.lock().unwrap().take() {
             let _ = tx.send(copy);
         }

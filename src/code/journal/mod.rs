@@ -39,8 +39,10 @@
 //!
 //! [`CodeConfig`]: super::CodeConfig
 
+mod batch;
 mod run;
 
+pub use batch::Batch;
 pub(crate) use run::{new_seed, Answer, Recorded, Repeat, RunJournal};
 
 use std::collections::BTreeMap;
@@ -140,13 +142,13 @@ pub struct JournalError(pub String);
 
 /// Where journals are kept: a run store's table, or memory.
 ///
-/// Entries of one run are numbered from 0; [`JournalStore::append`] writes `entries` as
-/// numbers `from..`, durably when it returns, and fails if any of those numbers is taken (an
+/// Entries of one run are numbered from 0; [`JournalStore::append`] writes a [`Batch`] of them
+/// as numbers `from..`, durably when it returns, and fails if any of those numbers is taken (an
 /// instance that lost the run must not write on). It is called from the engine's thread and
 /// from async tasks: it may block briefly (one transaction), never on the program.
 pub trait JournalStore: Send + Sync {
-    /// Append `entries` to `run`'s journal as numbers `from`, `from + 1`, ….
-    fn append(&self, run: &str, from: u64, entries: &[Entry]) -> Result<(), JournalError>;
+    /// Append `batch`'s entries to `run`'s journal as numbers `from`, `from + 1`, ….
+    fn append(&self, run: &str, from: u64, batch: &Batch) -> Result<(), JournalError>;
 
     /// Every entry of `run`'s journal, in order (empty for a run never journaled).
     fn load(&self, run: &str) -> Result<Vec<Entry>, JournalError>;
@@ -189,11 +191,19 @@ impl std::fmt::Debug for Journaling {
     }
 }
 
-/// Journals in memory, for tests and for replaying what was read from elsewhere.
+/// Journals in memory, for tests and for replaying what was read from elsewhere: each
+/// append kept as it came, as a store's row is, and read back on load.
 #[derive(Default)]
 pub struct MemoryJournal {
-    runs: Mutex<BTreeMap<String, Vec<Entry>>>,
+    runs: Mutex<BTreeMap<String, Journal>>,
     order: Mutex<Vec<String>>,
+}
+
+/// One run's appends and how many entries they hold.
+#[derive(Default)]
+struct Journal {
+    appends: Vec<Batch>,
+    len: u64,
 }
 
 impl MemoryJournal {
@@ -204,28 +214,33 @@ impl MemoryJournal {
 }
 
 impl JournalStore for MemoryJournal {
-    fn append(&self, run: &str, from: u64, entries: &[Entry]) -> Result<(), JournalError> {
+    fn append(&self, run: &str, from: u64, batch: &Batch) -> Result<(), JournalError> {
         let mut runs = self.runs.lock().unwrap_or_else(|e| e.into_inner());
         let journal = runs.entry(run.to_string()).or_insert_with(|| {
             self.order
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .push(run.to_string());
-            Vec::new()
+            Journal::default()
         });
-        if journal.len() as u64 != from {
+        if journal.len != from {
             return Err(JournalError(format!(
                 "{run}: entry {from} is not the next ({} are written)",
-                journal.len()
+                journal.len
             )));
         }
-        journal.extend_from_slice(entries);
+        journal.len += batch.len();
+        journal.appends.push(batch.clone());
         Ok(())
     }
 
     fn load(&self, run: &str) -> Result<Vec<Entry>, JournalError> {
         let runs = self.runs.lock().unwrap_or_else(|e| e.into_inner());
-        Ok(runs.get(run).cloned().unwrap_or_default())
+        let mut entries = Vec::new();
+        for batch in runs.get(run).map_or(&[][..], |j| &j.appends) {
+            entries.extend(batch.entries()?);
+        }
+        Ok(entries)
     }
 
     fn runs(&self) -> Result<Vec<String>, JournalError> {

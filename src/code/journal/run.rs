@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use ptc_engine::{nondeterminism, Deliveries, Delivery, FailureKind, RunFailure};
 use serde_json::Value;
 
-use super::{Entry, JournalStore, Journaling, Start};
+use super::{Batch, Entry, JournalStore, Journaling, Start};
 use crate::digest::sha256_hex;
 
 /// A recorded reading of the clock or delivery, still to replay.
@@ -68,7 +68,7 @@ struct State {
     /// Entries in the store.
     written: u64,
     /// Entries to write at the next flush.
-    pending: Vec<Entry>,
+    pending: Batch,
     /// The clock readings being recorded: the last one and how many times in a row.
     reading: Option<(f64, u64)>,
     /// Readings and deliveries still to replay, in order.
@@ -79,9 +79,9 @@ struct State {
     calls: HashMap<u64, (String, String)>,
     /// Recorded results.
     results: HashMap<u64, Answer>,
-    /// Live calls not yet on record (waiting to be admitted): tool, argument digest and
-    /// what repeating them would do.
-    unadmitted: HashMap<u64, (String, String, Repeat)>,
+    /// Live calls not yet on record (waiting to be admitted): number, tool, argument digest
+    /// and what repeating them would do. A few at a time: a list.
+    unadmitted: Vec<(u64, String, String, Repeat)>,
     /// Whether the program's return is recorded (or, live, was).
     returned: bool,
     /// The recorded end: the output and whether it was an error.
@@ -120,7 +120,7 @@ impl RunJournal {
                 let seed = start.seed.clone();
                 journaling
                     .store
-                    .append(run, 0, &[Entry::Start(start)])
+                    .append(run, 0, &Batch::of(&[Entry::Start(start)]))
                     .map_err(unwritable)?;
                 state.written = 1;
                 seed
@@ -189,7 +189,7 @@ impl RunJournal {
         state.reading = match state.reading.take() {
             Some((last, count)) if last == ms => Some((ms, count + 1)),
             Some((last, count)) => {
-                state.pending.push(Entry::Clock { ms: last, count });
+                state.pending.push(&Entry::Clock { ms: last, count });
                 Some((ms, 1))
             }
             None => Some((ms, 1)),
@@ -230,9 +230,7 @@ impl RunJournal {
             return Err(self.past_recording(&format!("call {name} (call {n})")));
         }
         // On record once admitted: a call that waits for a person is not in doubt.
-        state
-            .unadmitted
-            .insert(n, (name.to_string(), digest, repeat));
+        state.unadmitted.push((n, name.to_string(), digest, repeat));
         Ok(Recorded::Live)
     }
 
@@ -240,7 +238,7 @@ impl RunJournal {
     /// may change something.
     pub(crate) fn admitted(&self, n: u64) -> Result<(), RunFailure> {
         let mut state = self.lock();
-        let Some((name, args, repeat)) = state.unadmitted.remove(&n) else {
+        let Some((name, args, repeat)) = state.unadmit(n) else {
             return Ok(());
         };
         state.push(Entry::Call { n, name, args });
@@ -272,7 +270,7 @@ impl RunJournal {
         if state.results.contains_key(&n) {
             return Ok(());
         }
-        if let Some((name, args, _)) = state.unadmitted.remove(&n) {
+        if let Some((name, args, _)) = state.unadmit(n) {
             // Refused or closed before it ran: on record with how it ended.
             state.push(Entry::Call { n, name, args });
         }
@@ -323,7 +321,7 @@ impl RunJournal {
 
     fn flush(&self, state: &mut State) -> Result<(), RunFailure> {
         if let Some((ms, count)) = state.reading.take() {
-            state.pending.push(Entry::Clock { ms, count });
+            state.pending.push(&Entry::Clock { ms, count });
         }
         if state.pending.is_empty() {
             return Ok(());
@@ -331,7 +329,7 @@ impl RunJournal {
         self.store
             .append(&self.run, state.written, &state.pending)
             .map_err(unwritable)?;
-        state.written += state.pending.len() as u64;
+        state.written += state.pending.len();
         state.pending.clear();
         Ok(())
     }
@@ -436,9 +434,16 @@ impl State {
     /// Queue `entry` after the clock readings before it.
     fn push(&mut self, entry: Entry) {
         if let Some((ms, count)) = self.reading.take() {
-            self.pending.push(Entry::Clock { ms, count });
+            self.pending.push(&Entry::Clock { ms, count });
         }
-        self.pending.push(entry);
+        self.pending.push(&entry);
+    }
+
+    /// Take live call `n` off the unadmitted: its tool, argument digest and repeat.
+    fn unadmit(&mut self, n: u64) -> Option<(String, String, Repeat)> {
+        let i = self.unadmitted.iter().position(|(m, ..)| *m == n)?;
+        let (_, name, args, repeat) = self.unadmitted.swap_remove(i);
+        Some((name, args, repeat))
     }
 }
 

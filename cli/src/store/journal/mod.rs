@@ -31,7 +31,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
-use ptc::journal::{Entry, JournalError, JournalStore};
+use ptc::journal::{Batch, Entry, JournalError, JournalStore};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
@@ -78,6 +78,11 @@ mod sql {
     /// A new run's lease ($1 run, $2 owner, $3 lease ms, $4 ended); no row when it exists.
     pub const LEASE_NEW: &str = "INSERT INTO leases (run_id, owner, epoch, expires_ms, ended) \
         VALUES ($1, $2, 1, NOW_MS + $3, $4) ON CONFLICT (run_id) DO NOTHING";
+    /// Whether this owner holds the lease under this epoch ($1 run, $2 owner, $3 epoch): no
+    /// row when it is not theirs. An append checks it (the lease is renewed by a thread of its
+    /// own), holding the row so that no one takes it over before the append commits.
+    pub const LEASE_HELD: &str = "SELECT 1 FROM leases \
+        WHERE run_id = $1 AND owner = $2 AND epoch = $3 AND NOT ended FOR_SHARE";
     /// Extend a lease this owner holds under this epoch ($1 run, $2 owner, $3 lease ms,
     /// $4 epoch, $5 ended); no row when it is not theirs.
     pub const LEASE_KEEP: &str = "UPDATE leases SET expires_ms = NOW_MS + $3, ended = $5 \
@@ -358,16 +363,16 @@ impl RunJournals {
 }
 
 impl JournalStore for RunJournals {
-    fn append(&self, run: &str, from: u64, entries: &[Entry]) -> Result<(), JournalError> {
+    fn append(&self, run: &str, from: u64, batch: &Batch) -> Result<(), JournalError> {
         if self.handed_over.load(std::sync::atomic::Ordering::SeqCst) {
             return Err(JournalError(format!(
                 "run {run}: this instance is stopping and handed its runs over to the others"
             )));
         }
         // One row per append: a run's calls that change nothing are written together.
-        let body = serde_json::to_string(entries).map_err(|e| self.error(e))?;
+        let body = batch.json().to_owned();
         let from = i64::try_from(from).map_err(|e| self.error(e))?;
-        let ends = entries.iter().any(|e| matches!(e, Entry::End { .. }));
+        let ends = batch.ends();
         let (owner, lease_ms) = (self.lease.owner.as_str(), self.lease.ms());
         let epoch = self.held().get(run).copied();
         let fence = match (from, epoch) {

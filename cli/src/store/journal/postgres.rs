@@ -24,6 +24,7 @@ fn postgres(statement: &str) -> String {
     statement
         .replace("NOW_MS", NOW_MS)
         .replace("SKIP_LOCKED", "FOR UPDATE SKIP LOCKED")
+        .replace("FOR_SHARE", "FOR SHARE")
 }
 
 /// Work for the connection's thread.
@@ -150,6 +151,10 @@ impl JournalDb for PostgresJournal {
                 let leased = if new {
                     tx.execute(&postgres(sql::LEASE_NEW), &[&run, &owner, &lease_ms, &ends])
                         .await?
+                } else if !ends {
+                    let held = postgres(sql::LEASE_HELD);
+                    let row = tx.query_opt(&held, &[&run, &owner, &epoch]).await?;
+                    u64::from(row.is_some())
                 } else {
                     let keep = postgres(sql::LEASE_KEEP);
                     tx.execute(&keep, &[&run, &owner, &lease_ms, &epoch, &ends])

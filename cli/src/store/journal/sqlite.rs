@@ -16,6 +16,7 @@ fn sqlite(statement: &str) -> String {
     statement
         .replace("NOW_MS", NOW_MS)
         .replace(" SKIP_LOCKED", "")
+        .replace(" FOR_SHARE", "")
         .replace('$', "?")
 }
 
@@ -56,6 +57,17 @@ impl JournalDb for SqliteJournal {
             } => tx
                 .prepare_cached(&sqlite(sql::LEASE_NEW))
                 .and_then(|mut s| s.execute((run, owner, lease_ms, ends)))
+                .map_err(db)?,
+            // Under `BEGIN IMMEDIATE` no one else writes until this commits.
+            Fence::Held {
+                owner,
+                epoch,
+                ends: false,
+                ..
+            } => tx
+                .prepare_cached(&sqlite(sql::LEASE_HELD))
+                .and_then(|mut s| s.exists((run, owner, epoch)))
+                .map(usize::from)
                 .map_err(db)?,
             Fence::Held {
                 owner,
