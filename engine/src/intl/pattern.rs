@@ -113,7 +113,25 @@ pub(crate) fn fit(pattern: &str, widths: Widths, language: &str) -> String {
             'h' | 'H' | 'k' | 'K' => widths.hour.filter(|w| *w > run),
             _ => None,
         };
-        out.extend(std::iter::repeat_n(c, fitted.unwrap_or(run)));
+        let width = fitted.unwrap_or(run);
+        // Japanese and Korean write an abbreviated weekday after a day in parentheses
+        // (CLDR's `yMMMEd`: ja `y年M月d日(E)`, ko `y년 MMM d일 (E)`), a full one without, and
+        // so does Korean's long month with a year (`y년 MMMM d일 E`, as V8 prints it).
+        let korean_long = language == "ko" && widths.year.is_some() && widths.month == Some(4);
+        let bracket = matches!(language, "ja" | "ko")
+            && !korean_long
+            && matches!(c, 'E' | 'c' | 'e')
+            && run == 4
+            && width != 4
+            && chars[..i].contains(&'d')
+            && !out.ends_with('(');
+        if bracket {
+            out.push('(');
+        }
+        out.extend(std::iter::repeat_n(c, width));
+        if bracket {
+            out.push(')');
+        }
         i += run;
     }
     out
@@ -146,6 +164,27 @@ mod tests {
             ..short
         };
         assert_eq!(fit("h:mm a", two, "en"), "hh:mm a");
+    }
+
+    #[test]
+    fn an_abbreviated_weekday_after_a_day_is_bracketed_in_japanese_and_korean() {
+        let asked = |weekday| Widths {
+            year: Some(1),
+            month: Some(4),
+            day: Some(1),
+            weekday: Some(weekday),
+            ..Widths::default()
+        };
+        assert_eq!(fit("y年M月d日EEEE", asked(3), "ja"), "y年M月d日(EEE)");
+        assert_eq!(fit("y年M月d日EEEE", asked(4), "ja"), "y年M月d日EEEE");
+        assert_eq!(fit("y년 MMMM d일 EEEE", asked(3), "ko"), "y년 MMMM d일 EEE");
+        let month_day = Widths {
+            year: None,
+            ..asked(3)
+        };
+        assert_eq!(fit("MMMM d일 EEEE", month_day, "ko"), "MMMM d일 (EEE)");
+        assert_eq!(fit("(EEEE) a h:mm", asked(3), "ko"), "(EEE) a h:mm");
+        assert_eq!(fit("EEEE, d MMMM y", asked(3), "en"), "EEE, d MMMM y");
     }
 
     #[test]

@@ -148,6 +148,32 @@ engine_test! {
 }
 
 engine_test! {
+    async fn an_abbreviated_weekday_is_bracketed_after_a_japanese_or_korean_day() {
+        let d = "Date.UTC(2026, 10, 1, 3)";
+        let opts = "{ timeZone: 'UTC', year: 'numeric', month: 'long', day: 'numeric', weekday: 'short' }";
+        let exprs = [
+            format!("new Intl.DateTimeFormat('ja-JP', {opts}).format({d})"),
+            format!("new Date({d}).toLocaleDateString('ja-JP', {{ timeZone: 'UTC', month: 'short', day: 'numeric', weekday: 'short' }})"),
+            format!("new Intl.DateTimeFormat('ko-KR', {opts}).format({d})"),
+            format!("new Intl.DateTimeFormat('ko-KR', {{ timeZone: 'UTC', month: 'short', day: 'numeric', weekday: 'short' }}).format({d})"),
+            format!("new Intl.DateTimeFormat('ja-JP', {{ timeZone: 'UTC', year: 'numeric', month: 'long', day: 'numeric', weekday: 'long' }}).format({d})"),
+        ];
+        let exprs: Vec<&str> = exprs.iter().map(String::as_str).collect();
+        // What V8 prints (CLDR's yMMMEd and MMMEd; Korean's yMMMMEd has no parentheses).
+        assert_eq!(
+            each(&exprs).await,
+            [
+                json!("2026年11月1日(日)"),
+                json!("11月1日(日)"),
+                json!("2026년 11월 1일 일"),
+                json!("11월 1일 (일)"),
+                json!("2026年11月1日日曜日"),
+            ]
+        );
+    }
+}
+
+engine_test! {
     async fn dates_with_options_in_utc_and_fixed_offsets() {
         let d = "Date.UTC(2026, 11, 2, 14, 5, 9)";
         let exprs = [
