@@ -12,6 +12,9 @@ pub struct LeftBehind {
     pub site: Option<(usize, usize)>,
     /// What became of it.
     pub left: Left,
+    /// What it worked on (`file_path "src/a.ts"`), when the host says: calls of one tool
+    /// told apart (ptc's bridge sets it).
+    pub subject: Option<String>,
 }
 
 /// What became of a call left behind.
@@ -45,6 +48,7 @@ impl LeftBehind {
             tool: String::new(),
             site: None,
             left: Left::Rejected(reason),
+            subject: None,
         }
     }
 }

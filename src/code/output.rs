@@ -111,7 +111,7 @@ fn left_behind(calls: &[LeftBehind], may_change: &dyn Fn(&str) -> bool) -> Strin
         let what = fate(&call.left, "the program ended", may_change(&call.tool));
         match call.left {
             Left::Rejected(_) => what,
-            _ => format!("{}{}: {what}", site_of(call), call.tool),
+            _ => format!("{}{}{}: {what}", site_of(call), call.tool, subject_of(call)),
         }
     });
     push_counted(&mut note, lines);
@@ -198,7 +198,7 @@ fn stopped_calls(calls: &[LeftBehind], may_change: &dyn Fn(&str) -> bool) -> Str
         .filter(|c| may_change(&c.tool))
         .map(|call| {
             let what = fate(&call.left, "the run stopped", true);
-            format!("{}{}: {what}", site_of(call), call.tool)
+            format!("{}{}{}: {what}", site_of(call), call.tool, subject_of(call))
         })
         .peekable();
     if stopped.peek().is_none() {
@@ -207,6 +207,14 @@ fn stopped_calls(calls: &[LeftBehind], may_change: &dyn Fn(&str) -> bool) -> Str
     let mut note = String::from("\n[not finished when the run stopped]");
     push_counted(&mut note, stopped);
     note
+}
+
+/// ` (file_path "src/a.ts")`: what the call worked on, or nothing.
+fn subject_of(call: &LeftBehind) -> String {
+    match &call.subject {
+        Some(subject) => format!(" ({subject})"),
+        None => String::new(),
+    }
 }
 
 /// `run_code.ts:LINE:COL ` where the call is written, or nothing.

@@ -103,6 +103,7 @@ pub(super) fn left_behind<'s>(tc: &mut v8::PinScope<'s, '_>, helpers: &Helpers) 
                 tool: k.tool,
                 site: parse_site(&k.site),
                 left: k.failed.map_or(Left::Pending, Left::Failed),
+                subject: None,
             },
         })
         .collect()

@@ -148,6 +148,7 @@ pub(super) fn run(
                 tool,
                 site: parse_site(&site),
                 left: what,
+                subject: None,
             });
         }
         // Settle nothing more: drop unsettled host calls (aborting them) and their resolvers while

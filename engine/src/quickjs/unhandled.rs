@@ -80,6 +80,7 @@ pub(crate) fn describe_rejection(reason: &Value<'_>) -> LeftBehind {
             tool: read("toolName").unwrap_or_default(),
             site: read("callSite").as_deref().and_then(parse_site),
             left: Left::Failed(message),
+            subject: None,
         },
         Some(name) => LeftBehind::rejection(format!("{name}: {message}")),
         None => LeftBehind::rejection(message),

@@ -53,13 +53,24 @@ pub(super) const NOT_STARTED: &str = "NOT_STARTED";
 pub(super) struct Fates {
     /// Index `n - 1`.
     fates: Vec<Fate>,
+    /// What each call worked on (see [`subject`]), index `n - 1`.
+    subjects: Vec<Option<String>>,
     /// `(n, tool)` of the calls whose results the program never took, as they were dropped.
     dropped: Vec<(u64, String)>,
-    /// The calls that failed, in the order they committed: the tool, the message, and the
-    /// arguments as JSON text (cut at [`MAX_ARGS_CHARS`]).
-    failed: Vec<(String, String, String)>,
+    /// The calls that failed, in the order they committed.
+    failed: Vec<Failed>,
     /// How many calls of each tool the program made.
     made: HashMap<String, u64>,
+}
+
+/// A call that failed.
+struct Failed {
+    /// Its number.
+    n: u64,
+    tool: String,
+    message: String,
+    /// Its arguments as JSON text (cut at [`MAX_ARGS_CHARS`]).
+    args: String,
 }
 
 /// The characters of a failed call's arguments kept to name it.
@@ -73,10 +84,11 @@ pub(super) fn lock(fates: &SharedFates) -> MutexGuard<'_, Fates> {
 }
 
 impl Fates {
-    /// Call `n` of `tool` was queued.
-    pub(super) fn queued(&mut self, n: u64, tool: &str) {
+    /// Call `n` of `tool` with `args` was queued.
+    pub(super) fn queued(&mut self, n: u64, tool: &str, args: &serde_json::Value) {
         debug_assert_eq!(self.fates.len() as u64 + 1, n);
         self.fates.push(Fate::Unsettled);
+        self.subjects.push(subject(args));
         match self.made.get_mut(tool) {
             Some(made) => *made += 1,
             None => {
@@ -94,7 +106,7 @@ impl Fates {
         args: &serde_json::Value,
         error: Option<(&str, Option<&str>)>,
     ) {
-        self.queued(n, tool);
+        self.queued(n, tool, args);
         self.settle(n, tool, args, fate(error));
     }
 
@@ -121,7 +133,12 @@ impl Fates {
             if args.chars().count() > MAX_ARGS_CHARS {
                 args = args.chars().take(MAX_ARGS_CHARS).collect::<String>() + "…";
             }
-            self.failed.push((tool.to_string(), message.clone(), args));
+            self.failed.push(Failed {
+                n,
+                tool: tool.to_string(),
+                message: message.clone(),
+                args,
+            });
         }
         self.set(n, fate);
     }
@@ -140,8 +157,8 @@ impl Fates {
         let mut same = self
             .failed
             .iter()
-            .filter(|(t, message, _)| t == tool && shown.contains(message.as_str()))
-            .map(|(_, _, args)| args.as_str());
+            .filter(|f| f.tool == tool && shown.contains(f.message.as_str()))
+            .map(|f| f.args.as_str());
         let first = same.next()?;
         let mut named =
             format!("the call that failed: {tool} {first} (one of {made} {tool} calls)");
@@ -182,17 +199,37 @@ impl Fates {
     /// Turn each call the engine reports as [`Left::Pending`] into what became of it: the
     /// engine reports its unsettled calls in submission order, as the guards dropped them, so
     /// the k-th pending call of a tool is the k-th dropped call of that tool. A call with no
-    /// such match stays pending.
+    /// such match stays pending. Each call that may have done something gets its subject.
     pub(super) fn explain(&self, left_behind: &mut [LeftBehind]) {
         let mut dropped = self.dropped.clone();
         dropped.sort_unstable_by_key(|(n, _)| *n);
         let mut taken = vec![false; dropped.len()];
-        for call in left_behind.iter_mut().filter(|c| c.left == Left::Pending) {
+        let mut failed_taken = vec![false; self.failed.len()];
+        for call in left_behind.iter_mut() {
+            if let Left::Failed(message) = &call.left {
+                // An unhandled failure: its arguments were kept as it failed.
+                let found = (0..self.failed.len()).find(|&i| {
+                    let f = &self.failed[i];
+                    !failed_taken[i] && f.tool == call.tool && message.contains(&f.message)
+                });
+                if let Some(i) = found {
+                    failed_taken[i] = true;
+                    let at = self.failed[i].n as usize - 1;
+                    call.subject = self.subjects.get(at).cloned().flatten();
+                }
+            }
+            if call.left != Left::Pending {
+                continue;
+            }
             let found = (0..dropped.len()).find(|&i| !taken[i] && dropped[i].1 == call.tool);
             let Some(i) = found else { continue };
             taken[i] = true;
             let n = dropped[i].0;
-            call.left = match self.fates.get(n as usize - 1) {
+            let at = n as usize - 1;
+            if !matches!(self.fates.get(at), Some(Fate::NotStarted)) {
+                call.subject = self.subjects.get(at).cloned().flatten();
+            }
+            call.left = match self.fates.get(at) {
                 Some(Fate::Succeeded) => Left::Completed,
                 Some(Fate::Failed(message)) => Left::Failed(message.clone()),
                 Some(Fate::NotStarted) => Left::NotStarted,
@@ -201,6 +238,25 @@ impl Fates {
             };
         }
     }
+}
+
+/// The characters of a subject's value kept.
+const MAX_SUBJECT_CHARS: usize = 40;
+
+/// What a call works on, to tell calls of one tool apart in a report: its first argument
+/// whose name says it is a path, URL, command, id or name, as `key "value"`.
+fn subject(args: &serde_json::Value) -> Option<String> {
+    let named =
+        |k: &str| k.contains("path") || matches!(k, "file" | "url" | "command" | "id" | "name");
+    let (key, full) = args
+        .as_object()?
+        .iter()
+        .find_map(|(k, v)| Some((k, v.as_str()?)).filter(|(k, _)| named(k)))?;
+    let mut value: String = full.chars().take(MAX_SUBJECT_CHARS).collect();
+    if value.len() < full.len() {
+        value.push('…');
+    }
+    Some(format!("{key} {}", serde_json::Value::String(value)))
 }
 
 /// Held by a call's host future: notes the call as dropped unsettled unless it settled.
@@ -222,14 +278,26 @@ impl Drop for Unsettled {
 
 #[cfg(test)]
 mod tests {
-    use super::{fate, Fates};
+    use super::{fate, subject, Fates};
     use serde_json::json;
+
+    #[test]
+    fn a_subject_is_the_path_like_argument_cut_short() {
+        let edit = json!({"old_string": "a", "new_string": "b", "file_path": "src/x.js"});
+        assert_eq!(subject(&edit).as_deref(), Some("file_path \"src/x.js\""));
+        let long = "é".repeat(70);
+        let bash = json!({"description": "d", "command": long});
+        let want = format!("command \"{}…\"", "é".repeat(40));
+        assert_eq!(subject(&bash), Some(want));
+        assert_eq!(subject(&json!({"message": "boom"})), None);
+        assert_eq!(subject(&json!("text")), None);
+    }
 
     #[test]
     fn a_failed_call_is_named_when_its_tool_was_called_more_than_once_and_its_twins_too() {
         let mut fates = Fates::default();
         let shown = "ToolCallError: add failed at run_code.ts:4:60: /b: expected number";
-        fates.queued(1, "add");
+        fates.queued(1, "add", &json!({}));
         fates.settle(
             1,
             "add",
@@ -241,13 +309,13 @@ mod tests {
             None,
             "one call: its site says it"
         );
-        fates.queued(2, "add");
+        fates.queued(2, "add", &json!({}));
         fates.settle(2, "add", &json!({"a": 1, "b": 2}), fate(None));
         assert_eq!(
             fates.failed_call("add", shown).as_deref(),
             Some("the call that failed: add {\"a\":3,\"b\":\"4\"} (one of 2 add calls)")
         );
-        fates.queued(3, "add");
+        fates.queued(3, "add", &json!({}));
         fates.settle(
             3,
             "add",

@@ -246,7 +246,7 @@ impl Host for BridgeHost {
                 }
             }
             run.submitted = n;
-            fates::lock(&self.fates).queued(n, name);
+            fates::lock(&self.fates).queued(n, name, &args);
             run.scheduler.push(SubCall {
                 n,
                 name: name.to_string(),

@@ -37,6 +37,7 @@ impl<'js> Run<'_, 'js> {
                 tool: name.clone(),
                 site: parse_site(&site),
                 left: Left::Failed(message),
+                subject: None,
             };
             self.unhandled.expect(promise, call);
             let rejected = reject.call((error,));

@@ -114,7 +114,11 @@ impl Output {
 
 /// What the model is told about the sandbox of `mode`.
 fn sandbox_sentence(mode: SandboxMode, network: bool) -> String {
-    let net = if network { "" } else { " There is no network." };
+    let net = if network {
+        ""
+    } else {
+        " There is no network, not even localhost."
+    };
     match mode {
         SandboxMode::WorkspaceWrite => format!(
             " Commands run sandboxed (workspace-write): they may read files outside the \
@@ -176,7 +180,11 @@ fn unread_failure_note(out: &Output) -> Option<String> {
 
 /// [`sandbox_sentence`], tersely, for the code-mode description.
 fn sandbox_clause(mode: SandboxMode, network: bool) -> String {
-    let net = if network { "" } else { "; no network" };
+    let net = if network {
+        ""
+    } else {
+        "; no network, not even localhost"
+    };
     match mode {
         SandboxMode::WorkspaceWrite => format!(
             " Sandbox: reads all but credentials, writes only the workspace and $TMPDIR{net}."
