@@ -205,9 +205,18 @@ impl DateFormatter {
             }
             Some(widths) => {
                 let mut text = pattern::closest(widths, pattern_at)?;
-                // A date of numbers is CLDR's yMd, which ICU4X's data lacks: it replaces
-                // ICU4X's short date within the pattern.
-                if let Some(ymd) = widths.numeric_ymd().then(|| ymd::pattern(&matched.tag)) {
+                // A date of numbers is CLDR's yMd (with a weekday, yMEd or MEd), which
+                // ICU4X's data lacks: it replaces ICU4X's short date within the pattern.
+                let tag = matched.tag.as_str();
+                let numeric = if widths.numeric_ymd() {
+                    Some(ymd::pattern(tag))
+                } else if widths.numeric_with_weekday() {
+                    let long = widths.weekday == Some(4);
+                    Some(ymd::with_weekday(tag, widths.year.is_some(), long))
+                } else {
+                    None
+                };
+                if let Some(ymd) = numeric {
                     let mut date_only = builder.clone();
                     date_only.time_precision = None;
                     let short = pattern_of(date_only, Some(Length::Short))?;

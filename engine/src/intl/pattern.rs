@@ -31,6 +31,12 @@ pub(crate) struct Widths {
 }
 
 impl Widths {
+    /// Whether these are a month and day of numbers with a weekday (and a year or not):
+    /// CLDR's `yMEd` or `MEd`.
+    pub(crate) fn numeric_with_weekday(&self) -> bool {
+        self.month.is_some_and(|w| w < 3) && self.day.is_some() && self.weekday.is_some()
+    }
+
     /// Whether these are a year, month and day of numbers (and no weekday): CLDR's `yMd`.
     pub(crate) fn numeric_ymd(&self) -> bool {
         self.year.is_some()

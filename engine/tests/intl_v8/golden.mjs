@@ -5,6 +5,7 @@
 //   node engine/tests/intl_v8/golden.mjs write           # (re)write golden.json from this Node
 //   node engine/tests/intl_v8/golden.mjs compare <ptc>   # run the table in `ptc run`, print diffs
 //   node engine/tests/intl_v8/golden.mjs ymd             # the rows of engine/src/intl/ymd.rs
+//   node engine/tests/intl_v8/golden.mjs ymed            # its rows of dates with a weekday
 //   node engine/tests/intl_v8/golden.mjs styles de:full  # rows of engine/src/intl/styles.rs
 //
 // Every expression sees `d` (Sunday 5 January 2025, 14:07:09.045 UTC) and `j` (Monday 14 July
@@ -32,6 +33,7 @@ const perLocale = [
   (l) => `d.toLocaleDateString('${l}', { weekday: 'short', month: 'short', day: 'numeric' })`,
   (l) => `d.toLocaleDateString('${l}', { weekday: 'short', year: 'numeric', month: 'long', day: 'numeric' })`,
   (l) => `d.toLocaleDateString('${l}', { weekday: 'short', year: 'numeric', month: 'numeric', day: 'numeric' })`,
+  (l) => `d.toLocaleDateString('${l}', { weekday: 'long', month: 'numeric', day: 'numeric' })`,
   (l) => `d.toLocaleDateString('${l}', { year: 'numeric', month: '2-digit', day: '2-digit' })`,
   (l) => `d.toLocaleDateString('${l}', { month: 'long', year: 'numeric' })`,
   (l) => `d.toLocaleDateString('${l}', { month: 'short', day: 'numeric' })`,
@@ -234,6 +236,30 @@ if (mode === 'write') {
       ?? (/[A-Za-z\u3000-\uffff]/.test(value) ? `'${value}'` : value)).join('');
     console.log(`    ("${tag}", "${pattern.replace(/\u200f/g, '\\u{200f}')}"),`);
   }
+} else if (mode === 'ymed') {
+  // The rows of engine/src/intl/ymd.rs's weekday table: CLDR's yMEd, yMEEEEd, MEd and MEEEEd
+  // patterns of each supported locale, read off V8's parts for a date of numbers with a weekday.
+  const source = readFileSync(join(here, '../../src/intl/locale.rs'), 'utf8');
+  const list = source.slice(source.indexOf('pub(crate) const SUPPORTED'));
+  const tags = list.slice(0, list.indexOf('];')).match(/"[^"]*"/g).map((t) => t.slice(1, -1));
+  const day = new Date(Date.UTC(2025, 0, 5));
+  for (const tag of tags) {
+    const patterns = [[true, 'short'], [true, 'long'], [false, 'short'], [false, 'long']].map(([year, weekday]) => {
+      const options = { timeZone: 'UTC', weekday, month: 'numeric', day: 'numeric', numberingSystem: 'latn', calendar: 'gregory' };
+      if (year) options.year = 'numeric';
+      const letters = {
+        weekday: () => (weekday === 'long' ? 'EEEE' : 'EEE'),
+        year: () => 'y',
+        month: (v) => (v.length === 2 ? 'MM' : 'M'),
+        day: (v) => (v.length === 2 ? 'dd' : 'd'),
+      };
+      const parts = new Intl.DateTimeFormat(tag, options).formatToParts(day);
+      const pattern = parts.map(({ type, value }) => letters[type]?.(value)
+        ?? (/[A-Za-z\u00c0-\uffff]/.test(value) ? `'${value}'` : value)).join('');
+      return `"${pattern.replace(/\u200f/g, '\\u{200f}')}"`;
+    });
+    console.log(`    ("${tag}", [${patterns.join(', ')}]),`);
+  }
 } else if (mode === 'styles') {
   // The rows of engine/src/intl/styles.rs: CLDR's dateFormats pattern of a locale and dateStyle,
   // read off V8's parts, for each `locale:style` given (those where ICU4X's data differs).
@@ -278,6 +304,6 @@ if (mode === 'write') {
   });
   console.log(`${differ} of ${table.length} differ from V8`);
 } else {
-  console.error('usage: golden.mjs write | compare <ptc binary> | ymd | styles <locale:style>...');
+  console.error('usage: golden.mjs write | compare <ptc binary> | ymd | ymed | styles <locale:style>...');
   process.exit(2);
 }
