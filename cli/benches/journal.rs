@@ -2,7 +2,8 @@
 //! side by side with the same programs unjournaled: a run with no call (the start and the end
 //! written in one transaction), 1000 sub-calls of a tool that changes nothing (journaled
 //! lazily, written at the end), and 100 sub-calls of one that may change something (each
-//! written through before it runs and as it settles).
+//! written through before it runs and as it settles); and 200 sub-calls of the builtin
+//! `read` of a small file: what a real tool that changes nothing costs with and without.
 //!
 //! The same programs journaled in memory show what recording costs before any store.
 //!
@@ -25,9 +26,11 @@ fn program(id: &str, source: &str) -> ToolBatchInput {
     )])
 }
 
-/// A registry with `look` (concurrency-safe) and `effect` (not), journaled or not.
-fn registry(journaling: Option<Journaling>) -> ToolRegistry {
+/// A registry with `look` (concurrency-safe), `effect` (not) and the builtin pack on `root`,
+/// journaled or not.
+fn registry(journaling: Option<Journaling>, root: &std::path::Path) -> ToolRegistry {
     let registry = ToolRegistry::new();
+    ptc_packs::builtin::register(&registry, &ptc_packs::PackContext::new(root)).unwrap();
     for (name, safe) in [("look", true), ("effect", false)] {
         let tool = ToolDefinition::builder(name)
             .description("Return { n: 0 }.")
@@ -47,6 +50,7 @@ const LOOK_1000: &str =
     "let n = 0\nfor (let i = 0; i < 1000; i++) n += (await tools.look({})).n\nreturn n";
 const EFFECT_100: &str =
     "let n = 0\nfor (let i = 0; i < 100; i++) n += (await tools.effect({})).n\nreturn n";
+const READ_200: &str = "let n = 0\nfor (let i = 0; i < 200; i++) n += (await tools.read({ file_path: \"notes.txt\" })).lines.length\nreturn n";
 
 fn bench(c: &mut Criterion) {
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -56,13 +60,21 @@ fn bench(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     let target = LogTarget::Sqlite(dir.path().join("runs.sqlite"));
     let store = journal::open(&target, Lease::default()).unwrap();
-    let plain = registry(None);
-    let journaled = registry(Some(Journaling { store, live: true }));
+    let root = tempfile::tempdir().unwrap();
+    let notes: String = (1..=20)
+        .map(|i| format!("line {i} of the notes\n"))
+        .collect();
+    std::fs::write(root.path().join("notes.txt"), notes).unwrap();
+    let plain = registry(None, root.path());
+    let journaled = registry(Some(Journaling { store, live: true }), root.path());
     // What recording costs before any store.
-    let memory = registry(Some(Journaling {
-        store: ptc::journal::MemoryJournal::new(),
-        live: true,
-    }));
+    let memory = registry(
+        Some(Journaling {
+            store: ptc::journal::MemoryJournal::new(),
+            live: true,
+        }),
+        root.path(),
+    );
     // Each journaled run is a new one: its own id, its own journal.
     let runs = AtomicU64::new(0);
     let mut group = c.benchmark_group("journal");
@@ -71,6 +83,7 @@ fn bench(c: &mut Criterion) {
         ("trivial", TRIVIAL),
         ("look_1000", LOOK_1000),
         ("effect_100", EFFECT_100),
+        ("read_200", READ_200),
     ] {
         for (kind, registry) in [
             ("plain", &plain),

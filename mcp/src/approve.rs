@@ -19,6 +19,7 @@ use rmcp::model::{ElicitResult, ElicitationAction};
 use serde_json::{json, Value};
 
 use crate::elicit::{Asker, Unanswered};
+use crate::task_questions::TaskQuestions;
 use ptc::policy::approval::{ApprovalAnswer, ApprovalRequest, ApprovalService};
 
 type Remembered = Arc<Mutex<HashSet<(String, String)>>>;
@@ -125,7 +126,14 @@ impl ApprovalService for ElicitationApproval {
             request.reason.clone().unwrap_or_default(),
         );
         let remembered = self.remembered.clone();
-        if remembered
+        let remember = move |key| {
+            remembered
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(key)
+        };
+        if self
+            .remembered
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .contains(&key)
@@ -134,6 +142,18 @@ impl ApprovalService for ElicitationApproval {
         }
         let (asker, timeout) = (self.asker.clone(), self.timeout);
         async move {
+            // A durable run keeps its grants in the store: one continued on this instance
+            // after another died is not asked again what that one was allowed.
+            let task = match &asker {
+                Asker::Task(questions) => Some((questions.clone(), grant_key(&key))),
+                _ => None,
+            };
+            if let Some((questions, grant)) = &task {
+                if questions.granted(grant).await.unwrap_or(false) {
+                    remember(key);
+                    return ApprovalAnswer::AllowedForSession;
+                }
+            }
             let signal = request.execution.signal().clone();
             let form = form(asker.scope());
             let answer = match asker
@@ -151,13 +171,35 @@ impl ApprovalService for ElicitationApproval {
                 Err(Unanswered::Not(why)) => ApprovalAnswer::Other(why),
             };
             if answer == ApprovalAnswer::AllowedForSession {
-                remembered
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .insert(key);
+                if let Some((questions, grant)) = &task {
+                    keep_grant(questions, grant, &key).await;
+                }
+                remember(key);
             }
             answer
         }
         .boxed()
+    }
+}
+
+/// The store's key of a run's grant of `(tool, rule)`.
+fn grant_key((tool, rule): &(String, String)) -> String {
+    let rule = ptc::digest::sha256_hex(rule.as_bytes());
+    format!("grant:{tool}:{}", &rule[..16])
+}
+
+/// Keep a run's grant of `(tool, rule)`; one that cannot be kept is said on stderr (a
+/// takeover would then ask again).
+async fn keep_grant(questions: &TaskQuestions, grant: &str, (tool, rule): &(String, String)) {
+    let what = json!({ "allowed for this run": { "tool": tool, "rule": rule } });
+    if let Err(e) = questions.grant(grant, what).await {
+        let why = match e {
+            Unanswered::Not(why) => why,
+            Unanswered::NoCapability => "no store".into(),
+        };
+        eprintln!(
+            "ptc: run {}: the grant of {tool} is not kept ({why})",
+            questions.run
+        );
     }
 }

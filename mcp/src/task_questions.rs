@@ -105,6 +105,22 @@ impl TaskQuestions {
         }
     }
 
+    /// Whether the run was granted `key` ([`TaskQuestions::grant`]), here or on another
+    /// instance before this one took the run over.
+    pub(crate) async fn granted(&self, key: &str) -> Result<bool, Unanswered> {
+        let (run, key) = (self.run.clone(), key.to_string());
+        let asked = self.blocking(move |s| s.asked(&run, &key)).await?;
+        Ok(asked.answer.is_some())
+    }
+
+    /// Keep a grant of the run under `key` (`what`: what it allows), for whichever instance
+    /// continues the run: a call replayed there is not asked about again.
+    pub(crate) async fn grant(&self, key: &str, what: Value) -> Result<(), Unanswered> {
+        let (run, key) = (self.run.clone(), key.to_string());
+        self.blocking(move |s| s.remember(&run, &key, &what, &json!(true)))
+            .await
+    }
+
     /// Run `work` on the store off the async workers; a store that fails fails the question.
     async fn blocking<R: Send + 'static>(
         &self,

@@ -70,6 +70,15 @@ pub trait TaskStore: Send + Sync + 'static {
     fn ask(&self, id: &str, key: &str, request: &serde_json::Value) -> Result<Asked, String>;
     /// What the store holds of run `id`'s question `key` (no answer when never put).
     fn asked(&self, id: &str, key: &str) -> Result<Asked, String>;
+    /// Keep `answer` as run `id`'s answer to `key` without asking (`request` says what it
+    /// is), unless `key` was put: what the run was granted, for whichever instance runs it.
+    fn remember(
+        &self,
+        id: &str,
+        key: &str,
+        request: &serde_json::Value,
+        answer: &serde_json::Value,
+    ) -> Result<(), String>;
     /// Answer run `id`'s open question `key` with `answer`: `false` when it is not open.
     fn answer(&self, id: &str, key: &str, answer: &serde_json::Value) -> Result<bool, String>;
     /// Run `id`, running here, waits for a person: stop it here and give up its lease, so

@@ -3,7 +3,8 @@
 //! after `--park-after-ms` the run gives up its lease and sandbox; its instance is killed; the
 //! answer (`tasks/update`) arrives at another instance, which resumes the run by replay: the
 //! approved call runs exactly once and the run completes. An answer given to another instance
-//! while the asking one still waits reaches it through the store.
+//! while the asking one still waits reaches it through the store. "Allow for this run" holds
+//! on the instance that continues a run after its first one died.
 
 use std::time::{Duration, Instant};
 
@@ -204,4 +205,56 @@ fn completed_or_error(task: &GetTaskResult) -> String {
         panic!("{task:?}");
     };
     result["content"][0]["text"].as_str().unwrap().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn allow_for_this_run_holds_on_the_instance_that_takes_the_run_over() {
+    let Some(store) = Store::start() else { return };
+    std::fs::write(store.dir.path().join("ask.toml"), ASK).unwrap();
+    let args = ["--config", "ask.toml"];
+    let (first, pid) = client_with(&store, &args).await;
+    // The second call does its effect, then waits for the hold file to go: the first
+    // instance dies there, with the grant only in its memory and the store.
+    let hold = store.dir.path().join("hold");
+    std::fs::write(&hold, "held").unwrap();
+    let program = r#"
+const a = await tools.witness__record({ label: "granted" });
+const b = await tools.witness__record({ label: "held" });
+return ["done", a, b];
+"#;
+    let id = start(&first, program).await;
+    let task = until(&first, &id, "asked", |t| {
+        t.task.status() == TaskStatus::InputRequired
+    })
+    .await;
+    let (key, _) = question(&task);
+    let for_the_run = json!({ "action": "accept", "content": { "decision": "allow_session" } });
+    update(&first, &id, json!({ key: for_the_run }))
+        .await
+        .unwrap();
+    let reached = store.dir.path().join("hold.reached");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !reached.exists() {
+        assert!(Instant::now() < deadline, "the held call never ran");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // SAFETY: kill(2) on the instance this test's client started.
+    assert_eq!(unsafe { libc::kill(pid as i32, libc::SIGKILL) }, 0);
+    std::fs::remove_file(&hold).unwrap();
+
+    // The other instance replays the first call, runs the second again (it is in doubt, and
+    // idempotent) and does not ask: the run was allowed that tool.
+    let (second, _) = client_with(&store, &args).await;
+    let task = until(&second, &id, "ended", |t| {
+        assert_ne!(
+            t.task.status(),
+            TaskStatus::InputRequired,
+            "asked again after the takeover: {t:?}"
+        );
+        ended(t)
+    })
+    .await;
+    let text = completed(&task);
+    assert!(text.contains("granted") && text.contains("held"), "{text}");
+    assert_eq!(store.rows("witness", &id), (2, 2));
 }

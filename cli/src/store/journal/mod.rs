@@ -60,6 +60,10 @@ mod sql {
     /// Put a question ($1 run, $2 key, $3 request) unless it was put.
     pub const ASK: &str = "INSERT INTO questions (run_id, key, request, asked_ms) \
         VALUES ($1, $2, $3, NOW_MS) ON CONFLICT (run_id, key) DO NOTHING";
+    /// Put a question ($1 run, $2 key, $3 request) already answered ($4) unless it was put:
+    /// what a run keeps that is not asked (a grant of "allow for this run").
+    pub const REMEMBER: &str = "INSERT INTO questions (run_id, key, request, answer, asked_ms) \
+        VALUES ($1, $2, $3, $4, NOW_MS) ON CONFLICT (run_id, key) DO NOTHING";
     /// A question's answer and how long ago it was put ($1 run, $2 key).
     pub const ASKED: &str =
         "SELECT answer, NOW_MS - asked_ms FROM questions WHERE run_id = $1 AND key = $2";
@@ -237,6 +241,8 @@ pub(crate) trait JournalDb: Send + Sync + 'static {
     fn open_questions(&self, run: &str) -> Result<Vec<(String, String)>, String>;
     /// Answer open question `key` of `run`: `false` when it is not open.
     fn answer(&self, run: &str, key: &str, answer: &str) -> Result<bool, String>;
+    /// Put question `key` of `run` with its `answer` at once, unless it was put.
+    fn remember(&self, run: &str, key: &str, request: &str, answer: &str) -> Result<(), String>;
     /// Secret `name`, made `fresh` by the first instance that asks.
     fn secret(&self, name: &str, fresh: &str) -> Result<String, String>;
 }

@@ -355,6 +355,19 @@ impl JournalDb for PostgresJournal {
         })?
     }
 
+    fn remember(&self, run: &str, key: &str, request: &str, answer: &str) -> Result<(), String> {
+        let values = [run, key, request, answer].map(str::to_string);
+        self.with(move |c| {
+            c.run(async |client| {
+                let [run, key, request, answer] = &values;
+                client
+                    .execute(&postgres(sql::REMEMBER), &[run, key, request, answer])
+                    .await?;
+                Ok(())
+            })
+        })?
+    }
+
     fn secret(&self, name: &str, fresh: &str) -> Result<String, String> {
         let (name, fresh) = (name.to_string(), fresh.to_string());
         self.with(move |c| {

@@ -286,6 +286,14 @@ impl JournalDb for SqliteJournal {
         Ok(answered > 0)
     }
 
+    fn remember(&self, run: &str, key: &str, request: &str, answer: &str) -> Result<(), String> {
+        let conn = self.conn();
+        conn.prepare_cached(&sqlite(sql::REMEMBER))
+            .and_then(|mut s| s.execute((run, key, request, answer)))
+            .map(drop)
+            .map_err(|e| e.to_string())
+    }
+
     fn secret(&self, name: &str, fresh: &str) -> Result<String, String> {
         let conn = self.conn();
         conn.prepare_cached(&sqlite(sql::SECRET_NEW))

@@ -99,6 +99,12 @@ impl TaskStore for RunJournals {
         Ok(answered)
     }
 
+    fn remember(&self, id: &str, key: &str, request: &Value, answer: &Value) -> Result<(), String> {
+        let request = serde_json::to_string(request).map_err(|e| e.to_string())?;
+        let answer = serde_json::to_string(answer).map_err(|e| e.to_string())?;
+        self.db.remember(id, key, &request, &answer)
+    }
+
     fn park(&self, id: &str) -> Result<(), String> {
         let epoch = self.held().remove(id);
         if let Some(epoch) = epoch {
