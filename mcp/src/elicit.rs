@@ -115,6 +115,14 @@ async fn within(
     }
 }
 
+/// Whether the client of `slot` is known not to take elicitation requests: it declared its
+/// capabilities, without elicitation.
+pub(crate) fn cannot_elicit(slot: &ClientSlot) -> bool {
+    slot.get()
+        .and_then(|peer| peer.peer_info())
+        .is_some_and(|info| info.capabilities.elicitation.is_none())
+}
+
 /// The client of `slot`, if it declared the elicitation capability.
 fn elicitation_peer(slot: &ClientSlot) -> Option<Peer<RoleServer>> {
     let peer = slot.get()?;

@@ -7,7 +7,9 @@
 //! here: it gives up its lease and its sandbox ([`TaskStore::park`]), and the store resumes it
 //! by replay (on whichever instance claims it) once the answer is in; the question, asked
 //! again there under the same key, is answered from the store. An answer that never comes
-//! within the approval timeout is kept as one, so a replay decides the same way.
+//! within the approval timeout is kept as one, so a replay decides the same way. A run begun
+//! by a client that declared no elicitation capability asks nothing: the store keeps that
+//! ([`CANNOT_ELICIT`]), and each of its questions is unanswered as in a session.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -25,6 +27,16 @@ const POLL: Duration = Duration::from_millis(200);
 
 /// The key under which an answer that never came is kept: why it did not.
 const UNANSWERED: &str = "ptc/unanswered";
+
+/// The key of a run's kept fact that its client cannot be asked (it declared no
+/// elicitation capability).
+pub(crate) const CANNOT_ELICIT: &str = "client:no-elicitation";
+
+/// Keep that run `run`'s client cannot be asked, for whichever instance runs it.
+pub(crate) fn keep_cannot_elicit(store: &dyn TaskStore, run: &str) -> Result<(), String> {
+    let what = json!({ "client": "declared no elicitation capability" });
+    store.remember(run, CANNOT_ELICIT, &what, &json!(true))
+}
 
 /// What the store holds of one question.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,6 +66,9 @@ impl TaskQuestions {
         timeout: Duration,
         signal: &CancellationToken,
     ) -> Result<ElicitResult, Unanswered> {
+        if self.granted(CANNOT_ELICIT).await? {
+            return Err(Unanswered::NoCapability);
+        }
         let request = serde_json::to_value(&params)
             .map_err(|e| Unanswered::Not(format!("failed: the form cannot be kept ({e})")))?;
         let (run, key) = (self.run.clone(), key.to_string());
@@ -105,8 +120,8 @@ impl TaskQuestions {
         }
     }
 
-    /// Whether the run was granted `key` ([`TaskQuestions::grant`]), here or on another
-    /// instance before this one took the run over.
+    /// Whether the run was granted `key` ([`TaskQuestions::grant`], or
+    /// [`keep_cannot_elicit`]), here or on another instance before this one took it over.
     pub(crate) async fn granted(&self, key: &str) -> Result<bool, Unanswered> {
         let (run, key) = (self.run.clone(), key.to_string());
         let asked = self.blocking(move |s| s.asked(&run, &key)).await?;

@@ -181,6 +181,17 @@ impl crate::PtcServer {
         };
         let id = self.next_call_id();
         let run_id = id.0.clone();
+        if crate::elicit::cannot_elicit(&self.client) {
+            // Kept with the run: an instance that resumes it asks nothing either.
+            let (kept, run) = (store.clone(), run_id.clone());
+            tokio::task::spawn_blocking(move || {
+                crate::task_questions::keep_cannot_elicit(&*kept, &run)
+            })
+            .await
+            .map_err(|e| e.to_string())
+            .and_then(|kept| kept)
+            .map_err(|e| ErrorData::internal_error(format!("the run store: {e}"), None))?;
+        }
         let mut begun = store.begun_changes();
         // The run outlives this request: only tasks/cancel (or a shutdown) stops it.
         let caller = CancellationToken::new();

@@ -4,7 +4,8 @@
 //! answer (`tasks/update`) arrives at another instance, which resumes the run by replay: the
 //! approved call runs exactly once and the run completes. An answer given to another instance
 //! while the asking one still waits reaches it through the store. "Allow for this run" holds
-//! on the instance that continues a run after its first one died.
+//! on the instance that continues a run after its first one died. A client that declared no
+//! elicitation capability is never sent an input request: its run's approvals are unanswered.
 
 use std::time::{Duration, Instant};
 
@@ -16,7 +17,7 @@ use rmcp::model::{
 use serde_json::{json, Value};
 
 use crate::durable_takeover::{psql, Store};
-use crate::durable_tasks::{client_with, get, start, Client};
+use crate::durable_tasks::{client_declaring, client_with, get, start, Client};
 
 /// Ask before every witness call.
 const ASK: &str = r#"
@@ -257,4 +258,23 @@ return ["done", a, b];
     let text = completed(&task);
     assert!(text.contains("granted") && text.contains("held"), "{text}");
     assert_eq!(store.rows("witness", &id), (2, 2));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_client_without_elicitation_is_never_asked_and_its_run_is_told_why() {
+    let Some(store) = Store::start() else { return };
+    std::fs::write(store.dir.path().join("ask.toml"), ASK).unwrap();
+    let (client, _) = client_declaring(&store, &["--config", "ask.toml"], false).await;
+    let id = start(&client, PROGRAM).await;
+    let task = until(&client, &id, "ended", |t| {
+        assert_ne!(t.task.status(), TaskStatus::InputRequired, "asked: {t:?}");
+        ended(t)
+    })
+    .await;
+    let text = completed_or_error(&task);
+    assert!(
+        text.contains("did not declare the elicitation capability"),
+        "{text}"
+    );
+    assert_eq!(store.rows("attempts", &id), (0, 0));
 }

@@ -10,8 +10,9 @@ use std::time::{Duration, Instant};
 use ptc::journal::Entry;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelTaskParams, CancelTaskRequest,
-    ClientCapabilities, ClientConfig, ClientRequest, GetTaskParams, GetTaskRequest, GetTaskResult,
-    Implementation, ProtocolVersion, ServerResult, TaskPayload, TaskStatus,
+    ClientCapabilities, ClientConfig, ClientRequest, ElicitationCapability, GetTaskParams,
+    GetTaskRequest, GetTaskResult, Implementation, ProtocolVersion, ServerResult, TaskPayload,
+    TaskStatus,
 };
 use rmcp::service::RunningService;
 use rmcp::transport::TokioChildProcess;
@@ -22,14 +23,23 @@ use crate::durable_takeover::{has_result, Store};
 
 pub(crate) type Client = RunningService<RoleClient, ClientConfig>;
 
-/// A client declaring the tasks extension, on a new `ptc serve --durable` of `store` over
-/// stdio; and the instance's process id.
+/// A client declaring the tasks extension and elicitation, on a new `ptc serve --durable` of
+/// `store` over stdio; and the instance's process id.
 async fn client(store: &Store) -> (Client, u32) {
     client_with(store, &[]).await
 }
 
 /// [`client`] of an instance started with `args` more.
 pub(crate) async fn client_with(store: &Store, args: &[&str]) -> (Client, u32) {
+    client_declaring(store, args, true).await
+}
+
+/// [`client_with`], declaring elicitation or not.
+pub(crate) async fn client_declaring(
+    store: &Store,
+    args: &[&str],
+    elicitation: bool,
+) -> (Client, u32) {
     let args = [&["serve", "--durable"], args].concat();
     let command = tokio::process::Command::from(store.ptc(&args));
     let transport = TokioChildProcess::builder(command)
@@ -38,10 +48,11 @@ pub(crate) async fn client_with(store: &Store, args: &[&str]) -> (Client, u32) {
         .unwrap()
         .0;
     let pid = transport.id().unwrap();
-    let mut info = ClientConfig::new(
-        ClientCapabilities::builder().enable_tasks().build(),
-        Implementation::new("ptc-tasks-test", "1.0.0"),
-    );
+    let mut capabilities = ClientCapabilities::builder().enable_tasks().build();
+    if elicitation {
+        capabilities.elicitation = Some(ElicitationCapability::default());
+    }
+    let mut info = ClientConfig::new(capabilities, Implementation::new("ptc-tasks-test", "1.0.0"));
     info.protocol_version = ProtocolVersion::V_2025_06_18;
     (info.serve(transport).await.unwrap(), pid)
 }
