@@ -128,7 +128,9 @@ pub(super) fn parse_number(text: &str) -> Result<Parsed, IntlError> {
 enum Presenter {
     Decimal(DecimalFormatter),
     Percent(Box<PercentFormatter<DecimalFormatter>>),
-    Currency(Box<CurrencyFormatter<DecimalFormatter>>),
+    /// The currency's pattern, and the locale's digits for a number of the program's own
+    /// fraction digits (ICU4X's currency formatter always rounds to the currency's).
+    Currency(Box<(CurrencyFormatter<DecimalFormatter>, DecimalFormatter)>),
     CompactCurrency(Box<CurrencyFormatter<CompactDecimalFormatter>>),
     Compact(Box<CompactDecimalFormatter>),
 }
@@ -150,6 +152,21 @@ pub(crate) struct NumberFormatter {
     by_name: bool,
     /// The separators to write as Arabic ones ([`numbering::arabic_separators`]).
     arabic: Option<(char, char)>,
+}
+
+/// `template` (a formatted amount) with its number, from its first digit to its last,
+/// replaced by `number`.
+fn with_number(template: &str, number: &str) -> String {
+    let digit = |(_, c): &(usize, char)| c.is_numeric();
+    let first = template.char_indices().find(digit);
+    let last = template.char_indices().rev().find(digit);
+    match (first, last) {
+        (Some((start, _)), Some((end, c))) => {
+            let end = end + c.len_utf8();
+            format!("{}{number}{}", &template[..start], &template[end..])
+        }
+        _ => template.to_string(),
+    }
 }
 
 /// The fraction digits ISO 4217 gives a currency (2 unless listed).
@@ -361,7 +378,17 @@ impl NumberFormatter {
         let text = match &self.presenter {
             Presenter::Decimal(f) => f.format(&value).to_string(),
             Presenter::Percent(f) => f.format(&value).to_string(),
-            Presenter::Currency(f) => f.format_fixed_decimal(&value).to_string(),
+            Presenter::Currency(f) => {
+                let text = f.0.format_fixed_decimal(&value).to_string();
+                match self.explicit_digits {
+                    true => {
+                        let mut number = value.clone();
+                        number.sign = fixed_decimal::Sign::None;
+                        with_number(&text, &f.1.format(&number).to_string())
+                    }
+                    false => text,
+                }
+            }
             Presenter::CompactCurrency(f) => f.format_fixed_decimal(&value).to_string(),
             Presenter::Compact(f) => f.format(&value).to_string(),
         };
@@ -424,13 +451,13 @@ fn presenter(
                 }
                 .map_err(error)?))
             } else {
-                Presenter::Currency(Box::new(match currency_display {
+                Presenter::Currency(Box::new((match currency_display {
                     "code" => CurrencyFormatter::try_new_code(prefs, code, options),
                     "narrowSymbol" => CurrencyFormatter::try_new_symbol_narrow(prefs, code, options),
                     "name" => CurrencyFormatter::try_new_name(prefs, code),
                     _ => CurrencyFormatter::try_new_symbol(prefs, code, options),
                 }
-                .map_err(error)?))
+                .map_err(error)?, decimal()?)))
             }
         }
         (_, "compact") if style == "percent" => {

@@ -56,6 +56,15 @@ const twoDigit = ['en-US', 'de-DE', 'ja-JP', 'fr-FR'].flatMap((l) => [
 ]);
 const extra = [
   ...twoDigit,
+  // A currency with fraction digits of the program's own (ICU4X's currency formatter rounds to
+  // the currency's).
+  `new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 }).format(184142.4)`,
+  `new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 0 }).format(1234.5)`,
+  `new Intl.NumberFormat('ja-JP', { style: 'currency', currency: 'JPY', minimumFractionDigits: 2 }).format(1234.5)`,
+  `new Intl.NumberFormat('ar-EG', { style: 'currency', currency: 'EGP', maximumFractionDigits: 0 }).format(1234.5)`,
+  `new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR', currencyDisplay: 'name', maximumFractionDigits: 1 }).format(1234.56)`,
+  `(-1234.5).toLocaleString('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 })`,
+  `new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL', maximumSignificantDigits: 2 }).format(1234.5)`,
   // What this sandbox's Intl lacks is a clear error, never a silent other format.
   `new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', currencySign: 'accounting' }).format(-1234.5)`,
   `new Intl.NumberFormat('en-US', { currencySign: 'accounting' }).format(-1234.5)`,
