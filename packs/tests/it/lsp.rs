@@ -125,6 +125,53 @@ async fn find_references_lists_the_declaration_the_import_and_every_call() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_empty_answer_names_the_line_and_a_search_without_a_project_says_what_it_missed() {
+    let f = ts_project();
+    // One-based: line 2, character 1 is the indentation of `return`, where nothing is.
+    let out = f
+        .call(
+            "lsp",
+            json!({"operation": "hover", "file_path": "src/util.ts", "line": 3, "character": 1}),
+        )
+        .await;
+    assert_eq!(out.value()["markdown"], "");
+    let note = out.note().expect("a note on an empty hover");
+    assert!(
+        note.contains("nothing at src/util.ts:3:1 (line and character are one-based)")
+            && note.contains("that line reads \"}\""),
+        "{note}"
+    );
+    // With its tsconfig.json the project is searched: no note.
+    let out = f.call("lsp", json!({"operation": "findReferences", "file_path": "src/util.ts", "line": 1, "character": 17})).await;
+    assert_eq!(out.note(), None);
+
+    // Without one, the TypeScript server knows only the files opened so far, and says so.
+    let bare = Fixture::with_context(|ctx| ctx.lsp = servers());
+    bare.file(
+        "lib/util.js",
+        "function greet(name) {\n  return 'hi ' + name;\n}\nmodule.exports = { greet };\n",
+    );
+    bare.file(
+        "app.js",
+        "const { greet } = require('./lib/util');\nconsole.log(greet('world'));\n",
+    );
+    let out = bare.call("lsp", json!({"operation": "findReferences", "file_path": "lib/util.js", "line": 1, "character": 10})).await;
+    let note = out.note().expect("a note on a search without a project");
+    assert!(
+        note.contains(
+            "without a tsconfig.json or jsconfig.json the TypeScript server has no project"
+        ),
+        "{note}"
+    );
+    // It did miss the caller in app.js.
+    let found = places(out.value(), "locations");
+    assert!(
+        found.iter().all(|(path, ..)| path == "lib/util.js"),
+        "{found:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hover_gives_the_signature_as_markdown_and_implementation_finds_the_class() {
     let f = ts_project();
     let v = lsp(

@@ -129,10 +129,14 @@ pub(crate) fn tool(bg: Background, servers: Servers) -> ToolDefinition {
             let (bg, servers) = (bg.clone(), servers.clone());
             let signal = ctx.signal().clone();
             async move {
-                tokio::select! {
-                    out = run(&bg, &servers, bg.owner(&ctx), args) => out,
-                    _ = signal.cancelled() => Err(ToolError::new("the lsp call was cancelled")),
+                let (out, note) = tokio::select! {
+                    out = run(&bg, &servers, bg.owner(&ctx), args) => out?,
+                    _ = signal.cancelled() => return Err(ToolError::new("the lsp call was cancelled")),
+                };
+                if let Some(note) = note {
+                    ctx.note(note);
                 }
+                Ok(out)
             }
         })
         .render(|args, value| vec![ContentBlock::text(render(args, value))])
@@ -140,12 +144,13 @@ pub(crate) fn tool(bg: Background, servers: Servers) -> ToolDefinition {
         .expect("the lsp definition is valid")
 }
 
+/// The server's answer, and a note on it a program should not miss.
 async fn run(
     bg: &Background,
     servers: &Servers,
     owner: super::background::Caller,
     args: Args,
-) -> Result<Output, ToolError> {
+) -> Result<(Output, Option<String>), ToolError> {
     let position = match (args.operation.at_position(), args.line, args.character) {
         (false, ..) => lsp_types::Position::default(),
         (true, Some(line), Some(character)) => lsp_types::Position {
@@ -193,6 +198,7 @@ async fn run(
         .map_err(ToolError::new)?;
     ops::offered(&server, args.operation).map_err(ToolError::new)?;
     let uri = documents::uri_of(&path).map_err(ToolError::new)?;
+    let line_text = position_line(&text, position.line, args.operation);
     let answer = {
         let mut docs = server.documents.lock().await;
         let synced = docs
@@ -209,13 +215,75 @@ async fn run(
         )
         .await
     };
-    answer.map_err(|why| {
+    let out = answer.map_err(|why| {
         let mut message = server.failure(&why);
         if server.is_gone() {
             message.push_str("\n(the next lsp call starts it again)");
         }
         ToolError::new(message)
+    })?;
+    let note = match line_text {
+        Some(line) if nothing_found(&out) => Some(format!(
+            "nothing at {}:{}:{} (line and character are one-based); that line reads {:?}",
+            args.file_path,
+            position.line + 1,
+            position.character + 1,
+            line
+        )),
+        _ => project_note(&server, bg, &path, args.operation),
+    };
+    Ok((out, note))
+}
+
+/// The text of line `line` (zero-based) for an operation at a cursor, cut at 120 characters.
+fn position_line(text: &str, line: u32, op: Operation) -> Option<String> {
+    op.at_position().then(|| {
+        let text = text
+            .lines()
+            .nth(line as usize)
+            .unwrap_or_default()
+            .trim_end();
+        text.chars().take(120).collect()
     })
+}
+
+/// Whether a cursor's answer is empty: no hover text, no location.
+fn nothing_found(out: &Output) -> bool {
+    out.markdown.as_deref().is_some_and(str::is_empty)
+        || out.locations.as_ref().is_some_and(Vec::is_empty)
+}
+
+/// For an answer that searches the project, when the TypeScript server has none (no
+/// `tsconfig.json` or `jsconfig.json` above the file in the workspace): it searched only what
+/// the file reaches through its imports (an inferred project), so callers elsewhere are missed.
+fn project_note(
+    server: &server::Server,
+    bg: &Background,
+    path: &std::path::Path,
+    op: Operation,
+) -> Option<String> {
+    let searches = matches!(
+        op,
+        Operation::FindReferences | Operation::GoToImplementation | Operation::WorkspaceSymbol
+    );
+    if !searches || server.name != "typescript" {
+        return None;
+    }
+    let root = bg.ws.root();
+    let configured = path
+        .ancestors()
+        .skip(1)
+        .take_while(|dir| dir.starts_with(root))
+        .any(|dir| dir.join("tsconfig.json").is_file() || dir.join("jsconfig.json").is_file());
+    if configured {
+        return None;
+    }
+    Some(
+        "without a tsconfig.json or jsconfig.json the TypeScript server has no project: it \
+         searched what this file imports, not the files that import it, so callers may be \
+         missing: grep for the name to be sure"
+            .into(),
+    )
 }
 
 fn one_based(n: f64, name: &str) -> Result<u32, ToolError> {
