@@ -457,8 +457,16 @@ fn grep(
     }
     let offset = shared::whole_number(args.offset, "offset", 0, 0)?;
     let skip = usize::try_from(offset).unwrap_or(usize::MAX);
-    let matcher = CancellableMatcher::new(&args.pattern, signal.clone())
-        .map_err(|e| invalid_args(format!("`pattern` is not a usable regular expression: {e}")))?;
+    let matcher = CancellableMatcher::new(&args.pattern, signal.clone()).map_err(|e| {
+        let mut why = format!("`pattern` is not a usable regular expression: {e}");
+        if args.pattern.contains("\\r") || args.pattern.contains('\r') {
+            why.push_str(
+                " (grep matches lines without their line endings; to list the files with CRLF \
+                 endings, run bash `grep -rlI $'\\r' .`)",
+            );
+        }
+        invalid_args(why)
+    })?;
     let target = ws.resolve(args.path.as_deref().unwrap_or("."), "path")?;
     if !target.exists {
         return Err(ToolError::new(format!(
