@@ -28,7 +28,8 @@ async fn grep_anchors_dollar_before_crlf_and_drops_the_cr_from_the_text() {
     // A pattern for the CR itself cannot match: the refusal says how to find CRLF files.
     let out = f.call("grep", json!({"pattern": r"\r$"})).await;
     assert!(
-        out.error().contains("to list the files with CRLF endings, run bash `grep -rlI $'\\r' .`"),
+        out.error()
+            .contains("to list the files with CRLF endings, run bash `grep -rlI $'\\r' .`"),
         "{}",
         out.error()
     );

@@ -183,7 +183,7 @@ fn sandbox_clause(mode: SandboxMode, network: bool) -> String {
     let net = if network {
         ""
     } else {
-        "; no network, not even localhost"
+        "; no network (nor localhost)"
     };
     match mode {
         SandboxMode::WorkspaceWrite => format!(
@@ -212,10 +212,10 @@ pub(crate) fn tool(bg: Background) -> ToolDefinition {
             sandbox_sentence(sandbox.mode(), sandbox.network())
         ))
         .code_description(format!(
-            "Run `bash -c COMMAND` in a fresh shell (only files in `$TMPDIR` persist; pass \
-             `workdir`, not `cd`). A non-zero exit is a result, not an error; a timeout rejects \
-             with the output so far. Its processes die with it. Calls run one at a time, even in \
-             Promise.all (for parallel ones: `run_in_background`).{}",
+            "Run `bash -c COMMAND` in a fresh shell (only `$TMPDIR`'s files persist, for bash \
+             alone; pass `workdir`, not `cd`). A non-zero exit is a result, not an error; a \
+             timeout rejects with output so far. Its processes die with it. Calls run one at \
+             a time, even in Promise.all (parallel: `run_in_background`).{}",
             sandbox_clause(sandbox.mode(), sandbox.network())
         ))
         .parameters(
