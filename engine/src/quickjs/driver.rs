@@ -168,12 +168,19 @@ impl<'js> Calls<'js> {
     }
 
     /// The next completed call with its resolvers, if one is ready.
+    ///
+    /// Of the calls settled by now, the earliest made comes first: a call answered at its first
+    /// poll does not overtake an earlier one whose answer already waited (the host answers a
+    /// run's calls in the order they were made), so two reads in a `Promise.all` reach the
+    /// program in the same order on every run.
     pub(super) fn poll_ready(&mut self, cx: &mut Context<'_>) -> Option<Settled<'js>> {
-        if let Some((_, settled)) = self.ready.pop_front() {
-            return Some(settled);
+        while let Some((id, result, share)) = self.pending.next(cx) {
+            if let Some(settled) = self.take_settled(id, result, share) {
+                let at = self.ready.partition_point(|(earlier, _)| *earlier < id);
+                self.ready.insert(at, (id, settled));
+            }
         }
-        let (id, result, share) = self.pending.next(cx)?;
-        self.take_settled(id, result, share)
+        self.ready.pop_front().map(|(_, settled)| settled)
     }
 
     /// Call `id` completed with `result`: its resolvers, no longer pending (`None` for a call
