@@ -174,12 +174,30 @@ fn op_ptc_host_call(
         }
     };
     Ok(async move {
+        // Never settled at dispatch: an answer that is already there waits behind the earlier
+        // calls' answers that are (the host answers a run's calls in the order they were
+        // made), so two reads in a `Promise.all` reach the program in the same order each run.
+        yield_once().await;
         let answer = answer.await;
         if let Some((gate, id)) = turn {
             gate.turn(id, Delivery::Tool).await;
         }
         answer
     })
+}
+
+/// Pending once (waking itself at once), then ready.
+async fn yield_once() {
+    let mut yielded = false;
+    std::future::poll_fn(|cx| {
+        if yielded {
+            return std::task::Poll::Ready(());
+        }
+        yielded = true;
+        cx.waker().wake_by_ref();
+        std::task::Poll::Pending
+    })
+    .await
 }
 
 /// The raw `hostLog`: one console line, counted against the output limit.
