@@ -253,7 +253,7 @@ fn nothing_found(out: &Output) -> bool {
         || out.locations.as_ref().is_some_and(Vec::is_empty)
 }
 
-/// For an answer that searches the project, when the TypeScript server has none (no
+/// For references and implementations, when the TypeScript server has no project (no
 /// `tsconfig.json` or `jsconfig.json` above the file in the workspace): it searched only what
 /// the file reaches through its imports (an inferred project), so callers elsewhere are missed.
 fn project_note(
@@ -264,7 +264,7 @@ fn project_note(
 ) -> Option<String> {
     let searches = matches!(
         op,
-        Operation::FindReferences | Operation::GoToImplementation | Operation::WorkspaceSymbol
+        Operation::FindReferences | Operation::GoToImplementation
     );
     if !searches || server.name != "typescript" {
         return None;

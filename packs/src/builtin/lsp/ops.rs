@@ -30,6 +30,10 @@ const DIAGNOSTICS_WAIT: Duration = Duration::from_secs(30);
 /// The longest it then waits for them to be published again after another file changed
 /// (a server may not republish diagnostics that stayed the same).
 const SETTLE_WAIT: Duration = Duration::from_secs(3);
+/// How long the diagnostics of a document must stay unrepublished to be its answer: a server
+/// may publish them in stages (typescript-language-server: syntax first, an empty list, then
+/// the type errors about 150 ms later).
+const QUIET: Duration = Duration::from_millis(750);
 /// Characters of a location's line text kept.
 const MAX_TEXT: usize = 400;
 
@@ -266,6 +270,7 @@ pub(crate) async fn run(
                 let again = |p: &super::inbox::Published| p.seq > after;
                 server.inbox.wait_diagnostics(uri, SETTLE_WAIT, again).await;
             }
+            settle(server, uri).await;
             let published = server.inbox.diagnostics(uri).map(|p| p.diagnostics);
             let problems = published
                 .unwrap_or_default()
@@ -287,6 +292,19 @@ pub(crate) async fn run(
             }
         }
     })
+}
+
+/// Wait (at most [`SETTLE_WAIT`]) until the diagnostics of `uri` went [`QUIET`] unrepublished.
+async fn settle(server: &Server, uri: &lsp_types::Url) {
+    let deadline = tokio::time::Instant::now() + SETTLE_WAIT;
+    loop {
+        let last = server.inbox.diagnostics(uri).map_or(0, |p| p.seq);
+        let later = |p: &super::inbox::Published| p.seq > last;
+        let wait = QUIET.min(deadline.saturating_duration_since(tokio::time::Instant::now()));
+        if wait.is_zero() || !server.inbox.wait_diagnostics(uri, wait, later).await {
+            return;
+        }
+    }
 }
 
 /// `Err` when the server said in `initialize` it does not offer `op`.
