@@ -214,6 +214,13 @@ const v8 = (expr) => {
   }
 };
 
+/** The tags of engine/src/intl/locale.rs's SUPPORTED list. */
+function supportedTags() {
+  const source = readFileSync(join(here, '../../src/intl/locale.rs'), 'utf8');
+  const list = source.slice(source.indexOf('pub(crate) const SUPPORTED'));
+  return list.slice(0, list.indexOf('];')).match(/"[^"]*"/g).map((t) => t.slice(1, -1));
+}
+
 const mode = process.argv[2];
 if (mode === 'write') {
   if (process.env.TZ !== 'UTC') {
@@ -234,9 +241,7 @@ if (mode === 'write') {
 } else if (mode === 'ymd') {
   // The rows of engine/src/intl/ymd.rs: CLDR's yMd pattern of each supported locale, read off
   // V8's parts for a date of numbers.
-  const source = readFileSync(join(here, '../../src/intl/locale.rs'), 'utf8');
-  const list = source.slice(source.indexOf('pub(crate) const SUPPORTED'));
-  const tags = list.slice(0, list.indexOf('];')).match(/"[^"]*"/g).map((t) => t.slice(1, -1));
+  const tags = supportedTags();
   const day = new Date(Date.UTC(2025, 0, 5));
   for (const tag of tags) {
     const parts = new Intl.DateTimeFormat(tag, { timeZone: 'UTC', year: 'numeric', month: 'numeric', day: 'numeric', numberingSystem: 'latn', calendar: 'gregory' }).formatToParts(day);
@@ -248,9 +253,7 @@ if (mode === 'write') {
 } else if (mode === 'ymed') {
   // The rows of engine/src/intl/ymd.rs's weekday table: CLDR's yMEd, yMEEEEd, MEd and MEEEEd
   // patterns of each supported locale, read off V8's parts for a date of numbers with a weekday.
-  const source = readFileSync(join(here, '../../src/intl/locale.rs'), 'utf8');
-  const list = source.slice(source.indexOf('pub(crate) const SUPPORTED'));
-  const tags = list.slice(0, list.indexOf('];')).match(/"[^"]*"/g).map((t) => t.slice(1, -1));
+  const tags = supportedTags();
   const day = new Date(Date.UTC(2025, 0, 5));
   for (const tag of tags) {
     const patterns = [[true, 'short'], [true, 'long'], [false, 'short'], [false, 'long']].map(([year, weekday]) => {
