@@ -115,11 +115,11 @@ async fn within(
     }
 }
 
-/// Whether the client of `slot` is known not to take elicitation requests: it declared its
-/// capabilities, without elicitation.
-pub(crate) fn cannot_elicit(slot: &ClientSlot) -> bool {
-    slot.get()
-        .and_then(|peer| peer.peer_info())
+/// Whether the client behind `peer` is known not to take elicitation requests: it declared its
+/// capabilities, without elicitation. The request's own peer, not the session's slot: that is
+/// filled when `notifications/initialized` is handled, which may come after a first call.
+pub(crate) fn cannot_elicit(peer: &Peer<RoleServer>) -> bool {
+    peer.peer_info()
         .is_some_and(|info| info.capabilities.elicitation.is_none())
 }
 

@@ -529,7 +529,8 @@ impl ServerHandler for PtcServer {
             && request.name == ptc::RUN_CODE
             && super::tasks::client_wants_tasks(&context);
         let response = if as_task {
-            self.call_as_task(&request.name, request.arguments).await?
+            self.call_as_task(&request.name, request.arguments, &context.peer)
+                .await?
         } else if sessionless(&context) {
             self.call_stateless(request, context).await?
         } else {

@@ -175,13 +175,14 @@ impl crate::PtcServer {
         &self,
         name: &str,
         arguments: Option<JsonObject>,
+        client: &rmcp::Peer<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let Some(store) = self.tasks.clone() else {
             return Err(ErrorData::internal_error("tasks are off", None));
         };
         let id = self.next_call_id();
         let run_id = id.0.clone();
-        if crate::elicit::cannot_elicit(&self.client) {
+        if crate::elicit::cannot_elicit(client) {
             // Kept with the run: an instance that resumes it asks nothing either.
             let (kept, run) = (store.clone(), run_id.clone());
             tokio::task::spawn_blocking(move || {

@@ -11,13 +11,14 @@ use std::time::{Duration, Instant};
 
 use ptc::journal::Entry;
 use rmcp::model::{
-    ClientRequest, GetTaskResult, ServerResult, TaskPayload, TaskStatus, UpdateTaskParams,
-    UpdateTaskRequest,
+    CallToolRequest, CallToolRequestParams, ClientCapabilities, ClientConfig, ClientRequest,
+    GetTaskParams, GetTaskRequest, GetTaskResult, Implementation, InitializeRequest,
+    ProtocolVersion, ServerResult, TaskPayload, TaskStatus, UpdateTaskParams, UpdateTaskRequest,
 };
 use serde_json::{json, Value};
 
 use crate::durable_takeover::{psql, Store};
-use crate::durable_tasks::{client_declaring, client_with, get, start, Client};
+use crate::durable_tasks::{client_with, get, start, Client};
 
 /// Ask before every witness call.
 const ASK: &str = r#"
@@ -260,17 +261,116 @@ return ["done", a, b];
     assert_eq!(store.rows("witness", &id), (2, 2));
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_task_client_without_elicitation_is_never_asked_and_its_run_is_told_why() {
+/// A client on stdio that writes its JSON-RPC itself, so that it can hold
+/// `notifications/initialized` back: the MCP spec lets a server take requests before it, and
+/// rmcp does.
+struct Raw {
+    child: std::process::Child,
+    input: std::process::ChildStdin,
+    output: std::io::BufReader<std::process::ChildStdout>,
+    next: u64,
+}
+
+impl Raw {
+    /// A new `ptc serve --durable` of `store` with `args` more, initialized by a client that
+    /// declares the tasks extension and nothing else; not yet told `initialized`.
+    fn start(store: &Store, args: &[&str]) -> Raw {
+        use std::process::Stdio;
+        let args = [&["serve", "--durable"], args].concat();
+        let mut child = store
+            .ptc(&args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let (input, output) = (child.stdin.take().unwrap(), child.stdout.take().unwrap());
+        let output = std::io::BufReader::new(output);
+        let mut raw = Raw {
+            child,
+            input,
+            output,
+            next: 0,
+        };
+        let capabilities = ClientCapabilities::builder().enable_tasks().build();
+        let mut info = ClientConfig::new(capabilities, Implementation::new("raw", "1.0.0"));
+        info.protocol_version = ProtocolVersion::V_2025_06_18;
+        raw.request(ClientRequest::InitializeRequest(InitializeRequest::new(
+            info,
+        )));
+        raw
+    }
+
+    fn send(&mut self, message: Value) {
+        use std::io::Write;
+        writeln!(self.input, "{message}").unwrap();
+        self.input.flush().unwrap();
+    }
+
+    /// The result of `request`, skipping whatever else the server sends meanwhile.
+    fn request(&mut self, request: ClientRequest) -> Value {
+        use std::io::BufRead;
+        self.next += 1;
+        let mut message = serde_json::to_value(request).unwrap();
+        message["jsonrpc"] = json!("2.0");
+        message["id"] = json!(self.next);
+        self.send(message);
+        loop {
+            let mut line = String::new();
+            assert_ne!(
+                self.output.read_line(&mut line).unwrap(),
+                0,
+                "the server left"
+            );
+            let reply: Value = serde_json::from_str(&line).unwrap();
+            if reply["id"] == json!(self.next) && reply.get("method").is_none() {
+                assert!(reply.get("error").is_none(), "{reply}");
+                return reply["result"].clone();
+            }
+        }
+    }
+
+    fn get(&mut self, id: &str) -> GetTaskResult {
+        let request = ClientRequest::GetTaskRequest(GetTaskRequest::new(GetTaskParams::new(id)));
+        serde_json::from_value(self.request(request)).unwrap()
+    }
+}
+
+impl Drop for Raw {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The client's first message after its handshake is the task call; `initialized` follows.
+#[test]
+fn a_task_client_without_elicitation_is_never_asked_and_its_run_is_told_why() {
     let Some(store) = Store::start() else { return };
     std::fs::write(store.dir.path().join("ask.toml"), ASK).unwrap();
-    let (client, _) = client_declaring(&store, &["--config", "ask.toml"], false).await;
-    let id = start(&client, PROGRAM).await;
-    let task = until(&client, &id, "ended", |t| {
-        assert_ne!(t.task.status(), TaskStatus::InputRequired, "asked: {t:?}");
-        ended(t)
-    })
-    .await;
+    let mut client = Raw::start(&store, &["--config", "ask.toml"]);
+    let arguments = json!({ "code": PROGRAM, "description": "a run with an ask" });
+    let params = CallToolRequestParams::new("run_code")
+        .with_arguments(arguments.as_object().unwrap().clone());
+    let created = client.request(ClientRequest::CallToolRequest(CallToolRequest::new(params)));
+    client.send(json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+    let Some(id) = created["taskId"].as_str().map(str::to_string) else {
+        panic!("not a task: {created}");
+    };
+    let deadline = Instant::now() + Duration::from_secs(90);
+    let task = loop {
+        let task = client.get(&id);
+        assert_ne!(
+            task.task.status(),
+            TaskStatus::InputRequired,
+            "asked: {task:?}"
+        );
+        if ended(&task) {
+            break task;
+        }
+        assert!(Instant::now() < deadline, "task {id} never ended");
+        std::thread::sleep(Duration::from_millis(50));
+    };
     let text = completed_or_error(&task);
     assert!(
         text.contains("did not declare the elicitation capability"),

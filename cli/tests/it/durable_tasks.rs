@@ -31,15 +31,6 @@ async fn client(store: &Store) -> (Client, u32) {
 
 /// [`client`] of an instance started with `args` more.
 pub(crate) async fn client_with(store: &Store, args: &[&str]) -> (Client, u32) {
-    client_declaring(store, args, true).await
-}
-
-/// [`client_with`], declaring elicitation or not.
-pub(crate) async fn client_declaring(
-    store: &Store,
-    args: &[&str],
-    elicitation: bool,
-) -> (Client, u32) {
     let args = [&["serve", "--durable"], args].concat();
     let command = tokio::process::Command::from(store.ptc(&args));
     let transport = TokioChildProcess::builder(command)
@@ -49,9 +40,7 @@ pub(crate) async fn client_declaring(
         .0;
     let pid = transport.id().unwrap();
     let mut capabilities = ClientCapabilities::builder().enable_tasks().build();
-    if elicitation {
-        capabilities.elicitation = Some(ElicitationCapability::default());
-    }
+    capabilities.elicitation = Some(ElicitationCapability::default());
     let mut info = ClientConfig::new(capabilities, Implementation::new("ptc-tasks-test", "1.0.0"));
     info.protocol_version = ProtocolVersion::V_2025_06_18;
     (info.serve(transport).await.unwrap(), pid)
