@@ -92,7 +92,7 @@ async fn run(config: Arc<CodeConfig>, args: Args, ctx: ToolRunContext) -> Result
     let definitions = ctx
         .registry()
         .view(scope, exec.tool_set())
-        .executable_definitions();
+        .callable_definitions();
     // `error` checks before the run; `warn` while it runs.
     let sdk = config.typecheck.as_ref().map(|_| {
         let registry = ctx.registry();

@@ -34,23 +34,11 @@ pub(crate) fn model_input(
     };
     let (finders, others): (Vec<_>, Vec<_>) =
         tools.into_iter().partition(|t| is_discovery_tool(t.name()));
-    let settings = registry.discovery_for(scope);
-    let state = registry.discovery_state();
-    let on = !finders.is_empty()
-        && match settings.mode {
-            DiscoveryMode::Off => false,
-            DiscoveryMode::On => true,
-            DiscoveryMode::Auto => {
-                let mode = registry.mode_for(scope);
-                let bytes = state
-                    .measured
-                    .bytes(&others, executor, mode, || size(&offer(&others)));
-                bytes > settings.threshold_bytes
-            }
-        };
-    if !on {
+    if finders.is_empty() || !is_on(view, executor, &others) {
         return offer(&others);
     }
+    let settings = registry.discovery_for(scope);
+    let state = registry.discovery_state();
     let grouping = state.grouping();
     // Found tools join a native list only: in code mode `run_code`'s description stays the
     // same all session (a client's prompt cache keeps it), and `describe_tools` declares them.
@@ -81,6 +69,56 @@ pub(crate) fn model_input(
         text: overview::text(&others, &shown, &grouping, programs),
     });
     (input, sections)
+}
+
+/// The tools a program of `view` may call: `tools` without the discovery tools when
+/// discovery is off (the model was told nothing of them).
+pub(crate) fn callable(
+    view: &ToolView<'_>,
+    executor: &Arc<dyn ToolExecutor>,
+    tools: Vec<Arc<ToolDefinition>>,
+) -> Vec<Arc<ToolDefinition>> {
+    if !tools.iter().any(|t| is_discovery_tool(t.name())) {
+        return tools;
+    }
+    let others: Vec<_> = tools
+        .iter()
+        .filter(|t| !is_discovery_tool(t.name()))
+        .cloned()
+        .collect();
+    if is_on(view, executor, &others) {
+        tools
+    } else {
+        others
+    }
+}
+
+/// Whether discovery is on for `view` when `others` are all its tools but the discovery
+/// tools: the setting, and for `auto` the size of their full model input.
+fn is_on(
+    view: &ToolView<'_>,
+    executor: &Arc<dyn ToolExecutor>,
+    others: &[Arc<ToolDefinition>],
+) -> bool {
+    let (registry, scope) = (view.registry(), view.scope());
+    let settings = registry.discovery_for(scope);
+    match settings.mode {
+        DiscoveryMode::Off => false,
+        DiscoveryMode::On => true,
+        DiscoveryMode::Auto => {
+            let mode = registry.mode_for(scope);
+            let bytes = registry
+                .discovery_state()
+                .measured
+                .bytes(others, executor, mode, || {
+                    size(&(
+                        executor.describe(registry, scope, others),
+                        executor.sections(registry, scope, others),
+                    ))
+                });
+            bytes > settings.threshold_bytes
+        }
+    }
 }
 
 /// The bytes a model input puts before the model: its sections and its schemas as JSON.

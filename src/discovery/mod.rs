@@ -27,7 +27,7 @@ mod settings;
 mod signature;
 mod tools;
 
-pub(crate) use compact::{model_input, SECTION_ID};
+pub(crate) use compact::{callable, model_input, SECTION_ID};
 pub(crate) use settings::DiscoveryState;
 pub use settings::{Discovery, DiscoveryMode, ToolGroup, DEFAULT_THRESHOLD_BYTES};
 pub use tools::{register, tools, CALL_TOOL, DESCRIBE_TOOLS, SEARCH_TOOLS};

@@ -107,6 +107,16 @@ impl<'a> ToolView<'a> {
             .collect()
     }
 
+    /// The definitions a program may call: [`executable_definitions`](Self::executable_definitions)
+    /// without the discovery tools while discovery is off, as the model was told of none.
+    pub fn callable_definitions(&self) -> Vec<Arc<ToolDefinition>> {
+        let tools = self.executable_definitions();
+        match self.registry.executor_for(self.scope) {
+            Some(executor) => crate::discovery::callable(self, &executor, tools),
+            None => tools,
+        }
+    }
+
     /// What the scope's executor offers the model: schemas, names and guidance sections.
     /// With discovery on ([`ToolRegistry::set_discovery`]), only the discovery tools, the
     /// pinned tools and those the view's owner found, plus an overview section

@@ -193,3 +193,25 @@ async fn discovery_search_results_leave_the_code_mode_description_unchanged() {
         "run_code's description stays the same all session"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_program_has_the_discovery_tools_only_while_discovery_is_on() {
+    let code = "const missing = await tools.nope({}).catch((e) => e.message);\n\
+                return JSON.stringify(['search_tools' in tools, 'call_tool' in tools, missing]);";
+    let program = json!({ "code": code, "description": "which tools" });
+    let (scope, owner) = (ScopeKey::root("agent"), Owner::new("me"));
+    let said = |registry: ToolRegistry| {
+        let (scope, owner, program) = (scope.clone(), owner.clone(), program.clone());
+        async move { text(&call_as(&registry, &scope, &owner, "run_code", program).await) }
+    };
+    // Off (auto, below the threshold): the model was told of no discovery tool.
+    let off = said(registry(ToolMode::Code, Discovery::default())).await;
+    assert!(off.starts_with("[false,false,"), "{off}");
+    assert!(
+        off.contains("available: add, counter, echo, fail, sleep\"]"),
+        "{off}"
+    );
+    let on = said(registry(ToolMode::Code, on(&[]))).await;
+    assert!(on.starts_with("[true,true,"), "{on}");
+    assert!(on.contains("search_tools"), "{on}");
+}
