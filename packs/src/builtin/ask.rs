@@ -107,7 +107,7 @@ pub(crate) fn tool(fallback: Option<Arc<dyn QuestionService>>) -> ToolDefinition
              information before proceeding. Send one or more questions, each with a stable id \
              that will be echoed in the answer.",
         )
-        .code_description("Ask the user; waits for the answers (chosen labels or written text).")
+        .code_description("Ask the user; waits for the answers (labels chosen or text written).")
         .parameters(
             ParameterSpec::new().required(
                 "questions",

@@ -214,8 +214,8 @@ pub(crate) fn tool(bg: Background) -> ToolDefinition {
         .code_description(format!(
             "Run `bash -c COMMAND` in a fresh shell (only `$TMPDIR`'s files persist, for bash \
              alone; pass `workdir`, not `cd`). A non-zero exit is a result, not an error; a \
-             timeout rejects with output so far. Its processes die with it. Calls run one at \
-             a time, even in Promise.all (parallel: `run_in_background`).{}",
+             timeout rejects with output so far. Its processes die with it. One call at a time, \
+             even in Promise.all (parallel: `run_in_background`).{}",
             sandbox_clause(sandbox.mode(), sandbox.network())
         ))
         .parameters(

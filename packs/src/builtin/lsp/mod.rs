@@ -77,7 +77,13 @@ fn output_spec() -> ValueSpec {
     ValueSpec::object(false)
         .property("locations", ValueSpec::array(place))
         .property("markdown", ValueSpec::string())
-        .property("symbols", ValueSpec::array(symbol))
+        .property(
+            "symbols",
+            ValueSpec::array(symbol).describe(
+                "`kind`: LSP SymbolKind, lower case (class, enum member…); `container`: \
+                 parent's name.",
+            ),
+        )
         .property("diagnostics", ValueSpec::array(problem))
 }
 
@@ -93,8 +99,8 @@ pub(crate) fn tool(bg: Background, servers: Servers) -> ToolDefinition {
              findReferences includes the declaration.",
         )
         .code_description(
-            "Ask the file's language server. Fills `locations`, `markdown` (hover), `symbols` \
-             or `diagnostics` (of the current text).",
+            "Ask the file's language server: `locations`, `markdown` (hover), `symbols` or \
+             `diagnostics`.",
         )
         .parameters(
             ParameterSpec::new()

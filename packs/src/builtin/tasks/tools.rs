@@ -67,7 +67,6 @@ fn summary_spec(spec: ValueSpec) -> ValueSpec {
         .required_property(
             "kind",
             ValueSpec::string()
-                .describe("bash, or terminal_send.")
                 .enum_values([json!("bash"), json!("terminal")]),
         )
         .required_property(
@@ -401,8 +400,8 @@ pub(crate) fn kill_tool(bg: Background) -> ToolDefinition {
             super::KILL_GRACE.as_millis()
         ))
         .code_description(format!(
-            "Stop a task (SIGTERM, SIGKILL after {}; a terminal_send task: SIGINT to its \
-             job). Returns at once.",
+            "Stop a task (SIGTERM, SIGKILL after {}; terminal_send: SIGINT to its job). \
+             Returns at once.",
             shared::millis(super::KILL_GRACE.as_millis())
         ))
         .parameters(

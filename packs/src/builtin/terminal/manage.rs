@@ -170,8 +170,8 @@ pub(crate) fn signal_tool(bg: Background) -> ToolDefinition {
              or use terminal_close.",
         )
         .code_description(
-            "Signal a terminal's foreground job (as Ctrl-C, Ctrl-\\, Ctrl-Z). If it survives: \
-             SIGTSTP, then `kill -KILL %1` in the shell, or terminal_close.",
+            "Signal a terminal's foreground job. If it survives: SIGTSTP, then `kill -KILL %1` \
+             in the shell, or terminal_close.",
         )
         .parameters(
             ParameterSpec::new()
