@@ -598,3 +598,20 @@ async fn the_servers_end_when_the_pack_and_its_tools_are_dropped() {
     let left: Vec<&i32> = running.iter().filter(|p| alive(p)).collect();
     assert!(left.is_empty(), "still running: {left:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn diagnostics_are_the_servers_last_publication_once_it_has_gone_quiet() {
+    // The fake publishes an empty list, then the problem 300 ms later.
+    let f = fake_project();
+    let v = lsp(
+        &f,
+        json!({"operation": "diagnostics", "file_path": "a.fake"}),
+    )
+    .await;
+    let problems = v["diagnostics"].as_array().unwrap();
+    assert_eq!(problems.len(), 1, "{v}");
+    assert_eq!(
+        problems[0]["message"], "found after a first, empty publication",
+        "{v}"
+    );
+}

@@ -66,8 +66,7 @@ fn summary_spec(spec: ValueSpec) -> ValueSpec {
     spec.required_property("task_id", ValueSpec::string())
         .required_property(
             "kind",
-            ValueSpec::string()
-                .enum_values([json!("bash"), json!("terminal")]),
+            ValueSpec::string().enum_values([json!("bash"), json!("terminal")]),
         )
         .required_property(
             "state",
