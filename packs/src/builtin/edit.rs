@@ -195,10 +195,19 @@ fn edit(ws: &Workspace, args: Args) -> Result<Output, ToolError> {
     let count = old.match_indices(&args.old_string).count();
     match count {
         0 => {
+            let (crlf, lf) = super::file_form::endings(&old);
+            let endings = if crlf > 0 && lf > 0 && args.old_string.contains('\n') {
+                format!(
+                    " Its lines end in CRLF ({crlf}) and LF ({lf}), which read does not show: \
+                     write `\\r\\n` where a line ends in CRLF."
+                )
+            } else {
+                String::new()
+            };
             return Err(ToolError::new(format!(
                 "`old_string` was not found in `{shown}`. It must match the file exactly, \
-                 including whitespace and indentation; read the file to copy the text."
-            )))
+                 including whitespace and indentation; read the file to copy the text.{endings}"
+            )));
         }
         1 => {}
         n if !args.replace_all => {

@@ -20,6 +20,9 @@ pub(crate) struct Kept {
     bom: bool,
     /// A final newline was added (`Some(true)`) or dropped (`Some(false)`).
     final_newline: Option<bool>,
+    /// The replaced file's lines ended in CRLF and in LF (how many of each), and the content
+    /// has LF alone: the file has the content's.
+    mixed: Option<(usize, usize)>,
 }
 
 impl Kept {
@@ -39,7 +42,15 @@ impl Kept {
             Some(false) => what.push("lack of a final newline (the content's last one dropped)"),
             None => {}
         }
-        (!what.is_empty()).then(|| format!("`{shown}` kept its {}", what.join(", ")))
+        let kept = (!what.is_empty()).then(|| format!("`{shown}` kept its {}", what.join(", ")));
+        let lost = self.mixed.map(|(crlf, lf)| {
+            format!(
+                "`{shown}` had both CRLF ({crlf}) and LF ({lf}) line endings: written with \
+                 the content's LF alone (`\\r\\n` where a line should end in CRLF)"
+            )
+        });
+        let said: Vec<String> = [kept, lost].into_iter().flatten().collect();
+        (!said.is_empty()).then(|| said.join("; "))
     }
 }
 
@@ -50,8 +61,25 @@ pub(crate) fn bom_note(shown: &str) -> String {
 
 /// Whether every line of `text` ends in CRLF (and one does).
 pub(crate) fn uses_crlf(text: &str) -> bool {
+    let (crlf, lf) = endings(text);
+    crlf > 0 && lf == 0
+}
+
+/// How many lines of `text` end in CRLF, and how many in a bare LF.
+pub(crate) fn endings(text: &str) -> (usize, usize) {
     let lines = text.matches('\n').count();
-    lines > 0 && text.matches("\r\n").count() == lines
+    let crlf = text.matches("\r\n").count();
+    (crlf, lines - crlf)
+}
+
+/// What a program is told of `shown`, whose lines end in CRLF (`crlf` of them) and in LF
+/// (`lf`): read shows neither, and neither write nor edit can tell which line had which.
+pub(crate) fn mixed_note(shown: &str, (crlf, lf): (usize, usize)) -> String {
+    format!(
+        "`{shown}` has both CRLF ({crlf}) and LF ({lf}) line endings, which read does not \
+         show: write and edit keep only the endings written (`\\r\\n` where a line ends in \
+         CRLF; or change the file with bash)"
+    )
 }
 
 /// Whether `text` has content and its last line has no line ending.
@@ -64,10 +92,15 @@ fn lacks_final_newline(text: &str) -> bool {
 /// newline or lack of one; say what was changed.
 pub(crate) fn keep(before: &str, content: &mut String) -> Kept {
     let mut kept = Kept::default();
-    let crlf_file = uses_crlf(before);
-    if crlf_file && content.contains('\n') && !content.contains('\r') {
-        *content = content.replace('\n', "\r\n");
-        kept.crlf = true;
+    let (crlf, lf) = endings(before);
+    let crlf_file = crlf > 0 && lf == 0;
+    if content.contains('\n') && !content.contains('\r') {
+        if crlf_file {
+            *content = content.replace('\n', "\r\n");
+            kept.crlf = true;
+        } else if crlf > 0 {
+            kept.mixed = Some((crlf, lf));
+        }
     }
     if before.starts_with(BOM) && !content.starts_with(BOM) {
         content.insert(0, BOM);

@@ -108,6 +108,8 @@ struct Seen {
     not_utf8: Option<u64>,
     /// Line 1 was shown without the byte order mark it began with.
     bom: bool,
+    /// The lines shown ended in CRLF and in LF: how many of each.
+    mixed: Option<(usize, usize)>,
     /// The sha256 of the file's bytes (in a program).
     digest: Option<Digest>,
 }
@@ -259,6 +261,9 @@ fn note_program_read(ctx: &ptc::ToolRunContext, log: &ReadLog, out: &Output, see
     if seen.bom {
         notes.push(file_form::bom_note(&out.path));
     }
+    if let Some(counts) = seen.mixed {
+        notes.push(file_form::mixed_note(&out.path, counts));
+    }
     if !notes.is_empty() {
         ctx.note(notes.join("; "));
     }
@@ -327,6 +332,8 @@ fn read(
     let mut not_utf8 = None;
     // Line 1 began with a UTF-8 byte order mark (not in its text).
     let mut bom = false;
+    // Lines shown that ended in CRLF, and in a bare LF.
+    let (mut crlf, mut lf) = (0, 0);
     let last_wanted = offset.saturating_add(limit - 1);
     // Lines up to the end of the window, one by one.
     while number < last_wanted && !window_full {
@@ -340,6 +347,11 @@ fn read(
         };
         number += 1;
         if number >= offset {
+            if buf.ends_with(b"\r\n") {
+                crlf += 1;
+            } else if buf.ends_with(b"\n") {
+                lf += 1;
+            }
             let mut line = shared::strip_eol(&buf);
             if number == 1 {
                 if let Some(rest) = line.strip_prefix(BOM_BYTES) {
@@ -376,11 +388,13 @@ fn read(
     let unterminated = rest_last.is_some_and(|b| b != b'\n');
     let total_lines = window_end + rest_newlines + u64::from(unterminated);
     let truncated = total_lines > window_end && !lines.is_empty();
+    let mixed = (crlf > 0 && lf > 0).then_some((crlf, lf));
     let seen = Seen {
         last_whole: window_end - u64::from(line_cut),
         capped: window_full,
         not_utf8,
         bom,
+        mixed,
         digest: reader.into_inner().finish(),
     };
     let out = Output {
@@ -388,6 +402,7 @@ fn read(
             shared::secrets_note(&target.path),
             not_utf8,
             bom.then(|| file_form::bom_note(&target.display)),
+            mixed.map(|counts| file_form::mixed_note(&target.display, counts)),
         ),
         full_path: target.path,
         path: target.display,
@@ -400,16 +415,24 @@ fn read(
     Ok((out, seen))
 }
 
-/// The secrets note, one for lines that were not valid UTF-8 (from line `not_utf8` on), and
-/// the one for a byte order mark left out of line 1 (`bom`).
-fn notes(secrets: Option<String>, not_utf8: Option<u64>, bom: Option<String>) -> Option<String> {
+/// The secrets note, one for lines that were not valid UTF-8 (from line `not_utf8` on), the
+/// one for a byte order mark left out of line 1 (`bom`), and one for mixed line endings.
+fn notes(
+    secrets: Option<String>,
+    not_utf8: Option<u64>,
+    bom: Option<String>,
+    mixed: Option<String>,
+) -> Option<String> {
     let encoding = not_utf8.map(|line| {
         format!(
             "not valid UTF-8 from line {line}: those bytes show as \u{FFFD}, and write and edit \
              refuse this file (convert it first, e.g. bash: iconv -f latin1 -t utf-8)"
         )
     });
-    let all: Vec<String> = [secrets, encoding, bom].into_iter().flatten().collect();
+    let all: Vec<String> = [secrets, encoding, bom, mixed]
+        .into_iter()
+        .flatten()
+        .collect();
     (!all.is_empty()).then(|| all.join("; "))
 }
 

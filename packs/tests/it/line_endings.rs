@@ -1,6 +1,7 @@
 //! Line endings, byte order marks and final newlines across the file tools: `grep`'s `$`
 //! before CRLF, `edit` refusing an edit that changes nothing, `write` keeping a file's form
-//! and saying so in a program, `read` leaving a BOM out of line 1 with a note.
+//! and saying so in a program, `read` leaving a BOM out of line 1 with a note, and a file of
+//! mixed line endings said to be one by read, write and edit.
 
 use crate::builtin_support;
 
@@ -137,4 +138,51 @@ async fn read_shows_line_one_without_its_bom_and_write_puts_it_back_once() {
         .call("read", json!({"file_path": "bom.csv", "offset": 2}))
         .await;
     assert_eq!(out.value()["note"], Value::Null);
+}
+
+/// A CSV as Python's csv module writes it: rows end in CRLF, a quoted field holds an LF.
+const MIXED: &str = "id,note\r\n1,\"two\nlines\"\r\n2,plain\r\n";
+
+#[tokio::test]
+async fn a_file_of_mixed_line_endings_is_said_to_be_one_by_read_write_and_edit() {
+    let f = Fixture::new();
+    f.file("rows.csv", MIXED);
+    let out = f
+        .call_in_program("run", 1, "read", json!({"file_path": "rows.csv"}))
+        .await;
+    let said = "`rows.csv` has both CRLF (3) and LF (1) line endings, which read does not \
+                show: write and edit keep only the endings written (`\\r\\n` where a line ends \
+                in CRLF; or change the file with bash)";
+    assert_eq!(out.note(), Some(said));
+    assert_eq!(out.value()["note"], said);
+    // An edit across a CRLF written as `\n` does not match, and says why.
+    let out = f
+        .call(
+            "edit",
+            json!({"file_path": "rows.csv", "old_string": "lines\"\n2,plain", "new_string": "x"}),
+        )
+        .await;
+    assert!(
+        out.error()
+            .contains("Its lines end in CRLF (3) and LF (1), which read does not show"),
+        "{}",
+        out.error()
+    );
+    // Content with LF alone replaces it as given, and the write says what became of the CRLFs.
+    let out = f
+        .call_in_program(
+            "run",
+            2,
+            "write",
+            json!({"file_path": "rows.csv", "content": "id,note\n2,plain\n"}),
+        )
+        .await;
+    assert_eq!(
+        out.note(),
+        Some(
+            "`rows.csv` had both CRLF (3) and LF (1) line endings: written with the content's \
+             LF alone (`\\r\\n` where a line should end in CRLF)"
+        )
+    );
+    assert_eq!(f.read("rows.csv"), "id,note\n2,plain\n");
 }

@@ -46,7 +46,12 @@ async fn read_whole_small_file_is_not_truncated() {
     assert_eq!(v["total_lines"], 2);
     assert_eq!(v["truncated"], false);
     assert!(v.get("next_offset").is_none());
-    assert_eq!(out.text(), "     1\tone\n     2\ttwo\n");
+    assert_eq!(
+        out.text(),
+        "     1\tone\n     2\ttwo\n[`a.txt` has both CRLF (1) and LF (1) line endings, which read \
+         does not show: write and edit keep only the endings written (`\\r\\n` where a line \
+         ends in CRLF; or change the file with bash)]\n"
+    );
 }
 
 #[tokio::test]
