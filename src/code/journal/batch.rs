@@ -1,6 +1,24 @@
 //! Entries on their way to a store: serialized once, as they are recorded.
 
-use super::{Entry, JournalError};
+use super::{Entry, JournalError, ResultEntry};
+
+/// What serializes as one [`Entry`]: an entry, or a form of one that borrows its parts.
+pub(crate) trait Record: serde::Serialize {
+    /// Whether it is the run's end.
+    fn ends(&self) -> bool;
+}
+
+impl Record for Entry {
+    fn ends(&self) -> bool {
+        matches!(self, Entry::End { .. })
+    }
+}
+
+impl Record for ResultEntry<'_> {
+    fn ends(&self) -> bool {
+        false
+    }
+}
 
 /// Entries to append to a journal, held as the JSON array a store keeps.
 ///
@@ -42,6 +60,11 @@ impl Batch {
 
     /// Add `entry` at the end.
     pub fn push(&mut self, entry: &Entry) {
+        self.push_record(entry);
+    }
+
+    /// Add an entry at the end, in whichever form it was recorded.
+    pub(crate) fn push_record(&mut self, entry: &impl Record) {
         self.json.pop();
         if self.len > 0 {
             self.json.push(b',');
@@ -50,7 +73,7 @@ impl Batch {
             .expect("an entry serializes: its maps have string keys");
         self.json.push(b']');
         self.len += 1;
-        self.ends |= matches!(entry, Entry::End { .. });
+        self.ends |= entry.ends();
     }
 
     /// How many entries it holds.
@@ -114,5 +137,59 @@ mod tests {
         assert_eq!(batch, Batch::of(&entries));
         batch.clear();
         assert_eq!(batch, Batch::new());
+    }
+
+    #[test]
+    fn a_result_recorded_from_its_reply_reads_back_as_the_entry() {
+        let reply = ptc_engine::Reply {
+            value: serde_json::json!({"a": [1, "two"]}),
+            note: Some("cut".into()),
+            remark: None,
+            unless_read: Some(ptc_engine::UnlessRead {
+                fields: vec!["exit_code".into()],
+                text: "failed".into(),
+            }),
+        };
+        let failed: Result<ptc_engine::Reply, String> = Err("no such file".into());
+        let mut batch = Batch::new();
+        batch.push_record(&ResultEntry::of(1, &Ok(reply.clone()), None));
+        batch.push_record(&ResultEntry::of(2, &failed, Some("ABORTED")));
+        let entry = |n, value, note, unless_read, error, code| Entry::Result {
+            n,
+            value,
+            note,
+            remark: None,
+            unless_read,
+            error,
+            code,
+        };
+        assert_eq!(
+            batch.entries().unwrap(),
+            [
+                entry(
+                    1,
+                    Some(reply.value),
+                    Some("cut".into()),
+                    Some((vec!["exit_code".into()], "failed".into())),
+                    None,
+                    None
+                ),
+                entry(
+                    2,
+                    None,
+                    None,
+                    None,
+                    Some("no such file".into()),
+                    Some("ABORTED".into())
+                ),
+            ]
+        );
+        assert_eq!(batch, {
+            let mut same = Batch::new();
+            for entry in batch.entries().unwrap() {
+                same.push(&entry);
+            }
+            same
+        });
     }
 }

@@ -43,6 +43,7 @@ mod batch;
 mod run;
 
 pub use batch::Batch;
+pub(crate) use batch::Record;
 pub(crate) use run::{new_seed, Answer, Recorded, Repeat, RunJournal};
 
 use std::collections::BTreeMap;
@@ -116,6 +117,48 @@ pub enum Entry {
         /// Whether that was an error.
         is_error: bool,
     },
+}
+
+/// [`Entry::Result`] as a live run records it: borrowed from the reply the program gets, so
+/// that recording a result copies nothing but its JSON text.
+#[derive(Serialize)]
+#[serde(tag = "type", rename = "result")]
+pub(crate) struct ResultEntry<'a> {
+    pub(crate) n: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) value: Option<&'a Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) note: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) remark: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) unless_read: Option<(&'a [String], &'a str)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) error: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) code: Option<&'a str>,
+}
+
+impl<'a> ResultEntry<'a> {
+    /// Sub-call `n`'s `result`, which ended with failure `code` if any.
+    pub(crate) fn of(
+        n: u64,
+        result: &'a Result<ptc_engine::Reply, String>,
+        code: Option<&'a str>,
+    ) -> Self {
+        let reply = result.as_ref().ok();
+        ResultEntry {
+            n,
+            value: reply.map(|r| &r.value),
+            note: reply.and_then(|r| r.note.as_deref()),
+            remark: reply.and_then(|r| r.remark.as_deref()),
+            unless_read: reply
+                .and_then(|r| r.unless_read.as_ref())
+                .map(|u| (&u.fields[..], u.text.as_str())),
+            error: result.as_ref().err().map(String::as_str),
+            code,
+        }
+    }
 }
 
 /// How a journaled run began: what must be the same for a replay to be one.

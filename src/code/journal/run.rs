@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use ptc_engine::{nondeterminism, Deliveries, Delivery, FailureKind, RunFailure};
 use serde_json::Value;
 
-use super::{Batch, Entry, JournalStore, Journaling, Start};
+use super::{Batch, Entry, JournalStore, Journaling, Record, ResultEntry, Start};
 use crate::digest::sha256_hex;
 
 /// A recorded reading of the clock or delivery, still to replay.
@@ -241,7 +241,7 @@ impl RunJournal {
         let Some((name, args, repeat)) = state.unadmit(n) else {
             return Ok(());
         };
-        state.push(Entry::Call { n, name, args });
+        state.push(&Entry::Call { n, name, args });
         if repeat == Repeat::Harmless {
             return Ok(());
         }
@@ -253,7 +253,7 @@ impl RunJournal {
         let mut state = self.lock();
         if !state.returned {
             state.returned = true;
-            state.push(Entry::Returned);
+            state.push(&Entry::Returned);
         }
     }
 
@@ -272,24 +272,9 @@ impl RunJournal {
         }
         if let Some((name, args, _)) = state.unadmit(n) {
             // Refused or closed before it ran: on record with how it ended.
-            state.push(Entry::Call { n, name, args });
+            state.push(&Entry::Call { n, name, args });
         }
-        let (value, note, error) = match result {
-            Ok(reply) => (Some(reply.value.clone()), reply.note.clone(), None),
-            Err(message) => (None, None, Some(message.clone())),
-        };
-        let reply = result.as_ref().ok();
-        state.push(Entry::Result {
-            n,
-            value,
-            note,
-            remark: reply.and_then(|r| r.remark.clone()),
-            unless_read: reply
-                .and_then(|r| r.unless_read.as_ref())
-                .map(|u| (u.fields.clone(), u.text.clone())),
-            error,
-            code: code.map(str::to_string),
-        });
+        state.push(&ResultEntry::of(n, result, code));
         if repeat == Repeat::Harmless {
             return Ok(());
         }
@@ -312,7 +297,7 @@ impl RunJournal {
         if !self.live {
             return Err(self.past_recording("end"));
         }
-        state.push(Entry::End {
+        state.push(&Entry::End {
             output: output.to_string(),
             is_error,
         });
@@ -379,7 +364,7 @@ impl Deliveries for RunJournal {
             }
             return Ok(());
         }
-        state.push(Entry::Delivery {
+        state.push(&Entry::Delivery {
             id,
             timer: what == Delivery::Timer,
         });
@@ -432,11 +417,11 @@ impl State {
     }
 
     /// Queue `entry` after the clock readings before it.
-    fn push(&mut self, entry: Entry) {
+    fn push(&mut self, entry: &impl Record) {
         if let Some((ms, count)) = self.reading.take() {
             self.pending.push(&Entry::Clock { ms, count });
         }
-        self.pending.push(&entry);
+        self.pending.push_record(entry);
     }
 
     /// Take live call `n` off the unadmitted: its tool, argument digest and repeat.
