@@ -1,5 +1,5 @@
 // The model makes 25,000 log lines, then counts ERROR lines across grep's pages.
-await tools.bash({ description: "Make a large log", command: "mkdir -p logs && for i in $(seq 1 25000); do echo \"$i ERROR disk full\"; done > logs/big.log" });
+await tools.bash({ description: "Make a large log", command: "mkdir -p logs && for i in $(seq 1 25000); do echo \"$i ERROR disk full\"; done > logs/big.txt" });
 let offset = 0;
 let errors = 0;
 for (;;) {

@@ -506,3 +506,46 @@ async fn grep_for_a_byte_order_mark_says_it_can_never_match_one() {
     );
     assert!(!plain.text().contains("byte order mark"));
 }
+
+#[tokio::test]
+async fn grep_leaves_out_gitignored_files_outside_a_git_repository_too() {
+    // A copy of a project, without its .git: the description's rule still holds.
+    let f = Fixture::new();
+    f.file(".gitignore", "Cargo.lock\n");
+    f.file("Cargo.lock", "needle\n");
+    f.file("src/lib.rs", "needle\n");
+    let v = f
+        .call("grep", json!({"pattern": "needle"}))
+        .await
+        .value()
+        .clone();
+    assert_eq!(match_sites(&v), ["src/lib.rs:1"]);
+}
+
+#[tokio::test]
+async fn grep_in_a_program_says_a_non_ascii_pattern_cannot_match_files_that_are_not_utf8() {
+    let f = Fixture::new();
+    f.file("data/i18n.txt", "naïve café\n");
+    // "café au lait" in Latin-1.
+    f.file("data/legacy.txt", b"caf\xe9 au lait\n");
+    f.file("data/plain.txt", "tea\n");
+    f.file("data/image.bin", b"\x89PNG\x00\xff\xfe");
+    let out = f
+        .call_in_program("run", 1, "grep", json!({"pattern": "café", "path": "data"}))
+        .await;
+    assert_eq!(match_sites(out.value()), ["data/i18n.txt:1"]);
+    assert_eq!(
+        out.note(),
+        Some(
+            "1 file(s) without a match are not UTF-8 (first: `data/legacy.txt`), and the \
+             pattern's non-ASCII characters match UTF-8 text only (read says which encoding; \
+             convert with bash iconv)"
+        )
+    );
+    // An ASCII pattern matches the same bytes in any ASCII-based encoding: nothing to say.
+    let out = f
+        .call_in_program("run", 2, "grep", json!({"pattern": "tea", "path": "data"}))
+        .await;
+    assert_eq!(match_sites(out.value()), ["data/plain.txt:1"]);
+    assert_eq!(out.note(), None);
+}

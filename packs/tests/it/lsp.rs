@@ -169,6 +169,20 @@ async fn an_empty_answer_names_the_line_and_a_search_without_a_project_says_what
         found.iter().all(|(path, ..)| path == "lib/util.js"),
         "{found:?}"
     );
+    // A workspace symbol search says it too.
+    let out = bare
+        .call(
+            "lsp",
+            json!({"operation": "workspaceSymbol", "file_path": "lib/util.js", "query": "greet"}),
+        )
+        .await;
+    let note = out
+        .note()
+        .expect("a note on a symbol search without a project");
+    assert!(
+        note.contains("so symbols of other files may be missing"),
+        "{note}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

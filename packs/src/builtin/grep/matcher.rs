@@ -33,6 +33,7 @@ impl std::fmt::Display for Cancelled {
 pub(super) struct CancellableMatcher {
     inner: RegexMatcher,
     signal: CancellationToken,
+    ascii: bool,
 }
 
 impl CancellableMatcher {
@@ -47,7 +48,17 @@ impl CancellableMatcher {
             .dfa_size_limit(MAX_DFA_BYTES)
             .build(pattern)
             .map_err(|e| e.to_string())?;
-        Ok(CancellableMatcher { inner, signal })
+        let ascii = pattern.is_ascii();
+        Ok(CancellableMatcher {
+            inner,
+            signal,
+            ascii,
+        })
+    }
+
+    /// Whether the pattern is ASCII (its matches do not depend on the text's encoding).
+    pub(super) fn is_ascii(&self) -> bool {
+        self.ascii
     }
 
     fn check(&self) -> Result<(), Cancelled> {

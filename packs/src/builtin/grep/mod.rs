@@ -23,7 +23,7 @@ mod pages;
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{self, Seek, SeekFrom};
+use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -115,6 +115,9 @@ struct Output {
     /// What the pattern itself gets wrong (slashes taken for delimiters, a byte order mark).
     #[serde(skip)]
     delimited: Option<String>,
+    /// Files a non-ASCII pattern could not match for not being UTF-8, and the first of them.
+    #[serde(skip)]
+    not_utf8: (u64, Option<String>),
     /// The digests of the matches this page skipped, and of every match through its end.
     #[serde(skip)]
     digests: (pages::Digest, pages::Digest),
@@ -269,6 +272,13 @@ fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output, shifted: Option<St
     }
     // Not cuts: what the program got is all there is, but not what it may think.
     let mut said: Vec<String> = out.delimited.iter().cloned().chain(shifted).collect();
+    if let (n @ 1.., Some(first)) = &out.not_utf8 {
+        said.push(format!(
+            "{n} file(s) without a match are not UTF-8 (first: `{first}`), and the pattern's \
+             non-ASCII characters match UTF-8 text only (read says which encoding; convert with \
+             bash iconv)"
+        ));
+    }
     if out.lossy_lines > 0 {
         said.push(format!(
             "{} matching line(s) not UTF-8, shown with U+FFFD for the bytes that are not \
@@ -305,6 +315,9 @@ struct Collected {
     kept_count: usize,
     /// Files skipped for a line longer than [`MAX_LINE_BYTES`].
     skipped: u64,
+    /// Files without a match that are not UTF-8 (counted for a non-ASCII pattern only), and
+    /// the first of them in path order.
+    not_utf8: (u64, Option<String>),
 }
 
 /// How far into a file a NUL byte says "binary file" rather than "a text file with a stray
@@ -432,6 +445,15 @@ fn search_file(
             let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
             out.add(shown, sink.count, sink.matches);
         }
+        // Binary files are skipped as such, not as another encoding.
+        Ok(()) if !matcher.is_ascii() && sink.nul_at.is_none() && !is_utf8(file) => {
+            let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
+            let (count, first) = &mut out.not_utf8;
+            *count += 1;
+            if first.as_ref().is_none_or(|f| shown < *f) {
+                *first = Some(shown);
+            }
+        }
         Ok(()) => {}
         // A line over the searcher's heap limit (its only allocation error).
         Err(e) if e.to_string().contains("allocation limit") => {
@@ -442,6 +464,26 @@ fn search_file(
         Err(_) => {}
     }
 }
+
+/// Whether `file` (read from its start, up to [`MAX_UTF8_CHECKED`] bytes) is UTF-8 text. A
+/// file that cannot be read again counts as UTF-8: nothing is said of it.
+fn is_utf8(mut file: &File) -> bool {
+    let mut bytes = Vec::new();
+    let read = file
+        .seek(SeekFrom::Start(0))
+        .and_then(|_| file.take(MAX_UTF8_CHECKED).read_to_end(&mut bytes));
+    if read.is_err() {
+        return true;
+    }
+    match std::str::from_utf8(&bytes) {
+        Ok(_) => true,
+        // Cut inside a character at the end of what was read.
+        Err(e) => e.error_len().is_none() && bytes.len() as u64 == MAX_UTF8_CHECKED,
+    }
+}
+
+/// The most of a file without a match that is checked for UTF-8.
+const MAX_UTF8_CHECKED: u64 = 16 * 1024 * 1024;
 
 fn grep(
     ws: &Workspace,
@@ -588,6 +630,7 @@ fn grep(
         ignored,
         path: args.path.unwrap_or_else(|| ".".to_string()),
         delimited: pattern_note(&args.pattern, out.total > 0),
+        not_utf8: out.not_utf8,
         digests: (skipped, hasher.at()),
     })
 }
@@ -654,8 +697,11 @@ fn search_walk(
         true => walk.add_custom_ignore_filename(".rgignore"),
         false => walk.standard_filters(false),
     };
+    // A .gitignore counts outside a git repository too (rg's `--no-require-git`): the
+    // description says .gitignored files are left out, and a workspace is often a copy.
     walk.follow_links(false)
         .hidden(false)
+        .require_git(false)
         .threads(super::walk_threads());
     limits.apply(&mut walk, |entry| !super::glob::is_vcs_dir(entry));
     if let Some(include) = include.filter(|i| !i.is_empty()) {
@@ -676,6 +722,7 @@ fn is_ignored(dir: &Path, root: &Path) -> bool {
         let mut walk = WalkBuilder::new(parent);
         walk.add_custom_ignore_filename(".rgignore")
             .hidden(false)
+            .require_git(false)
             .follow_links(false)
             .max_depth(Some(1))
             .filter_entry(move |e| e.depth() == 0 || e.path() == wanted);

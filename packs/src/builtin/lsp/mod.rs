@@ -259,20 +259,22 @@ fn nothing_found(out: &Output) -> bool {
         || out.locations.as_ref().is_some_and(Vec::is_empty)
 }
 
-/// For references and implementations, when the TypeScript server has no project (no
-/// `tsconfig.json` or `jsconfig.json` above the file in the workspace): it searched only what
-/// the file reaches through its imports (an inferred project), so callers elsewhere are missed.
+/// For references, implementations and workspace symbols, when the TypeScript server has no
+/// project (no `tsconfig.json` or `jsconfig.json` above the file in the workspace): it
+/// searched only what the file reaches through its imports (an inferred project), so callers
+/// and symbols elsewhere are missed.
 fn project_note(
     server: &server::Server,
     bg: &Background,
     path: &std::path::Path,
     op: Operation,
 ) -> Option<String> {
-    let searches = matches!(
-        op,
-        Operation::FindReferences | Operation::GoToImplementation
-    );
-    if !searches || server.name != "typescript" {
+    let missed = match op {
+        Operation::FindReferences | Operation::GoToImplementation => "callers",
+        Operation::WorkspaceSymbol => "symbols of other files",
+        _ => return None,
+    };
+    if server.name != "typescript" {
         return None;
     }
     let root = bg.ws.root();
@@ -284,12 +286,11 @@ fn project_note(
     if configured {
         return None;
     }
-    Some(
+    Some(format!(
         "without a tsconfig.json or jsconfig.json the TypeScript server has no project: it \
-         searched what this file imports, not the files that import it, so callers may be \
+         searched what this file imports, not the files that import it, so {missed} may be \
          missing: grep for the name to be sure"
-            .into(),
-    )
+    ))
 }
 
 fn one_based(n: f64, name: &str) -> Result<u32, ToolError> {

@@ -25,8 +25,10 @@ use crate::builtin::workspace::Workspace;
 
 /// The longest a call waits for a server's indexing to finish before asking it.
 const INDEX_WAIT: Duration = Duration::from_secs(60);
-/// The longest a call waits for the diagnostics of a document's latest version.
-const DIAGNOSTICS_WAIT: Duration = Duration::from_secs(30);
+/// The longest a call waits for the diagnostics of a document's latest version: the first
+/// call's wait includes the server's start (typescript-language-server took about 30 s to
+/// load playwright-core's project, reporting no progress meanwhile).
+const DIAGNOSTICS_WAIT: Duration = Duration::from_secs(60);
 /// The longest it then waits for them to be published again after another file changed
 /// (a server may not republish diagnostics that stayed the same).
 const SETTLE_WAIT: Duration = Duration::from_secs(3);
@@ -261,7 +263,8 @@ pub(crate) async fn run(
                 .await
             {
                 return Err(format!(
-                    "it published no diagnostics for the file's latest text within {} s",
+                    "it published no diagnostics for the file's latest text within {} s (a \
+                     server still loading a large project may need longer: ask again)",
                     DIAGNOSTICS_WAIT.as_secs()
                 ));
             }
