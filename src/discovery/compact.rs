@@ -26,12 +26,7 @@ pub(crate) fn model_input(
 ) -> (ToolModelInput, Vec<ToolPromptSection>) {
     let registry = view.registry();
     let scope = view.scope();
-    let offer = |tools: &[Arc<ToolDefinition>]| {
-        (
-            executor.describe(registry, scope, tools),
-            executor.sections(registry, scope, tools),
-        )
-    };
+    let offer = |tools: &[Arc<ToolDefinition>]| offer(view, executor, tools);
     let (finders, others): (Vec<_>, Vec<_>) =
         tools.into_iter().partition(|t| is_discovery_tool(t.name()));
     if finders.is_empty() || !is_on(view, executor, &others) {
@@ -111,14 +106,24 @@ fn is_on(
                 .discovery_state()
                 .measured
                 .bytes(others, executor, mode, || {
-                    size(&(
-                        executor.describe(registry, scope, others),
-                        executor.sections(registry, scope, others),
-                    ))
+                    size(&offer(view, executor, others))
                 });
             bytes > settings.threshold_bytes
         }
     }
+}
+
+/// What the executor offers for `tools` in full.
+fn offer(
+    view: &ToolView<'_>,
+    executor: &Arc<dyn ToolExecutor>,
+    tools: &[Arc<ToolDefinition>],
+) -> (ToolModelInput, Vec<ToolPromptSection>) {
+    let (registry, scope) = (view.registry(), view.scope());
+    (
+        executor.describe(registry, scope, tools),
+        executor.sections(registry, scope, tools),
+    )
 }
 
 /// The bytes a model input puts before the model: its sections and its schemas as JSON.

@@ -5,8 +5,9 @@
 //! terminal read, `select`, `poll` or `epoll` wait. A prompt is the last line of new output,
 //! unterminated, ending in `$`, `#`, `%` or `>` (a space may follow), or in `:`, `?`, `)`,
 //! `]` or `...` followed by a space. Either counts only once new output arrived and then
-//! stayed quiet for [`SETTLE`], and, after a submitted line, only once the line's echo ended
-//! (a newline arrived): a line editor redrawing a long line is not a prompt.
+//! stayed quiet ([`SETTLE`] for a prompt, longer for an input wait without one), and, after a
+//! submitted line, only once the line's echo ended (a newline arrived): a line editor
+//! redrawing a long line is not a prompt.
 
 use std::time::{Duration, Instant};
 
@@ -14,8 +15,12 @@ use tokio_util::sync::CancellationToken;
 
 use super::Terminal;
 
-/// Quiet needed after new output before a prompt or an input wait counts.
+/// Quiet needed after new output before a prompt counts.
 pub(super) const SETTLE: Duration = Duration::from_millis(15);
+/// Quiet needed after new output before an input wait without a prompt counts: a REPL that
+/// evaluates asynchronously (node's) sleeps in `epoll_wait` between a line's echo and its
+/// result, and on a busy machine 15 ms of that passed before the result came.
+const INPUT_SETTLE: Duration = Duration::from_millis(250);
 /// Silence after which `terminal_send` returns anyway.
 pub(super) const SILENCE: Duration = Duration::from_secs(2);
 /// How often an input wait is looked for while nothing is written.
@@ -98,7 +103,7 @@ pub(super) async fn settle(
                 if is_prompt(&term.tail_since(wait.since)) {
                     return Some(Until::Prompt);
                 }
-                if waiting_for_input(term) {
+                if quiet >= INPUT_SETTLE && waiting_for_input(term) {
                     return Some(Until::Input);
                 }
                 wake = wake.min(now + POLL);
