@@ -132,7 +132,11 @@ pub(crate) fn exception(described: &Described, source: &Source<'_>) -> String {
     let hint = match name {
         Some("TypeError") => {
             let mut hint = unreadable_hint(&described.message, source, line, col);
-            hint.push_str(&missing_await_hint(source, line));
+            let unawaited = missing_await_hint(source, line);
+            if unawaited.is_empty() && described.message.ends_with("not iterable") {
+                hint.push_str(NOT_ITERABLE_HINT);
+            }
+            hint.push_str(&unawaited);
             hint
         }
         _ => String::new(),
@@ -200,6 +204,11 @@ fn await_hint(message: &str, line: &str, col: usize) -> &'static str {
         ""
     }
 }
+
+/// For a TypeError iterating what is not a list (QuickJS: "value is not iterable", V8: "r is
+/// not iterable"): most often a tool's result, which is an object.
+const NOT_ITERABLE_HINT: &str = "\n(for…of, spread and destructuring need an array or other \
+     iterable: a tool's result is an object, with its lists in fields)";
 
 /// For a TypeError reading a property of `undefined`/`null`: which expression was (see
 /// [`crate::unreadable`]), e.g. `(res.match is undefined)`.
@@ -350,6 +359,33 @@ mod tests {
         assert!(shown.contains("did you forget `await`?"), "{shown}");
         assert!(
             shown.contains("\n(r.lines is undefined, so .map cannot be read)"),
+            "{shown}"
+        );
+        // Iterating a result: its lists are fields; iterating a Promise: the missing await.
+        let not_iterable = |text: &str| {
+            let map = PositionMap::new(text);
+            let described = Described {
+                name: Some("TypeError".into()),
+                message: "value is not iterable".into(),
+                frames: vec![(2, 1)],
+                ..Default::default()
+            };
+            exception(&described, &source(text, &map))
+        };
+        let shown = not_iterable(
+            "const r = await tools.glob({ pattern: '*' });
+for (const p of r) {}",
+        );
+        assert!(
+            shown.contains("a tool's result is an object, with its lists in fields"),
+            "{shown}"
+        );
+        let shown = not_iterable(
+            "const r = 1;
+for (const p of tools.glob({ pattern: '*' })) {}",
+        );
+        assert!(
+            shown.contains("did you forget `await`?") && !shown.contains("lists in fields"),
             "{shown}"
         );
         // swc points at the token after the `await`.

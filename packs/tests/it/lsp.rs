@@ -127,6 +127,26 @@ async fn find_references_lists_the_declaration_the_import_and_every_call() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_empty_answer_names_the_line_and_a_search_without_a_project_says_what_it_missed() {
     let f = ts_project();
+    // A cursor past the end of its line or of the file is refused, saying what is there.
+    let past = |line: u32, character: u32| {
+        let args = json!({"operation": "hover", "file_path": "src/util.ts", "line": line, "character": character});
+        let f = &f;
+        async move { f.call("lsp", args).await.error() }
+    };
+    let error = past(2, 40).await;
+    assert!(
+        error.contains(
+            "`character` 40 is past the end of line 2 of `src/util.ts`, which has 22 \
+                        characters (UTF-16; line and character are one-based): it reads \
+                        \"  return \\\"hi \\\" + name;\""
+        ),
+        "{error}"
+    );
+    let error = past(99, 1).await;
+    assert!(
+        error.contains("`line` 99 is past the end of `src/util.ts`, which has 14 lines"),
+        "{error}"
+    );
     // One-based: line 2, character 1 is the indentation of `return`, where nothing is.
     let out = f
         .call(
@@ -180,7 +200,7 @@ async fn an_empty_answer_names_the_line_and_a_search_without_a_project_says_what
         .note()
         .expect("a note on a symbol search without a project");
     assert!(
-        note.contains("so symbols of other files may be missing"),
+        note.contains("so symbols (even this file's; documentSymbol lists those) may be missing"),
         "{note}"
     );
 }

@@ -28,7 +28,7 @@ use serde_json::{json, Value};
 
 use super::background::Background;
 use super::beneath::Access;
-use super::shared::invalid_args;
+use super::shared::{self, invalid_args};
 use ops::{Operation, Output};
 use ptc::ContentBlock;
 use ptc::ToolDefinition;
@@ -197,6 +197,9 @@ async fn run(
         .read_to_end(&mut bytes)?;
     let text = String::from_utf8(bytes)
         .map_err(|_| ToolError::new(format!("`{}` is not UTF-8 text", opened.target.display)))?;
+    if args.operation.at_position() {
+        within(&text, position, &opened.target.display)?;
+    }
     let path = opened.target.path;
     let server = servers
         .for_file(bg, &owner, &path)
@@ -241,6 +244,32 @@ async fn run(
     Ok((out, note))
 }
 
+/// `Err` naming the file's extent when `position` (zero-based) lies past its last line or past
+/// the end of its line: a zero-based position (one line or column short) is often caught so.
+fn within(text: &str, position: lsp_types::Position, shown: &str) -> Result<(), ToolError> {
+    let (line, character) = (position.line as usize, position.character as usize);
+    let Some(at) = text.split('\n').nth(line) else {
+        return Err(invalid_args(format!(
+            "`line` {} is past the end of `{shown}`, which has {} lines (line and character are \
+             one-based)",
+            line + 1,
+            shared::count_lines(text)
+        )));
+    };
+    let at = at.strip_suffix('\r').unwrap_or(at);
+    let width = at.encode_utf16().count();
+    if character > width {
+        let shown_line: String = at.chars().take(120).collect();
+        return Err(invalid_args(format!(
+            "`character` {} is past the end of line {} of `{shown}`, which has {width} \
+             characters (UTF-16; line and character are one-based): it reads {shown_line:?}",
+            character + 1,
+            line + 1
+        )));
+    }
+    Ok(())
+}
+
 /// The text of line `line` (zero-based) for an operation at a cursor, cut at 120 characters.
 fn position_line(text: &str, line: u32, op: Operation) -> Option<String> {
     op.at_position().then(|| {
@@ -271,7 +300,7 @@ fn project_note(
 ) -> Option<String> {
     let missed = match op {
         Operation::FindReferences | Operation::GoToImplementation => "callers",
-        Operation::WorkspaceSymbol => "symbols of other files",
+        Operation::WorkspaceSymbol => "symbols (even this file's; documentSymbol lists those)",
         _ => return None,
     };
     if server.name != "typescript" {
