@@ -147,7 +147,8 @@ async fn edit_refuses_binary_and_non_utf8_files_without_touching_them() {
         )
         .await;
     assert!(
-        out.error().contains("is not valid UTF-8"),
+        out.error().contains("is not valid UTF-8")
+            && out.error().contains("iconv -f latin1 -t utf-8"),
         "{}",
         out.error()
     );

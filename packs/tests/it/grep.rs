@@ -267,6 +267,10 @@ async fn grep_rejects_bad_patterns_includes_and_paths() {
             "not a usable regular expression",
         ),
         (
+            json!({"pattern": "fn main\\(\\)\\n\\s*where"}),
+            "grep matches one line at a time: search for one line of the text",
+        ),
+        (
             json!({"pattern": "x", "include": "!*.rs"}),
             "negated globs are not supported",
         ),

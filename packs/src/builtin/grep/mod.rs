@@ -506,6 +506,11 @@ fn grep(
                 " (grep matches lines without their line endings; to list the files with CRLF \
                  endings, run bash `grep -rlI $'\\r' .`)",
             );
+        } else if args.pattern.contains("\\n") || args.pattern.contains('\n') {
+            why.push_str(
+                " (grep matches one line at a time: search for one line of the text, then read \
+                 the lines around each match with read's offset and limit)",
+            );
         }
         invalid_args(why)
     })?;
