@@ -181,7 +181,8 @@ fn edit(ws: &Workspace, args: Args) -> Result<Output, ToolError> {
         ))
     })?;
     let mut args = args;
-    if super::file_form::uses_crlf(&old) {
+    let endings = super::file_form::Endings::of(&old);
+    if endings.all_crlf() {
         (args.old_string, args.new_string) = crlf(args.old_string, args.new_string);
         // `"\r\n"` → `"\n"`: the `\n` written as CRLF again, so nothing would change.
         if args.old_string == args.new_string {
@@ -196,11 +197,11 @@ fn edit(ws: &Workspace, args: Args) -> Result<Output, ToolError> {
     let count = old.match_indices(&args.old_string).count();
     match count {
         0 => {
-            let (crlf, lf) = super::file_form::endings(&old);
-            let endings = if crlf > 0 && lf > 0 && args.old_string.contains('\n') {
+            let endings = if endings.mixed() && args.old_string.contains('\n') {
                 format!(
-                    " Its lines end in CRLF ({crlf}) and LF ({lf}), which read does not show: \
-                     write `\\r\\n` where a line ends in CRLF."
+                    " Its lines end in CRLF ({}) and LF ({}), which read does not show: \
+                     write `\\r\\n` where a line ends in CRLF.",
+                    endings.crlf, endings.lf
                 )
             } else {
                 String::new()

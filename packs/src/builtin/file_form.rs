@@ -20,9 +20,9 @@ pub(crate) struct Kept {
     bom: bool,
     /// A final newline was added (`Some(true)`) or dropped (`Some(false)`).
     final_newline: Option<bool>,
-    /// The replaced file's lines ended in CRLF and in LF (how many of each), and the content
-    /// has LF alone: the file has the content's.
-    mixed: Option<(usize, usize)>,
+    /// The replaced file's lines ended in CRLF and in LF, and the content has LF alone: the
+    /// file has the content's.
+    mixed: Option<Endings>,
 }
 
 impl Kept {
@@ -43,7 +43,7 @@ impl Kept {
             None => {}
         }
         let kept = (!what.is_empty()).then(|| format!("`{shown}` kept its {}", what.join(", ")));
-        let lost = self.mixed.map(|(crlf, lf)| {
+        let lost = self.mixed.map(|Endings { crlf, lf }| {
             format!(
                 "`{shown}` had both CRLF ({crlf}) and LF ({lf}) line endings: written with \
                  the content's LF alone (`\\r\\n` where a line should end in CRLF)"
@@ -59,22 +59,38 @@ pub(crate) fn bom_note(shown: &str) -> String {
     format!("`{shown}` starts with a UTF-8 byte order mark, not in line 1's text (write keeps it)")
 }
 
-/// Whether every line of `text` ends in CRLF (and one does).
-pub(crate) fn uses_crlf(text: &str) -> bool {
-    let (crlf, lf) = endings(text);
-    crlf > 0 && lf == 0
+/// How the lines of a text end: how many in CRLF, how many in a bare LF.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Endings {
+    pub(crate) crlf: usize,
+    pub(crate) lf: usize,
 }
 
-/// How many lines of `text` end in CRLF, and how many in a bare LF.
-pub(crate) fn endings(text: &str) -> (usize, usize) {
-    let lines = text.matches('\n').count();
-    let crlf = text.matches("\r\n").count();
-    (crlf, lines - crlf)
+impl Endings {
+    /// The line endings of `text`.
+    pub(crate) fn of(text: &str) -> Self {
+        let lines = text.matches('\n').count();
+        let crlf = text.matches("\r\n").count();
+        Endings {
+            crlf,
+            lf: lines - crlf,
+        }
+    }
+
+    /// Every line ends in CRLF (and one does).
+    pub(crate) fn all_crlf(self) -> bool {
+        self.crlf > 0 && self.lf == 0
+    }
+
+    /// Some lines end in CRLF, others in LF.
+    pub(crate) fn mixed(self) -> bool {
+        self.crlf > 0 && self.lf > 0
+    }
 }
 
-/// What a program is told of `shown`, whose lines end in CRLF (`crlf` of them) and in LF
-/// (`lf`): read shows neither, and neither write nor edit can tell which line had which.
-pub(crate) fn mixed_note(shown: &str, (crlf, lf): (usize, usize)) -> String {
+/// What a program is told of `shown`, whose lines end in both CRLF and LF: read shows
+/// neither, and neither write nor edit can tell which line had which.
+pub(crate) fn mixed_note(shown: &str, Endings { crlf, lf }: Endings) -> String {
     format!(
         "`{shown}` has both CRLF ({crlf}) and LF ({lf}) line endings, which read does not \
          show: write and edit keep only the endings written (`\\r\\n` where a line ends in \
@@ -92,14 +108,14 @@ fn lacks_final_newline(text: &str) -> bool {
 /// newline or lack of one; say what was changed.
 pub(crate) fn keep(before: &str, content: &mut String) -> Kept {
     let mut kept = Kept::default();
-    let (crlf, lf) = endings(before);
-    let crlf_file = crlf > 0 && lf == 0;
+    let endings = Endings::of(before);
+    let crlf_file = endings.all_crlf();
     if content.contains('\n') && !content.contains('\r') {
         if crlf_file {
             *content = content.replace('\n', "\r\n");
             kept.crlf = true;
-        } else if crlf > 0 {
-            kept.mixed = Some((crlf, lf));
+        } else if endings.mixed() {
+            kept.mixed = Some(endings);
         }
     }
     if before.starts_with(BOM) && !content.starts_with(BOM) {

@@ -23,7 +23,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::beneath::Access;
 use super::data_caps::{thousands, PROGRAM_MAX_BYTES};
-use super::file_form;
+use super::file_form::{self, Endings};
 use super::partial_reads::{Digest, Hashing, ReadLog};
 use super::shared::{self, arg_str, blocking, location, whole_number};
 use super::workspace::Workspace;
@@ -108,8 +108,8 @@ struct Seen {
     not_utf8: Option<u64>,
     /// Line 1 was shown without the byte order mark it began with.
     bom: bool,
-    /// The lines shown ended in CRLF and in LF: how many of each.
-    mixed: Option<(usize, usize)>,
+    /// The lines shown ended in CRLF and in LF.
+    mixed: Option<Endings>,
     /// The sha256 of the file's bytes (in a program).
     digest: Option<Digest>,
 }
@@ -332,8 +332,8 @@ fn read(
     let mut not_utf8 = None;
     // Line 1 began with a UTF-8 byte order mark (not in its text).
     let mut bom = false;
-    // Lines shown that ended in CRLF, and in a bare LF.
-    let (mut crlf, mut lf) = (0, 0);
+    // How the lines shown ended.
+    let mut endings = Endings::default();
     let last_wanted = offset.saturating_add(limit - 1);
     // Lines up to the end of the window, one by one.
     while number < last_wanted && !window_full {
@@ -348,9 +348,9 @@ fn read(
         number += 1;
         if number >= offset {
             if buf.ends_with(b"\r\n") {
-                crlf += 1;
+                endings.crlf += 1;
             } else if buf.ends_with(b"\n") {
-                lf += 1;
+                endings.lf += 1;
             }
             let mut line = shared::strip_eol(&buf);
             if number == 1 {
@@ -388,7 +388,7 @@ fn read(
     let unterminated = rest_last.is_some_and(|b| b != b'\n');
     let total_lines = window_end + rest_newlines + u64::from(unterminated);
     let truncated = total_lines > window_end && !lines.is_empty();
-    let mixed = (crlf > 0 && lf > 0).then_some((crlf, lf));
+    let mixed = endings.mixed().then_some(endings);
     let seen = Seen {
         last_whole: window_end - u64::from(line_cut),
         capped: window_full,

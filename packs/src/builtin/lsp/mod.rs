@@ -197,9 +197,10 @@ async fn run(
         .read_to_end(&mut bytes)?;
     let text = String::from_utf8(bytes)
         .map_err(|_| ToolError::new(format!("`{}` is not UTF-8 text", opened.target.display)))?;
-    if args.operation.at_position() {
-        within(&text, position, &opened.target.display)?;
-    }
+    let line_text = match args.operation.at_position() {
+        true => Some(cursor_line(&text, position, &opened.target.display)?),
+        false => None,
+    };
     let path = opened.target.path;
     let server = servers
         .for_file(bg, &owner, &path)
@@ -207,7 +208,6 @@ async fn run(
         .map_err(ToolError::new)?;
     ops::offered(&server, args.operation).map_err(ToolError::new)?;
     let uri = documents::uri_of(&path).map_err(ToolError::new)?;
-    let line_text = position_line(&text, position.line, args.operation);
     let answer = {
         let mut docs = server.documents.lock().await;
         let synced = docs
@@ -244,9 +244,14 @@ async fn run(
     Ok((out, note))
 }
 
-/// `Err` naming the file's extent when `position` (zero-based) lies past its last line or past
-/// the end of its line: a zero-based position (one line or column short) is often caught so.
-fn within(text: &str, position: lsp_types::Position, shown: &str) -> Result<(), ToolError> {
+/// The text of the cursor's line, cut at 120 characters; `Err` naming the file's extent when
+/// `position` (zero-based) lies past its last line or past the end of its line: a zero-based
+/// position (one line or column short) is often caught so.
+fn cursor_line(
+    text: &str,
+    position: lsp_types::Position,
+    shown: &str,
+) -> Result<String, ToolError> {
     let (line, character) = (position.line as usize, position.character as usize);
     let Some(at) = text.split('\n').nth(line) else {
         return Err(invalid_args(format!(
@@ -258,8 +263,8 @@ fn within(text: &str, position: lsp_types::Position, shown: &str) -> Result<(), 
     };
     let at = at.strip_suffix('\r').unwrap_or(at);
     let width = at.encode_utf16().count();
+    let shown_line: String = at.trim_end().chars().take(120).collect();
     if character > width {
-        let shown_line: String = at.chars().take(120).collect();
         return Err(invalid_args(format!(
             "`character` {} is past the end of line {} of `{shown}`, which has {width} \
              characters (UTF-16; line and character are one-based): it reads {shown_line:?}",
@@ -267,19 +272,7 @@ fn within(text: &str, position: lsp_types::Position, shown: &str) -> Result<(), 
             line + 1
         )));
     }
-    Ok(())
-}
-
-/// The text of line `line` (zero-based) for an operation at a cursor, cut at 120 characters.
-fn position_line(text: &str, line: u32, op: Operation) -> Option<String> {
-    op.at_position().then(|| {
-        let text = text
-            .lines()
-            .nth(line as usize)
-            .unwrap_or_default()
-            .trim_end();
-        text.chars().take(120).collect()
-    })
+    Ok(shown_line)
 }
 
 /// Whether a cursor's answer is empty: no hover text, no location.
