@@ -104,7 +104,7 @@ pub(crate) fn open(
         changes: changes.clone(),
         fates: fates.clone(),
         paging: paging.clone(),
-        journal: journal.clone(),
+        journal: bridge_journal.clone(),
     };
     let scheduler = Scheduler::new(registry, sub_calls, limits.max_parallel)
         .with_policy_stages(PolicyStages::OneAtATime)
@@ -211,8 +211,12 @@ impl Host for BridgeHost {
             if let Some(offset) = args.get("offset").and_then(Value::as_u64) {
                 lock_paging(&self.paging).asked(n, name, offset);
             }
-            if let Some((journal, repeats)) = &self.journal {
-                let answer = match journal.call(n, name, &args, repeats(name, &args))? {
+            let repeat = self
+                .journal
+                .as_ref()
+                .map(|(_, repeats)| repeats(name, &args));
+            if let (Some((journal, _)), Some(repeat)) = (&self.journal, repeat) {
+                let answer = match journal.call(n, name, &args, repeat)? {
                     Recorded::Live => None,
                     Recorded::Reply(answer) => Some(answer),
                     Recorded::InDoubt => Some(Answer {
@@ -253,6 +257,7 @@ impl Host for BridgeHost {
                 args,
                 reply,
                 pipeline: None,
+                repeat,
             });
             let waker = if self.wake_on_submit {
                 run.outer_waker.clone()

@@ -18,6 +18,7 @@ use crate::result::{Outcome, ToolExecutionResult};
 use crate::session::{now_ms, SessionEvent};
 
 use super::{Reply, WIND_DOWN_GRACE};
+use crate::code::journal::{Repeat, RunJournal};
 
 /// One `tools.x(args)` call from the program.
 pub(super) struct SubCall {
@@ -27,6 +28,8 @@ pub(super) struct SubCall {
     pub(super) reply: Reply,
     /// The hooks the call began with, for its dispatch log.
     pub(super) pipeline: Option<Pipeline>,
+    /// What repeating it would do, in a journaled run.
+    pub(super) repeat: Option<Repeat>,
 }
 
 /// The sub-calls of one run.
@@ -42,7 +45,7 @@ pub(super) struct SubCalls {
     /// Where results were cut short (see `paging`).
     pub(super) paging: super::SharedPaging,
     /// The run's journal, which records each live call's result as it commits.
-    pub(super) journal: Option<super::Journal>,
+    pub(super) journal: Option<Arc<RunJournal>>,
 }
 
 /// Changes a failed run lists at most.
@@ -81,7 +84,7 @@ impl Schedule for SubCalls {
         call: &mut SubCall,
         _exec: &Arc<ToolExecution>,
     ) -> Result<(), ToolFailure> {
-        let Some((journal, _)) = &self.journal else {
+        let Some(journal) = &self.journal else {
             return Ok(());
         };
         // Unrecorded, the call could run twice after a takeover: it does not run.
@@ -110,7 +113,9 @@ impl Schedule for SubCalls {
         }
         let (ctx, exec) = (self.ctx.clone(), exec.clone());
         let pipeline = call.pipeline.expect("a committed call has started");
-        let (reply, n, journal) = (call.reply, call.n, self.journal.clone());
+        let (reply, n) = (call.reply, call.n);
+        let journal = self.journal.clone();
+        let repeat = call.repeat;
         let work = async move {
             for context in &result.additional_contexts {
                 ctx.defer_context(context.clone());
@@ -154,8 +159,7 @@ impl Schedule for SubCalls {
                     Err(failure.message)
                 }
             };
-            if let Some((journal, repeats)) = &journal {
-                let repeat = repeats(exec.name(), exec.arguments());
+            if let (Some(journal), Some(repeat)) = (&journal, repeat) {
                 if let Err(e) = journal.settled(n, &answer, code.as_deref(), repeat) {
                     // Unrecorded, the result would be lost to a replay: the program hears so.
                     answer = Err(e.message);

@@ -9,7 +9,7 @@
 //!
 //! ```text
 //! start  (program, engine, tools digests, seed, time)
-//! call n (tool, sha256 of its arguments)  — once a live call is admitted (approved), as it is
+//! call n (tool, arguments or their hash)  — once a live call is admitted (approved), as it is
 //!        dispatched; written through before a call that may change something (not
 //!        concurrency-safe) runs; a call refused before that, with its result
 //! result n (the reply the program got)    — as the call commits
@@ -72,7 +72,8 @@ pub enum Entry {
         n: u64,
         /// The tool.
         name: String,
-        /// The sha256 of its arguments' JSON text.
+        /// Its arguments' JSON text when that is shorter than 64 bytes, else the text's
+        /// sha256 (64 hex digits): what a replay compares the program's arguments with.
         args: String,
     },
     /// Sub-call `n` settled: what the program got.
@@ -120,22 +121,14 @@ pub enum Entry {
 }
 
 /// [`Entry::Result`] as a live run records it: borrowed from the reply the program gets, so
-/// that recording a result copies nothing but its JSON text.
-#[derive(Serialize)]
-#[serde(tag = "type", rename = "result")]
+/// that recording a result copies nothing but its JSON text (written by [`Record`]).
 pub(crate) struct ResultEntry<'a> {
     pub(crate) n: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) value: Option<&'a Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) note: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) remark: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) unless_read: Option<(&'a [String], &'a str)>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) error: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) code: Option<&'a str>,
 }
 

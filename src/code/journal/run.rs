@@ -206,7 +206,7 @@ impl RunJournal {
         args: &Value,
         repeat: Repeat,
     ) -> Result<Recorded, RunFailure> {
-        let digest = sha256_hex(ptc_schema::value::to_string_unbounded(args).as_bytes());
+        let digest = args_key(args);
         let mut state = self.lock();
         if let Some((tool, recorded)) = state.calls.get(&n) {
             if tool != name || *recorded != digest {
@@ -235,7 +235,7 @@ impl RunJournal {
     }
 
     /// Live sub-call `n` was admitted and is about to run: on record, before it runs when it
-    /// may change something.
+    /// may change something (the write is also where an owner that lost the run stops).
     pub(crate) fn admitted(&self, n: u64) -> Result<(), RunFailure> {
         let mut state = self.lock();
         let Some((name, args, repeat)) = state.unadmit(n) else {
@@ -432,6 +432,17 @@ impl State {
     }
 }
 
+/// What a call's entry keeps of its arguments to tell a replay's from them: their JSON text
+/// while it is shorter than a digest (most calls; nothing to hash), else its sha256. Neither
+/// form can be taken for the other: a digest is 64 characters long.
+fn args_key(args: &Value) -> String {
+    let text = ptc_schema::value::to_string_unbounded(args);
+    if text.len() < 64 {
+        return text;
+    }
+    sha256_hex(text.as_bytes())
+}
+
 /// A recording replays only on the same engine and tools (a changed program replays for as
 /// long as it makes the recorded calls).
 fn same_run(run: &str, recorded: &Start, now: &Start) -> Result<(), RunFailure> {
@@ -469,4 +480,19 @@ fn hex_seed(hex: &str) -> Option<[u8; 32]> {
 /// A new seed as 64 hex digits.
 pub(crate) fn new_seed() -> String {
     crate::digest::hex(&ptc_engine::os_seed())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_call_keeps_short_arguments_as_their_text_and_long_ones_as_its_digest() {
+        let short = serde_json::json!({"file_path": "notes.txt"});
+        assert_eq!(args_key(&short), r#"{"file_path":"notes.txt"}"#);
+        let long = serde_json::json!({"file_path": "a/".repeat(40)});
+        let text = ptc_schema::value::to_string_unbounded(&long);
+        assert_eq!(args_key(&long), sha256_hex(text.as_bytes()));
+        assert_eq!(args_key(&long).len(), 64);
+    }
 }

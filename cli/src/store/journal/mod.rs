@@ -199,7 +199,7 @@ pub(crate) fn held_by_another(holder: &str, left_ms: i64, owner: &str, dead: Opt
 pub(crate) trait JournalDb: Send + Sync + 'static {
     /// Write `body` (a JSON array) as entries `from..` of `run` under `fence`, in one
     /// transaction.
-    fn append(&self, run: &str, from: i64, body: String, fence: Fence<'_>) -> Result<(), Refused>;
+    fn append(&self, run: &str, from: i64, body: &str, fence: Fence<'_>) -> Result<(), Refused>;
     /// The rows of `run`: the number of each one's first entry and its body, in order.
     fn load(&self, run: &str) -> Result<Vec<(i64, String)>, String>;
     /// The runs with a journal, oldest first.
@@ -376,7 +376,7 @@ impl JournalStore for RunJournals {
             )));
         }
         // One row per append: a run's calls that change nothing are written together.
-        let body = batch.json().to_owned();
+        let body = batch.json();
         let from = i64::try_from(from).map_err(|e| self.error(e))?;
         let ends = batch.ends();
         let (owner, lease_ms) = (self.lease.owner.as_str(), self.lease.ms());

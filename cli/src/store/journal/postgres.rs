@@ -130,8 +130,8 @@ impl PostgresJournal {
 }
 
 impl JournalDb for PostgresJournal {
-    fn append(&self, run: &str, from: i64, body: String, fence: Fence<'_>) -> Result<(), Refused> {
-        let run = run.to_string();
+    fn append(&self, run: &str, from: i64, body: &str, fence: Fence<'_>) -> Result<(), Refused> {
+        let (run, body) = (run.to_string(), body.to_string());
         let (owner, lease_ms, epoch, ends, new) = match fence {
             Fence::New {
                 owner,

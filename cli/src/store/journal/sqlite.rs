@@ -44,7 +44,7 @@ fn db(e: rusqlite::Error) -> Refused {
 }
 
 impl JournalDb for SqliteJournal {
-    fn append(&self, run: &str, from: i64, body: String, fence: Fence<'_>) -> Result<(), Refused> {
+    fn append(&self, run: &str, from: i64, body: &str, fence: Fence<'_>) -> Result<(), Refused> {
         let mut conn = self.conn();
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
