@@ -2,8 +2,9 @@
 //! side by side with the same programs unjournaled: a run with no call (the start and the end
 //! written in one transaction), 1000 sub-calls of a tool that changes nothing (journaled
 //! lazily, written at the end), and 100 sub-calls of one that may change something (each
-//! written through before it runs and as it settles); and 200 sub-calls of the builtin
-//! `read` of a small file: what a real tool that changes nothing costs with and without.
+//! written through before it runs and as it settles); 200 sub-calls of the builtin `read`
+//! of a small file and 100 of the builtin `write` of one: what real tools cost with and
+//! without.
 //!
 //! The same programs journaled in memory show what recording costs before any store.
 //!
@@ -50,6 +51,7 @@ const LOOK_1000: &str =
     "let n = 0\nfor (let i = 0; i < 1000; i++) n += (await tools.look({})).n\nreturn n";
 const EFFECT_100: &str =
     "let n = 0\nfor (let i = 0; i < 100; i++) n += (await tools.effect({})).n\nreturn n";
+const WRITE_100: &str = "for (let i = 0; i < 100; i++) await tools.write({ file_path: \"out.txt\", content: `line ${i}\\n` })\nreturn 100";
 const READ_200: &str = "let n = 0\nfor (let i = 0; i < 200; i++) n += (await tools.read({ file_path: \"notes.txt\" })).lines.length\nreturn n";
 
 fn bench(c: &mut Criterion) {
@@ -84,6 +86,7 @@ fn bench(c: &mut Criterion) {
         ("look_1000", LOOK_1000),
         ("effect_100", EFFECT_100),
         ("read_200", READ_200),
+        ("write_100", WRITE_100),
     ] {
         for (kind, registry) in [
             ("plain", &plain),
