@@ -310,16 +310,21 @@ mod tests {
         }
     }
 
+    /// A `TypeError` saying `message`, thrown at `frame` (line, column).
+    fn type_error(message: &str, frame: (usize, usize)) -> Described {
+        Described {
+            name: Some("TypeError".into()),
+            message: message.into(),
+            frames: vec![frame],
+            ..Default::default()
+        }
+    }
+
     #[test]
     fn an_exception_shows_its_line_and_a_caret() {
         let text = "const files = undefined;\nconst n = files.slice(0, 3)";
         let map = PositionMap::new(text);
-        let described = Described {
-            name: Some("TypeError".into()),
-            message: "cannot read property 'slice' of undefined".into(),
-            frames: vec![(2, 17)],
-            ..Default::default()
-        };
+        let described = type_error("cannot read property 'slice' of undefined", (2, 17));
         assert_eq!(
             exception(&described, &source(text, &map)),
             "run_code.ts:2:17: TypeError: cannot read property 'slice' of undefined\n 2 | const n = files.slice(0, 3)\n   |                 ^\n(files is undefined, so .slice cannot be read)"
@@ -349,12 +354,7 @@ mod tests {
     fn hints_for_known_causes() {
         let text = "const r = tools.read({ file_path: 'a' });\nr.lines.map(l => l)";
         let map = PositionMap::new(text);
-        let described = Described {
-            name: Some("TypeError".into()),
-            message: "cannot read property 'map' of undefined".into(),
-            frames: vec![(2, 1)],
-            ..Default::default()
-        };
+        let described = type_error("cannot read property 'map' of undefined", (2, 1));
         let shown = exception(&described, &source(text, &map));
         assert!(shown.contains("did you forget `await`?"), "{shown}");
         assert!(
@@ -364,13 +364,10 @@ mod tests {
         // Iterating a result: its lists are fields; iterating a Promise: the missing await.
         let not_iterable = |text: &str| {
             let map = PositionMap::new(text);
-            let described = Described {
-                name: Some("TypeError".into()),
-                message: "value is not iterable".into(),
-                frames: vec![(2, 1)],
-                ..Default::default()
-            };
-            exception(&described, &source(text, &map))
+            exception(
+                &type_error("value is not iterable", (2, 1)),
+                &source(text, &map),
+            )
         };
         let shown = not_iterable(
             "const r = await tools.glob({ pattern: '*' });

@@ -26,11 +26,10 @@ pub(crate) fn model_input(
 ) -> (ToolModelInput, Vec<ToolPromptSection>) {
     let registry = view.registry();
     let scope = view.scope();
-    let offer = |tools: &[Arc<ToolDefinition>]| offer(view, executor, tools);
     let (finders, others): (Vec<_>, Vec<_>) =
         tools.into_iter().partition(|t| is_discovery_tool(t.name()));
     if finders.is_empty() || !is_on(view, executor, &others) {
-        return offer(&others);
+        return offer(view, executor, &others);
     }
     let settings = registry.discovery_for(scope);
     let state = registry.discovery_state();
@@ -57,7 +56,7 @@ pub(crate) fn model_input(
             .cloned(),
     );
     shown.sort_by(|a, b| a.name().cmp(b.name()));
-    let (input, mut sections) = offer(&shown);
+    let (input, mut sections) = offer(view, executor, &shown);
     let programs = input.known_names.iter().any(|n| n == RUN_CODE);
     sections.push(ToolPromptSection {
         id: SECTION_ID.into(),
