@@ -47,10 +47,7 @@ fn bench(c: &mut Criterion) {
         journaled.register(Arc::unwrap_or_clone(def)).unwrap();
     }
     let mut config = CodeConfig::quickjs();
-    config.journaling = Some(Journaling {
-        store: MemoryJournal::new(),
-        live: true,
-    });
+    config.journaling = Some(Journaling::new(MemoryJournal::new(), true));
     CodeExecutor::new(config).install(&journaled);
     // Each journaled run is a new one: its own id, its own journal.
     let runs = AtomicU64::new(0);

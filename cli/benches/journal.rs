@@ -68,13 +68,10 @@ fn bench(c: &mut Criterion) {
         .collect();
     std::fs::write(root.path().join("notes.txt"), notes).unwrap();
     let plain = registry(None, root.path());
-    let journaled = registry(Some(Journaling { store, live: true }), root.path());
+    let journaled = registry(Some(Journaling::new(store, true)), root.path());
     // What recording costs before any store.
     let memory = registry(
-        Some(Journaling {
-            store: ptc::journal::MemoryJournal::new(),
-            live: true,
-        }),
+        Some(Journaling::new(ptc::journal::MemoryJournal::new(), true)),
         root.path(),
     );
     // Each journaled run is a new one: its own id, its own journal.

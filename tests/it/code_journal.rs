@@ -24,10 +24,7 @@ fn journaled(
     hits: &Arc<AtomicUsize>,
     looks: &Arc<AtomicUsize>,
 ) -> ToolRegistry {
-    let journaling = Journaling {
-        store: store.clone(),
-        live,
-    };
+    let journaling = Journaling::new(store.clone(), live);
     let registry = code_registry_with(config(|c| c.journaling = Some(journaling)));
     registry
         .register(counting("effect", false, hits.clone()))

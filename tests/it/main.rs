@@ -5,6 +5,7 @@
 
 mod batches;
 mod code_journal;
+mod code_journal_writes;
 mod code_limits;
 mod code_modes;
 mod code_notes;

@@ -221,10 +221,7 @@ async fn corpus_programs_replay_byte_for_byte_from_their_journals_with_every_too
             let program = fs::read_to_string(corpus().join(format!("{name}.ts"))).unwrap();
             let (_tmp, root) = workspace();
             let store = MemoryJournal::new();
-            let journaling = |live| Journaling {
-                store: store.clone(),
-                live,
-            };
+            let journaling = |live| Journaling::new(store.clone(), live);
             let recorded = journaled(&root, &program, Some(journaling(true)));
             let live = code_support::run(&recorded, &program).await;
             // Every call is answered by the journal: a tool that ran would be a divergence.

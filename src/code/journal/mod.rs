@@ -12,7 +12,8 @@
 //! call n (tool, arguments or their hash)  — once a live call is admitted (approved), as it is
 //!        dispatched; written through before a call that may change something (not
 //!        concurrency-safe) runs; a call refused before that, with its result
-//! result n (the reply the program got)    — as the call commits
+//! result n (the reply the program got)    — as the call commits; a call that may change
+//!        something has it written with the run's next write, at most 2 ms later
 //! clock ms ×count, delivery id            — in the order the program saw them
 //! returned                                — the program ended; what settles after was cut
 //!                                           off as the run wound down
@@ -40,10 +41,12 @@
 //! [`CodeConfig`]: super::CodeConfig
 
 mod batch;
+mod deferred;
 mod run;
 
 pub use batch::Batch;
 pub(crate) use batch::Record;
+pub use deferred::{write_waiting, WAIT};
 pub(crate) use run::{new_seed, Answer, Recorded, Repeat, RunJournal};
 
 use std::collections::BTreeMap;
@@ -217,12 +220,27 @@ pub struct Journaling {
     /// `false` re-runs recorded runs with every tool disabled: a call the journal does not
     /// answer, or a run that would go live, is a divergence (`ptc replay --rerun`).
     pub live: bool,
+    /// How long the result of a call that may change something may wait to be written with
+    /// the run's next write ([`WAIT`] by default): a crash within it leaves the call in doubt.
+    pub wait: std::time::Duration,
+}
+
+impl Journaling {
+    /// Runs journaled in `store` (`live` as [`Journaling::live`]), results waiting [`WAIT`].
+    pub fn new(store: Arc<dyn JournalStore>, live: bool) -> Self {
+        Journaling {
+            store,
+            live,
+            wait: WAIT,
+        }
+    }
 }
 
 impl std::fmt::Debug for Journaling {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Journaling")
             .field("live", &self.live)
+            .field("wait", &self.wait)
             .finish_non_exhaustive()
     }
 }

@@ -2,11 +2,12 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
 
 use ptc_engine::{nondeterminism, Deliveries, Delivery, FailureKind, RunFailure};
 use serde_json::Value;
 
-use super::{Batch, Entry, JournalStore, Journaling, Record, ResultEntry, Start};
+use super::{deferred, Batch, Entry, JournalStore, Journaling, Record, ResultEntry, Start};
 use crate::digest::sha256_hex;
 
 /// A recorded reading of the clock or delivery, still to replay.
@@ -60,6 +61,8 @@ pub(crate) struct RunJournal {
     /// The program is not the recorded one: it replays while it makes the recorded calls.
     changed: bool,
     seed: [u8; 32],
+    /// How long a result may wait for the next write.
+    wait: std::time::Duration,
     state: Mutex<State>,
 }
 
@@ -69,6 +72,10 @@ struct State {
     written: u64,
     /// Entries to write at the next flush.
     pending: Batch,
+    /// A result among them waits to be written: by when (see [`deferred`]).
+    due: Option<Instant>,
+    /// The run is in [`deferred`]'s queue (once at most).
+    queued: bool,
     /// The clock readings being recorded: the last one and how many times in a row.
     reading: Option<(f64, u64)>,
     /// Readings and deliveries still to replay, in order.
@@ -148,6 +155,7 @@ impl RunJournal {
             live: journaling.live && state.end.is_none(),
             changed,
             seed,
+            wait: journaling.wait,
             state: Mutex::new(state),
         }))
     }
@@ -258,9 +266,10 @@ impl RunJournal {
     }
 
     /// Live sub-call `n` settled with `result` and failure `code` (`repeat` as for
-    /// [`RunJournal::call`]).
+    /// [`RunJournal::call`]). A call that may change something has its result written with
+    /// the run's next write, or soon ([`deferred`]).
     pub(crate) fn settled(
-        &self,
+        self: &Arc<Self>,
         n: u64,
         result: &Result<ptc_engine::Reply, String>,
         code: Option<&str>,
@@ -275,10 +284,35 @@ impl RunJournal {
             state.push(&Entry::Call { n, name, args });
         }
         state.push(&ResultEntry::of(n, result, code));
-        if repeat == Repeat::Harmless {
+        if repeat == Repeat::Harmless || state.due.is_some() {
             return Ok(());
         }
-        self.flush(&mut state)
+        let due = Instant::now() + self.wait;
+        state.due = Some(due);
+        if !std::mem::replace(&mut state.queued, true) {
+            drop(state);
+            deferred::write_by(self, due);
+        }
+        Ok(())
+    }
+
+    /// Taken off [`deferred`]'s queue: write what waits now, or (`Some(now)`) if its wait is
+    /// over by `now`; else say until when it waits, to be queued again. A failed write is left
+    /// to the run's next one, which reports it.
+    pub(super) fn write_waiting(&self, now: Option<Instant>) -> Option<Instant> {
+        let mut state = self.lock();
+        state.queued = false;
+        match (state.due, now) {
+            (None, _) => None,
+            (Some(due), Some(now)) if now < due => {
+                state.queued = true;
+                Some(due)
+            }
+            _ => {
+                let _ = self.flush(&mut state);
+                None
+            }
+        }
     }
 
     /// The run ended with `output`: recorded, or while re-running, compared with the
@@ -305,6 +339,8 @@ impl RunJournal {
     }
 
     fn flush(&self, state: &mut State) -> Result<(), RunFailure> {
+        // A failed write leaves what waited to the next (a new result starts a new wait).
+        state.due = None;
         if let Some((ms, count)) = state.reading.take() {
             state.pending.push(&Entry::Clock { ms, count });
         }

@@ -69,10 +69,7 @@ pub fn journaling(
          --log postgres://…",
     )?;
     let journals = ptc_cli::store::journal::open(target, lease.lease())?;
-    let journaling = Journaling {
-        store: journals.clone(),
-        live,
-    };
+    let journaling = Journaling::new(journals.clone(), live);
     Ok((journaling, journals))
 }
 

@@ -264,9 +264,13 @@ fn hand_over_on(stop: CancellationToken, journals: Arc<RunJournals>) -> Cancella
     let cancel = serving.clone();
     tokio::spawn(async move {
         stop.cancelled().await;
-        tokio::task::spawn_blocking(move || journals.hand_over())
-            .await
-            .ok();
+        tokio::task::spawn_blocking(move || {
+            // Results still waiting to be written are the other instances' to replay.
+            ptc::journal::write_waiting();
+            journals.hand_over()
+        })
+        .await
+        .ok();
         cancel.cancel();
     });
     serving
