@@ -16,6 +16,7 @@
 //! JSON-lines log's side files: [`ptc::session::spill`]). A database is written by one thread
 //! in batches ([`DbLog`]); `ptc serve` logs to [`default_sqlite`] unless told otherwise.
 
+mod checkpoint;
 pub mod journal;
 mod postgres;
 mod query;

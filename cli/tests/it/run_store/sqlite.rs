@@ -140,3 +140,33 @@ fn bad_log_urls_and_missing_stores_are_clear_errors() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_sqlite_journal_checkpoints_its_log_into_the_database_as_it_appends() {
+    use ptc::journal::{Batch, Entry, JournalStore};
+    use ptc_cli::store::journal::{self, Lease};
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("runs.sqlite");
+    let journals = journal::open(&LogTarget::Sqlite(path.clone()), Lease::default()).unwrap();
+    let size = || std::fs::metadata(&path).unwrap().len();
+    let empty = size();
+    // A thousand commits, as a thousand calls that may change something make; the appending
+    // connection leaves checkpoints to a thread of the store's.
+    let entry = Batch::of(&[Entry::Clock { ms: 1.0, count: 1 }]);
+    for run in 0..10 {
+        for n in 0..100 {
+            journals.append(&format!("run-{run}"), n, &entry).unwrap();
+        }
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while size() <= empty {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "nothing was checkpointed into the database file ({} bytes)",
+            size()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert_eq!(journals.load("run-9").unwrap().len(), 100);
+}
