@@ -60,7 +60,8 @@ export default function makeIntl(primordials, { intl: raw }) {
   const NUMBER_KEYS = ['style', 'currency', 'currencyDisplay', 'currencySign', 'unit', 'unitDisplay',
     'notation', 'compactDisplay', 'signDisplay', 'useGrouping', 'minimumIntegerDigits',
     'minimumFractionDigits', 'maximumFractionDigits', 'minimumSignificantDigits',
-    'maximumSignificantDigits', 'roundingMode', 'numberingSystem'];
+    'maximumSignificantDigits', 'roundingMode', 'roundingIncrement', 'roundingPriority',
+    'trailingZeroDisplay', 'numberingSystem'];
   const PLURAL_KEYS = ['type', 'minimumIntegerDigits', 'minimumFractionDigits',
     'maximumFractionDigits', 'minimumSignificantDigits', 'maximumSignificantDigits'];
   const DATE_KEYS = ['dateStyle', 'timeStyle', 'weekday', 'era', 'year', 'month', 'day', 'hour',

@@ -379,6 +379,14 @@ fn bag(
     bag.hour = show("hour", spec.choice("hour", &numeric)?).map(|_| field::Hour::Numeric);
     bag.minute = show("minute", spec.choice("minute", &numeric)?).map(|_| field::Minute::Numeric);
     bag.second = show("second", spec.choice("second", &numeric)?).map(|_| field::Second::Numeric);
+    if bag.hour.is_none() && (bag.minute.is_some() || bag.second.is_some()) {
+        // ICU4X shows a time from its hour on: {minute, second} would print "2:07:09 PM".
+        return Err(IntlError::range(
+            "Intl.DateTimeFormat: minute or second without hour is not supported in this \
+             sandbox (add hour, or write the fields yourself: \
+             String(d.getUTCMinutes()).padStart(2, '0'))",
+        ));
+    }
     if let Some(digits) = spec.integer("fractionalSecondDigits", 1, 3)? {
         resolved.insert("fractionalSecondDigits".into(), digits.into());
         bag.fractional_second_digits = Some(match digits {

@@ -1,7 +1,9 @@
 //! `Intl.NumberFormat`: ECMA-402's digit options applied to a [`Decimal`], formatted by ICU4X
 //! (decimal, percent, currency, compact).
 
-use fixed_decimal::{Decimal, SignDisplay, SignedRoundingMode, UnsignedRoundingMode};
+use fixed_decimal::{
+    Decimal, RoundingIncrement, SignDisplay, SignedRoundingMode, UnsignedRoundingMode,
+};
 use icu_decimal::{
     options::{CompactDecimalFormatterOptions, DecimalFormatterOptions, GroupingStrategy},
     CompactDecimalFormatter, DecimalFormatter,
@@ -19,23 +21,104 @@ use super::{
     options::{IntlError, Spec},
 };
 
-/// The digit options: ECMA-402's minimum/maximum fraction, integer and significant digits.
+/// The digit options: ECMA-402's minimum/maximum fraction, integer and significant digits,
+/// and how to round to them.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Digits {
     min_int: u8,
     min_frac: u8,
     max_frac: u8,
     significant: Option<(u8, u8)>,
+    /// `roundingPriority` when both kinds of digits are given: `auto` (None, significant
+    /// digits win), else whether the more precise result wins.
+    more_precise: Option<bool>,
+    /// `roundingMode`, by its name and as ICU4X rounds.
+    mode: (&'static str, SignedRoundingMode),
+    /// `roundingIncrement` (1 for none): its leading digits as ICU4X rounds to them, and
+    /// the power of ten it carries (50 is five at one place up).
+    increment: (u16, RoundingIncrement, i16),
+    /// `trailingZeroDisplay: "stripIfInteger"`.
+    strip_if_integer: bool,
 }
 
+/// ECMA-402's `roundingIncrement` values.
+const INCREMENTS: [u16; 15] = [
+    1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000,
+];
+
 impl Digits {
-    /// Read the digit options, with the style's default fraction digits.
+    /// Read the digit options, with the style's default fraction digits
+    /// (ECMA-402's SetNumberFormatDigitOptions).
     pub(super) fn read(spec: &Spec, default_min: u8, default_max: u8) -> Result<Digits, IntlError> {
         let min_int = spec.integer("minimumIntegerDigits", 1, 21)?.unwrap_or(1);
         let min_sig = spec.integer("minimumSignificantDigits", 1, 21)?;
         let max_sig = spec.integer("maximumSignificantDigits", 1, 21)?;
+        let min = spec.integer("minimumFractionDigits", 0, 100)?;
+        let max = spec.integer("maximumFractionDigits", 0, 100)?;
+        let increment = match spec.options.get("roundingIncrement") {
+            None | Some(Value::Null) => 1,
+            Some(value) => value
+                .as_f64()
+                .filter(|n| INCREMENTS.iter().any(|&i| f64::from(i) == *n))
+                .map(|n| n as u16)
+                .ok_or_else(|| {
+                    IntlError::range(format!(
+                        "roundingIncrement value is out of range: {value} (one of {INCREMENTS:?})"
+                    ))
+                })?,
+        };
+        let mode = match spec
+            .choice(
+                "roundingMode",
+                &[
+                    "ceil",
+                    "floor",
+                    "expand",
+                    "trunc",
+                    "halfCeil",
+                    "halfFloor",
+                    "halfExpand",
+                    "halfTrunc",
+                    "halfEven",
+                ],
+            )?
+            .unwrap_or("halfExpand")
+        {
+            "ceil" => ("ceil", SignedRoundingMode::Ceil),
+            "floor" => ("floor", SignedRoundingMode::Floor),
+            "expand" => (
+                "expand",
+                SignedRoundingMode::Unsigned(UnsignedRoundingMode::Expand),
+            ),
+            "trunc" => (
+                "trunc",
+                SignedRoundingMode::Unsigned(UnsignedRoundingMode::Trunc),
+            ),
+            "halfCeil" => ("halfCeil", SignedRoundingMode::HalfCeil),
+            "halfFloor" => ("halfFloor", SignedRoundingMode::HalfFloor),
+            "halfTrunc" => (
+                "halfTrunc",
+                SignedRoundingMode::Unsigned(UnsignedRoundingMode::HalfTrunc),
+            ),
+            "halfEven" => (
+                "halfEven",
+                SignedRoundingMode::Unsigned(UnsignedRoundingMode::HalfEven),
+            ),
+            _ => (
+                "halfExpand",
+                SignedRoundingMode::Unsigned(UnsignedRoundingMode::HalfExpand),
+            ),
+        };
+        let priority = spec
+            .choice(
+                "roundingPriority",
+                &["auto", "morePrecision", "lessPrecision"],
+            )?
+            .unwrap_or("auto");
+        let strip_if_integer = spec.choice("trailingZeroDisplay", &["auto", "stripIfInteger"])?
+            == Some("stripIfInteger");
         let significant = match (min_sig, max_sig) {
-            (None, None) => None,
+            (None, None) if priority == "auto" => None,
             (min, max) => {
                 let min = min.unwrap_or(1);
                 let max = max.unwrap_or(21);
@@ -47,8 +130,12 @@ impl Digits {
                 Some((min, max))
             }
         };
-        let min = spec.integer("minimumFractionDigits", 0, 100)?;
-        let max = spec.integer("maximumFractionDigits", 0, 100)?;
+        // A rounding increment takes the minimum as the default maximum.
+        let default_max = if increment != 1 {
+            default_min
+        } else {
+            default_max
+        };
         let (min_frac, max_frac) = match (min, max) {
             (None, None) => (default_min, default_max),
             (Some(min), None) => (min, default_max.max(min)),
@@ -60,22 +147,68 @@ impl Digits {
             }
             (Some(min), Some(max)) => (min, max),
         };
+        if increment != 1 {
+            if significant.is_some() {
+                return Err(IntlError::type_error(
+                    "roundingIncrement works with fraction digits only, not with significant \
+                     digits or a roundingPriority",
+                ));
+            }
+            if min_frac != max_frac {
+                return Err(IntlError::range(format!(
+                    "with roundingIncrement, maximumFractionDigits ({max_frac}) must equal \
+                     minimumFractionDigits ({min_frac})"
+                )));
+            }
+        }
+        let (mut lead, mut zeros) = (increment, 0);
+        while lead % 10 == 0 {
+            lead /= 10;
+            zeros += 1;
+        }
         Ok(Digits {
             min_int,
             min_frac,
             max_frac,
             significant,
+            more_precise: match priority {
+                "morePrecision" => Some(true),
+                "lessPrecision" => Some(false),
+                _ => None,
+            },
+            mode,
+            increment: (
+                increment,
+                match lead {
+                    2 => RoundingIncrement::MultiplesOf2,
+                    5 => RoundingIncrement::MultiplesOf5,
+                    25 => RoundingIncrement::MultiplesOf25,
+                    _ => RoundingIncrement::MultiplesOf1,
+                },
+                zeros,
+            ),
+            strip_if_integer,
         })
     }
 
-    /// Round and pad `value` as the options say (rounding half away from zero, as ECMA-402).
+    /// Round and pad `value` as the options say.
     pub(super) fn apply(&self, value: &mut Decimal) {
-        let half_expand = SignedRoundingMode::Unsigned(UnsignedRoundingMode::HalfExpand);
-        if let Some((min, max)) = self.significant {
-            if !value.absolute.is_zero() {
-                let top = value.absolute.nonzero_magnitude_start();
-                value.round_with_mode(top - i16::from(max) + 1, half_expand);
-            }
+        let fraction_at = -i16::from(self.max_frac);
+        let significant = self.significant.map(|(min, max)| {
+            let top = match value.absolute.is_zero() {
+                true => 0,
+                false => value.absolute.nonzero_magnitude_start(),
+            };
+            (min, top - i16::from(max) + 1)
+        });
+        // ECMA-402's rounding priority: the rounding at the lower magnitude keeps more.
+        let significant = match (significant, self.more_precise) {
+            (Some((_, at)), Some(true)) if at > fraction_at => None,
+            (Some((_, at)), Some(false)) if at <= fraction_at => None,
+            (chosen, _) => chosen,
+        };
+        if let Some((min, at)) = significant {
+            value.round_with_mode(at, self.mode.1);
             value.absolute.trim_end();
             let top = if value.absolute.is_zero() {
                 0
@@ -84,11 +217,42 @@ impl Digits {
             };
             value.absolute.pad_end(top - i16::from(min) + 1);
         } else {
-            value.round_with_mode(-i16::from(self.max_frac), half_expand);
+            let (_, increment, zeros) = self.increment;
+            value.round_with_mode_and_increment(fraction_at + zeros, self.mode.1, increment);
             value.absolute.trim_end();
             value.absolute.pad_end(-i16::from(self.min_frac));
         }
+        if self.strip_if_integer {
+            value.absolute.trim_end_if_integer();
+        }
         value.absolute.pad_start(i16::from(self.min_int));
+    }
+
+    /// Compact notation's digits when the program gave none: two significant digits, or no
+    /// fraction digits, whichever keeps more (ECMA-402: 1,234 is 1.2K, 12,345 is 12K).
+    fn compact(self) -> Digits {
+        Digits {
+            min_frac: 0,
+            max_frac: 0,
+            significant: Some((1, 2)),
+            more_precise: Some(true),
+            ..self
+        }
+    }
+
+    /// Whether the program gave digit options of its own (compact notation otherwise rounds
+    /// as CLDR says).
+    fn explicit(spec: &Spec) -> bool {
+        [
+            "minimumFractionDigits",
+            "maximumFractionDigits",
+            "minimumSignificantDigits",
+            "maximumSignificantDigits",
+            "roundingIncrement",
+            "roundingPriority",
+        ]
+        .iter()
+        .any(|k| spec.options.get(*k).is_some_and(|v| !v.is_null()))
     }
 
     /// The options' entries of `resolvedOptions()`.
@@ -97,10 +261,24 @@ impl Digits {
         if let Some((min, max)) = self.significant {
             resolved.insert("minimumSignificantDigits".into(), min.into());
             resolved.insert("maximumSignificantDigits".into(), max.into());
-        } else {
+        }
+        if self.significant.is_none() || self.more_precise.is_some() {
             resolved.insert("minimumFractionDigits".into(), self.min_frac.into());
             resolved.insert("maximumFractionDigits".into(), self.max_frac.into());
         }
+        resolved.insert("roundingIncrement".into(), self.increment.0.into());
+        resolved.insert("roundingMode".into(), self.mode.0.into());
+        let priority = match self.more_precise {
+            None => "auto",
+            Some(true) => "morePrecision",
+            Some(false) => "lessPrecision",
+        };
+        resolved.insert("roundingPriority".into(), priority.into());
+        let zeros = match self.strip_if_integer {
+            true => "stripIfInteger",
+            false => "auto",
+        };
+        resolved.insert("trailingZeroDisplay".into(), zeros.into());
     }
 }
 
@@ -275,14 +453,19 @@ impl NumberFormatter {
             _ => (0, 3),
         };
         let digits = Digits::read(&spec, default_min, default_max)?;
-        let explicit_digits = [
-            "minimumFractionDigits",
-            "maximumFractionDigits",
-            "minimumSignificantDigits",
-            "maximumSignificantDigits",
-        ]
-        .iter()
-        .any(|k| spec.options.get(*k).is_some_and(|v| !v.is_null()));
+        let explicit_digits = Digits::explicit(&spec);
+        let digits = match notation {
+            "compact" if !explicit_digits => digits.compact(),
+            _ => digits,
+        };
+        if notation == "compact" && style == "currency" && explicit_digits {
+            return Err(IntlError::range(
+                "Intl.NumberFormat: compact currency with digit or rounding options is not \
+                 supported in this sandbox (compact currency rounds to two significant digits; \
+                 for other digits format the amount with notation \"standard\" and scale it \
+                 yourself)",
+            ));
+        }
         let grouping = match grouping_name {
             "false" => GroupingStrategy::Never,
             "always" => GroupingStrategy::Always,
@@ -331,7 +514,6 @@ impl NumberFormatter {
             resolved.insert("compactDisplay".into(), compact_display.into());
         }
         resolved.insert("signDisplay".into(), sign_name.into());
-        resolved.insert("roundingMode".into(), "halfExpand".into());
         Ok(NumberFormatter {
             resolved: Value::Object(resolved).to_string(),
             presenter,
@@ -363,11 +545,12 @@ impl NumberFormatter {
         if matches!(self.presenter, Presenter::Percent(_)) {
             value.multiply_pow10(2);
         }
+        // Compact notation rounds the number it shows (12.3 of 12.3K), not the whole one.
         let compact = matches!(
             self.presenter,
             Presenter::Compact(_) | Presenter::CompactCurrency(_)
         );
-        if !compact || self.explicit_digits {
+        if !compact {
             self.digits.apply(&mut value);
         }
         value.apply_sign_display(self.sign);
@@ -380,7 +563,9 @@ impl NumberFormatter {
             Presenter::Percent(f) => f.format(&value).to_string(),
             Presenter::Currency(f) => {
                 let text = f.0.format_fixed_decimal(&value).to_string();
-                match self.explicit_digits {
+                // ICU4X pads to the currency's digits: the program's own digits (or an
+                // integer stripped of its zeros) go in by hand.
+                match self.explicit_digits || self.digits.strip_if_integer {
                     true => {
                         let mut number = value.clone();
                         number.sign = fixed_decimal::Sign::None;
@@ -390,7 +575,7 @@ impl NumberFormatter {
                 }
             }
             Presenter::CompactCurrency(f) => f.format_fixed_decimal(&value).to_string(),
-            Presenter::Compact(f) => f.format(&value).to_string(),
+            Presenter::Compact(f) => compact_text(f, &self.digits, &value),
         };
         let text = match &self.presenter {
             Presenter::Percent(_) => cldr48::percent_sign(&self.numbering, text),
@@ -407,6 +592,38 @@ impl NumberFormatter {
         };
         Ok(cldr48::separators(&self.tag, money, text))
     }
+}
+
+/// `value` in compact notation, its shown number rounded as `digits` say (ECMA-402's
+/// ComputeExponent: a rounding that reaches the next power of ten moves to its unit).
+fn compact_text(f: &CompactDecimalFormatter, digits: &Digits, value: &Decimal) -> String {
+    let magnitude = match value.absolute.is_zero() {
+        true => 0,
+        false => value.absolute.nonzero_magnitude_start(),
+    };
+    let shown = |exponent: u8| {
+        let mut significand = value.clone();
+        significand.multiply_pow10(-i16::from(exponent));
+        digits.apply(&mut significand);
+        significand
+    };
+    let mut exponent = f.compact_exponent_for_magnitude(magnitude);
+    let mut significand = shown(exponent);
+    if !significand.absolute.is_zero()
+        && significand.absolute.nonzero_magnitude_start() + i16::from(exponent) > magnitude
+    {
+        let next = f.compact_exponent_for_magnitude(magnitude + 1);
+        if next != exponent {
+            exponent = next;
+            significand = shown(exponent);
+        }
+    }
+    let text = match f.format_with_exponent(&significand, exponent) {
+        Ok(text) => text.to_string(),
+        // Not reached: the exponent is the formatter's own for the number's magnitude.
+        Err(_) => f.format(value).to_string(),
+    };
+    text
 }
 
 /// The ICU4X formatter for a style and notation.
