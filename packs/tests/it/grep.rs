@@ -368,7 +368,7 @@ async fn grep_searches_an_ignored_folder_named_as_path() {
 }
 
 #[tokio::test]
-async fn grep_that_found_nothing_says_how_many_ignored_files_it_left_out() {
+async fn grep_that_found_nothing_or_ran_in_a_program_says_how_many_ignored_files_it_left_out() {
     let f = ignored_logs();
     let out = f.call("grep", json!({"pattern": " ERROR "})).await;
     assert_eq!(out.value()["total"], 0);
@@ -381,16 +381,21 @@ async fn grep_that_found_nothing_says_how_many_ignored_files_it_left_out() {
     let program = f
         .call_in_program("run-1", 1, "grep", json!({"pattern": " ERROR "}))
         .await;
-    assert_eq!(
-        program.cut_short(),
-        Some(
-            "3 .gitignored file(s) under `.` not searched; pass an ignored folder or file as \
-             path to search it (glob lists them)"
-        )
-    );
-    // A search that found something is not slowed by counting them.
+    let said = "3 .gitignored file(s) under `.` not searched; pass an ignored folder or file as \
+                path to search it (glob lists them)";
+    // Left out by rule, not cut: a note.
+    assert_eq!(program.note(), Some(said));
+    assert_eq!(program.cut_short(), None);
+    // A search that found something is not slowed by counting them for the model's context;
+    // in a program, where a total is data, they are counted and said.
     let found = f.call("grep", json!({"pattern": "main"})).await;
     assert_eq!(found.value().get("ignored"), None);
+    let found = f
+        .call_in_program("run-1", 2, "grep", json!({"pattern": "main"}))
+        .await;
+    assert!(found.value()["total"].as_u64() > Some(0));
+    assert_eq!(found.value()["ignored"], 3);
+    assert_eq!(found.note(), Some(said));
 }
 
 #[tokio::test]

@@ -47,7 +47,7 @@ impl CancellableMatcher {
             .size_limit(MAX_REGEX_BYTES)
             .dfa_size_limit(MAX_DFA_BYTES)
             .build(pattern)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| as_written(&e.to_string(), pattern))?;
         let ascii = pattern.is_ascii();
         Ok(CancellableMatcher {
             inner,
@@ -67,6 +67,35 @@ impl CancellableMatcher {
             false => Ok(()),
         }
     }
+}
+
+/// A parse error as the caller wrote the pattern: `grep-regex` shows it wrapped in a group
+/// of its own (`(?:foo(bar)`), with the caret in the wrapped text; the caret is moved back
+/// by the wrapper's width, or left out where it points at the wrapper itself.
+fn as_written(error: &str, pattern: &str) -> String {
+    let wrapped = format!("(?:{pattern})");
+    let mut lines = Vec::new();
+    let mut caret_at = None;
+    for line in error.lines() {
+        if line.trim_start() == wrapped {
+            let indent = line.len() - line.trim_start().len();
+            caret_at = Some(indent);
+            lines.push(format!("{}{pattern}", &line[..indent]));
+            continue;
+        }
+        if let Some(indent) = caret_at.take() {
+            let marks = line.trim_start();
+            let col = line.len() - marks.len();
+            if !marks.is_empty() && marks.chars().all(|c| c == '^' || c == '-') {
+                if col >= indent + 3 {
+                    lines.push(format!("{}{marks}", " ".repeat(col - 3)));
+                }
+                continue;
+            }
+        }
+        lines.push(line.to_string());
+    }
+    lines.join("\n")
 }
 
 impl Matcher for CancellableMatcher {
@@ -114,5 +143,33 @@ impl Matcher for CancellableMatcher {
     fn find_candidate_line(&self, haystack: &[u8]) -> Result<Option<LineMatchKind>, Cancelled> {
         self.check()?;
         Ok(self.inner.find_candidate_line(haystack).unwrap_or(None))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refusal(pattern: &str) -> String {
+        match CancellableMatcher::new(pattern, CancellationToken::new()) {
+            Ok(_) => panic!("{pattern} compiled"),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn a_parse_error_shows_the_pattern_as_written_with_its_caret_in_place() {
+        let unclosed = refusal("foo(bar");
+        assert!(!unclosed.contains("(?:"), "{unclosed}");
+        assert!(unclosed.contains("\n    foo(bar\n"), "{unclosed}");
+        assert!(unclosed.ends_with("error: unclosed group"), "{unclosed}");
+        let range = refusal("ab[z-a]");
+        let lines: Vec<&str> = range.lines().collect();
+        let at = lines
+            .iter()
+            .position(|l| *l == "    ab[z-a]")
+            .expect(&range);
+        let caret = lines[at + 1];
+        assert_eq!(caret.find('^'), Some(4 + 3), "{range}");
     }
 }

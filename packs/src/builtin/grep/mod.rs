@@ -4,8 +4,8 @@
 //! default filters but for hidden files, which are searched (`.gitignore` inside git
 //! repositories, `.ignore` and `.rgignore` respected, VCS metadata and symlinks not followed);
 //! a `path` that names an ignored folder (or one inside it) is searched whole, as a file named
-//! is, and a search that found nothing says how many ignored files it left out. `grep-regex` compiles
-//! the pattern with ripgrep's syntax, `grep-searcher` searches each file and stops at
+//! is, and a search that found nothing (or any search in a program) says how many ignored
+//! files it left out. `grep-regex` compiles the pattern with ripgrep's syntax, `grep-searcher` searches each file and stops at
 //! the first NUL byte (binary files are skipped, as `rg` does), unless that NUL comes past the
 //! first 8 KiB: a text file with a stray NUL (a garbled log line) is searched again as text,
 //! as `rg -a` would. Every matching line is
@@ -70,6 +70,9 @@ struct Args {
 struct Caps {
     matches: usize,
     line_chars: usize,
+    /// Count the ignored files left out even when something matched (in a program, where
+    /// a total is data: a count over files grep skipped would be silently short).
+    count_ignored: bool,
 }
 
 /// One matching line.
@@ -200,10 +203,12 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 true => Caps {
                     matches: PROGRAM_MAX_ENTRIES,
                     line_chars: PROGRAM_MAX_LINE_CHARS,
+                    count_ignored: true,
                 },
                 false => Caps {
                     matches: MAX_MATCHES,
                     line_chars: MAX_LINE_CHARS,
+                    count_ignored: false,
                 },
             };
             async move {
@@ -240,8 +245,9 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
 }
 
 /// In a program, say what the caps and the walk left out (matches past the cap, files not
-/// searched, lines cut, denied or too deep entries, ignored files), why a `/…/` pattern
-/// found nothing, and that the matches a page skips changed since the last page (`shifted`).
+/// searched, lines cut, denied or too deep entries), and note the ignored files left out,
+/// why a `/…/` pattern found nothing, and that the matches a page skips changed since the
+/// last page (`shifted`).
 fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output, shifted: Option<String>) {
     let mut notes = Vec::new();
     if out.truncated {
@@ -249,9 +255,6 @@ fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output, shifted: Option<St
         notes.push(entries_note(
             "matches", out.offset, kept, out.total, "pattern",
         ));
-    }
-    if out.ignored > 0 {
-        notes.push(ignored_note(out.ignored, &out.path));
     }
     if out.skipped > 0 {
         notes.push(format!(
@@ -272,6 +275,9 @@ fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output, shifted: Option<St
     }
     // Not cuts: what the program got is all there is, but not what it may think.
     let mut said: Vec<String> = out.delimited.iter().cloned().chain(shifted).collect();
+    if out.ignored > 0 {
+        said.push(ignored_note(out.ignored, &out.path));
+    }
     if let (n @ 1.., Some(first)) = &out.not_utf8 {
         said.push(format!(
             "{n} file(s) without a match are not UTF-8 (first: `{first}`), and the pattern's \
@@ -583,7 +589,7 @@ fn grep(
             })
         });
         let found_nothing = out.lock().unwrap_or_else(|e| e.into_inner()).total == 0;
-        if found_nothing && !named_ignored {
+        if (found_nothing || caps.count_ignored) && !named_ignored {
             let searched = searched.into_inner();
             let stop_at = searched.saturating_add(MAX_IGNORED_COUNTED);
             let all = visible_files(ws, &target.path, include, filter, (signal, stop_at))?;
