@@ -485,7 +485,14 @@ export default function ptcGlue(host, facts) {
     encodeResult: (value, maxLength) => {
       if (value === undefined) return undefined;
       try {
-        const text = json().encode(value, maxLength);
+        const nonFinite = [];
+        const text = json().encode(value, maxLength, nonFinite);
+        if (nonFinite.length > 0) {
+          // JSON.stringify's null, said: a mean of nothing is not a 0 or a missing value.
+          const said = `${nonFinite.join(', ')}, returned as null (JSON has no NaN or Infinity: \
+return String(x), or check Number.isFinite(x))`;
+          host.note('note', '', 'return', said);
+        }
         return text.length > maxLength ? false : text;
       } catch (error) {
         if (error instanceof json().TooLong) return false;

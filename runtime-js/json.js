@@ -13,8 +13,8 @@
 // getter cannot show the check one value and the output another.
 //
 // This file is a module of its own, loaded the first time a run needs it (see primordials.js).
-// makeJson(primordials) returns { encode, TooLong }: encode(root, maxLength) gives the JSON text
-// (undefined for an undefined root), throws TooLong once the text passes maxLength, and
+// makeJson(primordials) returns { encode, TooLong }: encode(root, maxLength, nonFinite) gives the
+// JSON text (undefined for an undefined root), throws TooLong once the text passes maxLength, and
 // throws a TypeError "<path> is <what it is> (<hint>); ..." for values it refuses.
 
 export default function makeJson(primordials) {
@@ -162,7 +162,9 @@ export default function makeJson(primordials) {
     return path;
   };
 
-  const encode = (root, maxLength = Infinity) => {
+  // nonFinite, when given, gets the path of each NaN or +-Infinity written as null (up to
+  // MAX_ISSUES), e.g. `$.mean is NaN`: a returned value says so in a note.
+  const encode = (root, maxLength = Infinity, nonFinite = null) => {
     if (root === undefined) return undefined;
     let out = '';
     const issues = [];
@@ -190,7 +192,14 @@ export default function makeJson(primordials) {
       } else if (type === 'string') {
         out += quote(value);
       } else if (type === 'number') {
-        out += isFinite(value) ? (value === 0 ? '0' : StringCtor(value)) : 'null';
+        if (isFinite(value)) {
+          out += value === 0 ? '0' : StringCtor(value);
+        } else {
+          out += 'null';
+          if (nonFinite !== null && nonFinite.length < MAX_ISSUES) {
+            nonFinite[nonFinite.length] = `${pathOf(frames, key)} is ${StringCtor(value)}`;
+          }
+        }
       } else if (type === 'boolean') {
         out += value ? 'true' : 'false';
       } else if (value === null || value === undefined) {

@@ -55,10 +55,17 @@ export default function makeWeb(primordials) {
     throw new TypeErrorCtor('TextDecoder.decode takes a Uint8Array, an ArrayBuffer or a view');
   };
 
-  const utf8Decode = (input) => {
+  // WHATWG's UTF-8 decoder: a byte order mark at the start is dropped unless `ignoreBOM`; an
+  // invalid sequence is U+FFFD, or a TypeError when `fatal` (how a program tells whether bytes
+  // are UTF-8 at all).
+  const utf8Decode = (input, fatal, ignoreBOM) => {
     const bytes = asBytes(input);
+    const invalid = () => {
+      if (fatal) throw new TypeErrorCtor('The encoded data was not valid for encoding utf-8');
+      return '\ufffd';
+    };
     let out = '';
-    let i = 0;
+    let i = !ignoreBOM && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
     while (i < bytes.length) {
       const b = bytes[i];
       let need = 0;
@@ -75,7 +82,7 @@ export default function makeWeb(primordials) {
         need = 3;
         code = b & 7;
       } else {
-        out += '\ufffd';
+        out += invalid();
         i++;
         continue;
       }
@@ -87,7 +94,7 @@ export default function makeWeb(primordials) {
       }
       if (j <= need || (need === 2 && code < 0x800) || (need === 3 && code < 0x10000)
           || (code >= 0xd800 && code < 0xe000) || code > 0x10ffff) {
-        out += '\ufffd';
+        out += invalid();
         i += j;
         continue;
       }
@@ -107,17 +114,32 @@ export default function makeWeb(primordials) {
   }
 
   class TextDecoder {
-    constructor(label = 'utf-8') {
-      const name = StringCtor(label).toLowerCase();
-      if (name !== 'utf-8' && name !== 'utf8') {
-        throw new RangeError(`TextDecoder supports only utf-8, not ${label}`);
+    #fatal;
+    #ignoreBOM;
+    constructor(label = 'utf-8', options = {}) {
+      const name = StringCtor(label).trim().toLowerCase();
+      if (name !== 'utf-8' && name !== 'utf8' && name !== 'unicode-1-1-utf-8') {
+        throw new RangeError(`TextDecoder supports only utf-8, not ${label} (to tell whether \
+bytes are UTF-8, decode with { fatal: true }; to convert others, bash iconv -f ${label} -t utf-8)`);
       }
+      this.#fatal = !!(options && options.fatal);
+      this.#ignoreBOM = !!(options && options.ignoreBOM);
     }
     get encoding() {
       return 'utf-8';
     }
-    decode(input) {
-      return utf8Decode(input);
+    get fatal() {
+      return this.#fatal;
+    }
+    get ignoreBOM() {
+      return this.#ignoreBOM;
+    }
+    decode(input, options) {
+      if (options && options.stream) {
+        throw new TypeErrorCtor('TextDecoder: { stream: true } is not supported in this sandbox \
+(decode the whole byte sequence at once)');
+      }
+      return utf8Decode(input, this.#fatal, this.#ignoreBOM);
     }
   }
 

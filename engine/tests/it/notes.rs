@@ -254,3 +254,29 @@ engine_test! {
         );
     }
 }
+
+engine_test! {
+    async fn nan_and_infinity_in_the_returned_value_are_returned_as_null_with_a_note() {
+        let report = run(
+            "const sizes: number[] = [];\nreturn { mean: sizes.reduce((a, b) => a + b, 0) / sizes.length, \
+             top: [1, Infinity], ok: 2 }",
+        )
+        .await;
+        assert_eq!(
+            report.outcome,
+            Ok(Some(json!({"mean": null, "top": [1, null], "ok": 2})))
+        );
+        assert_eq!(
+            reads(&report),
+            [(
+                None,
+                "return",
+                "$.mean is NaN, $.top[1] is Infinity, returned as null (JSON has no NaN or \
+                 Infinity: return String(x), or check Number.isFinite(x))",
+                1
+            )]
+        );
+        let fine = run("return { n: 1.5, list: [0, -0] }").await;
+        assert!(reads(&fine).is_empty(), "{:?}", fine.notes);
+    }
+}

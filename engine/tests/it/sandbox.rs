@@ -208,3 +208,31 @@ fn the_glue_and_its_parts_are_ascii() {
     }
     assert!(checked >= 10, "{checked} files");
 }
+
+engine_test! {
+    async fn text_decoder_fatal_refuses_bytes_that_are_not_utf8_and_a_bom_is_dropped() {
+        assert_eq!(
+            value(
+                "const latin1 = new Uint8Array([0x4a, 0x6f, 0x73, 0xe9]);\n\
+                 const bom = new Uint8Array([0xef, 0xbb, 0xbf, 0x68, 0x69]);\n\
+                 let fatal;\n\
+                 try { new TextDecoder('utf-8', { fatal: true }).decode(latin1); fatal = 'decoded'; }\n\
+                 catch (e) { fatal = e.name + ': ' + e.message; }\n\
+                 let stream;\n\
+                 try { new TextDecoder().decode(bom, { stream: true }); } catch (e) { stream = e.name; }\n\
+                 return [fatal, new TextDecoder().decode(latin1), new TextDecoder().decode(bom),\n\
+                   new TextDecoder('utf-8', { ignoreBOM: true }).decode(bom).length,\n\
+                   new TextDecoder('utf-8', { fatal: true }).decode(bom), stream]"
+            )
+            .await,
+            Some(json!([
+                "TypeError: The encoded data was not valid for encoding utf-8",
+                "Jos\u{fffd}",
+                "hi",
+                3,
+                "hi",
+                "TypeError"
+            ]))
+        );
+    }
+}
