@@ -20,7 +20,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::beneath::Access;
 use super::data_caps::{entries_note, PROGRAM_MAX_ENTRIES};
-use super::path_glob::path_glob;
+use super::path_glob::{no_match_hint, path_glob};
 use super::shared::{self, arg_str, blocking, invalid_args, PolicyFilter};
 use super::walk::{self, WalkLimits};
 use super::workspace::Workspace;
@@ -134,9 +134,14 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 false => MAX_PATHS,
             };
             async move {
+                let asked = (args.pattern.clone(), args.path.clone());
                 let out = blocking(move || glob(&ws, args, &signal, &filter, cap)).await?;
                 if ctx.in_program() {
                     note_program_cuts(&ctx, &out);
+                    let (pattern, path) = (&asked.0, asked.1.as_deref().unwrap_or("."));
+                    if let Some(hint) = no_match_hint(pattern, path).filter(|_| out.total == 0) {
+                        ctx.note(hint);
+                    }
                 }
                 Ok(out)
             }
@@ -148,6 +153,10 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
             let mut text = String::new();
             if paths.is_empty() {
                 text.push_str(&format!("No files match `{pattern}`."));
+                let path = arg_str(args, "path").unwrap_or(".");
+                if let Some(hint) = no_match_hint(pattern, path) {
+                    text.push_str(&format!(" [{hint}]"));
+                }
             }
             for p in paths {
                 text.push_str(p.as_str().unwrap_or_default());

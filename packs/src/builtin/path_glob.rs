@@ -78,11 +78,65 @@ fn anchored<'a>(dir: &Path, pattern: &'a str) -> Cow<'a, str> {
     }
 }
 
+/// What a glob that matched no file under `path` may have meant, for a note: the shapes that
+/// match nothing as written (a folder, a bare extension, the searched folder written into the
+/// glob again). `None` for any other glob: it matched nothing because nothing is there.
+pub(crate) fn no_match_hint(pattern: &str, path: &str) -> Option<String> {
+    let wildcard = pattern.contains(['*', '?', '[', '{']);
+    if let Some(folder) = pattern.strip_suffix('/').filter(|f| !f.is_empty()) {
+        return Some(format!(
+            "`{pattern}` names a folder, and only files match: `{folder}/**` is every file under it"
+        ));
+    }
+    let searched = path.trim_end_matches('/');
+    let name = Path::new(searched).file_name().and_then(|n| n.to_str());
+    let whole = Some(searched).filter(|s| !s.is_empty() && *s != ".");
+    for written in [whole, name].into_iter().flatten() {
+        if let Some(rest) = pattern.strip_prefix(&format!("{written}/")) {
+            return Some(format!(
+                "`{pattern}` is matched relative to `{searched}`, which is already `{written}`: \
+                 write `{rest}`"
+            ));
+        }
+    }
+    if wildcard || pattern.contains('/') {
+        return None;
+    }
+    let extension = |ext: &str| {
+        !ext.is_empty() && ext.len() <= 5 && ext.chars().all(|c| c.is_ascii_alphanumeric())
+    };
+    match pattern.strip_prefix('.') {
+        Some(ext) if extension(ext) => Some(format!(
+            "`{pattern}` matches only a name that is exactly `{pattern}`: `*{pattern}` is the files \
+             ending in it"
+        )),
+        None if extension(pattern) => Some(format!(
+            "`{pattern}` matches only a name that is exactly `{pattern}`: `*.{pattern}` is the files \
+             with that extension"
+        )),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::Path;
 
-    use super::anchored;
+    use super::{anchored, no_match_hint};
+
+    #[test]
+    fn a_glob_that_matched_nothing_as_written_gets_what_it_may_have_meant() {
+        let hint = |pattern, path| no_match_hint(pattern, path).unwrap_or_default();
+        assert!(hint("click/", ".").contains("`click/**` is every file under it"));
+        assert!(hint("click/tests/*.py", "click").contains("write `tests/*.py`"));
+        assert!(hint("src/click/tests/*.py", "src/click/").contains("write `tests/*.py`"));
+        assert!(hint(".py", "click").contains("`*.py` is the files ending in it"));
+        assert!(hint("py", ".").contains("`*.py` is the files with that extension"));
+        // Globs that mean what they say matched nothing because nothing is there.
+        for pattern in ["*.py", "locale/*/index.js", "README.md", "Makefile", "a/b"] {
+            assert_eq!(no_match_hint(pattern, "."), None, "{pattern}");
+        }
+    }
 
     #[test]
     fn the_directory_written_into_a_glob_anchors_it_there() {

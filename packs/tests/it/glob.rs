@@ -274,3 +274,34 @@ async fn glob_in_a_program_says_when_the_sandbox_denied_entries() {
         Some("1 entry left out: the sandbox denies them")
     );
 }
+
+#[tokio::test]
+async fn a_glob_that_matches_nothing_as_written_says_what_it_may_have_meant() {
+    let f = Fixture::new();
+    f.file("click/tests/test_a.py", "x\n");
+    let folder = f.call("glob", json!({"pattern": "click/"})).await;
+    assert_eq!(folder.value()["total"], 0);
+    assert_eq!(
+        folder.text(),
+        "No files match `click/`. [`click/` names a folder, and only files match: `click/**` is \
+         every file under it]"
+    );
+    let program = f
+        .call_in_program(
+            "run-1",
+            1,
+            "glob",
+            json!({"pattern": "click/tests/*.py", "path": "click"}),
+        )
+        .await;
+    assert_eq!(program.value()["total"], 0);
+    assert_eq!(
+        program.note(),
+        Some("`click/tests/*.py` is matched relative to `click`, which is already `click`: write `tests/*.py`")
+    );
+    // A glob that means what it says, and matched nothing, is left at that.
+    let none = f
+        .call_in_program("run-1", 2, "glob", json!({"pattern": "**/*.rs"}))
+        .await;
+    assert_eq!(none.note(), None);
+}

@@ -558,3 +558,35 @@ async fn grep_in_a_program_says_a_non_ascii_pattern_cannot_match_files_that_are_
     assert_eq!(match_sites(out.value()), ["data/plain.txt:1"]);
     assert_eq!(out.note(), None);
 }
+
+#[tokio::test]
+async fn a_search_whose_include_matches_nothing_as_written_says_what_it_may_have_meant() {
+    let f = Fixture::new();
+    f.file("click/core.py", "def main():\n    pass\n");
+    let said = "`include` may have matched no file: `.py` matches only a name that is exactly \
+                `.py`: `*.py` is the files ending in it";
+    let out = f
+        .call("grep", json!({"pattern": "def ", "include": ".py"}))
+        .await;
+    assert_eq!(out.value()["total"], 0);
+    assert!(out.text().ends_with(&format!("[{said}]")), "{}", out.text());
+    let program = f
+        .call_in_program(
+            "run-1",
+            1,
+            "grep",
+            json!({"pattern": "def ", "include": ".py"}),
+        )
+        .await;
+    assert_eq!(program.note(), Some(said));
+    let found = f
+        .call_in_program(
+            "run-1",
+            2,
+            "grep",
+            json!({"pattern": "def ", "include": "*.py"}),
+        )
+        .await;
+    assert_eq!(found.value()["total"], 1);
+    assert_eq!(found.note(), None);
+}

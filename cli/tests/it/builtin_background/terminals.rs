@@ -371,3 +371,26 @@ fn python_sleeping() -> bool {
         comm.starts_with("python") && (syscall.starts_with("230 ") || syscall.starts_with("35 "))
     })
 }
+
+#[tokio::test]
+async fn a_send_that_returns_on_silence_while_its_command_runs_says_it_is_still_running() {
+    let bg = Bg::new();
+    let run = bg
+        .run(
+            "const { sessionId } = await tools.terminal_open({ type: \"bash\" });\n\
+             const quick = await tools.terminal_send({ sessionId, text: \"echo ready\" });\n\
+             const slow = await tools.terminal_send({ sessionId, text: \"sleep 60\" });\n\
+             await tools.terminal_send({ sessionId, text: \"\\u0003\", submit: false });\n\
+             return [quick.until, slow.until];",
+        )
+        .await;
+    let text = run.text();
+    assert!(
+        text.starts_with("[\n  \"prompt\",\n  \"silence\"\n]"),
+        "{text}"
+    );
+    let note = "terminal_send: the command is still running (2 s of silence is not its end): \
+                read the rest with terminal_read (wait: true) before sending more";
+    assert_eq!(text.matches(note).count(), 1, "{text}");
+    assert!(text.contains(&format!("run_code.ts:3:26 {note}")), "{text}");
+}

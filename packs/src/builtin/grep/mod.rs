@@ -39,7 +39,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::beneath::Access;
 use super::data_caps::{entries_note, thousands, PROGRAM_MAX_ENTRIES, PROGRAM_MAX_LINE_CHARS};
-use super::path_glob::path_glob;
+use super::path_glob::{no_match_hint, path_glob};
 use super::shared::{self, arg_str, blocking, invalid_args, PolicyFilter};
 use super::walk::{self, WalkLimits};
 use super::workspace::Workspace;
@@ -219,6 +219,9 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 );
                 let out = blocking(move || grep(&ws, args, &signal, &filter, caps)).await?;
                 if ctx.in_program() {
+                    if let Some(hint) = include_hint(&out, &search.1, &search.2) {
+                        ctx.note(hint);
+                    }
                     let end = out.offset + out.matches.len() as u64;
                     let shifted = pages.page(
                         ctx.execution().root_call_id(),
@@ -295,6 +298,14 @@ fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output, shifted: Option<St
     if !said.is_empty() {
         ctx.note(said.join("; "));
     }
+}
+
+/// Why a search that found nothing may have searched no file: an `include` of a shape that
+/// matches nothing as written.
+fn include_hint(out: &Output, path: &Option<String>, include: &Option<String>) -> Option<String> {
+    let include = include.as_deref().filter(|_| out.total == 0)?;
+    let hint = no_match_hint(include, path.as_deref().unwrap_or("."))?;
+    Some(format!("`include` may have matched no file: {hint}"))
 }
 
 /// The note for `n` files under `path` an ignore file left out.
@@ -810,8 +821,12 @@ fn render(args: &Value, value: &Value) -> String {
         let delimited = pattern_note(arg_str(args, "pattern").unwrap_or_default(), false)
             .map(|note| format!("[{note}]\n"))
             .unwrap_or_default();
+        let include = arg_str(args, "include")
+            .and_then(|i| no_match_hint(i, arg_str(args, "path").unwrap_or(".")))
+            .map(|hint| format!("[`include` may have matched no file: {hint}]\n"))
+            .unwrap_or_default();
         return format!(
-            "No matches for `{}`.\n{}{}{ignored}{delimited}",
+            "No matches for `{}`.\n{}{}{ignored}{delimited}{include}",
             arg_str(args, "pattern").unwrap_or_default(),
             shared::hidden_note(value),
             walk::notes(value)

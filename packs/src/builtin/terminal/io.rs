@@ -7,7 +7,7 @@ use ptc_schema::{ParameterSpec, ValueSpec};
 use serde::{Deserialize, Serialize};
 
 use super::answer::{answer, answer_spec, render_answer, session_param, status_of, Answer};
-use super::settle::{settle, Until, Wait, SILENCE};
+use super::settle::{settle, waiting_for_input, Until, Wait, SILENCE};
 use super::{text, InUse, Terminal};
 use crate::builtin::background::Background;
 use crate::builtin::background::Caller;
@@ -118,6 +118,15 @@ pub(crate) fn send_tool(bg: Background) -> ToolDefinition {
                 let until = settle(&term, &wait, &signal)
                     .await
                     .ok_or_else(|| ToolError::new("cancelled while waiting for the terminal"))?;
+                if matches!(until, Until::Silence | Until::Timeout) && !waiting_for_input(&term) {
+                    // A slow command's output would come with the next send, taken for that
+                    // one's (the eleventh fresh pass read one count as the other's).
+                    ctx.note(format!(
+                        "the command is still running ({} of silence is not its end): read the \
+                         rest with terminal_read (wait: true) before sending more",
+                        shared::millis(SILENCE.as_millis())
+                    ));
+                }
                 Ok(answer(&term, until.as_str()))
             }
         })

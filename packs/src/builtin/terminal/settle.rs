@@ -151,7 +151,7 @@ pub(super) fn is_prompt(tail: &str) -> bool {
 /// The process is found by the number the terminal reports; it counts only if it still belongs
 /// to the terminal's session (a job that ended may have left its number to a process outside,
 /// whose state must not leak into this terminal's answer).
-fn waiting_for_input(term: &Terminal) -> bool {
+pub(super) fn waiting_for_input(term: &Terminal) -> bool {
     let Some((fg, sid)) = term.foreground_and_session() else {
         return false;
     };
