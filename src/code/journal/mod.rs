@@ -13,7 +13,8 @@
 //!        dispatched; written through before a call that may change something (not
 //!        concurrency-safe) runs; a call refused before that, with its result
 //! result n (the reply the program got)    — as the call commits; a call that may change
-//!        something has it written with the run's next write, at most 2 ms later
+//!        something has it written with the run's next write, or once [`Journaling::wait`]
+//!        is over (2 ms by default)
 //! clock ms ×count, delivery id            — in the order the program saw them
 //! returned                                — the program ended; what settles after was cut
 //!                                           off as the run wound down
