@@ -35,11 +35,11 @@ impl Kept {
             );
         }
         if self.bom {
-            what.push("UTF-8 byte order mark (put back before the content)");
+            what.push("UTF-8 byte order mark (put back before the content; bash removes it: sed -i '1s/^\\xEF\\xBB\\xBF//' FILE)");
         }
         match self.final_newline {
             Some(true) => what.push("final newline (one added)"),
-            Some(false) => what.push("lack of a final newline (the content's last one dropped)"),
+            Some(false) => what.push("lack of a final newline (the content's last one dropped; edit adds one to the last line)"),
             None => {}
         }
         let kept = (!what.is_empty()).then(|| format!("`{shown}` kept its {}", what.join(", ")));

@@ -117,7 +117,7 @@ async fn read_shows_line_one_without_its_bom_and_write_puts_it_back_once() {
         .await;
     assert_eq!(
         out.note(),
-        Some("`bom.csv` kept its UTF-8 byte order mark (put back before the content)")
+        Some("`bom.csv` kept its UTF-8 byte order mark (put back before the content; bash removes it: sed -i '1s/^\\xEF\\xBB\\xBF//' FILE)")
     );
     assert_eq!(f.read("bom.csv"), "\u{FEFF}ID,NAME\n1,a\n");
     // Content that has the BOM already: written as given, no second one.

@@ -121,10 +121,16 @@ pub(crate) fn send_tool(bg: Background) -> ToolDefinition {
                 if matches!(until, Until::Silence | Until::Timeout) && !waiting_for_input(&term) {
                     // A slow command's output would come with the next send, taken for that
                     // one's (the eleventh fresh pass read one count as the other's).
+                    let why = match until {
+                        Until::Silence => format!(
+                            "{} of silence is not its end",
+                            shared::millis(SILENCE.as_millis())
+                        ),
+                        _ => "the wait timed out".to_string(),
+                    };
                     ctx.note(format!(
-                        "the command is still running ({} of silence is not its end): read the \
-                         rest with terminal_read (wait: true) before sending more",
-                        shared::millis(SILENCE.as_millis())
+                        "the command is still running ({why}): read the rest with terminal_read \
+                         (wait: true) before sending more"
                     ));
                 }
                 Ok(answer(&term, until.as_str()))
