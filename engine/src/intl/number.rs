@@ -41,6 +41,23 @@ pub(super) struct Digits {
     strip_if_integer: bool,
 }
 
+/// ECMA-402's `roundingMode` values, as ICU4X rounds.
+const ROUNDING_MODES: [(&str, SignedRoundingMode); 9] = {
+    use SignedRoundingMode::{Ceil, Floor, HalfCeil, HalfFloor, Unsigned};
+    use UnsignedRoundingMode::{Expand, HalfEven, HalfExpand, HalfTrunc, Trunc};
+    [
+        ("ceil", Ceil),
+        ("floor", Floor),
+        ("expand", Unsigned(Expand)),
+        ("trunc", Unsigned(Trunc)),
+        ("halfCeil", HalfCeil),
+        ("halfFloor", HalfFloor),
+        ("halfExpand", Unsigned(HalfExpand)),
+        ("halfTrunc", Unsigned(HalfTrunc)),
+        ("halfEven", Unsigned(HalfEven)),
+    ]
+};
+
 /// ECMA-402's `roundingIncrement` values.
 const INCREMENTS: [u16; 15] = [
     1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000,
@@ -67,48 +84,13 @@ impl Digits {
                     ))
                 })?,
         };
-        let mode = match spec
-            .choice(
-                "roundingMode",
-                &[
-                    "ceil",
-                    "floor",
-                    "expand",
-                    "trunc",
-                    "halfCeil",
-                    "halfFloor",
-                    "halfExpand",
-                    "halfTrunc",
-                    "halfEven",
-                ],
-            )?
-            .unwrap_or("halfExpand")
-        {
-            "ceil" => ("ceil", SignedRoundingMode::Ceil),
-            "floor" => ("floor", SignedRoundingMode::Floor),
-            "expand" => (
-                "expand",
-                SignedRoundingMode::Unsigned(UnsignedRoundingMode::Expand),
-            ),
-            "trunc" => (
-                "trunc",
-                SignedRoundingMode::Unsigned(UnsignedRoundingMode::Trunc),
-            ),
-            "halfCeil" => ("halfCeil", SignedRoundingMode::HalfCeil),
-            "halfFloor" => ("halfFloor", SignedRoundingMode::HalfFloor),
-            "halfTrunc" => (
-                "halfTrunc",
-                SignedRoundingMode::Unsigned(UnsignedRoundingMode::HalfTrunc),
-            ),
-            "halfEven" => (
-                "halfEven",
-                SignedRoundingMode::Unsigned(UnsignedRoundingMode::HalfEven),
-            ),
-            _ => (
-                "halfExpand",
-                SignedRoundingMode::Unsigned(UnsignedRoundingMode::HalfExpand),
-            ),
-        };
+        let name = spec
+            .choice("roundingMode", &ROUNDING_MODES.map(|(name, _)| name))?
+            .unwrap_or("halfExpand");
+        let mode = ROUNDING_MODES
+            .into_iter()
+            .find(|(n, _)| *n == name)
+            .expect("a rounding mode choice() accepted");
         let priority = spec
             .choice(
                 "roundingPriority",

@@ -5,8 +5,8 @@
 //! repositories, `.ignore` and `.rgignore` respected, VCS metadata and symlinks not followed);
 //! a `path` that names an ignored folder (or one inside it) is searched whole, as a file named
 //! is, and a search that found nothing (or any search in a program) says how many ignored
-//! files it left out. `grep-regex` compiles the pattern with ripgrep's syntax, `grep-searcher` searches each file and stops at
-//! the first NUL byte (binary files are skipped, as `rg` does), unless that NUL comes past the
+//! files it left out. `grep-regex` compiles the pattern with ripgrep's syntax,
+//! `grep-searcher` searches each file and stops at the first NUL byte (binary files are skipped, as `rg` does), unless that NUL comes past the
 //! first 8 KiB: a text file with a stray NUL (a garbled log line) is searched again as text,
 //! as `rg -a` would. Every matching line is
 //! counted for the true total; the first [`MAX_MATCHES`] in path order are returned.
@@ -219,8 +219,9 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 );
                 let out = blocking(move || grep(&ws, args, &signal, &filter, caps)).await?;
                 if ctx.in_program() {
-                    if let Some(hint) = include_hint(&out, &search.1, &search.2) {
-                        ctx.note(hint);
+                    let asked = (search.2.as_deref(), search.1.as_deref());
+                    if let Some(note) = include_note(asked.0, asked.1).filter(|_| out.total == 0) {
+                        ctx.note(note);
                     }
                     let end = out.offset + out.matches.len() as u64;
                     let shifted = pages.page(
@@ -301,10 +302,9 @@ fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output, shifted: Option<St
 }
 
 /// Why a search that found nothing may have searched no file: an `include` of a shape that
-/// matches nothing as written.
-fn include_hint(out: &Output, path: &Option<String>, include: &Option<String>) -> Option<String> {
-    let include = include.as_deref().filter(|_| out.total == 0)?;
-    let hint = no_match_hint(include, path.as_deref().unwrap_or("."))?;
+/// matches nothing as written under `path`.
+fn include_note(include: Option<&str>, path: Option<&str>) -> Option<String> {
+    let hint = no_match_hint(include?, path.unwrap_or("."))?;
     Some(format!("`include` may have matched no file: {hint}"))
 }
 
@@ -821,9 +821,8 @@ fn render(args: &Value, value: &Value) -> String {
         let delimited = pattern_note(arg_str(args, "pattern").unwrap_or_default(), false)
             .map(|note| format!("[{note}]\n"))
             .unwrap_or_default();
-        let include = arg_str(args, "include")
-            .and_then(|i| no_match_hint(i, arg_str(args, "path").unwrap_or(".")))
-            .map(|hint| format!("[`include` may have matched no file: {hint}]\n"))
+        let include = include_note(arg_str(args, "include"), arg_str(args, "path"))
+            .map(|note| format!("[{note}]\n"))
             .unwrap_or_default();
         return format!(
             "No matches for `{}`.\n{}{}{ignored}{delimited}{include}",
