@@ -1,10 +1,10 @@
 //! How a journaled run writes (`ptc::code::journal`): a call that may change something costs
 //! one write, its result going on record with the run's next write, or within moments when
-//! nothing follows.
+//! nothing follows; an idempotent one costs none while the run's lease surely holds.
 
 use ptc_testing::code as code_support;
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -15,11 +15,13 @@ use ptc::{ToolBuilder, ToolDefinition, ToolRegistry};
 use ptc_testing::tools::*;
 use serde_json::json;
 
-/// A store that keeps each append's entries as it came, on top of a [`MemoryJournal`].
+/// A store that keeps each append's entries as it came, on top of a [`MemoryJournal`]; its
+/// runs' leases may be `lapsing` (not surely held).
 #[derive(Default)]
 struct Appends {
     store: Arc<MemoryJournal>,
     seen: Mutex<Vec<Vec<Entry>>>,
+    lapsing: AtomicBool,
 }
 
 impl JournalStore for Appends {
@@ -36,6 +38,21 @@ impl JournalStore for Appends {
     fn runs(&self) -> Result<Vec<String>, JournalError> {
         self.store.runs()
     }
+
+    fn holds(&self, _run: &str) -> bool {
+        !self.lapsing.load(Ordering::SeqCst)
+    }
+}
+
+/// The kinds of each append `store` saw.
+fn appends(store: &Appends) -> Vec<Vec<String>> {
+    store
+        .seen
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|a| kinds(a))
+        .collect()
 }
 
 /// The kinds of `entries`, with the call numbers of calls and results: `call 2`, `result 1`.
@@ -77,15 +94,8 @@ async fn a_call_that_may_change_something_is_one_write_its_result_going_with_the
     let run = run(&registry, program).await;
     assert_eq!(run.text(), "6");
     assert_eq!(hits.load(Ordering::SeqCst), 3);
-    let appends: Vec<Vec<String>> = store
-        .seen
-        .lock()
-        .unwrap()
-        .iter()
-        .map(|a| kinds(a))
-        .collect();
     assert_eq!(
-        appends,
+        appends(&store),
         [
             vec!["start"],
             vec!["call 1"],
@@ -147,4 +157,39 @@ async fn an_instance_handing_its_runs_over_writes_the_results_still_waiting() {
     let registry = journaled(store.clone(), Duration::from_secs(600));
     registry.register(on_record(&store, true)).unwrap();
     assert_eq!(effect_then_on_record(&registry).await, "true");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idempotent_call_is_written_first_only_when_the_runs_lease_may_have_lapsed() {
+    let program = "let sum = 0;\n\
+                   for (let i = 0; i < 3; i++) sum += await tools.put({});\n\
+                   return sum;";
+    for lapsing in [false, true] {
+        let store = Arc::new(Appends::default());
+        store.lapsing.store(lapsing, Ordering::SeqCst);
+        let registry = journaled(store.clone(), Duration::from_secs(600));
+        let hits = Arc::new(AtomicUsize::new(0));
+        let put = counting("put", false, hits.clone()).idempotent(true);
+        registry.register(put.build().unwrap()).unwrap();
+        assert_eq!(run(&registry, program).await.text(), "6");
+        assert_eq!(hits.load(Ordering::SeqCst), 3);
+        let expected = match lapsing {
+            // Run again under its key after a crash, on record or not: nothing to write first.
+            false => vec![
+                vec!["start"],
+                vec![
+                    "call 1", "result 1", "call 2", "result 2", "call 3", "result 3", "end",
+                ],
+            ],
+            // The write first is the fence: an owner that lost the run stops there.
+            true => vec![
+                vec!["start"],
+                vec!["call 1"],
+                vec!["result 1", "call 2"],
+                vec!["result 2", "call 3"],
+                vec!["result 3", "end"],
+            ],
+        };
+        assert_eq!(appends(&store), expected, "lapsing: {lapsing}");
+    }
 }

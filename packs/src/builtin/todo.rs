@@ -194,6 +194,8 @@ pub(crate) fn tool(store: TodoStore) -> ToolDefinition {
                 .required_property("completed", ValueSpec::integer()),
         )
         .concurrency_safe(false)
+        // The same list again leaves the same list.
+        .idempotent(true)
         .execute(move |args: Args, ctx| {
             let store = store.clone();
             async move {

@@ -87,6 +87,9 @@ pub(crate) fn tool(ws: Arc<Workspace>, log: Arc<ReadLog>) -> ToolDefinition {
                 ),
         )
         .concurrency_safe(false)
+        // The same file_path and content again leave the same file: a durable run may repeat
+        // a write its crash cut off.
+        .idempotent(true)
         .execute(move |args: Args, ctx| {
             let (ws, log) = (ws.clone(), log.clone());
             let run = ctx
@@ -242,8 +245,11 @@ fn write(ws: &Workspace, args: Args, run: Option<(&str, &ReadLog)>) -> Result<Ou
         Some(old) => file_form::keep(old, &mut args.content),
         None => Kept::default(),
     };
-    file.set_len(0)
-        .and_then(|()| file.write_all_at(args.content.as_bytes(), 0))
+    // Written over the old bytes, then cut to length: a file truncated to nothing and written
+    // again makes ext4 start writing it back as it closes (its `auto_da_alloc`), and the next
+    // write of it waits for that to finish (a rewrite took 150 us in `ftruncate` alone).
+    file.write_all_at(args.content.as_bytes(), 0)
+        .and_then(|()| file.set_len(args.content.len() as u64))
         .and_then(|()| file.flush())
         .map_err(|e| ToolError::new(format!("cannot write `{shown}`: {e}")))?;
     if let Some((run, log)) = run {

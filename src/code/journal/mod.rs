@@ -11,7 +11,8 @@
 //! start  (program, engine, tools digests, seed, time)
 //! call n (tool, arguments or their hash)  — once a live call is admitted (approved), as it is
 //!        dispatched; written through before a call that may change something (not
-//!        concurrency-safe) runs; a call refused before that, with its result
+//!        concurrency-safe) runs, unless it is idempotent and the run's lease surely holds
+//!        ([`JournalStore::holds`]); a call refused before that, with its result
 //! result n (the reply the program got)    — as the call commits; a call that may change
 //!        something has it written with the run's next write, or once [`Journaling::wait`]
 //!        is over (2 ms by default)
@@ -203,6 +204,15 @@ pub trait JournalStore: Send + Sync {
     fn claim(&self, run: &str) -> Result<(), JournalError> {
         let _ = run;
         Ok(())
+    }
+
+    /// Whether this owner surely still holds `run`: no other instance can take it over for a
+    /// while yet (its lease was renewed lately). A call that is safe to repeat then runs
+    /// without being written first, a write that would only have fenced it off. A store for
+    /// one process always holds its runs (the default).
+    fn holds(&self, run: &str) -> bool {
+        let _ = run;
+        true
     }
 
     /// Claim at most `limit` runs whose owner stopped renewing its lease (it died or was

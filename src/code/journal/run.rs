@@ -45,7 +45,8 @@ pub(crate) enum Repeat {
     /// again when a crash left it in doubt.
     Harmless,
     /// Nothing more: the tool does its effect once per idempotency key, which a replay gives
-    /// it again. Journaled before it runs and as it settles; run again when in doubt.
+    /// it again. Journaled as it settles (and before it runs when the run's lease may have
+    /// lapsed); run again when in doubt.
     Idempotent,
     /// Its effect again. Journaled before it runs and as it settles; in doubt, never run
     /// again.
@@ -243,17 +244,20 @@ impl RunJournal {
     }
 
     /// Live sub-call `n` was admitted and is about to run: on record, before it runs when it
-    /// may change something (the write is also where an owner that lost the run stops).
+    /// may change something (the write is also where an owner that lost the run stops). An
+    /// idempotent call needs neither while the run's lease surely holds: after a crash it
+    /// runs again under the same idempotency key, on record or not.
     pub(crate) fn admitted(&self, n: u64) -> Result<(), RunFailure> {
         let mut state = self.lock();
         let Some((name, args, repeat)) = state.unadmit(n) else {
             return Ok(());
         };
         state.push(&Entry::Call { n, name, args });
-        if repeat == Repeat::Harmless {
-            return Ok(());
+        match repeat {
+            Repeat::Harmless => Ok(()),
+            Repeat::Idempotent if self.store.holds(&self.run) => Ok(()),
+            Repeat::Idempotent | Repeat::Unsafe => self.flush(&mut state),
         }
-        self.flush(&mut state)
     }
 
     /// The program ended: what settles from now on settles as the run winds down.

@@ -17,7 +17,9 @@
 //! that first extends the lease, and only while this owner holds it under the same epoch: an
 //! owner paused past its lease (`SIGSTOP`, a partition) that wakes after another instance
 //! claimed the run (epoch + 1) cannot write, so its run stops there, before it dispatches
-//! anything more (a call that may change something is journaled before it runs). Each owner
+//! anything more (a call that may change something is journaled before it runs; one that is
+//! idempotent, only when this owner cannot be sure it still holds the run: its last renewal
+//! is more than a third of the lease time from lapsing, [`JournalStore::holds`]). Each owner
 //! renews its leases from a thread of its own every third of the lease time. Lapsed leases are
 //! claimed by [`RunJournals::orphans`] (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so instances
 //! share them out; SQLite serialises writers, one host), and `ptc resume` claims a run whose
@@ -29,7 +31,7 @@ mod tasks;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, Weak};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ptc::journal::{Batch, Entry, JournalError, JournalStore};
 use tokio::sync::watch;
@@ -253,8 +255,8 @@ pub struct RunJournals {
     /// The store, for messages.
     name: String,
     lease: Lease,
-    /// The runs this process holds, and under which epoch.
-    held: Mutex<HashMap<String, i64>>,
+    /// The runs this process holds: under which epoch, and until when at least.
+    held: Mutex<HashMap<String, Hold>>,
     /// The runs this process began, counted as they begin.
     begun: Mutex<HashSet<String>>,
     begun_count: watch::Sender<u64>,
@@ -264,6 +266,15 @@ pub struct RunJournals {
     handed_over: std::sync::atomic::AtomicBool,
     /// Woken when this process answers a question of a run (which may be parked).
     answered: tokio::sync::Notify,
+}
+
+/// A run this process holds.
+#[derive(Debug, Clone, Copy)]
+struct Hold {
+    epoch: i64,
+    /// The lease lasts at least until then: the database set its end a lease from a moment
+    /// after this process asked.
+    until: Instant,
 }
 
 /// Open the journals of the run store `target`, taking leases as `lease` says.
@@ -306,8 +317,22 @@ impl RunJournals {
         JournalError(format!("{}: {e}", self.name))
     }
 
-    fn held(&self) -> std::sync::MutexGuard<'_, HashMap<String, i64>> {
+    fn held(&self) -> std::sync::MutexGuard<'_, HashMap<String, Hold>> {
         self.held.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Hold `run` under `epoch`, its lease made or extended by a statement sent at `sent`.
+    fn hold(&self, run: &str, epoch: i64, sent: Instant) {
+        let until = sent + self.lease.duration;
+        self.held().insert(run.to_string(), Hold { epoch, until });
+    }
+
+    /// `run`'s lease under `epoch` was extended by a statement sent at `sent` (unless this
+    /// process holds it under another epoch now, or not at all).
+    fn extended(&self, run: &str, epoch: i64, sent: Instant) {
+        if let Some(hold) = self.held().get_mut(run).filter(|h| h.epoch == epoch) {
+            hold.until = hold.until.max(sent + self.lease.duration);
+        }
     }
 
     /// The leases this process takes.
@@ -327,8 +352,8 @@ impl RunJournals {
     pub fn hand_over(&self) {
         use std::sync::atomic::Ordering;
         self.handed_over.store(true, Ordering::SeqCst);
-        let held: Vec<(String, i64)> = self.held().drain().collect();
-        for (run, epoch) in held {
+        let held: Vec<(String, Hold)> = self.held().drain().collect();
+        for (run, Hold { epoch, .. }) in held {
             if let Err(e) = self.db.release(&run, &self.lease.owner, epoch) {
                 eprintln!("ptc: run {run} is taken over once its lease lapses ({e})");
             }
@@ -338,18 +363,26 @@ impl RunJournals {
     /// Renew every lease this process holds; forget those another owner took; cancel the
     /// runs cancelled through the store.
     fn renew(&self) {
-        let held: Vec<(String, i64)> = self.held().iter().map(|(r, e)| (r.clone(), *e)).collect();
+        let held: Vec<(String, i64)> = self
+            .held()
+            .iter()
+            .map(|(r, h)| (r.clone(), h.epoch))
+            .collect();
         for (run, epoch) in held {
             // A database that cannot be reached now is tried again next time; a lease that
             // lapses meanwhile is found taken at the next append.
-            match self
+            let sent = Instant::now();
+            let renewed = self
                 .db
-                .renew(&run, &self.lease.owner, epoch, self.lease.ms())
-            {
+                .renew(&run, &self.lease.owner, epoch, self.lease.ms());
+            if let Ok(Some(_)) = renewed {
+                self.extended(&run, epoch, sent);
+            }
+            match renewed {
                 Ok(None) => {
                     // Lost, unless this process took it again meanwhile (a newer epoch).
                     let mut held = self.held();
-                    if held.get(&run) == Some(&epoch) {
+                    if held.get(&run).is_some_and(|h| h.epoch == epoch) {
                         held.remove(&run);
                     }
                 }
@@ -380,7 +413,7 @@ impl JournalStore for RunJournals {
         let from = i64::try_from(from).map_err(|e| self.error(e))?;
         let ends = batch.ends();
         let (owner, lease_ms) = (self.lease.owner.as_str(), self.lease.ms());
-        let epoch = self.held().get(run).copied();
+        let epoch = self.held().get(run).map(|h| h.epoch);
         let fence = match (from, epoch) {
             (0, _) => Fence::New {
                 owner,
@@ -400,6 +433,7 @@ impl JournalStore for RunJournals {
                 )))
             }
         };
+        let sent = Instant::now();
         match self.db.append(run, from, body, fence) {
             Ok(()) => {
                 if ends {
@@ -409,7 +443,9 @@ impl JournalStore for RunJournals {
                         .unwrap_or_else(|e| e.into_inner())
                         .remove(run);
                 } else if from == 0 {
-                    self.held().insert(run.to_string(), 1);
+                    self.hold(run, 1, sent);
+                } else if let Some(epoch) = epoch {
+                    self.extended(run, epoch, sent);
                 }
                 if from == 0 {
                     self.begun
@@ -461,13 +497,14 @@ impl JournalStore for RunJournals {
         let (owner, lease_ms) = (self.lease.owner.as_str(), self.lease.ms());
         let mut dead = None;
         loop {
+            let sent = Instant::now();
             match self
                 .db
                 .claim(run, owner, lease_ms, dead.as_deref())
                 .map_err(|e| self.error(e))?
             {
                 Claim::Taken(epoch) => {
-                    self.held().insert(run.to_string(), epoch);
+                    self.hold(run, epoch, sent);
                     return Ok(());
                 }
                 Claim::Ended => return Ok(()),
@@ -494,18 +531,28 @@ impl JournalStore for RunJournals {
             return Ok(Vec::new());
         }
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let sent = Instant::now();
         let taken = self
             .db
             .orphans(&self.lease.owner, self.lease.ms(), limit)
             .map_err(|e| self.error(e))?;
-        let mut held = self.held();
         Ok(taken
             .into_iter()
             .map(|(run, epoch)| {
-                held.insert(run.clone(), epoch);
+                self.hold(&run, epoch, sent);
                 run
             })
             .collect())
+    }
+
+    fn holds(&self, run: &str) -> bool {
+        // Sure while more than a renewal's interval is left: a renewal that is late or failed
+        // makes its calls write first, and so find out whether the run is still theirs.
+        !self.handed_over.load(std::sync::atomic::Ordering::SeqCst)
+            && self
+                .held()
+                .get(run)
+                .is_some_and(|h| Instant::now() + self.lease.duration / 3 < h.until)
     }
 }
 

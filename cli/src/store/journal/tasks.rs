@@ -106,7 +106,7 @@ impl TaskStore for RunJournals {
     }
 
     fn park(&self, id: &str) -> Result<(), String> {
-        let epoch = self.held().remove(id);
+        let epoch = self.held().remove(id).map(|h| h.epoch);
         if let Some(epoch) = epoch {
             self.db.release(id, &self.lease.owner, epoch)?;
         }

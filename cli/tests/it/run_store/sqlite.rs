@@ -170,3 +170,42 @@ fn a_sqlite_journal_checkpoints_its_log_into_the_database_as_it_appends() {
     }
     assert_eq!(journals.load("run-9").unwrap().len(), 100);
 }
+
+#[test]
+fn a_run_is_surely_held_while_its_lease_is_renewed_and_not_once_renewal_is_held_up() {
+    use ptc::journal::{Batch, Entry, JournalStore};
+    use ptc_cli::store::journal::{self, Lease};
+    use std::time::{Duration, Instant};
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("runs.sqlite");
+    // Renewed every 100 ms; surely held while more than 100 ms of it is left.
+    let lease = Lease::new(Duration::from_millis(300));
+    let journals = journal::open(&LogTarget::Sqlite(path.clone()), lease).unwrap();
+    let until = |held: bool, what: &str| {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while journals.holds("run-1") != held {
+            assert!(Instant::now() < deadline, "run-1 never {what}");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    };
+    assert!(!journals.holds("run-1"), "a run never written is not held");
+    let clock = Batch::of(&[Entry::Clock { ms: 1.0, count: 1 }]);
+    journals.append("run-1", 0, &clock).unwrap();
+    assert!(journals.holds("run-1"), "held from its first write");
+
+    // Another connection holds the database's write lock: renewals wait behind it, and the
+    // lease this process knows it has runs down.
+    let blocker = rusqlite::Connection::open(&path).unwrap();
+    blocker.execute_batch("BEGIN IMMEDIATE").unwrap();
+    until(
+        false,
+        "stopped being surely held while its renewals could not commit",
+    );
+    blocker.execute_batch("ROLLBACK").unwrap();
+    until(true, "was held again once renewed");
+
+    journals.append("run-1", 1, &clock).unwrap();
+    journals.hand_over();
+    assert!(!journals.holds("run-1"), "a run handed over is not held");
+}
