@@ -633,3 +633,24 @@ async fn a_refused_write_of_a_new_file_creates_neither_it_nor_its_folder() {
     }
     assert!(!f.root.join("x").exists(), "the folder x/ was created");
 }
+
+#[tokio::test]
+async fn bash_in_a_program_says_when_its_output_is_not_utf8() {
+    let f = Fixture::new();
+    // "München;Åsa\n" in cp1252: two bytes that are not UTF-8.
+    f.file("sales.csv", b"M\xfcnchen;\xc5sa\n");
+    let args = json!({"command": "cat sales.csv", "description": "Print the CSV"});
+    let out = f.call_in_program("run-1", 1, "bash", args.clone()).await;
+    assert_eq!(out.value()["stdout"], "M\u{FFFD}nchen;\u{FFFD}sa\n");
+    assert_eq!(
+        out.note(),
+        Some(
+            "stdout has 2 bytes that are not UTF-8, shown as \u{FFFD}: text in another encoding \
+             (convert it, e.g. | iconv -f cp1252 -t utf-8)"
+        )
+    );
+    let utf8 = json!({"command": "iconv -f cp1252 -t utf-8 sales.csv", "description": "Convert"});
+    let out = f.call_in_program("run-1", 2, "bash", utf8).await;
+    assert_eq!(out.value()["stdout"], "München;Åsa\n");
+    assert_eq!(out.note(), None);
+}

@@ -394,3 +394,58 @@ async fn a_send_that_returns_on_silence_while_its_command_runs_says_it_is_still_
     assert_eq!(text.matches(note).count(), 1, "{text}");
     assert!(text.contains(&format!("run_code.ts:3:26 {note}")), "{text}");
 }
+
+#[tokio::test]
+async fn terminal_read_in_a_program_returns_all_unread_output_and_says_what_a_page_left_out() {
+    let bg = Bg::new();
+    // Each send runs in the background; task_output waits until the terminal waits for input
+    // again, and the rows are then unread in the terminal.
+    let run = bg
+        .run(
+            "const { sessionId } = await tools.terminal_open({ type: \"bash\" });\n\
+             const rows = async (count) => {\n\
+               const { task_id } = await tools.terminal_send({ sessionId, text: \"seq 1 3000\", run_in_background: true });\n\
+               await tools.task_output({ task_id, wait: true });\n\
+               const r = await tools.terminal_read(count ? { sessionId, count } : { sessionId });\n\
+               return r.output.split(\"\\n\").filter(l => /^\\d+\\r?$/.test(l)).length;\n\
+             };\n\
+             const all = await rows();\n\
+             const paged = await rows(1000);\n\
+             // The newest 1,000 lines end with the prompt's.\n\
+             return [all, paged >= 998 && paged <= 1000];",
+        )
+        .await;
+    let text = run.text();
+    assert!(text.starts_with("[\n  3000,\n  true\n]"), "{text}");
+    // Only the page of 1,000 left lines out; the unread rows that preceded it count as read.
+    assert_eq!(text.matches("[cut short]").count(), 1, "{text}");
+    assert!(
+        text.contains(
+            "older unread lines were left out of this page of the newest 1,000: they \
+             count as read (read them with offset: 1000,"
+        ),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn a_send_whose_output_outran_the_scrollback_says_so_in_a_program() {
+    let bg = Bg::with(|ctx| ctx.terminals.scrollback_bytes = 4096);
+    let run = bg
+        .run(
+            "const { sessionId } = await tools.terminal_open({ type: \"bash\" });\n\
+             const r = await tools.terminal_send({ sessionId, text: \"seq 1 5000\" });\n\
+             return r.dropped_bytes > 0;",
+        )
+        .await;
+    let text = run.text();
+    assert!(text.starts_with("true"), "{text}");
+    assert!(
+        text.contains("run_code.ts:2:23 terminal_send: ")
+            && text.contains(
+                "bytes of output were dropped before they were read: a terminal keeps only its \
+             newest output"
+            ),
+        "{text}"
+    );
+}

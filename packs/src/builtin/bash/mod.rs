@@ -93,6 +93,9 @@ struct Output {
     /// What the stream caps cut from `stdout`/`stderr`, for a program's cut-short note.
     #[serde(skip)]
     cut_streams: Option<String>,
+    /// Which streams had bytes that are not UTF-8, for a program's note.
+    #[serde(skip)]
+    not_utf8: Option<String>,
 }
 
 impl Output {
@@ -108,6 +111,7 @@ impl Output {
             sandbox: None,
             task_id: Some(task_id.to_string()),
             cut_streams: None,
+            not_utf8: None,
         }
     }
 }
@@ -292,8 +296,13 @@ pub(crate) fn tool(bg: Background) -> ToolDefinition {
                     if let Some(cut) = out.cut_streams.clone() {
                         ctx.cut_short(cut);
                     }
-                    if let Some(note) = sandbox_note(&out, bg.sandbox.mode()) {
-                        ctx.note(note);
+                    let notes: Vec<String> = [sandbox_note(&out, bg.sandbox.mode())]
+                        .into_iter()
+                        .chain([out.not_utf8.clone()])
+                        .flatten()
+                        .collect();
+                    if !notes.is_empty() {
+                        ctx.note(notes.join("; "));
                     }
                     if let Some(note) = unread_failure_note(&out) {
                         ctx.note_unless_read(&["exit_code", "signal", "stderr"], note);
@@ -492,12 +501,23 @@ async fn run(
             Tail::new(0),
         );
         let seen = tail.seen();
-        let (text, cut) = tail.text();
-        (text, cut, seen)
+        let (text, cut, not_utf8) = tail.text();
+        (text, cut, seen, not_utf8)
     };
-    let (stdout, cut_out, seen_out) = take(&out);
-    let (stderr, cut_err, seen_err) = take(&err);
-    let (output, cut_both, _) = take(&both);
+    let (stdout, cut_out, seen_out, odd_out) = take(&out);
+    let (stderr, cut_err, seen_err, odd_err) = take(&err);
+    let (output, cut_both, _, _) = take(&both);
+    let not_utf8: Vec<String> = [("stdout", odd_out), ("stderr", odd_err)]
+        .into_iter()
+        .filter(|(_, odd)| *odd > 0)
+        .map(|(name, odd)| {
+            format!(
+                "{name} has {} bytes that are not UTF-8, shown as \u{FFFD}: text in \
+                 another encoding (convert it, e.g. | iconv -f cp1252 -t utf-8)",
+                crate::builtin::data_caps::thousands(odd as u64)
+            )
+        })
+        .collect();
     let cut_streams: Vec<String> = [("stdout", cut_out, seen_out), ("stderr", cut_err, seen_err)]
         .into_iter()
         .filter(|(_, cut, _)| *cut)
@@ -521,6 +541,7 @@ async fn run(
             truncated: cut_out || cut_err || cut_both,
             task_id: None,
             cut_streams: (!cut_streams.is_empty()).then(|| cut_streams.join("; ")),
+            not_utf8: (!not_utf8.is_empty()).then(|| not_utf8.join("; ")),
         }),
         End::TimedOut(ms) => Err(ToolError::new(format!(
             "Command timed out after {ms} ms; its process group was killed. Output so far:\n{}",

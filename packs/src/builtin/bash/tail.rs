@@ -48,8 +48,24 @@ impl Tail {
         }
     }
 
-    pub(super) fn text(mut self) -> (String, bool) {
+    /// The kept text, whether it was cut, and how many of its bytes are not UTF-8 (each
+    /// sequence of them shows as U+FFFD).
+    pub(super) fn text(mut self) -> (String, bool, usize) {
         self.trim();
+        let start = match self.cut {
+            // A character the cut split at the front is not the command's doing.
+            true => self
+                .buf
+                .iter()
+                .take(3)
+                .take_while(|b| *b & 0xC0 == 0x80)
+                .count(),
+            false => 0,
+        };
+        let not_utf8 = self.buf[start..]
+            .utf8_chunks()
+            .map(|chunk| chunk.invalid().len())
+            .sum();
         let text = String::from_utf8_lossy(&self.buf).into_owned();
         // Cutting may have split a character at the front: drop the replacement it left.
         let text = if self.cut {
@@ -59,7 +75,7 @@ impl Tail {
         } else {
             text
         };
-        (text, self.cut)
+        (text, self.cut, not_utf8)
     }
 }
 

@@ -7,8 +7,9 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::{TermStatus, Terminal};
+use crate::builtin::data_caps::thousands;
 use crate::builtin::shared::tail_str;
-use ptc::ContentBlock;
+use ptc::{ContentBlock, ToolRunContext};
 
 /// Bytes of output the model sees per answer (the tail; the value has all of it).
 const MAX_CONTENT_BYTES: usize = 30_000;
@@ -38,6 +39,33 @@ pub(super) fn answer(term: &Terminal, until: &'static str) -> Answer {
         dropped_bytes: dropped,
         until,
         ..status_of(term)
+    }
+}
+
+/// What a program is told of output an answer lacks: bytes the scrollback dropped before they
+/// were read (`dropped`), and `skipped` older unread lines left out of a page of the newest
+/// `page` lines. The run's result names it at the call (the answer's fields say it too, where
+/// a program that counts lines would not look).
+pub(super) fn say_cut(ctx: &ToolRunContext, dropped: u64, skipped: Option<(u64, u64)>) {
+    let mut said = Vec::new();
+    if dropped > 0 {
+        said.push(format!(
+            "{} bytes of output were dropped before they were read: a terminal keeps only its \
+             newest output (send large output to a file and read it, or run the command \
+             with bash)",
+            thousands(dropped)
+        ));
+    }
+    if let Some((skipped, page)) = skipped.filter(|&(s, _)| s > 0) {
+        said.push(format!(
+            "{} older unread lines were left out of this page of the newest {}: they count as \
+             read (read them with offset: {page}, count: {skipped}, or ask for a larger count)",
+            thousands(skipped),
+            thousands(page)
+        ));
+    }
+    if !said.is_empty() && ctx.in_program() {
+        ctx.cut_short(said.join("; "));
     }
 }
 

@@ -6,17 +6,21 @@ use std::time::Duration;
 use ptc_schema::{ParameterSpec, ValueSpec};
 use serde::{Deserialize, Serialize};
 
-use super::answer::{answer, answer_spec, render_answer, session_param, status_of, Answer};
+use super::answer::{
+    answer, answer_spec, render_answer, say_cut, session_param, status_of, Answer,
+};
 use super::settle::{settle, waiting_for_input, Until, Wait, SILENCE};
 use super::{text, InUse, Terminal};
 use crate::builtin::background::Background;
 use crate::builtin::background::Caller;
+use crate::builtin::data_caps::{thousands, PROGRAM_MAX_ENTRIES};
 use crate::builtin::shared;
 use crate::builtin::tasks::{new_id, spawn_on_host, Control, Resource, Status, Task, TaskKind};
 use ptc::ToolDefinition;
 use ptc::ToolError;
 
-/// The most lines one `terminal_read` returns.
+/// The most lines one `terminal_read` returns (in a program: [`PROGRAM_MAX_ENTRIES`], which is
+/// also its default `count` there).
 const MAX_LINES: u64 = 2_000;
 
 /// `owner`'s terminal `id`, in use until the guard is dropped.
@@ -133,7 +137,9 @@ pub(crate) fn send_tool(bg: Background) -> ToolDefinition {
                          (wait: true) before sending more"
                     ));
                 }
-                Ok(answer(&term, until.as_str()))
+                let answer = answer(&term, until.as_str());
+                say_cut(&ctx, answer.dropped_bytes, None);
+                Ok(answer)
             }
         })
         .render(|_, value| render_answer(value, "sent"))
@@ -227,7 +233,8 @@ pub(crate) fn read_tool(bg: Background) -> ToolDefinition {
              output instead."
         ))
         .code_description(format!(
-            "A terminal's unread output, newest `count` lines (`wait` ≤ {}).",
+            "A terminal's unread output, newest `count` lines (here all, up to {}; `wait` ≤ {}).",
+            thousands(PROGRAM_MAX_ENTRIES as u64),
             shared::millis(cap.into())
         ))
         .parameters(
@@ -274,7 +281,12 @@ pub(crate) fn read_tool(bg: Background) -> ToolDefinition {
             async move {
                 let term = find(&bg, &owner, &args.session_id)?;
                 let offset = shared::whole_number(args.offset, "offset", 0, 0)? as usize;
-                let count = shared::whole_number(args.count, "count", 500, 1)?.min(MAX_LINES);
+                // In a program the page is data: all the unread output, up to the data cap.
+                let (default, most) = match ctx.in_program() {
+                    true => (PROGRAM_MAX_ENTRIES as u64, PROGRAM_MAX_ENTRIES as u64),
+                    false => (500, MAX_LINES),
+                };
+                let count = shared::whole_number(args.count, "count", default, 1)?.min(most);
                 let max = bg.tasks.limits().max_wait;
                 let mut wait_capped_ms = None;
                 let mut until = "none";
@@ -314,6 +326,8 @@ pub(crate) fn read_tool(bg: Background) -> ToolDefinition {
                     (answer, skipped)
                 };
                 let lines = answer.output.split_inclusive('\n').count() as u64;
+                let unread = (offset == 0).then_some((skipped as u64, lines));
+                say_cut(&ctx, answer.dropped_bytes, unread);
                 Ok(ReadOutput {
                     answer,
                     lines,

@@ -6,7 +6,7 @@ use ptc_schema::{ParameterSpec, ValueSpec};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::answer::{answer, answer_spec, cwd_spec, render_answer, Answer};
+use super::answer::{answer, answer_spec, cwd_spec, render_answer, say_cut, Answer};
 use super::pty::{self, Launch};
 use super::settle::{settle, Wait, SILENCE};
 use crate::builtin::background::Background;
@@ -160,11 +160,13 @@ pub(crate) fn open_tool(bg: Background) -> ToolDefinition {
                 let until = settle(&term, &wait, &signal)
                     .await
                     .ok_or_else(|| ToolError::new("cancelled while the terminal started"))?;
+                let answer = answer(&term, until.as_str());
+                say_cut(&ctx, answer.dropped_bytes, None);
                 Ok(Output {
                     kind: backend,
                     name: args.name,
                     cwd: shown,
-                    answer: answer(&term, until.as_str()),
+                    answer,
                 })
             }
         })
