@@ -168,10 +168,9 @@ fn edit(ws: &Workspace, args: Args) -> Result<Output, ToolError> {
     let bytes = read_all(&file, meta.len())
         .map_err(|e| ToolError::new(format!("cannot read `{shown}`: {e}")))?;
     shared::check_size(bytes.len() as u64, MAX_FILE_BYTES, shown, "edit", hint)?;
-    if shared::looks_binary(&bytes[..bytes.len().min(shared::BINARY_PROBE)]) {
-        return Err(ToolError::new(format!(
-            "`{shown}` is a binary file; edit only changes text files."
-        )));
+    let probe = &bytes[..bytes.len().min(shared::BINARY_PROBE)];
+    if shared::looks_binary(probe) {
+        return Err(ToolError::new(shared::binary_refusal(shown, probe, "edit")));
     }
     let old = String::from_utf8(bytes).map_err(|e| {
         ToolError::new(format!(

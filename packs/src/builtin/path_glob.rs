@@ -24,8 +24,8 @@ pub(crate) fn path_glob(dir: &Path, pattern: &str, what: &str) -> Result<Overrid
     }
     if let Some(parts) = listed(pattern) {
         return Err(invalid_args(format!(
-            "`{what}` `{pattern}` is one glob, not a list (a comma outside braces matches a comma \
-             in a name): for several, use braces: `{{{}}}`",
+            "`{what}` `{pattern}` is one glob, not a list (a comma outside braces or a space \
+             matches itself in a name): for several, use braces: `{{{}}}`",
             parts.join(",")
         )));
     }
@@ -36,9 +36,14 @@ pub(crate) fn path_glob(dir: &Path, pattern: &str, what: &str) -> Result<Overrid
     builder.build().map_err(invalid)
 }
 
-/// The parts of `pattern` when it has a comma outside braces (`*.js,*.ts`): a list a model
-/// meant, which as one glob would match nothing.
+/// The parts of `pattern` when it has a comma outside braces (`*.js,*.ts`), or is made of
+/// globs with wildcards separated by spaces (`*.ts *.js`; a name with a space, `My Docs/*`,
+/// is not): a list a model meant, which as one glob would match nothing.
 fn listed(pattern: &str) -> Option<Vec<&str>> {
+    let spaced: Vec<&str> = pattern.split_whitespace().collect();
+    if spaced.len() > 1 && spaced.iter().all(|part| part.contains(['*', '?'])) {
+        return Some(spaced);
+    }
     let (mut depth, mut start, mut parts) = (0usize, 0, Vec::new());
     for (at, c) in pattern.char_indices() {
         match c {
@@ -122,7 +127,7 @@ pub(crate) fn no_match_hint(pattern: &str, path: &str) -> Option<String> {
 mod tests {
     use std::path::Path;
 
-    use super::{anchored, no_match_hint};
+    use super::{anchored, listed, no_match_hint};
 
     #[test]
     fn a_glob_that_matched_nothing_as_written_gets_what_it_may_have_meant() {
@@ -135,6 +140,19 @@ mod tests {
         // Globs that mean what they say matched nothing because nothing is there.
         for pattern in ["*.py", "locale/*/index.js", "README.md", "Makefile", "a/b"] {
             assert_eq!(no_match_hint(pattern, "."), None, "{pattern}");
+        }
+    }
+
+    #[test]
+    fn globs_separated_by_commas_or_spaces_are_a_list_a_name_with_a_space_is_not() {
+        assert_eq!(listed("*.js,*.ts"), Some(vec!["*.js", "*.ts"]));
+        assert_eq!(listed("*.ts *.js"), Some(vec!["*.ts", "*.js"]));
+        assert_eq!(
+            listed("src/*.ts  test/*.ts"),
+            Some(vec!["src/*.ts", "test/*.ts"])
+        );
+        for one in ["*.{js,ts}", "My Docs/*.txt", "notes *.md", "*.ts"] {
+            assert_eq!(listed(one), None, "{one}");
         }
     }
 

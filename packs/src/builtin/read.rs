@@ -315,9 +315,8 @@ fn read(
         .take(shared::BINARY_PROBE as u64)
         .read_to_end(&mut probe)?;
     if shared::looks_binary(&probe) {
-        return Err(ToolError::new(format!(
-            "`{shown}` is a binary file ({} bytes); read only returns text.",
-            meta.len()
+        return Err(ToolError::new(shared::binary_refusal(
+            shown, &probe, "read",
         )));
     }
     file.seek(SeekFrom::Start(0))?;

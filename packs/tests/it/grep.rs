@@ -546,10 +546,33 @@ async fn grep_in_a_program_says_a_non_ascii_pattern_cannot_match_files_that_are_
     assert_eq!(
         out.note(),
         Some(
-            "1 file(s) without a match are not UTF-8 (first: `data/legacy.txt`), and the \
-             pattern's non-ASCII characters match UTF-8 text only (read says which encoding; \
-             convert with bash iconv)"
+            "1 file(s) searched are not UTF-8 (first: `data/legacy.txt`), and the pattern's \
+             non-ASCII characters match UTF-8 text only: lines of theirs in another encoding \
+             were not found (read says which encoding; convert with bash iconv)"
         )
+    );
+    // A file in another encoding whose other lines match says so too (the twelfth fresh
+    // pass counted München and Paris over a UTF-8 and a cp1252 export: 43 of 92 found).
+    f.file("exports/q1.csv", "1;München;5\n2;Paris;7\n");
+    f.file("exports/q2.csv", b"1;M\xfcnchen;5\n2;Paris;7\n");
+    let out = f
+        .call_in_program(
+            "run",
+            3,
+            "grep",
+            json!({"pattern": ";(München|Paris);", "path": "exports"}),
+        )
+        .await;
+    assert_eq!(
+        match_sites(out.value()),
+        ["exports/q1.csv:1", "exports/q1.csv:2", "exports/q2.csv:2"]
+    );
+    assert!(
+        out.note().is_some_and(
+            |n| n.starts_with("1 file(s) searched are not UTF-8 (first: `exports/q2.csv`)")
+        ),
+        "{:?}",
+        out.note()
     );
     // An ASCII pattern matches the same bytes in any ASCII-based encoding: nothing to say.
     let out = f
@@ -589,4 +612,56 @@ async fn a_search_whose_include_matches_nothing_as_written_says_what_it_may_have
         .await;
     assert_eq!(found.value()["total"], 1);
     assert_eq!(found.note(), None);
+}
+
+#[tokio::test]
+async fn a_pattern_written_to_match_across_lines_says_grep_matches_one_line_at_a_time() {
+    let f = Fixture::new();
+    f.file(
+        "index.js",
+        "module.exports = {\n  SemVer,\n  parse,\n}\nfunction  main() {}\n",
+    );
+    let said =
+        "grep matches one line at a time: `[\\s\\S]` and `(?s).` stop at the line's end, so \
+                no match spans lines (to match across lines, read the file and search its text \
+                with a JS regex)";
+    let across = json!({"pattern": "module.exports = \\{[\\s\\S]*?SemVer"});
+    let out = f.call_in_program("run-1", 1, "grep", across.clone()).await;
+    assert_eq!(out.value()["total"], 0);
+    assert_eq!(out.note(), Some(said));
+    let native = f.call("grep", across).await;
+    assert!(
+        native.text().ends_with(&format!("[{said}]")),
+        "{}",
+        native.text()
+    );
+    // `\s` within a line finds what it finds: nothing to say; when it finds nothing, it may
+    // have been meant to reach the next line.
+    let within = json!({"pattern": "function\\s+main"});
+    let out = f.call_in_program("run-1", 2, "grep", within).await;
+    assert_eq!(out.value()["total"], 1);
+    assert_eq!(out.note(), None);
+    let out = f
+        .call_in_program("run-1", 3, "grep", json!({"pattern": "\\{\\s+SemVer"}))
+        .await;
+    assert_eq!(out.value()["total"], 0);
+    assert!(
+        out.note().is_some_and(|n| n.contains("a class that includes a line break (`\\s`, `[^…]`) stops")),
+        "{:?}",
+        out.note()
+    );
+}
+
+#[tokio::test]
+async fn an_include_of_globs_separated_by_spaces_is_refused_as_a_list() {
+    let f = Fixture::new();
+    f.file("a.ts", "export const a = 1\n");
+    let out = f
+        .call("grep", json!({"pattern": "export", "include": "*.ts *.js"}))
+        .await;
+    let error = out.error();
+    assert!(
+        error.contains("is one glob, not a list") && error.contains("`{*.ts,*.js}`"),
+        "{error}"
+    );
 }

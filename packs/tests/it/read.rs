@@ -194,6 +194,23 @@ async fn read_refuses_binary_files() {
 }
 
 #[tokio::test]
+async fn read_names_utf16_text_and_how_to_convert_it() {
+    let f = Fixture::new();
+    let utf16: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain("id,name\n1,Åsa\n".encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    f.file("export.csv", utf16);
+    let out = f.call("read", json!({"file_path": "export.csv"})).await;
+    assert_eq!(
+        out.error(),
+        "`export.csv` is UTF-16LE text (it starts with that byte order mark); read works on \
+         UTF-8 text. Convert it first (bash: iconv -f UTF-16 -t UTF-8 'export.csv' > NEW); \
+         grep searches it as it is."
+    );
+}
+
+#[tokio::test]
 async fn read_shows_invalid_utf8_as_replacement_characters() {
     let f = Fixture::new();
     f.file("latin1.txt", b"caf\xe9\n");

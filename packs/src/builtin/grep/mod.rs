@@ -18,6 +18,7 @@
 //! race-free ([`Workspace::open_found`]: no symlink followed, nothing outside the root) and
 //! searched through that descriptor; the deny paths are pruned from the walk and counted.
 
+mod line_break;
 mod matcher;
 mod pages;
 
@@ -31,6 +32,7 @@ use std::sync::{Arc, Mutex};
 use grep_matcher::LineTerminator;
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkMatch};
 use ignore::{WalkBuilder, WalkState};
+use line_break::line_break_note;
 use matcher::CancellableMatcher;
 use ptc_schema::{ParameterSpec, ValueSpec};
 use serde::{Deserialize, Serialize};
@@ -118,7 +120,8 @@ struct Output {
     /// What the pattern itself gets wrong (slashes taken for delimiters, a byte order mark).
     #[serde(skip)]
     delimited: Option<String>,
-    /// Files a non-ASCII pattern could not match for not being UTF-8, and the first of them.
+    /// Files searched for a non-ASCII pattern that are not UTF-8 (it may have missed lines of
+    /// theirs), and the first of them.
     #[serde(skip)]
     not_utf8: (u64, Option<String>),
     /// The digests of the matches this page skipped, and of every match through its end.
@@ -220,9 +223,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 let out = blocking(move || grep(&ws, args, &signal, &filter, caps)).await?;
                 if ctx.in_program() {
                     let asked = (search.2.as_deref(), search.1.as_deref());
-                    if let Some(note) = include_note(asked.0, asked.1).filter(|_| out.total == 0) {
-                        ctx.note(note);
-                    }
+                    let include = include_note(asked.0, asked.1).filter(|_| out.total == 0);
                     let end = out.offset + out.matches.len() as u64;
                     let shifted = pages.page(
                         ctx.execution().root_call_id(),
@@ -230,7 +231,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                         (out.offset, out.digests.0),
                         (end, out.digests.1),
                     );
-                    note_program_cuts(&ctx, &out, shifted);
+                    note_program_cuts(&ctx, &out, include.into_iter().chain(shifted));
                 }
                 Ok(out)
             }
@@ -249,10 +250,10 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
 }
 
 /// In a program, say what the caps and the walk left out (matches past the cap, files not
-/// searched, lines cut, denied or too deep entries), and note the ignored files left out,
-/// why a `/…/` pattern found nothing, and that the matches a page skips changed since the
-/// last page (`shifted`).
-fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output, shifted: Option<String>) {
+/// searched, lines cut, denied or too deep entries), and note what the pattern gets wrong,
+/// the ignored files left out and what else was `noted` (an `include` that may have matched
+/// nothing, the matches a page skips having changed since the last page).
+fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output, noted: impl Iterator<Item = String>) {
     let mut notes = Vec::new();
     if out.truncated {
         let kept = out.matches.len() as u64;
@@ -278,15 +279,15 @@ fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output, shifted: Option<St
         ctx.cut_short(notes.join("; "));
     }
     // Not cuts: what the program got is all there is, but not what it may think.
-    let mut said: Vec<String> = out.delimited.iter().cloned().chain(shifted).collect();
+    let mut said: Vec<String> = out.delimited.iter().cloned().chain(noted).collect();
     if out.ignored > 0 {
         said.push(ignored_note(out.ignored, &out.path));
     }
     if let (n @ 1.., Some(first)) = &out.not_utf8 {
         said.push(format!(
-            "{n} file(s) without a match are not UTF-8 (first: `{first}`), and the pattern's \
-             non-ASCII characters match UTF-8 text only (read says which encoding; convert with \
-             bash iconv)"
+            "{n} file(s) searched are not UTF-8 (first: `{first}`), and the pattern's non-ASCII \
+             characters match UTF-8 text only: lines of theirs in another encoding were not \
+             found (read says which encoding; convert with bash iconv)"
         ));
     }
     if out.lossy_lines > 0 {
@@ -332,8 +333,8 @@ struct Collected {
     kept_count: usize,
     /// Files skipped for a line longer than [`MAX_LINE_BYTES`].
     skipped: u64,
-    /// Files without a match that are not UTF-8 (counted for a non-ASCII pattern only), and
-    /// the first of them in path order.
+    /// Files searched that are not UTF-8 (counted for a non-ASCII pattern only), and the first
+    /// of them in path order.
     not_utf8: (u64, Option<String>),
 }
 
@@ -342,6 +343,15 @@ struct Collected {
 const BINARY_PREFIX: u64 = 8 * 1024;
 
 impl Collected {
+    /// File `shown` is not UTF-8.
+    fn not_utf8(&mut self, shown: &str) {
+        let (count, first) = &mut self.not_utf8;
+        *count += 1;
+        if first.as_deref().is_none_or(|f| shown < f) {
+            *first = Some(shown.to_string());
+        }
+    }
+
     fn add(&mut self, path: String, count: u64, matches: Vec<Found>) {
         self.total += count;
         self.files += 1;
@@ -457,19 +467,27 @@ fn search_file(
         sink = FileSink::new(signal, keep, line_chars);
         result = text_searcher().search_file(matcher, file, &mut sink);
     }
+    // A non-ASCII pattern finds its characters in UTF-8 text only: a file in another encoding
+    // may hide matches, whether or not other lines of it matched (binary files are skipped as
+    // such, not as another encoding).
+    let other_encoding = || {
+        !matcher.is_ascii()
+            && sink.nul_at.is_none()
+            && (sink.matches.iter().any(|found| found.3) || !is_utf8(file))
+    };
     match result {
         Ok(()) if sink.count > 0 => {
+            let other_encoding = other_encoding();
             let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
+            if other_encoding {
+                out.not_utf8(&shown);
+            }
             out.add(shown, sink.count, sink.matches);
         }
-        // Binary files are skipped as such, not as another encoding.
-        Ok(()) if !matcher.is_ascii() && sink.nul_at.is_none() && !is_utf8(file) => {
-            let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
-            let (count, first) = &mut out.not_utf8;
-            *count += 1;
-            if first.as_ref().is_none_or(|f| shown < *f) {
-                *first = Some(shown);
-            }
+        Ok(()) if other_encoding() => {
+            out.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .not_utf8(&shown);
         }
         Ok(()) => {}
         // A line over the searcher's heap limit (its only allocation error).
@@ -658,9 +676,12 @@ fn grep(
 }
 
 /// What the pattern itself gets wrong, whatever it found: the note for a pattern between
-/// slashes ([`delimiters_note`]) or one that looks for a byte order mark.
+/// slashes ([`delimiters_note`]), one that looks for a byte order mark, or one written to
+/// match across lines ([`line_break_note`]).
 fn pattern_note(pattern: &str, found: bool) -> Option<String> {
-    delimiters_note(pattern, found).or_else(|| bom_note(pattern))
+    delimiters_note(pattern, found)
+        .or_else(|| bom_note(pattern))
+        .or_else(|| line_break_note(pattern, found))
 }
 
 /// For a pattern that looks for a UTF-8 byte order mark (the character, `\x{FEFF}`,
