@@ -268,7 +268,7 @@ async fn grep_rejects_bad_patterns_includes_and_paths() {
         ),
         (
             json!({"pattern": "fn main\\(\\)\\n\\s*where"}),
-            "grep matches one line at a time: search for one line of the text",
+            "lines are searched one at a time: search for one line of the text",
         ),
         (
             json!({"pattern": "x", "include": "!*.rs"}),
@@ -622,7 +622,7 @@ async fn a_pattern_written_to_match_across_lines_says_grep_matches_one_line_at_a
         "module.exports = {\n  SemVer,\n  parse,\n}\nfunction  main() {}\n",
     );
     let said =
-        "grep matches one line at a time: `[\\s\\S]` and `(?s).` stop at the line's end, so \
+        "lines are searched one at a time: `[\\s\\S]` and `(?s).` stop at the line's end, so \
                 no match spans lines (to match across lines, read the file and search its text \
                 with a JS regex)";
     let across = json!({"pattern": "module.exports = \\{[\\s\\S]*?SemVer"});

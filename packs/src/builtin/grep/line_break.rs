@@ -23,7 +23,7 @@ pub(super) fn line_break_note(pattern: &str, found: bool) -> Option<String> {
         Reach::InClass => return None,
     };
     Some(format!(
-        "grep matches one line at a time: {what} at the line's end, so no match spans lines \
+        "lines are searched one at a time: {what} at the line's end, so no match spans lines \
          (to match across lines, read the file and search its text with a JS regex)"
     ))
 }

@@ -543,7 +543,7 @@ fn grep(
             );
         } else if args.pattern.contains("\\n") || args.pattern.contains('\n') {
             why.push_str(
-                " (grep matches one line at a time: search for one line of the text, then read \
+                " (lines are searched one at a time: search for one line of the text, then read \
                  the lines around each match with read's offset and limit)",
             );
         }
