@@ -74,6 +74,7 @@ mod shared;
 mod skill;
 pub mod tasks;
 pub mod terminal;
+mod text_encoding;
 mod todo;
 mod walk;
 pub mod web_fetch;

@@ -3,7 +3,9 @@
 //! The file is streamed: lines before the window are skipped, lines after it are only
 //! counted, so a window of a 200,000-line file costs one pass and no more memory than
 //! the window. Binary files (a NUL byte in the first 8 KiB) and files over
-//! [`MAX_FILE_BYTES`] are refused; bytes that are not UTF-8 are shown as U+FFFD. The file is
+//! [`MAX_FILE_BYTES`] are refused. Text in another encoding (a UTF-16 byte order mark, or
+//! bytes in the first 8 KiB that are not UTF-8: [`text_encoding`]) is shown decoded, with a
+//! note naming the encoding; bytes that are not UTF-8 past that are shown as U+FFFD. The file is
 //! opened race-free ([`Workspace::open`]); a `.env` file is read with a note that it may hold
 //! secrets. A UTF-8 byte order mark is not text: line 1 is shown without it, with a note
 //! (`write` keeps it in the file).
@@ -26,6 +28,7 @@ use super::data_caps::{thousands, PROGRAM_MAX_BYTES};
 use super::file_form::{self, Endings};
 use super::partial_reads::{Digest, Hashing, ReadLog};
 use super::shared::{self, arg_str, blocking, location, whole_number};
+use super::text_encoding::{self, Decoded, TextEncoding};
 use super::workspace::Workspace;
 use ptc::presentation::{ReadFileLine, ToolCallKind, ToolCallView, ToolResultView};
 use ptc::ContentBlock;
@@ -110,6 +113,8 @@ struct Seen {
     bom: bool,
     /// The lines shown ended in CRLF and in LF.
     mixed: Option<Endings>,
+    /// The file was decoded from this encoding.
+    decoded: Option<&'static encoding_rs::Encoding>,
     /// The sha256 of the file's bytes (in a program).
     digest: Option<Digest>,
 }
@@ -118,9 +123,9 @@ struct Seen {
 pub(crate) fn tool(ws: Arc<Workspace>, log: Arc<ReadLog>) -> ToolDefinition {
     ToolDefinition::builder("read")
         .path_arguments(ws.path_arguments(&[("file_path", None)]))
-        .description("Read a UTF-8 text file and return line-numbered content.")
+        .description("Read a text file and return line-numbered content.")
         .code_description(format!(
-            "Read a UTF-8 text file (≤ {} MiB per call); if `truncated`, go on from \
+            "Read a text file (≤ {} MiB per call); if `truncated`, go on from \
              `next_offset`.",
             PROGRAM_MAX_BYTES / 1024 / 1024
         ))
@@ -253,6 +258,9 @@ fn note_program_read(ctx: &ptc::ToolRunContext, log: &ReadLog, out: &Output, see
         ctx.cut_short(said.join("; "));
     }
     let mut notes = Vec::new();
+    if let Some(encoding) = seen.decoded {
+        notes.push(decoded_note(encoding, &out.path));
+    }
     if let Some(line) = seen.not_utf8 {
         notes.push(format!(
             "not valid UTF-8 from line {line} (those bytes read as \u{FFFD}; write refuses the file)"
@@ -314,13 +322,19 @@ fn read(
     (&mut file)
         .take(shared::BINARY_PROBE as u64)
         .read_to_end(&mut probe)?;
-    if shared::looks_binary(&probe) {
-        return Err(ToolError::new(shared::binary_refusal(
-            shown, &probe, "read",
-        )));
-    }
+    let whole = (probe.len() as u64) < shared::BINARY_PROBE as u64;
+    let decoded = match text_encoding::of(&probe, whole) {
+        TextEncoding::Binary => {
+            return Err(ToolError::new(shared::binary_refusal(
+                shown, &probe, "read",
+            )))
+        }
+        TextEncoding::Utf8 => None,
+        TextEncoding::Other(encoding) => Some(encoding),
+    };
     file.seek(SeekFrom::Start(0))?;
-    let mut reader = BufReader::with_capacity(64 * 1024, Hashing::new(file, hash));
+    let mut reader =
+        BufReader::with_capacity(64 * 1024, Decoded::new(Hashing::new(file, hash), decoded));
     let mut lines = Vec::new();
     let mut number = 0u64;
     let mut bytes = 0usize;
@@ -394,11 +408,13 @@ fn read(
         not_utf8,
         bom,
         mixed,
-        digest: reader.into_inner().finish(),
+        decoded,
+        digest: reader.into_inner().into_inner().finish(),
     };
     let out = Output {
         note: notes(
             shared::secrets_note(&target.path),
+            decoded.map(|encoding| decoded_note(encoding, &target.display)),
             not_utf8,
             bom.then(|| file_form::bom_note(&target.display)),
             mixed.map(|counts| file_form::mixed_note(&target.display, counts)),
@@ -414,10 +430,22 @@ fn read(
     Ok((out, seen))
 }
 
-/// The secrets note, one for lines that were not valid UTF-8 (from line `not_utf8` on), the
-/// one for a byte order mark left out of line 1 (`bom`), and one for mixed line endings.
+/// The note on a file read decoded from `encoding`.
+fn decoded_note(encoding: &'static encoding_rs::Encoding, shown: &str) -> String {
+    format!(
+        "decoded from {}: the file is not UTF-8, and write and edit refuse it until it is \
+         converted (bash: {})",
+        encoding.name(),
+        text_encoding::conversion(encoding, shown)
+    )
+}
+
+/// The secrets note, one for a file read `decoded` from another encoding, one for lines that
+/// were not valid UTF-8 (from line `not_utf8` on), the one for a byte order mark left out of
+/// line 1 (`bom`), and one for mixed line endings.
 fn notes(
     secrets: Option<String>,
+    decoded: Option<String>,
     not_utf8: Option<u64>,
     bom: Option<String>,
     mixed: Option<String>,
@@ -428,7 +456,7 @@ fn notes(
              refuse this file (convert it first, e.g. bash: iconv -f latin1 -t utf-8)"
         )
     });
-    let all: Vec<String> = [secrets, encoding, bom, mixed]
+    let all: Vec<String> = [secrets, decoded, encoding, bom, mixed]
         .into_iter()
         .flatten()
         .collect();

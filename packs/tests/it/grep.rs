@@ -532,7 +532,7 @@ async fn grep_leaves_out_gitignored_files_outside_a_git_repository_too() {
 }
 
 #[tokio::test]
-async fn grep_in_a_program_says_a_non_ascii_pattern_cannot_match_files_that_are_not_utf8() {
+async fn a_non_ascii_pattern_searches_files_in_another_encoding_decoded_and_says_so() {
     let f = Fixture::new();
     f.file("data/i18n.txt", "naïve café\n");
     // "café au lait" in Latin-1.
@@ -542,37 +542,17 @@ async fn grep_in_a_program_says_a_non_ascii_pattern_cannot_match_files_that_are_
     let out = f
         .call_in_program("run", 1, "grep", json!({"pattern": "café", "path": "data"}))
         .await;
-    assert_eq!(match_sites(out.value()), ["data/i18n.txt:1"]);
+    assert_eq!(
+        match_sites(out.value()),
+        ["data/i18n.txt:1", "data/legacy.txt:1"]
+    );
+    assert_eq!(out.value()["matches"][1]["text"], "café au lait");
     assert_eq!(
         out.note(),
         Some(
-            "1 file(s) searched are not UTF-8 (first: `data/legacy.txt`), and the pattern's \
-             non-ASCII characters match UTF-8 text only: lines of theirs in another encoding \
-             were not found (read says which encoding; convert with bash iconv)"
+            "1 file(s) not in UTF-8 were searched decoded (first: `data/legacy.txt`, \
+             windows-1252); read shows them decoded too"
         )
-    );
-    // A file in another encoding whose other lines match says so too (the twelfth fresh
-    // pass counted München and Paris over a UTF-8 and a cp1252 export: 43 of 92 found).
-    f.file("exports/q1.csv", "1;München;5\n2;Paris;7\n");
-    f.file("exports/q2.csv", b"1;M\xfcnchen;5\n2;Paris;7\n");
-    let out = f
-        .call_in_program(
-            "run",
-            3,
-            "grep",
-            json!({"pattern": ";(München|Paris);", "path": "exports"}),
-        )
-        .await;
-    assert_eq!(
-        match_sites(out.value()),
-        ["exports/q1.csv:1", "exports/q1.csv:2", "exports/q2.csv:2"]
-    );
-    assert!(
-        out.note().is_some_and(
-            |n| n.starts_with("1 file(s) searched are not UTF-8 (first: `exports/q2.csv`)")
-        ),
-        "{:?}",
-        out.note()
     );
     // An ASCII pattern matches the same bytes in any ASCII-based encoding: nothing to say.
     let out = f
@@ -580,6 +560,37 @@ async fn grep_in_a_program_says_a_non_ascii_pattern_cannot_match_files_that_are_
         .await;
     assert_eq!(match_sites(out.value()), ["data/plain.txt:1"]);
     assert_eq!(out.note(), None);
+    // A file in another encoding whose other lines match is decoded too (the twelfth fresh
+    // pass counted München and Paris over a UTF-8 and a cp1252 export: 43 of 92 found).
+    f.file("exports/q1.csv", "1;München;5\n2;Paris;7\n");
+    f.file("exports/q2.csv", b"1;M\xfcnchen;5\n2;Paris;7\n");
+    let across = json!({"pattern": ";(München|Paris);", "path": "exports"});
+    let out = f.call_in_program("run", 3, "grep", across).await;
+    assert_eq!(
+        match_sites(out.value()),
+        [
+            "exports/q1.csv:1",
+            "exports/q1.csv:2",
+            "exports/q2.csv:1",
+            "exports/q2.csv:2"
+        ]
+    );
+    // UTF-8 for as far as the encoding is judged from: what it cannot decode, it says.
+    let mut late = "# header\n".repeat(1000).into_bytes();
+    late.extend_from_slice(b"caf\xe9\n");
+    f.file("late/notes.txt", late);
+    let out = f
+        .call_in_program("run", 4, "grep", json!({"pattern": "café", "path": "late"}))
+        .await;
+    assert_eq!(out.value()["total"], 0);
+    assert_eq!(
+        out.note(),
+        Some(
+            "1 file(s) searched are not UTF-8 (first: `late/notes.txt`), and the pattern's \
+             non-ASCII characters match UTF-8 text only: lines of theirs in another encoding \
+             were not found (read says which encoding; convert with bash iconv)"
+        )
+    );
 }
 
 #[tokio::test]

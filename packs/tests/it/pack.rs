@@ -343,7 +343,7 @@ fn builtin_descriptions_are_true_in_code_mode_and_the_code_list_is_lean() {
     for (tool, code) in [
         (
             "read",
-            "// Read a UTF-8 text file (≤ 8 MiB per call); if `truncated`, go on from `next_offset`.\nread: {",
+            "// Read a text file (≤ 8 MiB per call); if `truncated`, go on from `next_offset`.\nread: {",
         ),
         (
             "bash",
@@ -368,7 +368,7 @@ fn builtin_descriptions_are_true_in_code_mode_and_the_code_list_is_lean() {
     let read = native.iter().find(|t| t.schema.name == "read").unwrap();
     assert_eq!(
         read.schema.description,
-        "Read a UTF-8 text file and return line-numbered content."
+        "Read a text file and return line-numbered content."
     );
 
     // Size: the code-mode list (run_code with its SDK) at most the native list of the same

@@ -194,7 +194,7 @@ async fn read_refuses_binary_files() {
 }
 
 #[tokio::test]
-async fn read_names_utf16_text_and_how_to_convert_it() {
+async fn read_decodes_utf16_text_and_says_so() {
     let f = Fixture::new();
     let utf16: Vec<u8> = [0xFF, 0xFE]
         .into_iter()
@@ -202,24 +202,32 @@ async fn read_names_utf16_text_and_how_to_convert_it() {
         .collect();
     f.file("export.csv", utf16);
     let out = f.call("read", json!({"file_path": "export.csv"})).await;
+    assert_eq!(out.value()["lines"][1]["text"], "1,Åsa");
     assert_eq!(
-        out.error(),
-        "`export.csv` is UTF-16LE text (it starts with that byte order mark); read works on \
-         UTF-8 text. Convert it first (bash: iconv -f UTF-16 -t UTF-8 'export.csv' > NEW); \
-         grep searches it as it is."
+        out.value()["note"],
+        "decoded from UTF-16LE: the file is not UTF-8, and write and edit refuse it until it is \
+         converted (bash: iconv -f UTF-16LE -t utf-8 'export.csv' > NEW)"
     );
 }
 
 #[tokio::test]
-async fn read_shows_invalid_utf8_as_replacement_characters() {
+async fn read_decodes_text_in_another_encoding_and_says_which() {
     let f = Fixture::new();
-    f.file("latin1.txt", b"caf\xe9\n");
-    let v = f
-        .call("read", json!({"file_path": "latin1.txt"}))
-        .await
-        .value()
-        .clone();
-    assert_eq!(v["lines"][0]["text"], "caf\u{FFFD}");
+    // An export from a spreadsheet in Windows-1252.
+    f.file(
+        "sales.csv",
+        b"name;city\n\xc5sa;M\xfcnchen\nJos\xe9;Paris\n",
+    );
+    let read = json!({"file_path": "sales.csv"});
+    let out = f.call("read", read.clone()).await;
+    assert_eq!(out.value()["lines"][1]["text"], "Åsa;München");
+    let said = "decoded from windows-1252: the file is not UTF-8, and write and edit refuse it \
+                until it is converted (bash: iconv -f windows-1252 -t utf-8 'sales.csv' > NEW)";
+    assert_eq!(out.value()["note"], said);
+    assert!(out.text().contains(&format!("[{said}]")), "{}", out.text());
+    let out = f.call_in_program("run-1", 1, "read", read).await;
+    assert_eq!(out.value()["lines"][2]["text"], "José;Paris");
+    assert_eq!(out.note(), Some(said));
 }
 
 #[tokio::test]
@@ -385,11 +393,14 @@ async fn read_presents_a_generic_read_call_and_a_read_card() {
 #[tokio::test]
 async fn read_of_a_file_that_is_not_utf8_says_so_natively_and_in_a_program() {
     let f = Fixture::new();
-    f.file("kunden.conf", b"version=1\nname=J\xfcrgen\n".as_slice());
+    // UTF-8 for as far as the encoding is judged from (8 KiB), then a Latin-1 byte.
+    let mut conf = "# comment\n".repeat(1000).into_bytes();
+    conf.extend_from_slice(b"version=1\nname=J\xfcrgen\n");
+    f.file("kunden.conf", conf);
     let out = f.call("read", json!({"file_path": "kunden.conf"})).await;
     let note = out.value()["note"].as_str().unwrap_or_default().to_string();
     assert!(
-        note.starts_with("not valid UTF-8 from line 2: those bytes show as \u{FFFD}"),
+        note.starts_with("not valid UTF-8 from line 1002: those bytes show as \u{FFFD}"),
         "{note}"
     );
     assert!(out.text().contains(&format!("[{note}]")), "{}", out.text());
@@ -398,7 +409,9 @@ async fn read_of_a_file_that_is_not_utf8_says_so_natively_and_in_a_program() {
         .await;
     assert_eq!(
         out.note(),
-        Some("not valid UTF-8 from line 2 (those bytes read as \u{FFFD}; write refuses the file)")
+        Some(
+            "not valid UTF-8 from line 1002 (those bytes read as \u{FFFD}; write refuses the file)"
+        )
     );
     assert_eq!(out.cut_short(), None);
 }

@@ -18,13 +18,14 @@
 //! race-free ([`Workspace::open_found`]: no symlink followed, nothing outside the root) and
 //! searched through that descriptor; the deny paths are pruned from the walk and counted.
 
+mod encodings;
 mod line_break;
 mod matcher;
 mod pages;
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io::{self, Seek, SeekFrom};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -120,10 +121,13 @@ struct Output {
     /// What the pattern itself gets wrong (slashes taken for delimiters, a byte order mark).
     #[serde(skip)]
     delimited: Option<String>,
-    /// Files searched for a non-ASCII pattern that are not UTF-8 (it may have missed lines of
-    /// theirs), and the first of them.
+    /// Files searched for a non-ASCII pattern that are not UTF-8 in an encoding not told (it
+    /// may have missed lines of theirs), and the first of them.
     #[serde(skip)]
     not_utf8: (u64, Option<String>),
+    /// Files searched decoded from another encoding, and the first of them with its encoding.
+    #[serde(skip)]
+    decoded: (u64, Option<(String, &'static str)>),
     /// The digests of the matches this page skipped, and of every match through its end.
     #[serde(skip)]
     digests: (pages::Digest, pages::Digest),
@@ -283,6 +287,12 @@ fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output, noted: impl Iterat
     if out.ignored > 0 {
         said.push(ignored_note(out.ignored, &out.path));
     }
+    if let (n @ 1.., Some((first, encoding))) = &out.decoded {
+        said.push(format!(
+            "{n} file(s) not in UTF-8 were searched decoded (first: `{first}`, {encoding}); read \
+             shows them decoded too"
+        ));
+    }
     if let (n @ 1.., Some(first)) = &out.not_utf8 {
         said.push(format!(
             "{n} file(s) searched are not UTF-8 (first: `{first}`), and the pattern's non-ASCII \
@@ -336,6 +346,8 @@ struct Collected {
     /// Files searched that are not UTF-8 (counted for a non-ASCII pattern only), and the first
     /// of them in path order.
     not_utf8: (u64, Option<String>),
+    /// Files of them searched decoded, and the first in path order with its encoding.
+    decoded: (u64, Option<(String, &'static str)>),
 }
 
 /// How far into a file a NUL byte says "binary file" rather than "a text file with a stray
@@ -343,7 +355,16 @@ struct Collected {
 const BINARY_PREFIX: u64 = 8 * 1024;
 
 impl Collected {
-    /// File `shown` is not UTF-8.
+    /// File `shown` was searched decoded from `encoding`.
+    fn decoded(&mut self, shown: &str, encoding: &'static str) {
+        let (count, first) = &mut self.decoded;
+        *count += 1;
+        if first.as_ref().is_none_or(|(f, _)| shown < f.as_str()) {
+            *first = Some((shown.to_string(), encoding));
+        }
+    }
+
+    /// File `shown` is not UTF-8, in an encoding not told.
     fn not_utf8(&mut self, shown: &str) {
         let (count, first) = &mut self.not_utf8;
         *count += 1;
@@ -468,26 +489,36 @@ fn search_file(
         result = text_searcher().search_file(matcher, file, &mut sink);
     }
     // A non-ASCII pattern finds its characters in UTF-8 text only: a file in another encoding
-    // may hide matches, whether or not other lines of it matched (binary files are skipped as
-    // such, not as another encoding).
-    let other_encoding = || {
-        !matcher.is_ascii()
-            && sink.nul_at.is_none()
-            && (sink.matches.iter().any(|found| found.3) || !is_utf8(file))
-    };
+    // is searched again decoded, whether or not other lines of it matched (binary files are
+    // skipped as such, not as another encoding).
+    let other_encoding = !matcher.is_ascii()
+        && sink.nul_at.is_none()
+        && (sink.matches.iter().any(|found| found.3) || !encodings::is_utf8(file));
     match result {
-        Ok(()) if sink.count > 0 => {
-            let other_encoding = other_encoding();
+        Ok(()) if other_encoding => {
+            let decoded = encodings::other_encoding(file).and_then(|encoding| {
+                let mut again = FileSink::new(signal, keep, line_chars);
+                (&*file).seek(SeekFrom::Start(0)).ok()?;
+                encodings::decoding_searcher(encoding)?
+                    .search_file(matcher, file, &mut again)
+                    .ok()?;
+                Some((encoding, again))
+            });
             let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
-            if other_encoding {
-                out.not_utf8(&shown);
+            match decoded {
+                Some((encoding, again)) => {
+                    out.decoded(&shown, encoding.name());
+                    sink = again;
+                }
+                None => out.not_utf8(&shown),
             }
-            out.add(shown, sink.count, sink.matches);
+            if sink.count > 0 {
+                out.add(shown, sink.count, sink.matches);
+            }
         }
-        Ok(()) if other_encoding() => {
-            out.lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .not_utf8(&shown);
+        Ok(()) if sink.count > 0 => {
+            let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
+            out.add(shown, sink.count, sink.matches);
         }
         Ok(()) => {}
         // A line over the searcher's heap limit (its only allocation error).
@@ -499,26 +530,6 @@ fn search_file(
         Err(_) => {}
     }
 }
-
-/// Whether `file` (read from its start, up to [`MAX_UTF8_CHECKED`] bytes) is UTF-8 text. A
-/// file that cannot be read again counts as UTF-8: nothing is said of it.
-fn is_utf8(mut file: &File) -> bool {
-    let mut bytes = Vec::new();
-    let read = file
-        .seek(SeekFrom::Start(0))
-        .and_then(|_| file.take(MAX_UTF8_CHECKED).read_to_end(&mut bytes));
-    if read.is_err() {
-        return true;
-    }
-    match std::str::from_utf8(&bytes) {
-        Ok(_) => true,
-        // Cut inside a character at the end of what was read.
-        Err(e) => e.error_len().is_none() && bytes.len() as u64 == MAX_UTF8_CHECKED,
-    }
-}
-
-/// The most of a file without a match that is checked for UTF-8.
-const MAX_UTF8_CHECKED: u64 = 16 * 1024 * 1024;
 
 fn grep(
     ws: &Workspace,
@@ -671,6 +682,7 @@ fn grep(
         path: args.path.unwrap_or_else(|| ".".to_string()),
         delimited: pattern_note(&args.pattern, out.total > 0),
         not_utf8: out.not_utf8,
+        decoded: out.decoded,
         digests: (skipped, hasher.at()),
     })
 }

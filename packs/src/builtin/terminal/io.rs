@@ -233,8 +233,7 @@ pub(crate) fn read_tool(bg: Background) -> ToolDefinition {
              output instead."
         ))
         .code_description(format!(
-            "A terminal's unread output, newest `count` lines (here all, up to {}; `wait` ≤ {}).",
-            thousands(PROGRAM_MAX_ENTRIES as u64),
+            "A terminal's unread output, newest `count` lines (`wait` ≤ {}).",
             shared::millis(cap.into())
         ))
         .parameters(
@@ -246,8 +245,11 @@ pub(crate) fn read_tool(bg: Background) -> ToolDefinition {
                 )
                 .optional(
                     "count",
-                    ValueSpec::number()
-                        .describe("Requested line count (default 500; backend caps apply)."),
+                    ValueSpec::number().describe(&format!(
+                        "Newest lines to return (default 500, at most 2,000; in a program \
+                             both {}).",
+                        thousands(PROGRAM_MAX_ENTRIES as u64)
+                    )),
                 )
                 .optional(
                     "wait",

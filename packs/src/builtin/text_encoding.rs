@@ -1,0 +1,153 @@
+//! The encoding of a text file, judged from its first bytes: UTF-8 (most files), UTF-16 (a
+//! byte order mark says so), another encoding that Firefox's detector (`chardetng`) names
+//! (Windows-1252 exports, Shift_JIS logs), or binary. `read` shows text in another encoding
+//! decoded ([`Decoded`]) and `grep` searches it so, each saying which encoding it took.
+
+use std::io::{self, Read};
+
+use chardetng::EncodingDetector;
+use encoding_rs::{Decoder, Encoding, UTF_16BE, UTF_16LE, UTF_8};
+
+use super::shared;
+
+/// What a file's first bytes say of its text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TextEncoding {
+    /// UTF-8 (or as good as: a character cut at the end of the bytes looked at).
+    Utf8,
+    /// Text in another encoding.
+    Other(&'static Encoding),
+    /// Not text: a NUL byte, and no UTF-16 byte order mark.
+    Binary,
+}
+
+/// The encoding of a file whose first bytes are `probe` (`whole`: they are the whole file).
+pub(crate) fn of(probe: &[u8], whole: bool) -> TextEncoding {
+    match probe {
+        [0xFF, 0xFE, ..] => return TextEncoding::Other(UTF_16LE),
+        [0xFE, 0xFF, ..] => return TextEncoding::Other(UTF_16BE),
+        _ if shared::looks_binary(probe) => return TextEncoding::Binary,
+        _ => {}
+    }
+    match std::str::from_utf8(probe) {
+        Ok(_) => TextEncoding::Utf8,
+        Err(e) if e.error_len().is_none() && !whole => TextEncoding::Utf8,
+        Err(_) => {
+            let mut detector = EncodingDetector::new();
+            detector.feed(probe, whole);
+            match detector.guess(None, true) {
+                encoding if encoding == UTF_8 => TextEncoding::Utf8,
+                encoding => TextEncoding::Other(encoding),
+            }
+        }
+    }
+}
+
+/// How to convert a file in `encoding` to UTF-8 with bash, for messages.
+pub(crate) fn conversion(encoding: &'static Encoding, file: &str) -> String {
+    format!("iconv -f {} -t utf-8 '{file}' > NEW", encoding.name())
+}
+
+/// A reader of text as UTF-8: `inner`'s bytes as they are, or decoded from an encoding.
+pub(crate) struct Decoded<R> {
+    inner: R,
+    decoder: Option<Decoder>,
+    raw: Vec<u8>,
+    out: Vec<u8>,
+    /// Where the unread part of `out` begins.
+    at: usize,
+    done: bool,
+}
+
+impl<R: Read> Decoded<R> {
+    /// `inner` read as UTF-8, decoded from `encoding` if any (its byte order mark dropped).
+    pub(crate) fn new(inner: R, encoding: Option<&'static Encoding>) -> Self {
+        Decoded {
+            inner,
+            decoder: encoding.map(Encoding::new_decoder_with_bom_removal),
+            raw: Vec::new(),
+            out: Vec::new(),
+            at: 0,
+            done: false,
+        }
+    }
+
+    /// The reader it reads from.
+    pub(crate) fn into_inner(self) -> R {
+        self.inner
+    }
+}
+
+impl<R: Read> Read for Decoded<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let Some(decoder) = &mut self.decoder else {
+            return self.inner.read(buf);
+        };
+        while self.at == self.out.len() {
+            if self.done {
+                return Ok(0);
+            }
+            self.raw.resize(64 * 1024, 0);
+            let n = self.inner.read(&mut self.raw)?;
+            self.done = n == 0;
+            let most = decoder
+                .max_utf8_buffer_length(n)
+                .ok_or_else(|| io::Error::other("a decoded chunk too large to hold"))?;
+            self.out.resize(most, 0);
+            // With room for the most it can write, the decoder takes all of the input.
+            let (_, _, written, _) =
+                decoder.decode_to_utf8(&self.raw[..n], &mut self.out, self.done);
+            self.out.truncate(written);
+            self.at = 0;
+        }
+        let n = buf.len().min(self.out.len() - self.at);
+        buf[..n].copy_from_slice(&self.out[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_files_first_bytes_say_whether_it_is_utf8_another_encoding_or_binary() {
+        assert_eq!(of("naïve café\n".as_bytes(), true), TextEncoding::Utf8);
+        // A character cut where the bytes looked at end.
+        assert_eq!(of(&"é".as_bytes()[..1], false), TextEncoding::Utf8);
+        let cp1252 = b"name;city\n\xc5sa;M\xfcnchen\nJos\xe9;Paris\n";
+        assert_eq!(
+            of(cp1252, true),
+            TextEncoding::Other(encoding_rs::WINDOWS_1252)
+        );
+        assert_eq!(
+            of(b"\xff\xfei\x00d\x00", true),
+            TextEncoding::Other(UTF_16LE)
+        );
+        assert_eq!(of(b"\x7fELF\x00\x01", true), TextEncoding::Binary);
+    }
+
+    #[test]
+    fn decoded_text_reads_as_utf8_in_chunks_of_any_size() {
+        let cp1252 = b"\xc5sa;M\xfcnchen\n".repeat(10_000);
+        let mut text = String::new();
+        let mut reader = Decoded::new(&cp1252[..], Some(encoding_rs::WINDOWS_1252));
+        reader.read_to_string(&mut text).unwrap();
+        assert_eq!(text, "Åsa;München\n".repeat(10_000));
+        let utf16: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain("id\n1\n".encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        let mut text = String::new();
+        Decoded::new(&utf16[..], Some(UTF_16LE))
+            .read_to_string(&mut text)
+            .unwrap();
+        assert_eq!(text, "id\n1\n");
+        let mut same = Vec::new();
+        Decoded::new(&b"as is \xff"[..], None)
+            .read_to_end(&mut same)
+            .unwrap();
+        assert_eq!(same, b"as is \xff");
+    }
+}
