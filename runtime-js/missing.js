@@ -42,6 +42,19 @@ export default function makeMissing(primordials, { toolNames, isProtocol }) {
     return d[a.length][b.length];
   };
 
+  /** What the shell and other harnesses call what a builtin tool does: `tools.ls` is `glob`,
+   * not `lsp`, which is only a few letters away. */
+  const ALIASES = {
+    __proto__: null,
+    ls: 'glob', find: 'glob', list_files: 'glob', list_directory: 'glob',
+    cat: 'read', head: 'read', tail: 'read', view: 'read', open: 'read', read_file: 'read',
+    rg: 'grep', ripgrep: 'grep', search: 'grep', search_text: 'grep', find_in_files: 'grep',
+    sh: 'bash', shell: 'bash', exec: 'bash', run: 'bash', run_command: 'bash', execute: 'bash',
+    write_file: 'write', create_file: 'write', save: 'write',
+    edit_file: 'edit', str_replace: 'edit', replace: 'edit', patch: 'edit',
+    fetch: 'web_fetch', curl: 'web_fetch', http_get: 'web_fetch',
+  };
+
   /** Names the message lists; beyond them it counts the rest (hundreds of tools). */
   const MAX_LISTED = 40;
 
@@ -65,6 +78,10 @@ export default function makeMissing(primordials, { toolNames, isProtocol }) {
         best = candidate;
         bestScore = score;
       }
+    }
+    const alias = ALIASES[wanted];
+    for (let i = 0; alias !== undefined && i < toolNames.length; i++) {
+      if (toolNames[i] === alias) best = alias;
     }
     const hint = best === null ? '' : ` (did you mean ${stringify(best)}?)`;
     const more = toolNames.length - MAX_LISTED;
