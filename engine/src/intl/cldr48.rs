@@ -1,23 +1,16 @@
 //! Where ICU4X's compiled CLDR data and CLDR 48 (V8's, through ICU 78) disagree on numbers, the
-//! CLDR 48 text: a currency printed as its ISO code where CLDR 48 gives the locale no symbol for
-//! it (`69,93 EUR` in uk-UA, not `69,93 €`), and the separators CLDR 48 gives a locale's amounts
+//! CLDR 48 text: plural rules CLDR 49 gave a category, and the separators CLDR 48 gives a locale's amounts
 //! (fr-CH groups with U+202F and writes money with a decimal point; de-AT groups money with `.`).
 //! Each row was read off Node 20's `Intl` (ICU 78.2, CLDR 48).
 
-/// `(currency, locales)`: the locales whose CLDR 48 data has no symbol for the currency, where
-/// ICU4X's has one (`symbol` display prints the ISO code there).
-const NO_SYMBOL: &[(&str, &[&str])] = &[(
-    "EUR",
-    &[
-        "de-CH", "en-AU", "es-AR", "es-MX", "es-US", "hu", "hu-HU", "ro", "ro-RO", "uk", "uk-UA",
-    ],
-)];
+/// `(language, ordinal)`: the plural rules to which CLDR 49 (ICU4X's data) gave a `one` that
+/// CLDR 48's lack: CLDR 48's rules of these are `other` alone (vi cardinals, es ordinals), found
+/// by comparing every supported locale's categories of numbers with Node's.
+const OTHER_ONLY: &[(&str, bool)] = &[("vi", false), ("es", true)];
 
-/// Whether `currency` shows as its ISO code in `tag` for `currencyDisplay: "symbol"`.
-pub(crate) fn code_for_symbol(tag: &str, currency: &str) -> bool {
-    NO_SYMBOL
-        .iter()
-        .any(|(code, tags)| *code == currency && tags.contains(&tag))
+/// Whether CLDR 48's plural rules of `language` (cardinal, or ordinal) have `other` alone.
+pub(crate) fn other_only(language: &str, ordinal: bool) -> bool {
+    OTHER_ONLY.contains(&(language, ordinal))
 }
 
 /// `(locale, money only, ICU4X's separator, CLDR 48's)`: a separator between two digits to write
@@ -62,6 +55,32 @@ pub(crate) fn between_digits(text: &str, respell: impl Fn(char) -> Option<char>)
         .collect()
 }
 
+/// `text` (an amount with its currency symbol or code) with a no-break space between the
+/// symbol's letter and the digit it touches: CLDR's currencySpacing (a non-symbol character of
+/// the currency next to a digit), which ICU4C applies and ICU4X leaves to a locale's
+/// `alphaNextToNumber` patterns, missing in some (en-ZA's `CHF5,00` is V8's `CHF 5,00`). A sign
+/// between them (`CHF-5.00`) keeps them apart already; `compact` leaves the end alone, where a
+/// compact unit follows the digits (`CHF 5K`).
+pub(crate) fn currency_spacing(text: String, compact: bool) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let (Some(first), Some(last)) = (
+        chars.iter().position(|c| c.is_numeric()),
+        chars.iter().rposition(|c| c.is_numeric()),
+    ) else {
+        return text;
+    };
+    let before = first > 0 && chars[first - 1].is_alphabetic();
+    let after = !compact && chars.get(last + 1).is_some_and(|c| c.is_alphabetic());
+    let mut out = String::with_capacity(text.len() + 4);
+    for (i, c) in chars.iter().enumerate() {
+        if (i == first && before) || (i == last + 1 && after) {
+            out.push('\u{a0}');
+        }
+        out.push(*c);
+    }
+    out
+}
+
 /// The locales whose CLDR 48 currency names follow the amount with no space (`2.00米ドル`).
 const NAME_UNSPACED: &[&str] = &["ja", "ja-JP", "zh", "zh-CN"];
 
@@ -80,15 +99,23 @@ pub(crate) fn name_glue(tag: &str, text: String) -> String {
 }
 
 /// `text` (a percentage) with the percent sign of its numbering system, which ICU4X's percent
-/// formatter leaves Latin: `٪` with an Arabic letter mark in `arab`, `٪` in `arabext`.
+/// formatter leaves Latin: `٪` with an Arabic letter mark in `arab`, `٪` in `arabext`; and
+/// `arab`'s minus sign.
 pub(crate) fn percent_sign(numbering: &str, text: String) -> String {
     let sign = match numbering {
         "arab" => "\u{66a}\u{61c}",
         "arabext" => "\u{66a}",
         _ => return text,
     };
-    text.replace("\u{200e}%\u{200e}", "%")
+    let text = text
+        .replace("\u{200e}%\u{200e}", "%")
         .replace("\u{66a}\u{61c}", "%")
         .replace('\u{66a}', "%")
-        .replace('%', sign)
+        .replace('%', sign);
+    // Its negative sign too: `arab`'s minus is an Arabic letter mark and `-` (as the decimal
+    // formatter writes it), not the left-to-right mark of Latin digits.
+    match numbering {
+        "arab" => text.replace("\u{200e}-", "\u{61c}-"),
+        _ => text,
+    }
 }

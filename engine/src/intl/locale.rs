@@ -32,6 +32,14 @@ pub(crate) struct Matched {
     pub(crate) tag: String,
 }
 
+/// The row of a locale table for `tag`: its own, else its language's (a table leaves out a
+/// region's row where it equals its language's).
+pub(crate) fn row<'a, T>(table: &'a [(&str, T)], tag: &str) -> Option<&'a T> {
+    let language = tag.split('-').next().unwrap_or(tag);
+    let find = |wanted: &str| table.iter().find(|(t, _)| *t == wanted).map(|(_, row)| row);
+    find(tag).or_else(|| find(language))
+}
+
 /// The requested tags of a `locales` argument (absent: none), each checked and canonical.
 pub(crate) fn requested(locales: &Value) -> Result<Vec<Locale>, IntlError> {
     let tags: Vec<&Value> = match locales {

@@ -18,10 +18,16 @@
 mod calendar;
 mod case;
 mod cldr48;
+mod clock;
 mod collate;
+mod compose;
+mod currencies;
 mod date;
+mod digits;
+mod fields;
 mod list;
 mod locale;
+mod months;
 mod number;
 mod numbering;
 mod options;
@@ -30,6 +36,7 @@ mod pattern;
 mod plural;
 mod relative;
 mod styles;
+mod times;
 mod ymd;
 mod zone;
 

@@ -2,16 +2,16 @@
 //! fits CLDR's closest pattern (V8's `Intl.DateTimeFormat` does this; ICU4X's semantic
 //! skeletons choose widths by one length instead).
 //!
-//! ICU4X gives the locale's pattern for the fields at a length ([`closest`] picks which: the
-//! medium one for a short month name where it has one, the long one for a long name, the short
-//! one for numbers); [`fit`] then sets each field's width as ICU's generator does: the year and
+//! ICU4X gives the locale's pattern for the fields at a length ([`closest`] picks which, where
+//! CLDR 48's tables have none: the medium one for a short month name where it has one, the long
+//! one for a long name, the short one for numbers); [`fit`] then sets each field's width as ICU's generator does: the year and
 //! a month name take the asked width (de's `d. MMMM y` becomes `d. MMM y`), a `2-digit` day,
 //! month or hour gets its zero. A number is never shortened (en-GB's `dd/MM/y` stays, as in
 //! V8) except where ICU4X's short pattern is CLDR's abbreviated one rather than its `yMd`: a
 //! two-digit year's pattern (de's `dd.MM.yy` becomes `d.M.y`) and Japanese (`y/MM/dd`, whose
 //! `yMd` is `y/M/d`), or where a `2-digit` month or day was asked (`{ month: "numeric", day:
-//! "2-digit" }` is de's `dd.M.`). A locale whose pattern writes the month as a number (ja's `y年M月d日`) keeps
-//! it a number, as CLDR means.
+//! "2-digit" }` is de's `dd.M.`). A locale whose pattern writes the month as a number (ja's
+//! `y年M月d日`) keeps it a number, as CLDR means. [`map_fields`] walks a pattern's fields.
 
 use icu_datetime::options::Length;
 
@@ -28,6 +28,10 @@ pub(crate) struct Widths {
     pub(crate) weekday: Option<usize>,
     /// 2 for a `2-digit` hour.
     pub(crate) hour: Option<usize>,
+    /// Whether an era is shown.
+    pub(crate) era: bool,
+    /// Whether minutes were asked `2-digit`, and seconds too where asked.
+    pub(crate) two_digit_time: bool,
 }
 
 impl Widths {
@@ -57,23 +61,24 @@ pub(crate) fn width(value: &str) -> usize {
     }
 }
 
-/// The locale's pattern to fit: `at(length)` is its pattern at a length (`None`: the default).
+/// The length of the locale's pattern to fit, and that pattern: `at(length)` is its pattern at
+/// a length.
 pub(crate) fn closest<E>(
     widths: Widths,
     at: impl Fn(Option<Length>) -> Result<String, E>,
-) -> Result<String, E> {
-    match widths.month {
+) -> Result<(Length, String), E> {
+    let length = match widths.month {
         Some(3 | 5) => {
             let medium = at(Some(Length::Medium))?;
             if month_is_text(&medium) {
-                Ok(medium)
-            } else {
-                at(Some(Length::Long))
+                return Ok((Length::Medium, medium));
             }
+            Length::Long
         }
-        Some(4) => at(Some(Length::Long)),
-        _ => at(Some(Length::Short)),
-    }
+        Some(4) => Length::Long,
+        _ => Length::Short,
+    };
+    Ok((length, at(Some(length))?))
 }
 
 /// Whether a pattern writes the month as a name.
@@ -81,13 +86,12 @@ fn month_is_text(pattern: &str) -> bool {
     pattern.contains("MMM") || pattern.contains("LLL")
 }
 
-/// `pattern` (CLDR pattern syntax) with its fields set to `widths`, for a locale of `language`.
-pub(crate) fn fit(pattern: &str, widths: Widths, language: &str) -> String {
-    // A `2-digit` month or day sets the date's numbers: the others asked `numeric` lose a
-    // zero the pattern gives them (fr's `dd/MM/y` for a 2-digit month is `d/MM/y`, as in V8).
-    let two_digit = widths.month == Some(2) || widths.day == Some(2);
-    let shorten =
-        language == "ja" || two_digit || (pattern.contains("yy") && !pattern.contains("yyy"));
+/// `pattern` (CLDR pattern syntax) with each run of one field letter outside quotes replaced by
+/// what `field(letter, run length, output so far)` gives, or kept where it gives `None`.
+pub(crate) fn map_fields(
+    pattern: &str,
+    mut field: impl FnMut(char, usize, &str) -> Option<String>,
+) -> String {
     let chars: Vec<char> = pattern.chars().collect();
     let mut out = String::with_capacity(pattern.len());
     let mut i = 0;
@@ -107,6 +111,31 @@ pub(crate) fn fit(pattern: &str, widths: Widths, language: &str) -> String {
         while i + run < chars.len() && chars[i + run] == c {
             run += 1;
         }
+        match c
+            .is_ascii_alphabetic()
+            .then(|| field(c, run, &out))
+            .flatten()
+        {
+            Some(text) => out.push_str(&text),
+            None => out.extend(&chars[i..i + run]),
+        }
+        i += run;
+    }
+    out
+}
+
+/// `pattern` (CLDR pattern syntax) with its fields set to `widths`, for a locale of `language`.
+pub(crate) fn fit(pattern: &str, widths: Widths, language: &str) -> String {
+    // A `2-digit` month or day sets the date's numbers: the others asked `numeric` lose a
+    // zero the pattern gives them (fr's `dd/MM/y` for a 2-digit month is `d/MM/y`, as in V8).
+    let two_digit = widths.month == Some(2) || widths.day == Some(2);
+    let shorten =
+        language == "ja" || two_digit || (pattern.contains("yy") && !pattern.contains("yyy"));
+    // Japanese and Korean write an abbreviated weekday after a day in parentheses (CLDR's
+    // `yMMMEd`: ja `y年M月d日(E)`, ko `y년 MMM d일 (E)`), a full one without, and so does
+    // Korean's long month with a year (`y년 MMMM d일 E`, as V8 prints it).
+    let korean_long = language == "ko" && widths.year.is_some() && widths.month == Some(4);
+    map_fields(pattern, |c, run, before| {
         // A number's width: widened to 2-digit, shortened only where `shorten` says.
         let number = |asked: Option<usize>| asked.filter(|w| *w > run || shorten);
         let fitted = match c {
@@ -120,27 +149,16 @@ pub(crate) fn fit(pattern: &str, widths: Widths, language: &str) -> String {
             _ => None,
         };
         let width = fitted.unwrap_or(run);
-        // Japanese and Korean write an abbreviated weekday after a day in parentheses
-        // (CLDR's `yMMMEd`: ja `y年M月d日(E)`, ko `y년 MMM d일 (E)`), a full one without, and
-        // so does Korean's long month with a year (`y년 MMMM d일 E`, as V8 prints it).
-        let korean_long = language == "ko" && widths.year.is_some() && widths.month == Some(4);
+        let field = c.to_string().repeat(width);
         let bracket = matches!(language, "ja" | "ko")
             && !korean_long
             && matches!(c, 'E' | 'c' | 'e')
             && run == 4
             && width != 4
-            && chars[..i].contains(&'d')
-            && !out.ends_with('(');
-        if bracket {
-            out.push('(');
-        }
-        out.extend(std::iter::repeat_n(c, width));
-        if bracket {
-            out.push(')');
-        }
-        i += run;
-    }
-    out
+            && before.contains('d')
+            && !before.ends_with('(');
+        Some(if bracket { format!("({field})") } else { field })
+    })
 }
 
 #[cfg(test)]
@@ -221,7 +239,7 @@ mod tests {
             }
             .into())
         };
-        assert_eq!(closest(short, es), Ok("d MMM y".into()));
+        assert_eq!(closest(short, es), Ok((Length::Medium, "d MMM y".into())));
         let de = |l: Option<Length>| -> Result<String, ()> {
             Ok(match l {
                 Some(Length::Medium) => "dd.MM.y",
@@ -229,6 +247,6 @@ mod tests {
             }
             .into())
         };
-        assert_eq!(closest(short, de), Ok("d. MMMM y".into()));
+        assert_eq!(closest(short, de), Ok((Length::Long, "d. MMMM y".into())));
     }
 }

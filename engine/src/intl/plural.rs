@@ -5,8 +5,10 @@ use icu_plurals::{PluralCategory, PluralRules};
 use serde_json::{Map, Value};
 
 use super::{
+    cldr48,
+    digits::{parse_number, Digits, Parsed},
     locale,
-    number::{data_error, parse_number, Digits, Parsed},
+    number::data_error,
     options::{IntlError, Spec},
 };
 
@@ -16,6 +18,8 @@ pub(crate) struct PluralSelector {
     pub(crate) resolved: String,
     rules: PluralRules,
     digits: Digits,
+    /// CLDR 48's rules are `other` alone where ICU4X's (CLDR 49) have more.
+    other_only: bool,
 }
 
 /// CLDR's name of a plural category.
@@ -49,13 +53,18 @@ impl PluralSelector {
         resolved.insert("locale".into(), matched.tag.clone().into());
         resolved.insert("type".into(), kind.into());
         digits.resolve_into(&mut resolved);
-        let categories: Vec<&str> = rules.categories().map(category_name).collect();
+        let other_only = cldr48::other_only(matched.locale.id.language.as_str(), kind == "ordinal");
+        let categories: Vec<&str> = match other_only {
+            true => vec!["other"],
+            false => rules.categories().map(category_name).collect(),
+        };
         resolved.insert("pluralCategories".into(), categories.into());
         resolved.insert("roundingMode".into(), "halfExpand".into());
         Ok(PluralSelector {
             resolved: Value::Object(resolved).to_string(),
             rules,
             digits,
+            other_only,
         })
     }
 
@@ -65,6 +74,9 @@ impl PluralSelector {
             Parsed::Finite(value) => value,
             Parsed::NaN | Parsed::Infinite { .. } => return Ok("other"),
         };
+        if self.other_only {
+            return Ok("other");
+        }
         self.digits.apply(&mut value);
         Ok(category_name(self.rules.category_for(&value)))
     }

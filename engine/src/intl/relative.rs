@@ -9,9 +9,8 @@ use icu_experimental::relativetime::{
 use serde_json::json;
 
 use super::{
-    locale,
-    number::{parse_number, Parsed},
-    numbering,
+    digits::{parse_number, Parsed},
+    locale, numbering,
     options::{IntlError, Spec},
     parts,
 };

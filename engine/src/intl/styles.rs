@@ -1,6 +1,6 @@
 //! CLDR 48's `dateFormats` pattern (what `dateStyle` writes) where ICU4X's data gives another
 //! (ko's medium `y. M. d.` against ICU4X's `y/M/d`, vi's `d MMMM, y`, da's `EEEE 'den' d. MMMM y`).
-//! Written by `engine/tests/intl_v8/golden.mjs styles <locale:style>...` from Node's ICU (CLDR
+//! Written by `engine/tests/intl_v8/tables.mjs styles <locale:style>...` from Node's ICU (CLDR
 //! 48) for the locales and styles whose text differed; every other one is ICU4X's.
 
 /// `(locale, dateStyle, pattern)`.

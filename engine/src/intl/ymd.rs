@@ -2,8 +2,8 @@
 //! of numbers (`toLocaleDateString()`, `{ year: "numeric", month: "2-digit", day: "2-digit" }`).
 //! ICU4X's data holds only the short date format (`dateFormats`), which often differs (de's
 //! `dd.MM.yy` against `yMd`'s `d.M.y`, ko's `yy. M. d.`); this table fills the gap. Written by
-//! `engine/tests/intl_v8/golden.mjs ymd` from Node's ICU (CLDR 48), in the Gregorian calendar;
-//! the same with a weekday (CLDR's `yMEd` and `MEd`) by `golden.mjs ymed`.
+//! `engine/tests/intl_v8/tables.mjs ymd` from Node's ICU (CLDR 48), in the Gregorian calendar;
+//! the same with a weekday (CLDR's `yMEd` and `MEd`) by `tables.mjs ymed`.
 
 /// `(locale, yMd pattern)` for each of `locale::SUPPORTED`.
 const YMD: &[(&str, &str)] = &[
@@ -102,7 +102,7 @@ const YMD: &[(&str, &str)] = &[
 
 /// `(locale, [yMEd, yMEEEEd, MEd, MEEEEd])` for each of `locale::SUPPORTED`: CLDR's patterns of
 /// a date of numbers with a short or long weekday, with a year and without (ICU4X's keep the
-/// short date's zeros and lack ja's and ko's parentheses). Written by `golden.mjs ymed`.
+/// short date's zeros and lack ja's and ko's parentheses). Written by `tables.mjs ymed`.
 const WITH_WEEKDAY: &[(&str, [&str; 4])] = &[
     (
         "ar",

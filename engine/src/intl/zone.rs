@@ -1,8 +1,17 @@
 //! The time zone of an `Intl.DateTimeFormat`: `UTC` (the default; also `Etc/UTC`, `GMT`), fixed
 //! offsets (`+05:30`, `-0800`) and IANA names (`Europe/Berlin`, from the database jiff bundles
 //! into the binary: the host's own files are never read, so every machine formats alike), with
-//! the CLDR zone ICU4X names it by. An unknown name is a `RangeError`.
+//! the CLDR zone ICU4X names it by. An unknown name is a `RangeError`. A GMT offset is written
+//! with CLDR 48's pattern where ICU4X's data (CLDR 49) changed it ([`Essentials`]).
 
+use std::borrow::Cow;
+
+use icu_datetime::provider::{
+    time_zones::{TimeZoneEssentials, TimezoneNamesEssentialsV1},
+    Baked,
+};
+use icu_pattern::SinglePlaceholderPattern;
+use icu_provider::prelude::*;
 use icu_time::{zone::IanaParser, TimeZone};
 
 use super::options::IntlError;
@@ -96,5 +105,37 @@ impl Zone {
             Zone::Fixed(_) => TimeZone::UNKNOWN,
             Zone::Named(_) => IanaParser::new().parse(name),
         }
+    }
+}
+
+/// `(language, gmtFormat)`: CLDR 48's pattern of a GMT offset where CLDR 49 changed it (pt's
+/// `{0} GMT` was `GMT{0}`: `13:35:09 GMT+5:30`), found by comparing every supported locale's
+/// `shortOffset` and `longOffset` with Node's. (Other offsets differ only in their sign, which
+/// ICU4X takes from the locale's numbers and ICU from its hourFormat: fi's `UTC−5` is V8's
+/// `UTC-5`, fr's `UTC-5` V8's `UTC−5`.)
+const GMT_FORMATS: &[(&str, &str)] = &[("pt", "GMT{0}")];
+
+/// ICU4X's time zone essentials (how an offset is written) with CLDR 48's GMT offset pattern
+/// where [`GMT_FORMATS`] has the locale's language.
+pub(crate) struct Essentials;
+
+impl DataProvider<TimezoneNamesEssentialsV1> for Essentials {
+    fn load(&self, req: DataRequest) -> Result<DataResponse<TimezoneNamesEssentialsV1>, DataError> {
+        let mut response = Baked.load(req)?;
+        let language = req.id.locale.language;
+        let cldr48 = GMT_FORMATS
+            .iter()
+            .find(|(l, _)| language.as_str() == *l)
+            .and_then(|(_, format)| {
+                SinglePlaceholderPattern::try_from_str(format, Default::default()).ok()
+            });
+        if let Some(pattern) = cldr48 {
+            response
+                .payload
+                .with_mut(move |essentials: &mut TimeZoneEssentials<'_>| {
+                    essentials.offset_pattern = Cow::Owned(pattern)
+                });
+        }
+        Ok(response)
     }
 }

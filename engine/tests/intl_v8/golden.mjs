@@ -4,9 +4,8 @@
 //
 //   node engine/tests/intl_v8/golden.mjs write           # (re)write golden.json from this Node
 //   node engine/tests/intl_v8/golden.mjs compare <ptc>   # run the table in `ptc run`, print diffs
-//   node engine/tests/intl_v8/golden.mjs ymd             # the rows of engine/src/intl/ymd.rs
-//   node engine/tests/intl_v8/golden.mjs ymed            # its rows of dates with a weekday
-//   node engine/tests/intl_v8/golden.mjs styles de:full  # rows of engine/src/intl/styles.rs
+//
+// The CLDR 48 tables of engine/src/intl are written from Node by tables.mjs, beside this file.
 //
 // Every expression sees `d` (Sunday 5 January 2025, 14:07:09.045 UTC) and `j` (Monday 14 July
 // 2025, 09:05:03 UTC); Node runs with TZ=UTC so its defaults match the sandbox's (en-US, UTC).
@@ -54,6 +53,59 @@ const twoDigit = ['en-US', 'de-DE', 'ja-JP', 'fr-FR'].flatMap((l) => [
   `${early}.toLocaleString('${l}', { day: 'numeric', hour: '2-digit' })`,
   `${early}.toLocaleTimeString('${l}', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false })`,
 ]);
+// Where ICU4X's data (CLDR 49) is not V8's (CLDR 48), or ICU's rules are not ICU4X's (the
+// fourteenth fresh pass): time patterns (es `H:mm`, it's hour alone `H`, de's and tr's 12-hour
+// ones), hour cycles, a zone name after a date, short month skeletons written with numbers,
+// plural rules, currency symbols and spacing. `morning` and `midnight` have one-digit hours.
+const morning = 'new Date(Date.UTC(2024, 0, 5, 8, 5, 9))';
+const midnight = 'new Date(Date.UTC(2024, 0, 5, 0, 30, 9))';
+const cldr48 = [
+  `${morning}.toLocaleString('es-ES', { timeZone: 'Europe/Madrid' })`,
+  `${morning}.toLocaleString('es-ES')`,
+  `${morning}.toLocaleTimeString('es-MX')`,
+  `${morning}.toLocaleTimeString('es-AR')`,
+  `new Intl.DateTimeFormat('es-ES', { timeStyle: 'short' }).format(${morning})`,
+  `new Intl.DateTimeFormat('es-ES', { timeStyle: 'full', timeZone: 'Europe/Madrid' }).format(${morning})`,
+  `new Intl.DateTimeFormat('it-IT', { hour: 'numeric' }).format(${morning})`,
+  `new Intl.DateTimeFormat('ru-RU', { hour: 'numeric' }).format(${morning})`,
+  `new Intl.DateTimeFormat('fr-FR', { hour: 'numeric' }).format(${morning})`,
+  `new Intl.DateTimeFormat('vi-VN', { hour: 'numeric', minute: 'numeric' }).format(${morning})`,
+  ...['de-DE', 'en-GB'].map((l) => `new Intl.DateTimeFormat('${l}', { hour: 'numeric', minute: '2-digit' }).format(${morning})`),
+  ...['de-DE', 'de-CH', 'tr-TR', 'it-IT'].map((l) => `new Intl.DateTimeFormat('${l}', { hour: 'numeric', hour12: true }).format(${morning})`),
+  `new Intl.DateTimeFormat('tr-TR', { hour: '2-digit', minute: '2-digit', hour12: true }).format(${morning})`,
+  `new Intl.DateTimeFormat('de-DE', { timeStyle: 'short', hour12: true }).format(${morning})`,
+  `new Intl.DateTimeFormat('de-DE', { hour: 'numeric', minute: 'numeric', hour12: true }).format(${midnight})`,
+  `new Intl.DateTimeFormat('de-DE', { hour: 'numeric', hour12: true }).resolvedOptions().hourCycle`,
+  `${midnight}.toLocaleTimeString('en-US', { hour12: false })`,
+  `new Intl.DateTimeFormat('en-US', { timeStyle: 'short', hour12: false }).format(${midnight})`,
+  `new Intl.DateTimeFormat('en-US', { hour: 'numeric', hour12: false }).resolvedOptions().hourCycle`,
+  `new Intl.DateTimeFormat('ja-JP', { hour: 'numeric', hour12: true }).format(${midnight})`,
+  ...['fr-FR', 'ja-JP', 'zh-CN', 'ko-KR', 'sv-SE', 'tr-TR', 'cs-CZ', 'fi-FI', 'fr-CA'].map((l) => `new Intl.DateTimeFormat('${l}', { timeZoneName: 'long' }).format(${morning})`),
+  `new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', timeZoneName: 'short' }).format(${morning})`,
+  `new Intl.DateTimeFormat('zh-CN', { timeStyle: 'long', timeZone: 'Asia/Kolkata' }).format(${morning})`,
+  `new Intl.DateTimeFormat('zh-CN', { dateStyle: 'short', timeStyle: 'long', timeZone: 'Asia/Kolkata' }).format(${morning})`,
+  `new Intl.DateTimeFormat('zh-CN', { hour: 'numeric', minute: 'numeric', timeZoneName: 'short', timeZone: 'Asia/Kolkata' }).format(${morning})`,
+  `new Intl.DateTimeFormat('pt-BR', { timeStyle: 'long', timeZone: 'Asia/Kolkata' }).format(${morning})`,
+  `new Intl.DateTimeFormat('vi-VN', { timeZoneName: 'short', timeZone: 'Asia/Kolkata' }).format(${morning})`,
+  `${morning}.toLocaleString('vi-VN', { timeZoneName: 'short', timeZone: 'Asia/Kolkata' })`,
+  ...['cs-CZ', 'fi-FI', 'sk-SK'].map((l) => `new Intl.DateTimeFormat('${l}', { weekday: 'short', month: 'short', day: 'numeric' }).format(${morning})`),
+  `new Intl.DateTimeFormat('cs-CZ', { year: 'numeric', month: 'short', day: 'numeric' }).format(${morning})`,
+  `new Intl.DateTimeFormat('cs-CZ', { year: 'numeric', month: 'short' }).format(${morning})`,
+  `new Intl.DateTimeFormat('pt-PT', { month: 'short', day: 'numeric' }).format(${morning})`,
+  `new Intl.DateTimeFormat('en-IN', { year: 'numeric', month: 'short', day: 'numeric' }).format(${morning})`,
+  `[0, 1, 0.5, 2].map((n) => new Intl.PluralRules('vi').select(n)).join(' ')`,
+  `new Intl.PluralRules('vi').resolvedOptions().pluralCategories.join(' ')`,
+  `[1, 3, 21].map((n) => new Intl.PluralRules('es', { type: 'ordinal' }).select(n)).join(' ')`,
+  `new Intl.PluralRules('ru').resolvedOptions().pluralCategories.join(' ')`,
+  ...['de-CH', 'en-US', 'fr-FR'].map((l) => `new Intl.NumberFormat('${l}', { style: 'currency', currency: 'CHF', currencyDisplay: 'narrowSymbol' }).format(5)`),
+  ...['fr-FR', 'es-ES', 'it-IT', 'pl-PL', 'sv-SE', 'nb-NO'].map((l) => `new Intl.NumberFormat('${l}', { style: 'currency', currency: 'JPY' }).format(5)`),
+  `new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'JPY' }).format(0)`,
+  `new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'USD' }).format(5)`,
+  `new Intl.NumberFormat('fi-FI', { style: 'currency', currency: 'AUD', currencyDisplay: 'narrowSymbol' }).format(5)`,
+  `new Intl.NumberFormat('en-ZA', { style: 'currency', currency: 'CHF' }).format(-5)`,
+  `new Intl.NumberFormat('de-CH', { style: 'currency', currency: 'CHF' }).format(-5)`,
+  `new Intl.NumberFormat('ar-EG', { style: 'percent' }).format(-0.256)`,
+];
 const extra = [
   ...twoDigit,
   // A currency with fraction digits of the program's own (ICU4X's currency formatter rounds to
@@ -250,6 +302,7 @@ const extra = [
   `new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short' }).format(d)`,
   `new Intl.DateTimeFormat('es-MX', { timeStyle: 'short' }).format(d)`,
   `new Intl.DateTimeFormat('ko-KR', { timeStyle: 'short' }).format(d)`,
+  ...cldr48,
 ];
 
 const expressions = [...locales.flatMap((l) => perLocale.map((f) => f(l))), ...extra];
@@ -262,13 +315,6 @@ const v8 = (expr) => {
     return `${e.name}: ${e.message}`;
   }
 };
-
-/** The tags of engine/src/intl/locale.rs's SUPPORTED list. */
-function supportedTags() {
-  const source = readFileSync(join(here, '../../src/intl/locale.rs'), 'utf8');
-  const list = source.slice(source.indexOf('pub(crate) const SUPPORTED'));
-  return list.slice(0, list.indexOf('];')).match(/"[^"]*"/g).map((t) => t.slice(1, -1));
-}
 
 const mode = process.argv[2];
 if (mode === 'write') {
@@ -287,59 +333,6 @@ if (mode === 'write') {
   });
   writeFileSync(goldenPath, JSON.stringify(table, null, 1) + '\n');
   console.log(`${table.length} entries (Node ${process.version}, ICU ${process.versions.icu}, CLDR ${process.versions.cldr})`);
-} else if (mode === 'ymd') {
-  // The rows of engine/src/intl/ymd.rs: CLDR's yMd pattern of each supported locale, read off
-  // V8's parts for a date of numbers.
-  const tags = supportedTags();
-  const day = new Date(Date.UTC(2025, 0, 5));
-  for (const tag of tags) {
-    const parts = new Intl.DateTimeFormat(tag, { timeZone: 'UTC', year: 'numeric', month: 'numeric', day: 'numeric', numberingSystem: 'latn', calendar: 'gregory' }).formatToParts(day);
-    const letters = { year: () => 'y', month: (v) => (v.length === 2 ? 'MM' : 'M'), day: (v) => (v.length === 2 ? 'dd' : 'd') };
-    const pattern = parts.map(({ type, value }) => letters[type]?.(value)
-      ?? (/[A-Za-z\u3000-\uffff]/.test(value) ? `'${value}'` : value)).join('');
-    console.log(`    ("${tag}", "${pattern.replace(/\u200f/g, '\\u{200f}')}"),`);
-  }
-} else if (mode === 'ymed') {
-  // The rows of engine/src/intl/ymd.rs's weekday table: CLDR's yMEd, yMEEEEd, MEd and MEEEEd
-  // patterns of each supported locale, read off V8's parts for a date of numbers with a weekday.
-  const tags = supportedTags();
-  const day = new Date(Date.UTC(2025, 0, 5));
-  for (const tag of tags) {
-    const patterns = [[true, 'short'], [true, 'long'], [false, 'short'], [false, 'long']].map(([year, weekday]) => {
-      const options = { timeZone: 'UTC', weekday, month: 'numeric', day: 'numeric', numberingSystem: 'latn', calendar: 'gregory' };
-      if (year) options.year = 'numeric';
-      const letters = {
-        weekday: () => (weekday === 'long' ? 'EEEE' : 'EEE'),
-        year: () => 'y',
-        month: (v) => (v.length === 2 ? 'MM' : 'M'),
-        day: (v) => (v.length === 2 ? 'dd' : 'd'),
-      };
-      const parts = new Intl.DateTimeFormat(tag, options).formatToParts(day);
-      const pattern = parts.map(({ type, value }) => letters[type]?.(value)
-        ?? (/[A-Za-z\u00c0-\uffff]/.test(value) ? `'${value}'` : value)).join('');
-      return `"${pattern.replace(/\u200f/g, '\\u{200f}')}"`;
-    });
-    console.log(`    ("${tag}", [${patterns.join(', ')}]),`);
-  }
-} else if (mode === 'styles') {
-  // The rows of engine/src/intl/styles.rs: CLDR's dateFormats pattern of a locale and dateStyle,
-  // read off V8's parts, for each `locale:style` given (those where ICU4X's data differs).
-  const day = new Date(Date.UTC(2025, 0, 5));
-  for (const arg of process.argv.slice(3)) {
-    const [tag, style] = arg.split(':');
-    const names = (month) => new Intl.DateTimeFormat(tag, { timeZone: 'UTC', month, day: 'numeric', numberingSystem: 'latn' }).formatToParts(day).find((p) => p.type === 'month')?.value;
-    const parts = new Intl.DateTimeFormat(tag, { timeZone: 'UTC', dateStyle: style, numberingSystem: 'latn' }).formatToParts(day);
-    const letters = {
-      weekday: () => 'EEEE',
-      era: () => 'G',
-      year: (v) => (v.length === 2 ? 'yy' : 'y'),
-      month: (v) => (/^\d+$/.test(v) ? (v.length === 2 ? 'MM' : 'M') : v === names('long') ? 'MMMM' : 'MMM'),
-      day: (v) => (v.length === 2 ? 'dd' : 'd'),
-    };
-    const pattern = parts.map(({ type, value }) => letters[type]?.(value)
-      ?? (/[A-Za-z\u00c0-\uffff]/.test(value) ? `'${value}'` : value)).join('');
-    console.log(`    ("${tag}", "${style}", "${pattern.replace(/\u200f/g, '\\u{200f}')}"),`);
-  }
 } else if (mode === 'compare') {
   const ptc = process.argv[3];
   const table = JSON.parse(readFileSync(goldenPath, 'utf8'));
@@ -365,6 +358,6 @@ if (mode === 'write') {
   });
   console.log(`${differ} of ${table.length} differ from V8`);
 } else {
-  console.error('usage: golden.mjs write | compare <ptc binary> | ymd | ymed | styles <locale:style>...');
+  console.error('usage: golden.mjs write | compare <ptc binary>');
   process.exit(2);
 }
