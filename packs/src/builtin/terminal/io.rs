@@ -13,7 +13,7 @@ use super::settle::{settle, waiting_for_input, Until, Wait, SILENCE};
 use super::{text, InUse, Terminal};
 use crate::builtin::background::Background;
 use crate::builtin::background::Caller;
-use crate::builtin::data_caps::{thousands, PROGRAM_MAX_ENTRIES};
+use crate::builtin::data_caps::PROGRAM_MAX_ENTRIES;
 use crate::builtin::shared;
 use crate::builtin::tasks::{new_id, spawn_on_host, Control, Resource, Status, Task, TaskKind};
 use ptc::ToolDefinition;
@@ -245,11 +245,8 @@ pub(crate) fn read_tool(bg: Background) -> ToolDefinition {
                 )
                 .optional(
                     "count",
-                    ValueSpec::number().describe(&format!(
-                        "Newest lines to return (default 500, at most 2,000; in a program \
-                             both {}).",
-                        thousands(PROGRAM_MAX_ENTRIES as u64)
-                    )),
+                    ValueSpec::number()
+                        .describe("Requested line count (default 500; backend caps apply)."),
                 )
                 .optional(
                     "wait",
