@@ -23,6 +23,7 @@ use serde_json::json;
 use super::beneath::Access;
 use super::diff::{self, Hunk};
 use super::shared::{self, arg_str, blocking, invalid_args, location};
+use super::text_encoding;
 use super::workspace::Workspace;
 use ptc::presentation::{FileDiff, ToolCallView, ToolResultView};
 use ptc::ContentBlock;
@@ -170,7 +171,7 @@ fn edit(ws: &Workspace, args: Args) -> Result<Output, ToolError> {
     shared::check_size(bytes.len() as u64, MAX_FILE_BYTES, shown, "edit", hint)?;
     let probe = &bytes[..bytes.len().min(shared::BINARY_PROBE)];
     if shared::looks_binary(probe) {
-        return Err(ToolError::new(shared::binary_refusal(shown, probe, "edit")));
+        return Err(ToolError::new(text_encoding::refusal(shown, probe, "edit")));
     }
     let old = String::from_utf8(bytes).map_err(|e| {
         ToolError::new(format!(

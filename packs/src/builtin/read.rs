@@ -325,7 +325,7 @@ fn read(
     let whole = (probe.len() as u64) < shared::BINARY_PROBE as u64;
     let decoded = match text_encoding::of(&probe, whole) {
         TextEncoding::Binary => {
-            return Err(ToolError::new(shared::binary_refusal(
+            return Err(ToolError::new(text_encoding::refusal(
                 shown, &probe, "read",
             )))
         }

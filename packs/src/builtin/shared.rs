@@ -181,25 +181,6 @@ pub(crate) fn looks_binary(probe: &[u8]) -> bool {
     probe.contains(&0)
 }
 
-/// Why `tool` refuses the file `shown` whose first bytes are `probe` when they look binary
-/// ([`looks_binary`]): text in UTF-16 (a byte order mark, then NUL bytes in every other
-/// place of ASCII text) is named as such, with how to convert it; anything else is binary.
-pub(crate) fn binary_refusal(shown: &str, probe: &[u8], tool: &str) -> String {
-    let utf16 = match probe {
-        [0xFF, 0xFE, ..] => Some("UTF-16LE"),
-        [0xFE, 0xFF, ..] => Some("UTF-16BE"),
-        _ => None,
-    };
-    match utf16 {
-        Some(encoding) => format!(
-            "`{shown}` is {encoding} text (it starts with that byte order mark); {tool} works on \
-             UTF-8 text. Convert it first (bash: iconv -f UTF-16 -t UTF-8 '{shown}' > NEW); \
-             grep searches it as it is."
-        ),
-        None => format!("`{shown}` is a binary file; {tool} works on text files only."),
-    }
-}
-
 /// `text` cut to at most `max` characters, with a marker saying how long it was.
 pub(crate) fn cap_chars(text: &str, max: usize) -> String {
     cap_line(text, max, 0)

@@ -48,6 +48,21 @@ pub(crate) fn conversion(encoding: &'static Encoding, file: &str) -> String {
     format!("iconv -f {} -t utf-8 '{file}' > NEW", encoding.name())
 }
 
+/// Why `tool` refuses the file `shown` whose first bytes `probe` look binary
+/// ([`shared::looks_binary`]): text in another encoding (UTF-16, by its byte order mark) is
+/// named as such, with how to convert it; anything else is binary.
+pub(crate) fn refusal(shown: &str, probe: &[u8], tool: &str) -> String {
+    match of(probe, false) {
+        TextEncoding::Other(encoding) => format!(
+            "`{shown}` is {} text (it starts with that byte order mark); {tool} works on UTF-8 \
+             text. Convert it first (bash: {}); grep searches it as it is.",
+            encoding.name(),
+            conversion(encoding, shown)
+        ),
+        _ => format!("`{shown}` is a binary file; {tool} works on text files only."),
+    }
+}
+
 /// A reader of text as UTF-8: `inner`'s bytes as they are, or decoded from an encoding.
 pub(crate) struct Decoded<R> {
     inner: R,
