@@ -6,7 +6,7 @@
 # plain)) and the cost per run (trivial sqlite - trivial plain); then the medians.
 #
 #   cargo bench -p ptc-cli --bench journal --no-run
-#   benches/journal_rounds.sh [ROUNDS] [WORKLOAD: look_1000 | read_200 | write_100 | effect_100]
+#   benches/journal_rounds.sh [ROUNDS] [WORKLOAD: look_1000 | read_200 | write_100 | edit_100 | effect_100]
 set -euo pipefail
 rounds=${1:-8}
 workload=${2:-look_1000}

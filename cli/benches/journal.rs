@@ -3,7 +3,7 @@
 //! written in one transaction), 1000 sub-calls of a tool that changes nothing (journaled
 //! lazily, written at the end), and 100 sub-calls of one that may change something (each
 //! written through before it runs and as it settles); 200 sub-calls of the builtin `read`
-//! of a small file and 100 of the builtin `write` of one: what real tools cost with and
+//! of a small file, 100 of the builtin `write` of one and 100 of the builtin `edit` of one: what real tools cost with and
 //! without.
 //!
 //! The same programs journaled in memory show what recording costs before any store.
@@ -52,6 +52,9 @@ const LOOK_1000: &str =
 const EFFECT_100: &str =
     "let n = 0\nfor (let i = 0; i < 100; i++) n += (await tools.effect({})).n\nreturn n";
 const WRITE_100: &str = "for (let i = 0; i < 100; i++) await tools.write({ file_path: \"out.txt\", content: `line ${i}\\n` })\nreturn 100";
+/// The builtin `edit` (not idempotent: the same edit twice fails the second time), turning
+/// one word of a small file back and forth: a real tool journaled before it runs.
+const EDIT_100: &str = "for (let i = 0; i < 100; i++) {\n  const [from, to] = i % 2 ? [\"beta\", \"alpha\"] : [\"alpha\", \"beta\"]\n  await tools.edit({ file_path: \"edited.txt\", old_string: `word ${from}`, new_string: `word ${to}` })\n}\nreturn 100";
 const READ_200: &str = "let n = 0\nfor (let i = 0; i < 200; i++) n += (await tools.read({ file_path: \"notes.txt\" })).lines.length\nreturn n";
 
 fn bench(c: &mut Criterion) {
@@ -66,7 +69,12 @@ fn bench(c: &mut Criterion) {
     let notes: String = (1..=20)
         .map(|i| format!("line {i} of the notes\n"))
         .collect();
-    std::fs::write(root.path().join("notes.txt"), notes).unwrap();
+    std::fs::write(root.path().join("notes.txt"), &notes).unwrap();
+    std::fs::write(
+        root.path().join("edited.txt"),
+        format!("{notes}word alpha\n"),
+    )
+    .unwrap();
     let plain = registry(None, root.path());
     let journaled = registry(Some(Journaling::new(store, true)), root.path());
     // What recording costs before any store.
@@ -84,6 +92,7 @@ fn bench(c: &mut Criterion) {
         ("effect_100", EFFECT_100),
         ("read_200", READ_200),
         ("write_100", WRITE_100),
+        ("edit_100", EDIT_100),
     ] {
         for (kind, registry) in [
             ("plain", &plain),

@@ -20,7 +20,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::beneath::Access;
 use super::data_caps::{entries_note, PROGRAM_MAX_ENTRIES};
-use super::path_glob::{no_match_hint, path_glob};
+use super::path_glob::{literal_folder, no_match_note, path_glob};
 use super::shared::{self, arg_str, blocking, invalid_args, PolicyFilter};
 use super::walk::{self, WalkLimits};
 use super::workspace::Workspace;
@@ -49,7 +49,7 @@ fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output) {
         let what = "pattern or path";
         notes.push(entries_note("paths", out.offset, kept, out.total, what));
     }
-    notes.extend(walk::left_out(out.denied, out.deep));
+    notes.extend(out.left.notes());
     if !notes.is_empty() {
         ctx.cut_short(notes.join("; "));
     }
@@ -71,14 +71,14 @@ struct Output {
     offset: u64,
     #[serde(skip_serializing_if = "shared::is_zero")]
     hidden: u64,
-    #[serde(skip_serializing_if = "shared::is_zero")]
-    denied: u64,
-    #[serde(skip_serializing_if = "walk::is_false")]
-    deep: bool,
+    /// What the walk left out.
+    #[serde(flatten)]
+    left: walk::LeftOut,
 }
 
 /// The `glob` tool.
 pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
+    let shown = ws.clone();
     let builder = ToolDefinition::builder("glob")
         .path_arguments(ws.path_arguments(&[("path", Some("."))]))
         .description(
@@ -135,18 +135,21 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
             };
             async move {
                 let asked = (args.pattern.clone(), args.path.clone());
-                let out = blocking(move || glob(&ws, args, &signal, &filter, cap)).await?;
+                let searched = ws.clone();
+                let out = blocking(move || glob(&searched, args, &signal, &filter, cap)).await?;
                 if ctx.in_program() {
                     note_program_cuts(&ctx, &out);
                     let (pattern, path) = (&asked.0, asked.1.as_deref().unwrap_or("."));
-                    if let Some(hint) = no_match_hint(pattern, path).filter(|_| out.total == 0) {
-                        ctx.note(hint);
+                    if out.total == 0 {
+                        if let Some(hint) = no_match_note(&ws, pattern, path) {
+                            ctx.note(hint);
+                        }
                     }
                 }
                 Ok(out)
             }
         })
-        .render(|args, value| {
+        .render(move |args, value| {
             let paths = value["paths"].as_array().map(Vec::as_slice).unwrap_or_default();
             let total = value["total"].as_u64().unwrap_or(0);
             let pattern = arg_str(args, "pattern").unwrap_or_default();
@@ -154,7 +157,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
             if paths.is_empty() {
                 text.push_str(&format!("No files match `{pattern}`."));
                 let path = arg_str(args, "path").unwrap_or(".");
-                if let Some(hint) = no_match_hint(pattern, path) {
+                if let Some(hint) = no_match_note(&shown, pattern, path) {
                     text.push_str(&format!(" [{hint}]"));
                 }
             }
@@ -214,11 +217,11 @@ fn glob(
     }
     let overrides = path_glob(&dir.path, &args.pattern, "pattern")?;
     let found: Mutex<Vec<(SystemTime, PathBuf)>> = Mutex::new(Vec::new());
-    let limits = WalkLimits::new(ws);
+    let folder = literal_folder(&dir.path, &args.pattern).map(|f| dir.path.join(f));
+    let limits = WalkLimits::new(ws).within(folder);
     let mut walk = WalkBuilder::new(&dir.path);
     limits.apply(&mut walk, |entry| !is_vcs_dir(entry));
     walk.standard_filters(false)
-        .follow_links(false)
         .overrides(overrides)
         .threads(super::walk_threads())
         .build_parallel()
@@ -268,7 +271,6 @@ fn glob(
         truncated: total > end,
         offset,
         hidden: filter.hidden(),
-        denied: limits.denied(),
-        deep: limits.deep(),
+        left: limits.left_out(ws),
     })
 }

@@ -14,6 +14,7 @@ use ignore::overrides::{Override, OverrideBuilder};
 use ptc::ToolError;
 
 use super::shared::invalid_args;
+use super::workspace::Workspace;
 
 /// The override matching `pattern` (the argument `what`) under `dir`.
 pub(crate) fn path_glob(dir: &Path, pattern: &str, what: &str) -> Result<Override, ToolError> {
@@ -83,10 +84,56 @@ fn anchored<'a>(dir: &Path, pattern: &'a str) -> Cow<'a, str> {
     }
 }
 
+/// The folder a glob is anchored in below `dir`: its leading components before any wildcard,
+/// once anchored as [`path_glob`] anchors it (`src/lib` of `src/lib/**/*.ts`); `None` for a
+/// glob that matches at any depth or starts with a wildcard, or one that would leave `dir`.
+pub(crate) fn literal_folder(dir: &Path, pattern: &str) -> Option<String> {
+    let anchored = anchored(dir, pattern);
+    let rest = anchored.trim_start_matches('/');
+    let mut parts: Vec<&str> = rest.split('/').collect();
+    parts.pop();
+    let literal: Vec<&str> = parts
+        .into_iter()
+        .take_while(|part| !part.contains(['*', '?', '[', '{', '\\']))
+        .collect();
+    if literal.is_empty() || literal.iter().any(|part| matches!(*part, "" | "." | "..")) {
+        return None;
+    }
+    Some(literal.join("/"))
+}
+
+/// The folder a glob is anchored in ([`literal_folder`]) when it does not exist under `dir`
+/// (`srcx/**/*.ts` with no `srcx`): nothing could match.
+fn missing_folder(dir: &Path, pattern: &str) -> Option<String> {
+    let folder = literal_folder(dir, pattern)?;
+    match std::fs::symlink_metadata(dir.join(&folder)) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(folder),
+        _ => None,
+    }
+}
+
+/// What a glob that matched no file under `path` in `ws` may have meant: one of the
+/// shapes of [`no_match_hint`], else that the folder it is anchored in is not there
+/// ([`missing_folder`]).
+pub(crate) fn no_match_note(ws: &Workspace, pattern: &str, path: &str) -> Option<String> {
+    if let Some(hint) = no_match_hint(pattern, path) {
+        return Some(hint);
+    }
+    let dir = ws.resolve(path, "path").ok()?.path;
+    let folder = missing_folder(&dir, pattern)?;
+    let anywhere = match pattern.starts_with(['/', '.']) {
+        false => format!(": `**/{pattern}` matches it at any depth"),
+        true => String::new(),
+    };
+    Some(format!(
+        "`{pattern}` is anchored at `{path}`, which has no folder `{folder}`{anywhere}"
+    ))
+}
+
 /// What a glob that matched no file under `path` may have meant, for a note: the shapes that
 /// match nothing as written (a folder, a bare extension, the searched folder written into the
 /// glob again). `None` for any other glob: it matched nothing because nothing is there.
-pub(crate) fn no_match_hint(pattern: &str, path: &str) -> Option<String> {
+fn no_match_hint(pattern: &str, path: &str) -> Option<String> {
     let wildcard = pattern.contains(['*', '?', '[', '{']);
     if let Some(folder) = pattern.strip_suffix('/').filter(|f| !f.is_empty()) {
         return Some(format!(
@@ -127,7 +174,31 @@ pub(crate) fn no_match_hint(pattern: &str, path: &str) -> Option<String> {
 mod tests {
     use std::path::Path;
 
-    use super::{anchored, listed, no_match_hint};
+    use super::{anchored, listed, missing_folder, no_match_hint};
+
+    #[test]
+    fn a_glob_anchored_in_a_folder_that_does_not_exist_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("src/lib")).unwrap();
+        let missing = |pattern| missing_folder(dir.path(), pattern);
+        assert_eq!(missing("srcx/**/*.ts").as_deref(), Some("srcx"));
+        assert_eq!(missing("./src/libx/*.ts").as_deref(), Some("src/libx"));
+        assert_eq!(
+            missing("src/lib/deep/x.ts").as_deref(),
+            Some("src/lib/deep")
+        );
+        // The folder is there, or nothing before a wildcard names one, or it would leave.
+        for pattern in [
+            "src/**/*.ts",
+            "src/lib/*.ts",
+            "*.ts",
+            "**/x/*.ts",
+            "s*/a/*.ts",
+            "../x/*.ts",
+        ] {
+            assert_eq!(missing(pattern), None, "{pattern}");
+        }
+    }
 
     #[test]
     fn a_glob_that_matched_nothing_as_written_gets_what_it_may_have_meant() {

@@ -305,3 +305,66 @@ async fn a_glob_that_matches_nothing_as_written_says_what_it_may_have_meant() {
         .await;
     assert_eq!(none.note(), None);
 }
+
+#[tokio::test]
+async fn a_glob_anchored_in_a_folder_that_is_not_there_says_so() {
+    let f = Fixture::new();
+    f.file("pkg/src/tests/test_a.py", "x\n");
+    let out = f
+        .call_in_program("run-1", 1, "glob", json!({"pattern": "tests/**/*.py"}))
+        .await;
+    assert_eq!(out.value()["total"], 0);
+    let said = "`tests/**/*.py` is anchored at `.`, which has no folder `tests`: \
+                `**/tests/**/*.py` matches it at any depth";
+    assert_eq!(out.note(), Some(said));
+    let native = f.call("glob", json!({"pattern": "tests/**/*.py"})).await;
+    assert_eq!(
+        native.text(),
+        format!("No files match `tests/**/*.py`. [{said}]")
+    );
+    // The folder is there: nothing matched because nothing is there, unsaid.
+    let there = f
+        .call_in_program("run-1", 2, "glob", json!({"pattern": "pkg/**/*.rs"}))
+        .await;
+    assert_eq!(there.note(), None);
+}
+
+#[tokio::test]
+async fn links_a_glob_does_not_follow_are_counted_and_the_first_named() {
+    let f = Fixture::new();
+    f.file("packages/minimist/index.js", "x\n");
+    f.file("src/main.ts", "x\n");
+    f.symlink("node_modules/minimist", f.root.join("packages/minimist"));
+    f.symlink("node_modules/outside", &f.outside);
+    let out = f
+        .call_in_program(
+            "run-1",
+            1,
+            "glob",
+            json!({"pattern": "node_modules/*/index.js"}),
+        )
+        .await;
+    assert_eq!(out.value()["paths"], json!([]));
+    assert_eq!(out.value()["links"], 2);
+    assert_eq!(
+        out.cut_short(),
+        Some(
+            "2 symbolic link(s) not followed (first: `node_modules/minimist`): to search what \
+             one leads to, pass it as `path` (it must stay inside the workspace)"
+        )
+    );
+    let native = f
+        .call("glob", json!({"pattern": "node_modules/*/index.js"}))
+        .await;
+    assert!(
+        native.text().contains("[2 symbolic link(s) not followed"),
+        "{}",
+        native.text()
+    );
+    // A glob anchored elsewhere does not count links it could not have matched through.
+    let elsewhere = f
+        .call_in_program("run-1", 2, "glob", json!({"pattern": "src/**/*.ts"}))
+        .await;
+    assert_eq!(elsewhere.value()["paths"], json!(["src/main.ts"]));
+    assert_eq!(elsewhere.cut_short(), None);
+}

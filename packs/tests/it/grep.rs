@@ -626,6 +626,53 @@ async fn a_search_whose_include_matches_nothing_as_written_says_what_it_may_have
 }
 
 #[tokio::test]
+async fn an_include_anchored_in_a_folder_that_is_not_there_is_named_before_the_pattern() {
+    let f = Fixture::new();
+    f.file("flask/tests/test_app.py", "    assert app\n");
+    // `\s*` at the start could not be why nothing matched: the include is.
+    let asked = json!({"pattern": "^\\s*assert\\b", "include": "tests/**/*.py"});
+    let out = f.call_in_program("run-1", 1, "grep", asked).await;
+    assert_eq!(out.value()["total"], 0);
+    assert_eq!(
+        out.note(),
+        Some(
+            "`include` may have matched no file: `tests/**/*.py` is anchored at `.`, which has \
+             no folder `tests`: `**/tests/**/*.py` matches it at any depth"
+        )
+    );
+    let anywhere = json!({"pattern": "^\\s*assert\\b", "include": "**/tests/**/*.py"});
+    let found = f.call_in_program("run-1", 2, "grep", anywhere).await;
+    assert_eq!(found.value()["total"], 1);
+    assert_eq!(found.note(), None);
+}
+
+#[tokio::test]
+async fn links_a_search_does_not_follow_are_counted_and_the_first_named() {
+    let f = Fixture::new();
+    f.file("packages/minimist/index.js", "module.exports = parse\n");
+    f.symlink("node_modules/minimist", f.root.join("packages/minimist"));
+    let out = f
+        .call_in_program(
+            "run-1",
+            1,
+            "grep",
+            json!({"pattern": "exports", "path": "node_modules"}),
+        )
+        .await;
+    assert_eq!(out.value()["total"], 0);
+    assert_eq!(out.value()["links"], 1);
+    assert_eq!(
+        out.cut_short(),
+        Some(
+            "1 symbolic link(s) not followed (first: `node_modules/minimist`): to search what \
+             one leads to, pass it as `path` (it must stay inside the workspace)"
+        )
+    );
+    let named = json!({"pattern": "exports", "path": "node_modules/minimist"});
+    assert_eq!(f.call("grep", named).await.value()["total"], 1);
+}
+
+#[tokio::test]
 async fn a_pattern_written_to_match_across_lines_says_grep_matches_one_line_at_a_time() {
     let f = Fixture::new();
     f.file(

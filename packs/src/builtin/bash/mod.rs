@@ -261,10 +261,8 @@ pub(crate) fn tool(bg: Background) -> ToolDefinition {
         )
         .output(
             ValueSpec::object(false)
-                .property(
-                    "exit_code",
-                    ValueSpec::integer().describe("Absent if a signal ended it."),
-                )
+                // Absent when a signal ended it (`signal` says which).
+                .property("exit_code", ValueSpec::integer())
                 .property("signal", ValueSpec::string())
                 .required_property(
                     "stdout",

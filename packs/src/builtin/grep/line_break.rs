@@ -29,7 +29,9 @@ pub(super) fn line_break_note(pattern: &str, found: bool) -> Option<String> {
 }
 
 /// The most a class of `pattern` reaches a line break (`None`: no class does, or the pattern
-/// does not parse).
+/// does not parse). A class other than one of everything that starts or ends the pattern
+/// (`^\\s*assert`, `;\\s*$`) is not counted: a line break there would only widen a match
+/// that is found on its line anyway.
 fn reach(pattern: &str) -> Option<Reach> {
     let hir = regex_syntax::ParserBuilder::new()
         .multi_line(true)
@@ -37,11 +39,12 @@ fn reach(pattern: &str) -> Option<Reach> {
         .parse(pattern)
         .ok()?;
     let mut most = None;
-    visit(&hir, &mut most);
+    visit(&hir, true, &mut most);
     most
 }
 
-fn visit(hir: &Hir, most: &mut Option<Reach>) {
+/// Visit `hir`; `edge`: it starts or ends the pattern, with nothing but anchors beyond it.
+fn visit(hir: &Hir, edge: bool, most: &mut Option<Reach>) {
     match hir.kind() {
         HirKind::Class(class) => {
             let (breaks, all) = match class {
@@ -60,15 +63,23 @@ fn visit(hir: &Hir, most: &mut Option<Reach>) {
                         && (c.ranges()[0].start(), c.ranges()[0].end()) == (0, 255),
                 ),
             };
-            if breaks {
-                let reach = if all { Reach::Anything } else { Reach::InClass };
-                *most = (*most).max(Some(reach));
+            match (breaks, all) {
+                (true, true) => *most = Some(Reach::Anything),
+                (true, false) if !edge => *most = (*most).max(Some(Reach::InClass)),
+                _ => {}
             }
         }
-        HirKind::Repetition(r) => visit(&r.sub, most),
-        HirKind::Capture(c) => visit(&c.sub, most),
-        HirKind::Concat(subs) | HirKind::Alternation(subs) => {
-            subs.iter().for_each(|sub| visit(sub, most));
+        HirKind::Repetition(r) => visit(&r.sub, edge, most),
+        HirKind::Capture(c) => visit(&c.sub, edge, most),
+        HirKind::Alternation(subs) => subs.iter().for_each(|sub| visit(sub, edge, most)),
+        HirKind::Concat(subs) => {
+            let consuming = |sub: &Hir| !matches!(sub.kind(), HirKind::Look(_) | HirKind::Empty);
+            let first = subs.iter().position(consuming);
+            let last = subs.iter().rposition(consuming);
+            for (at, sub) in subs.iter().enumerate() {
+                let end = Some(at) == first || Some(at) == last;
+                visit(sub, edge && end, most);
+            }
         }
         HirKind::Empty | HirKind::Literal(_) | HirKind::Look(_) => {}
     }
@@ -83,8 +94,12 @@ mod tests {
         for pattern in ["a[\\s\\S]*?b", "(?s)a.*b", "x(?:[\\w\\W]+)"] {
             assert_eq!(reach(pattern), Some(Reach::Anything), "{pattern}");
         }
-        for pattern in ["def\\s+main", "\"[^\"]*\"", "a(b|\\s)"] {
+        for pattern in ["def\\s+main", "\"[^\"]*\"", "a(b|\\s)c"] {
             assert_eq!(reach(pattern), Some(Reach::InClass), "{pattern}");
+        }
+        // At the pattern's edges a line break would only widen a match found anyway.
+        for pattern in ["^\\s*assert\\b", "return;\\s*$", "\\s+$", "(?:^|x)[^a]"] {
+            assert_eq!(reach(pattern), None, "{pattern}");
         }
         for pattern in ["a.*b", "[a-z]+", "\\w+\\d", "[ \\t]+", "(unclosed"] {
             assert_eq!(reach(pattern), None, "{pattern}");

@@ -42,7 +42,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::beneath::Access;
 use super::data_caps::{entries_note, thousands, PROGRAM_MAX_ENTRIES, PROGRAM_MAX_LINE_CHARS};
-use super::path_glob::{no_match_hint, path_glob};
+use super::path_glob::{literal_folder, no_match_note, path_glob};
 use super::shared::{self, arg_str, blocking, invalid_args, PolicyFilter};
 use super::walk::{self, WalkLimits};
 use super::workspace::Workspace;
@@ -108,10 +108,9 @@ struct Output {
     skipped: u64,
     #[serde(skip_serializing_if = "shared::is_zero")]
     hidden: u64,
-    #[serde(skip_serializing_if = "shared::is_zero")]
-    denied: u64,
-    #[serde(skip_serializing_if = "walk::is_false")]
-    deep: bool,
+    /// What the walk left out.
+    #[serde(flatten)]
+    left: walk::LeftOut,
     /// Files an ignore file left out of a search that found nothing (counted only then).
     #[serde(skip_serializing_if = "shared::is_zero")]
     ignored: u64,
@@ -135,6 +134,7 @@ struct Output {
 
 /// The `grep` tool.
 pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
+    let shown = ws.clone();
     let pages = Arc::new(pages::Pages::default());
     let builder = ToolDefinition::builder("grep")
         .path_arguments(ws.path_arguments(&[("path", Some("."))]))
@@ -224,10 +224,14 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                     args.path.clone(),
                     args.include.clone(),
                 );
-                let out = blocking(move || grep(&ws, args, &signal, &filter, caps)).await?;
+                let searched = ws.clone();
+                let out = blocking(move || grep(&searched, args, &signal, &filter, caps)).await?;
                 if ctx.in_program() {
                     let asked = (search.2.as_deref(), search.1.as_deref());
-                    let include = include_note(asked.0, asked.1).filter(|_| out.total == 0);
+                    let include = match out.total {
+                        0 => include_note(&ws, asked.0, asked.1),
+                        _ => None,
+                    };
                     let end = out.offset + out.matches.len() as u64;
                     let shifted = pages.page(
                         ctx.execution().root_call_id(),
@@ -240,7 +244,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 Ok(out)
             }
         })
-        .render(|args, value| vec![ContentBlock::text(render(args, value))])
+        .render(move |args, value| vec![ContentBlock::text(render(&shown, args, value))])
         .presentation_meta(|_, value| {
             Some(json!({
                 "total": value["total"],
@@ -271,7 +275,7 @@ fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output, noted: impl Iterat
             out.skipped
         ));
     }
-    notes.extend(walk::left_out(out.denied, out.deep));
+    notes.extend(out.left.notes());
     if out.cut_lines > 0 {
         notes.push(format!(
             "{} matching line(s) cut at {} characters (read the file for the whole line)",
@@ -313,9 +317,9 @@ fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output, noted: impl Iterat
 }
 
 /// Why a search that found nothing may have searched no file: an `include` of a shape that
-/// matches nothing as written under `path`.
-fn include_note(include: Option<&str>, path: Option<&str>) -> Option<String> {
-    let hint = no_match_hint(include?, path.unwrap_or("."))?;
+/// matches nothing as written under `path`, or anchored in a folder that is not there.
+fn include_note(ws: &Workspace, include: Option<&str>, path: Option<&str>) -> Option<String> {
+    let hint = no_match_note(ws, include?, path.unwrap_or("."))?;
     Some(format!("`include` may have matched no file: {hint}"))
 }
 
@@ -571,7 +575,9 @@ fn grep(
         keep: skip.saturating_add(caps.matches),
         ..Collected::default()
     });
-    let limits = WalkLimits::new(ws);
+    let include = args.include.as_deref();
+    let folder = include.and_then(|i| literal_folder(&target.path, i));
+    let limits = WalkLimits::new(ws).within(folder.map(|f| target.path.join(f)));
     let mut ignored = 0;
     if target.path.is_file() {
         let raw = args.path.as_deref().unwrap_or(".");
@@ -591,7 +597,6 @@ fn grep(
         // A folder an ignore file excludes (or one inside it), named as `path`: the caller
         // asked for it by name, so all of it is searched.
         let named_ignored = is_ignored(&target.path, ws.root());
-        let include = args.include.as_deref();
         let walk = search_walk(&target.path, include, &limits, !named_ignored)?;
         let searched = AtomicU64::new(0);
         walk.build_parallel().run(|| {
@@ -676,8 +681,7 @@ fn grep(
         files: out.files,
         skipped: out.skipped,
         hidden: filter.hidden(),
-        denied: limits.denied(),
-        deep: limits.deep(),
+        left: limits.left_out(ws),
         ignored,
         path: args.path.unwrap_or_else(|| ".".to_string()),
         delimited: pattern_note(&args.pattern, out.total > 0),
@@ -754,8 +758,7 @@ fn search_walk(
     };
     // A .gitignore counts outside a git repository too (rg's `--no-require-git`): the
     // description says .gitignored files are left out, and a workspace is often a copy.
-    walk.follow_links(false)
-        .hidden(false)
+    walk.hidden(false)
         .require_git(false)
         .threads(super::walk_threads());
     limits.apply(&mut walk, |entry| !super::glob::is_vcs_dir(entry));
@@ -840,7 +843,7 @@ fn grouped(value: &Value) -> Value {
 }
 
 /// `path:line:text` lines, a blank line between files, a header and a cap note.
-fn render(args: &Value, value: &Value) -> String {
+fn render(ws: &Workspace, args: &Value, value: &Value) -> String {
     let total = value["total"].as_u64().unwrap_or(0);
     let files = value["files"].as_u64().unwrap_or(0);
     if total == 0 {
@@ -854,7 +857,7 @@ fn render(args: &Value, value: &Value) -> String {
         let delimited = pattern_note(arg_str(args, "pattern").unwrap_or_default(), false)
             .map(|note| format!("[{note}]\n"))
             .unwrap_or_default();
-        let include = include_note(arg_str(args, "include"), arg_str(args, "path"))
+        let include = include_note(ws, arg_str(args, "include"), arg_str(args, "path"))
             .map(|note| format!("[{note}]\n"))
             .unwrap_or_default();
         return format!(
