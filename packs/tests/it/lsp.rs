@@ -372,6 +372,40 @@ async fn pyright_goes_to_a_definition_in_another_module_and_reports_a_bad_argume
     );
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pyright_finds_references_in_the_tests_of_a_project_below_the_workspace_root() {
+    // A package unpacked into the workspace: `src` layout, tests beside it importing it by
+    // name. Started at the workspace root, pyright resolves those imports only when told the
+    // project's `src` is an import root.
+    let f = Fixture::with_context(|ctx| ctx.lsp = servers());
+    f.file("pkg-1.0/pyproject.toml", "[project]\nname = \"pkg\"\n");
+    f.file("pkg-1.0/src/pkg/__init__.py", "");
+    f.file(
+        "pkg-1.0/src/pkg/utils.py",
+        "def canonical(name: str) -> str:\n    return name.lower()\n",
+    );
+    f.file(
+        "pkg-1.0/tests/test_utils.py",
+        "from pkg.utils import canonical\n\n\ndef test_it():\n    assert canonical(\"A\") == \"a\"\n",
+    );
+    let v = lsp(
+        &f,
+        json!({"operation": "findReferences", "file_path": "pkg-1.0/src/pkg/utils.py", "line": 1, "character": 5}),
+    )
+    .await;
+    let mut found = places(&v, "locations");
+    found.sort();
+    assert_eq!(
+        found,
+        vec![
+            ("pkg-1.0/src/pkg/utils.py".into(), 1, 5),
+            ("pkg-1.0/tests/test_utils.py".into(), 1, 23),
+            ("pkg-1.0/tests/test_utils.py".into(), 5, 12),
+        ],
+        "{v}"
+    );
+}
+
 /// Processes whose working directory is under `root` (the servers and what they started).
 fn processes_in(root: &Path) -> Vec<i32> {
     let mut found = Vec::new();

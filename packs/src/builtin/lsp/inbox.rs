@@ -13,6 +13,8 @@ use lsp_types::{
 use serde_json::{json, Value};
 use tokio::sync::watch;
 
+use super::projects;
+
 /// The diagnostics last published for one document.
 #[derive(Debug, Clone)]
 pub(crate) struct Published {
@@ -168,7 +170,9 @@ fn token_key(token: NumberOrString) -> String {
     }
 }
 
-/// The result for a request the server sent (`Err`: method not found).
+/// The result for a request the server sent (pyright asks `workspace/configuration` for
+/// `python` and `python.analysis`: it is told where the workspace's Python projects keep
+/// their packages, [`projects::import_roots`]) (`Err`: method not found).
 pub(crate) fn answer(method: &str, params: &Value, root: &Url) -> Result<Value, ()> {
     match method {
         // Progress tokens, capability registrations, refresh requests: accepted.
@@ -179,10 +183,24 @@ pub(crate) fn answer(method: &str, params: &Value, root: &Url) -> Result<Value, 
         | "workspace/semanticTokens/refresh"
         | "workspace/inlayHint/refresh"
         | "workspace/codeLens/refresh" => Ok(Value::Null),
-        // No settings of ours: the server's defaults for each item asked.
+        // The server's defaults for each item asked, but where Python's imports are found.
         "workspace/configuration" => {
-            let items = params["items"].as_array().map_or(0, Vec::len);
-            Ok(Value::Array(vec![Value::Null; items]))
+            let items = params["items"]
+                .as_array()
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            let python = |section: &str| -> Value {
+                let paths = || root.to_file_path().map(|r| projects::import_roots(&r));
+                match (section, paths()) {
+                    ("python.analysis", Ok(paths)) => json!({ "extraPaths": paths }),
+                    ("python", Ok(paths)) => json!({ "analysis": { "extraPaths": paths } }),
+                    _ => Value::Null,
+                }
+            };
+            Ok(items
+                .iter()
+                .map(|item| python(item["section"].as_str().unwrap_or_default()))
+                .collect())
         }
         "workspace/workspaceFolders" => Ok(json!([{"uri": root, "name": "root"}])),
         "window/showMessageRequest" => Ok(Value::Null),

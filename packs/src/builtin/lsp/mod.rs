@@ -16,6 +16,7 @@ pub mod config;
 mod documents;
 mod inbox;
 mod ops;
+mod projects;
 mod rpc;
 mod server;
 mod servers;
