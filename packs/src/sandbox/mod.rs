@@ -341,11 +341,14 @@ impl Sandbox {
         plan::prepare(self, tmp).map(Some)
     }
 
-    /// The note for the model when a sandboxed command failed on what the sandbox forbids.
+    /// The note for the model when a sandboxed command failed on what the sandbox forbids,
+    /// or went on past a refused file access (`cmd > /tmp/x; echo saved`).
     pub(crate) fn denial_note(&self, failed: bool, stderr: &str) -> Option<String> {
-        if self.mode == SandboxMode::DangerFullAccess || !failed {
+        if self.mode == SandboxMode::DangerFullAccess {
             return None;
         }
-        note::denial(self.mode, self.network, stderr)
+        // A command that went on past a failed connection chose to: only files are said.
+        let network = self.network || !failed;
+        note::denial(self.mode, network, stderr)
     }
 }

@@ -1,13 +1,14 @@
 //! How the model learns that the sandbox stopped a command.
 //!
 //! The kernel's refusals reach the command as ordinary errors (`EACCES`, `EPERM`, `EROFS`,
-//! `EBUSY` for a protected file's mount points, `ENETUNREACH`), which ptc cannot tell apart from outside. The rule: when a sandboxed command
-//! failed (non-zero exit or a signal) and its standard error carries the text of such an error,
-//! the result ends with `[sandbox: file access denied under <mode> mode]`; when the network is
-//! denied and standard error shows a failed connection or name lookup, with
-//! `[sandbox: network access denied under <mode> mode]`. A note may so appear for a refusal
-//! the sandbox did not cause (the mode it names is still the one in force); a refusal whose
-//! message the command hid, or that did not fail the command, gets none.
+//! `EBUSY` for a protected file's mount points, `ENETUNREACH`), which ptc cannot tell apart
+//! from outside. The rule: when a sandboxed command's standard error carries the text of such
+//! an error, the result ends with `[sandbox: file access denied under <mode> mode]`, whether
+//! or not the command failed (`cmd > /tmp/x; echo saved` exits 0 having saved nothing); when
+//! the network is denied and a command that failed (non-zero exit or a signal) shows a failed
+//! connection or name lookup, with `[sandbox: network access denied under <mode> mode]`. A
+//! note may so appear for a refusal the sandbox did not cause (the mode it names is still the
+//! one in force); a refusal whose message the command hid gets none.
 
 use super::SandboxMode;
 

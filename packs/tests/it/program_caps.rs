@@ -392,6 +392,20 @@ async fn bash_in_a_program_says_when_the_sandbox_likely_refused_a_failed_command
         )
     );
     assert_eq!(out.cut_short(), None);
+    // A command that goes on past the refusal exits 0 having saved nothing: still said.
+    let past = json!({
+        "command": format!("grep -c X f.txt > {}; echo saved", out_file.display()),
+        "description": "Count the X lines",
+    });
+    let went_on = f.call_in_program("run-1", 3, "bash", past).await;
+    assert_eq!(went_on.value()["exit_code"], 0);
+    assert_eq!(
+        went_on.note(),
+        Some(
+            "exit 0, yet stderr shows a refusal, likely the sandbox: file access denied under \
+             workspace-write mode (write inside the workspace or $TMPDIR)"
+        )
+    );
     // Natively the result's text says it (`[sandbox: …]`); a command that succeeds has no note.
     assert_eq!(f.call("bash", args).await.note(), None);
     let ok = json!({"command": "grep -c X f.txt", "description": "Count the X lines"});

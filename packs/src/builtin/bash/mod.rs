@@ -136,12 +136,13 @@ fn sandbox_sentence(mode: SandboxMode, network: bool) -> String {
     }
 }
 
-/// For a program: a failed command the sandbox likely refused (`out.sandbox`), how it ended
+/// For a program: a command the sandbox likely refused (`out.sandbox`), how it ended
 /// and where it may write, e.g. `exit 1, likely the sandbox: file access denied under
 /// workspace-write mode (write inside the workspace or $TMPDIR)`.
 fn sandbox_note(out: &Output, mode: SandboxMode) -> Option<String> {
     let denied = out.sandbox.as_deref()?;
     let ended = match (out.exit_code, out.signal.as_deref()) {
+        (Some(0), _) => "exit 0, yet stderr shows a refusal".to_string(),
         (Some(code), _) => format!("exit {code}"),
         (None, Some(signal)) => format!("killed by {signal}"),
         (None, None) => "failed".to_string(),
