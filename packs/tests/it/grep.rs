@@ -723,3 +723,40 @@ async fn an_include_of_globs_separated_by_spaces_is_refused_as_a_list() {
         "{error}"
     );
 }
+
+#[tokio::test]
+async fn look_around_and_backreferences_search_with_pcre2() {
+    let f = Fixture::new();
+    f.file(
+        "prices.txt",
+        "price: $12\ncost: 30\nfoo bar\nfoobaz\nhello hello\n",
+    );
+    let found = |pattern: &'static str| {
+        let f = &f;
+        async move {
+            let out = f.call("grep", json!({"pattern": pattern})).await;
+            assert!(!out.result.is_error(), "{pattern}: {}", out.error());
+            match_sites(out.value())
+        }
+    };
+    assert_eq!(found("(?<=\\$)\\d+").await, ["prices.txt:1"]);
+    assert_eq!(found("foo(?! bar)").await, ["prices.txt:4"]);
+    assert_eq!(found("\\b(\\w+) \\1\\b").await, ["prices.txt:5"]);
+}
+
+#[tokio::test]
+async fn a_pattern_pcre2_gives_up_on_says_which_files_were_not_searched_to_the_end() {
+    let f = Fixture::new();
+    f.file("a.txt", format!("{}b\n", "a".repeat(40)));
+    let out = f
+        .call_in_program("run-1", 1, "grep", json!({"pattern": "^(a+)+(?=c)"}))
+        .await;
+    assert_eq!(out.value()["total"], 0);
+    assert_eq!(
+        out.cut_short(),
+        Some(
+            "1 file(s) not searched to the end: PCRE2, which runs look-around patterns, gave up \
+             backtracking on a line (first: `a.txt`; simplify the pattern)"
+        )
+    );
+}

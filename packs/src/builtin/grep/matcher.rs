@@ -1,15 +1,19 @@
-//! The matcher `grep` searches with: ripgrep's regex matcher, bounded and cancellable.
+//! The matcher `grep` searches with: ripgrep's regex matcher, bounded and cancellable, and
+//! PCRE2 for the patterns the regex crate refuses (look-around, backreferences), as
+//! `rg --auto-hybrid-regex` does.
 //!
 //! - Lines end in `\n` or `\r\n` (ripgrep's CRLF mode): `$` matches before either, and a
 //!   match never takes the `\r`.
 //! - The compiled pattern is capped ([`MAX_REGEX_BYTES`], [`MAX_DFA_BYTES`]): `a{100000}` is
-//!   refused as invalid arguments instead of taking a gigabyte and minutes.
+//!   refused as invalid arguments instead of taking a gigabyte and minutes. PCRE2 backtracks:
+//!   its own match limit stops a pattern that would take exponential time on a line, and the
+//!   file is then reported as not searched to the end ([`MatchError::Failed`]).
 //! - Every time the searcher asks for a candidate line or a match (once per buffer of lines,
 //!   or per line while confirming), the call's cancellation is checked, so a search stops soon
 //!   after its run's deadline even inside one large file. One call into the regex engine is
 //!   bounded by the pattern's size times the buffer, which the searcher's heap limit bounds.
 
-use grep_matcher::{LineMatchKind, LineTerminator, Match, Matcher};
+use grep_matcher::{LineMatchKind, LineTerminator, Match, Matcher, NoCaptures};
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use tokio_util::sync::CancellationToken;
 
@@ -18,20 +22,38 @@ pub const MAX_REGEX_BYTES: usize = 1024 * 1024;
 /// The lazy DFA's cache per searching thread (ripgrep's default is 1,000 MiB).
 pub const MAX_DFA_BYTES: usize = 16 * 1024 * 1024;
 
-/// The search was cancelled (the matcher's error).
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Cancelled;
+/// Why a search of a file stopped.
+#[derive(Debug, Clone)]
+pub(super) enum MatchError {
+    /// The call was cancelled.
+    Cancelled,
+    /// PCRE2 gave up on a line (its match limit): what it said.
+    Failed(String),
+}
 
-impl std::fmt::Display for Cancelled {
+impl std::fmt::Display for MatchError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("the search was cancelled")
+        match self {
+            MatchError::Cancelled => f.write_str("the search was cancelled"),
+            MatchError::Failed(why) => write!(f, "{PCRE2_FAILED}: {why}"),
+        }
     }
 }
 
-/// [`RegexMatcher`] that fails with [`Cancelled`] once its call is cancelled.
+/// How a PCRE2 failure starts, to know it again in the searcher's error.
+pub(super) const PCRE2_FAILED: &str = "PCRE2 gave up matching";
+
+/// The engine a pattern compiled in.
+#[derive(Clone, Debug)]
+enum Engine {
+    Rust(RegexMatcher),
+    Pcre2(grep_pcre2::RegexMatcher),
+}
+
+/// [`Engine`]'s matcher that fails with [`MatchError::Cancelled`] once its call is cancelled.
 #[derive(Clone, Debug)]
 pub(super) struct CancellableMatcher {
-    inner: RegexMatcher,
+    inner: Engine,
     signal: CancellationToken,
     ascii: bool,
 }
@@ -41,18 +63,29 @@ impl CancellableMatcher {
     pub(super) fn new(pattern: &str, signal: CancellationToken) -> Result<Self, String> {
         // Anchors at line boundaries, in CRLF mode, as `rg --crlf`: `$` matches before a
         // `\r\n` as well as a `\n`, so `;$` finds the lines of a Windows file too.
-        let inner = RegexMatcherBuilder::new()
+        let rust = RegexMatcherBuilder::new()
             .multi_line(true)
             .crlf(true)
             .size_limit(MAX_REGEX_BYTES)
             .dfa_size_limit(MAX_DFA_BYTES)
-            .build(pattern)
-            .map_err(|e| as_written(&e.to_string(), pattern))?;
-        let ascii = pattern.is_ascii();
+            .build(pattern);
+        let inner = match rust {
+            Ok(rust) => Engine::Rust(rust),
+            Err(e) if needs_pcre2(&e.to_string()) => grep_pcre2::RegexMatcherBuilder::new()
+                .multi_line(true)
+                .crlf(true)
+                .utf(true)
+                .ucp(true)
+                .jit_if_available(true)
+                .build(pattern)
+                .map(Engine::Pcre2)
+                .map_err(|e| format!("regex parse error (PCRE2, for look-around): {e}"))?,
+            Err(e) => return Err(as_written(&e.to_string(), pattern)),
+        };
         Ok(CancellableMatcher {
             inner,
             signal,
-            ascii,
+            ascii: pattern.is_ascii(),
         })
     }
 
@@ -61,12 +94,22 @@ impl CancellableMatcher {
         self.ascii
     }
 
-    fn check(&self) -> Result<(), Cancelled> {
+    fn check(&self) -> Result<(), MatchError> {
         match self.signal.is_cancelled() {
-            true => Err(Cancelled),
+            true => Err(MatchError::Cancelled),
             false => Ok(()),
         }
     }
+}
+
+/// Whether the regex crate refused a pattern for what only a backtracking engine does.
+fn needs_pcre2(error: &str) -> bool {
+    error.contains("look-around") || error.contains("backreferences are not supported")
+}
+
+/// A PCRE2 failure as the searcher's error.
+fn failed(e: grep_pcre2::Error) -> MatchError {
+    MatchError::Failed(e.to_string())
 }
 
 /// A parse error as the caller wrote the pattern: `grep-regex` shows it wrapped in a group
@@ -99,50 +142,58 @@ fn as_written(error: &str, pattern: &str) -> String {
 }
 
 impl Matcher for CancellableMatcher {
-    type Captures = <RegexMatcher as Matcher>::Captures;
-    type Error = Cancelled;
+    // The searcher asks for matches, never for groups.
+    type Captures = NoCaptures;
+    type Error = MatchError;
 
-    fn find_at(&self, haystack: &[u8], at: usize) -> Result<Option<Match>, Cancelled> {
+    fn find_at(&self, haystack: &[u8], at: usize) -> Result<Option<Match>, MatchError> {
         self.check()?;
-        Ok(self.inner.find_at(haystack, at).unwrap_or(None))
+        match &self.inner {
+            Engine::Rust(m) => Ok(m.find_at(haystack, at).unwrap_or(None)),
+            Engine::Pcre2(m) => m.find_at(haystack, at).map_err(failed),
+        }
     }
 
-    fn new_captures(&self) -> Result<Self::Captures, Cancelled> {
-        Ok(self
-            .inner
-            .new_captures()
-            .expect("RegexMatcher has no errors"))
+    fn new_captures(&self) -> Result<NoCaptures, MatchError> {
+        Ok(NoCaptures::new())
     }
 
-    fn capture_count(&self) -> usize {
-        self.inner.capture_count()
-    }
-
-    fn capture_index(&self, name: &str) -> Option<usize> {
-        self.inner.capture_index(name)
-    }
-
-    fn shortest_match_at(&self, haystack: &[u8], at: usize) -> Result<Option<usize>, Cancelled> {
+    fn shortest_match_at(&self, haystack: &[u8], at: usize) -> Result<Option<usize>, MatchError> {
         self.check()?;
-        Ok(self.inner.shortest_match_at(haystack, at).unwrap_or(None))
+        match &self.inner {
+            Engine::Rust(m) => Ok(m.shortest_match_at(haystack, at).unwrap_or(None)),
+            Engine::Pcre2(m) => m.shortest_match_at(haystack, at).map_err(failed),
+        }
     }
 
-    fn is_match_at(&self, haystack: &[u8], at: usize) -> Result<bool, Cancelled> {
+    fn is_match_at(&self, haystack: &[u8], at: usize) -> Result<bool, MatchError> {
         self.check()?;
-        Ok(self.inner.is_match_at(haystack, at).unwrap_or(false))
+        match &self.inner {
+            Engine::Rust(m) => Ok(m.is_match_at(haystack, at).unwrap_or(false)),
+            Engine::Pcre2(m) => m.is_match_at(haystack, at).map_err(failed),
+        }
     }
 
     fn non_matching_bytes(&self) -> Option<&grep_matcher::ByteSet> {
-        self.inner.non_matching_bytes()
+        match &self.inner {
+            Engine::Rust(m) => m.non_matching_bytes(),
+            Engine::Pcre2(m) => m.non_matching_bytes(),
+        }
     }
 
     fn line_terminator(&self) -> Option<LineTerminator> {
-        self.inner.line_terminator()
+        match &self.inner {
+            Engine::Rust(m) => m.line_terminator(),
+            Engine::Pcre2(m) => m.line_terminator(),
+        }
     }
 
-    fn find_candidate_line(&self, haystack: &[u8]) -> Result<Option<LineMatchKind>, Cancelled> {
+    fn find_candidate_line(&self, haystack: &[u8]) -> Result<Option<LineMatchKind>, MatchError> {
         self.check()?;
-        Ok(self.inner.find_candidate_line(haystack).unwrap_or(None))
+        match &self.inner {
+            Engine::Rust(m) => Ok(m.find_candidate_line(haystack).unwrap_or(None)),
+            Engine::Pcre2(m) => m.find_candidate_line(haystack).map_err(failed),
+        }
     }
 }
 
@@ -171,5 +222,20 @@ mod tests {
             .expect(&range);
         let caret = lines[at + 1];
         assert_eq!(caret.find('^'), Some(4 + 3), "{range}");
+    }
+
+    #[test]
+    fn look_around_and_backreferences_compile_in_pcre2_other_refusals_stay() {
+        for pattern in ["foo(?!bar)", "(?<=\\$)\\d+", "(\\w)\\1"] {
+            let m = CancellableMatcher::new(pattern, CancellationToken::new()).unwrap();
+            assert!(matches!(m.inner, Engine::Pcre2(_)), "{pattern}");
+        }
+        let m = CancellableMatcher::new("foo(?!bar)", CancellationToken::new()).unwrap();
+        assert_eq!(
+            m.find_at(b"foobar foobaz", 0).unwrap(),
+            Some(Match::new(7, 10))
+        );
+        assert!(refusal("(?<=a").contains("PCRE2"), "{}", refusal("(?<=a"));
+        assert!(refusal("a{2,1}").contains("invalid repetition"));
     }
 }

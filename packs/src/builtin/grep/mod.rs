@@ -127,6 +127,9 @@ struct Output {
     /// Files searched decoded from another encoding, and the first of them with its encoding.
     #[serde(skip)]
     decoded: (u64, Option<(String, &'static str)>),
+    /// Files PCRE2 gave up on (a look-around pattern backtracking without end), the first.
+    #[serde(skip)]
+    gave_up: (u64, Option<String>),
     /// The digests of the matches this page skipped, and of every match through its end.
     #[serde(skip)]
     digests: (pages::Digest, pages::Digest),
@@ -276,6 +279,12 @@ fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output, noted: impl Iterat
         ));
     }
     notes.extend(out.left.notes());
+    if let (n @ 1.., Some(first)) = &out.gave_up {
+        notes.push(format!(
+            "{n} file(s) not searched to the end: PCRE2, which runs look-around patterns, \
+             gave up backtracking on a line (first: `{first}`; simplify the pattern)"
+        ));
+    }
     if out.cut_lines > 0 {
         notes.push(format!(
             "{} matching line(s) cut at {} characters (read the file for the whole line)",
@@ -352,6 +361,17 @@ struct Collected {
     not_utf8: (u64, Option<String>),
     /// Files of them searched decoded, and the first in path order with its encoding.
     decoded: (u64, Option<(String, &'static str)>),
+    /// Files PCRE2 gave up on, and the first in path order.
+    gave_up: (u64, Option<String>),
+}
+
+/// Count `shown` in `files`, the first of them in path order.
+fn first_of(files: &mut (u64, Option<String>), shown: &str) {
+    let (count, first) = files;
+    *count += 1;
+    if first.as_deref().is_none_or(|f| shown < f) {
+        *first = Some(shown.to_string());
+    }
 }
 
 /// How far into a file a NUL byte says "binary file" rather than "a text file with a stray
@@ -370,11 +390,12 @@ impl Collected {
 
     /// File `shown` is not UTF-8, in an encoding not told.
     fn not_utf8(&mut self, shown: &str) {
-        let (count, first) = &mut self.not_utf8;
-        *count += 1;
-        if first.as_deref().is_none_or(|f| shown < f) {
-            *first = Some(shown.to_string());
-        }
+        first_of(&mut self.not_utf8, shown);
+    }
+
+    /// PCRE2 gave up on a line of file `shown`: its matches past it are not counted.
+    fn gave_up(&mut self, shown: &str) {
+        first_of(&mut self.gave_up, shown);
     }
 
     fn add(&mut self, path: String, count: u64, matches: Vec<Found>) {
@@ -528,6 +549,13 @@ fn search_file(
         // A line over the searcher's heap limit (its only allocation error).
         Err(e) if e.to_string().contains("allocation limit") => {
             out.lock().unwrap_or_else(|e| e.into_inner()).skipped += 1;
+        }
+        Err(e) if e.to_string().contains(matcher::PCRE2_FAILED) => {
+            let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
+            out.gave_up(&shown);
+            if sink.count > 0 {
+                out.add(shown, sink.count, sink.matches);
+            }
         }
         // Unreadable files are skipped, as rg skips them (with a warning); a cancelled
         // search is reported by the caller.
@@ -686,6 +714,7 @@ fn grep(
         path: args.path.unwrap_or_else(|| ".".to_string()),
         delimited: pattern_note(&args.pattern, out.total > 0),
         not_utf8: out.not_utf8,
+        gave_up: out.gave_up,
         decoded: out.decoded,
         digests: (skipped, hasher.at()),
     })
