@@ -355,21 +355,37 @@ async fn glob_in_a_program_returns_past_the_context_cap_and_pages_with_offset() 
 }
 
 #[tokio::test]
-async fn bash_in_a_program_says_when_a_stream_tail_was_cut() {
+async fn bash_in_a_program_keeps_streams_to_the_data_cap_and_says_when_one_was_cut() {
     let f = Fixture::new();
+    // 1.5 MiB: past the 1 MiB a native call keeps, whole in a program.
     let args = json!({
         "command": "head -c 1572864 /dev/zero | tr '\\0' x; echo done >&2",
         "description": "Print 1.5 MiB",
     });
     let out = f.call_in_program("run-1", 1, "bash", args.clone()).await;
-    assert_eq!(out.value()["stdout"].as_str().unwrap().len(), 1024 * 1024);
-    assert_eq!(
-        out.cut_short(),
-        Some("stdout: the last 1.0 MiB of 1.5 MiB (redirect it to a file and read that)")
-    );
+    assert_eq!(out.value()["stdout"].as_str().unwrap().len(), 1572864);
+    assert_eq!(out.value()["truncated"], false);
+    assert_eq!(out.cut_short(), None);
     let native = f.call("bash", args).await;
+    assert_eq!(
+        native.value()["stdout"].as_str().unwrap().len(),
+        1024 * 1024
+    );
     assert_eq!(native.value()["truncated"], true);
     assert_eq!(native.cut_short(), None);
+    let past = json!({
+        "command": "head -c 9437184 /dev/zero | tr '\\0' x",
+        "description": "Print 9 MiB",
+    });
+    let out = f.call_in_program("run-1", 2, "bash", past).await;
+    assert_eq!(
+        out.value()["stdout"].as_str().unwrap().len(),
+        8 * 1024 * 1024
+    );
+    assert_eq!(
+        out.cut_short(),
+        Some("stdout: the last 8.0 MiB of 9.0 MiB (redirect it to a file and read that)")
+    );
 }
 
 #[tokio::test]

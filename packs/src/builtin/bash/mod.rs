@@ -2,7 +2,8 @@
 //!
 //! The shell runs in `workdir` (inside the workspace root; the root by default) with
 //! standard input closed. Its stdout and stderr are read as they arrive: the value keeps
-//! the tail of each (up to [`MAX_STREAM_BYTES`]), the model sees the tail of both
+//! the tail of each (up to [`MAX_STREAM_BYTES`]; in a program, the data cap of
+//! [`PROGRAM_MAX_BYTES`]), the model sees the tail of both
 //! interleaved (up to [`MAX_CONTENT_BYTES`]; in a program, as much as both streams keep); in a
 //! program, a cut `stdout` or `stderr` is said
 //! through `ToolRunContext::cut_short`, and a command that failed through
@@ -45,6 +46,7 @@ pub(crate) use tail::signal_name;
 use tail::{pump, GroupGuard, Tail};
 
 use super::background::Background;
+use super::data_caps::PROGRAM_MAX_BYTES;
 use super::shared::{self, arg_str, invalid_args};
 use super::tasks::{spawn, Resource};
 use super::workspace::Workspace;
@@ -267,12 +269,12 @@ pub(crate) fn tool(bg: Background) -> ToolDefinition {
                 .property("signal", ValueSpec::string())
                 .required_property(
                     "stdout",
-                    ValueSpec::string().describe("Last 1 MiB at most; same for stderr."),
+                    ValueSpec::string().describe("Last 8 MiB at most; same for stderr."),
                 )
                 .required_property("stderr", ValueSpec::string())
                 .required_property(
                     "output",
-                    ValueSpec::string().describe("Both interleaved (their last 2 MiB)."),
+                    ValueSpec::string().describe("Both interleaved (their last 16 MiB)."),
                 )
                 .required_property("truncated", ValueSpec::boolean())
                 .property(
@@ -453,14 +455,14 @@ async fn run(
             .and_then(|id| i32::try_from(id).ok())
             .map(Pid::from_raw),
     };
-    let out = Arc::new(Mutex::new(Tail::new(MAX_STREAM_BYTES)));
-    let err = Arc::new(Mutex::new(Tail::new(MAX_STREAM_BYTES)));
-    // In a program `output` is data: it keeps as much as both streams do, so it is cut only
-    // when one of them is (and that is said).
-    let both_bytes = match in_program {
-        true => 2 * MAX_STREAM_BYTES,
-        false => MAX_CONTENT_BYTES,
+    // In a program the streams are data: they keep the data cap, and `output` as much as
+    // both do, so it is cut only when one of them is (and that is said).
+    let (stream_bytes, both_bytes) = match in_program {
+        true => (PROGRAM_MAX_BYTES, 2 * PROGRAM_MAX_BYTES),
+        false => (MAX_STREAM_BYTES, MAX_CONTENT_BYTES),
     };
+    let out = Arc::new(Mutex::new(Tail::new(stream_bytes)));
+    let err = Arc::new(Mutex::new(Tail::new(stream_bytes)));
     let both = Arc::new(Mutex::new(Tail::new(both_bytes)));
     let stdout = child.stdout.take().expect("stdout is piped");
     let stderr = child.stderr.take().expect("stderr is piped");
@@ -523,7 +525,7 @@ async fn run(
         .map(|(name, _, seen)| {
             format!(
                 "{name}: the last {} of {} (redirect it to a file and read that)",
-                shared::size(MAX_STREAM_BYTES as u64),
+                shared::size(stream_bytes as u64),
                 shared::size(seen)
             )
         })
