@@ -4,12 +4,12 @@
 //! ```toml
 //! [tasks]
 //! max_tasks = 16                 # per owner (MCP session, `ptc run` process)
-//! max_output_bytes = 1048576     # output kept per task (the newest bytes)
+//! max_output_bytes = 8388608     # output kept per task (the newest bytes)
 //! max_wait_ms = 30000            # task_output / terminal_read wait, terminal_send timeout
 //!
 //! [terminals]
 //! max_terminals = 8              # per owner
-//! scrollback_bytes = 1048576     # output kept per terminal
+//! scrollback_bytes = 8388608     # output kept per terminal
 //! idle_timeout_ms = 1800000      # closed after this long without a terminal call
 //! max_lifetime_ms = 14400000     # closed after this long regardless
 //! ```

@@ -9,8 +9,12 @@
 pub const PROGRAM_MAX_BYTES: usize = 8 * 1024 * 1024;
 /// Entries (`glob` paths, `grep` matches) one call returns at most in a program.
 pub const PROGRAM_MAX_ENTRIES: usize = 10_000;
-/// Characters kept of one `grep` matching line in a program.
+/// Characters kept of one `grep` matching line in a program, once it has kept
+/// [`PROGRAM_LONG_LINE_BYTES`] of longer lines whole.
 pub const PROGRAM_MAX_LINE_CHARS: usize = 10_000;
+/// Bytes of matching lines longer than [`PROGRAM_MAX_LINE_CHARS`] one `grep` keeps whole in a
+/// program.
+pub const PROGRAM_LONG_LINE_BYTES: usize = 32 * 1024 * 1024;
 
 pub(crate) use ptc_sdk_gen::thousands;
 

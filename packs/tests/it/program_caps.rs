@@ -309,16 +309,42 @@ async fn grep_in_a_program_returns_thousands_of_matches_and_pages_with_offset() 
 }
 
 #[tokio::test]
-async fn grep_in_a_program_says_when_a_matching_line_was_cut() {
+async fn grep_in_a_program_keeps_long_lines_whole_until_32_mib_of_them_then_says_it_cut() {
     let f = Fixture::new();
-    f.file("wide.txt", format!("needle {}\n", "z".repeat(20_000)));
+    f.file("wide.txt", format!("needle {}\n", "z".repeat(60_000)));
     let out = f
         .call_in_program("run-1", 1, "grep", json!({"pattern": "needle"}))
         .await;
-    out.value();
+    assert_eq!(
+        out.value()["matches"][0]["text"].as_str().unwrap().len(),
+        60_007
+    );
+    assert_eq!(out.cut_short(), None);
+    // Five lines of 7 MiB: four are kept whole (28 MiB), the fifth would pass 32 MiB.
+    let line = format!("needle {}\n", "z".repeat(7 * 1024 * 1024));
+    f.file("wider.txt", line.repeat(5));
+    let out = f
+        .call_in_program(
+            "run-1",
+            2,
+            "grep",
+            json!({"pattern": "needle", "path": "wider.txt"}),
+        )
+        .await;
+    let texts: Vec<usize> = out.value()["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap().len())
+        .collect();
+    assert_eq!(&texts[..4], [line.len() - 1; 4]);
+    assert!(texts[4] < 10_100, "{texts:?}");
     assert_eq!(
         out.cut_short(),
-        Some("1 matching line(s) cut at 10,000 characters (read the file for the whole line)")
+        Some(
+            "1 matching line(s) cut at 10,000 characters, past 32.0 MiB of long lines kept \
+             whole (read the file for the whole line)"
+        )
     );
 }
 
@@ -464,8 +490,8 @@ async fn task_output_in_a_program_says_when_output_was_dropped() {
             1,
             "bash",
             json!({
-                "command": "head -c 1572864 /dev/zero | tr '\\0' x",
-                "description": "Print 1.5 MiB in the background",
+                "command": "head -c 9437184 /dev/zero | tr '\\0' x",
+                "description": "Print 9 MiB in the background",
                 "run_in_background": true,
             }),
         )
@@ -486,7 +512,7 @@ async fn task_output_in_a_program_says_when_output_was_dropped() {
         Some(
             format!(
                 "{dropped} bytes of output dropped before this read (a task keeps its newest \
-                 1.0 MiB; read it more often, or redirect to a file)"
+                 8.0 MiB; read it more often, or redirect to a file)"
             )
             .as_str()
         )

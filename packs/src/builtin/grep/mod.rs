@@ -20,6 +20,7 @@
 
 mod encodings;
 mod line_break;
+mod line_cap;
 mod matcher;
 mod pages;
 
@@ -34,6 +35,7 @@ use grep_matcher::LineTerminator;
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkMatch};
 use ignore::{WalkBuilder, WalkState};
 use line_break::line_break_note;
+use line_cap::LineCap;
 use matcher::CancellableMatcher;
 use ptc_schema::{ParameterSpec, ValueSpec};
 use serde::{Deserialize, Serialize};
@@ -41,7 +43,9 @@ use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
 use super::beneath::Access;
-use super::data_caps::{entries_note, thousands, PROGRAM_MAX_ENTRIES, PROGRAM_MAX_LINE_CHARS};
+use super::data_caps::{
+    entries_note, thousands, PROGRAM_LONG_LINE_BYTES, PROGRAM_MAX_ENTRIES, PROGRAM_MAX_LINE_CHARS,
+};
 use super::path_glob::{literal_folder, no_match_note, path_glob};
 use super::shared::{self, arg_str, blocking, invalid_args, PolicyFilter};
 use super::walk::{self, WalkLimits};
@@ -73,6 +77,8 @@ struct Args {
 struct Caps {
     matches: usize,
     line_chars: usize,
+    /// Bytes of longer lines kept whole all the same (in a program).
+    long_lines: usize,
     /// Count the ignored files left out even when something matched (in a program, where
     /// a total is data: a count over files grep skipped would be silently short).
     count_ignored: bool,
@@ -189,7 +195,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                             .required_property("line", ValueSpec::integer())
                             .required_property("text", ValueSpec::string()),
                     )
-                    .describe("`text` cut at 10,000 chars."),
+                    .describe("`text` cut only past 32 MiB of long lines."),
                 )
                 .required_property(
                     "total",
@@ -213,11 +219,13 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 true => Caps {
                     matches: PROGRAM_MAX_ENTRIES,
                     line_chars: PROGRAM_MAX_LINE_CHARS,
+                    long_lines: PROGRAM_LONG_LINE_BYTES,
                     count_ignored: true,
                 },
                 false => Caps {
                     matches: MAX_MATCHES,
                     line_chars: MAX_LINE_CHARS,
+                    long_lines: 0,
                     count_ignored: false,
                 },
             };
@@ -287,9 +295,11 @@ fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output, noted: impl Iterat
     }
     if out.cut_lines > 0 {
         notes.push(format!(
-            "{} matching line(s) cut at {} characters (read the file for the whole line)",
+            "{} matching line(s) cut at {} characters, past {} of long lines kept whole (read \
+             the file for the whole line)",
             out.cut_lines,
-            thousands(PROGRAM_MAX_LINE_CHARS as u64)
+            thousands(PROGRAM_MAX_LINE_CHARS as u64),
+            shared::size(PROGRAM_LONG_LINE_BYTES as u64)
         ));
     }
     if !notes.is_empty() {
@@ -430,20 +440,20 @@ struct FileSink<'a> {
     matches: Vec<Found>,
     signal: &'a CancellationToken,
     keep: usize,
-    line_chars: usize,
+    line_cap: &'a LineCap,
     /// Where a NUL byte ended the search (binary data, as `rg` takes it).
     nul_at: Option<u64>,
 }
 
 impl<'a> FileSink<'a> {
-    /// Nothing collected yet: up to `keep` matches, lines cut at `line_chars`.
-    fn new(signal: &'a CancellationToken, keep: usize, line_chars: usize) -> Self {
+    /// Nothing collected yet: up to `keep` matches, lines cut by `line_cap`.
+    fn new(signal: &'a CancellationToken, keep: usize, line_cap: &'a LineCap) -> Self {
         FileSink {
             count: 0,
             matches: Vec::new(),
             signal,
             keep,
-            line_chars,
+            line_cap,
             nul_at: None,
         }
     }
@@ -457,13 +467,9 @@ impl Sink for FileSink<'_> {
         if self.matches.len() < self.keep {
             let text = String::from_utf8_lossy(shared::strip_eol(m.bytes()));
             let lossy = matches!(text, std::borrow::Cow::Owned(_));
-            let cut = text.chars().nth(self.line_chars).is_some();
-            self.matches.push(Found(
-                m.line_number().unwrap_or(0),
-                shared::cap_chars(&text, self.line_chars),
-                cut,
-                lossy,
-            ));
+            let (text, cut) = self.line_cap.keep(&text);
+            self.matches
+                .push(Found(m.line_number().unwrap_or(0), text, cut, lossy));
         }
         Ok(!self.count.is_multiple_of(4096) || !self.signal.is_cancelled())
     }
@@ -500,17 +506,17 @@ fn search_file(
     (file, shown): (&File, String),
     signal: &CancellationToken,
     out: &Mutex<Collected>,
-    line_chars: usize,
+    line_cap: &LineCap,
 ) {
     let keep = out.lock().unwrap_or_else(|e| e.into_inner()).keep;
-    let mut sink = FileSink::new(signal, keep, line_chars);
+    let mut sink = FileSink::new(signal, keep, line_cap);
     let mut result = searcher.search_file(matcher, file, &mut sink);
     // A NUL past the first few KiB that binary formats show one in: a text file with a
     // stray NUL (a garbled log line), searched again as text, as `rg -a` would.
     if sink.nul_at.is_some_and(|at| at >= BINARY_PREFIX)
         && (&*file).seek(SeekFrom::Start(0)).is_ok()
     {
-        sink = FileSink::new(signal, keep, line_chars);
+        sink = FileSink::new(signal, keep, line_cap);
         result = text_searcher().search_file(matcher, file, &mut sink);
     }
     // A non-ASCII pattern finds its characters in UTF-8 text only: a file in another encoding
@@ -522,7 +528,7 @@ fn search_file(
     match result {
         Ok(()) if other_encoding => {
             let decoded = encodings::other_encoding(file).and_then(|encoding| {
-                let mut again = FileSink::new(signal, keep, line_chars);
+                let mut again = FileSink::new(signal, keep, line_cap);
                 (&*file).seek(SeekFrom::Start(0)).ok()?;
                 encodings::decoding_searcher(encoding)?
                     .search_file(matcher, file, &mut again)
@@ -603,6 +609,7 @@ fn grep(
         keep: skip.saturating_add(caps.matches),
         ..Collected::default()
     });
+    let line_cap = LineCap::new(caps.line_chars, caps.long_lines);
     let include = args.include.as_deref();
     let folder = include.and_then(|i| literal_folder(&target.path, i));
     let limits = WalkLimits::new(ws).within(folder.map(|f| target.path.join(f)));
@@ -618,7 +625,7 @@ fn grep(
                 (&opened.file, shown),
                 signal,
                 &out,
-                caps.line_chars,
+                &line_cap,
             );
         }
     } else {
@@ -629,6 +636,7 @@ fn grep(
         let searched = AtomicU64::new(0);
         walk.build_parallel().run(|| {
             let (matcher, out, limits, searched) = (matcher.clone(), &out, &limits, &searched);
+            let line_cap = &line_cap;
             let mut searcher = searcher();
             Box::new(move |entry| {
                 if signal.is_cancelled() {
@@ -655,7 +663,7 @@ fn grep(
                         (&file, shown),
                         signal,
                         out,
-                        caps.line_chars,
+                        line_cap,
                     );
                 }
                 WalkState::Continue

@@ -51,7 +51,7 @@ impl Default for TaskLimits {
     fn default() -> Self {
         TaskLimits {
             max_tasks: 16,
-            max_output_bytes: 1024 * 1024,
+            max_output_bytes: 8 * 1024 * 1024,
             max_wait: Duration::from_secs(30),
         }
     }

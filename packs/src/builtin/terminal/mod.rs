@@ -57,7 +57,7 @@ impl Default for TerminalLimits {
     fn default() -> Self {
         TerminalLimits {
             max_terminals: 8,
-            scrollback_bytes: 1024 * 1024,
+            scrollback_bytes: 8 * 1024 * 1024,
             idle_timeout: Duration::from_secs(30 * 60),
             max_lifetime: Duration::from_secs(4 * 3600),
         }
