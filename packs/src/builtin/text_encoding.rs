@@ -63,6 +63,39 @@ pub(crate) fn refusal(shown: &str, probe: &[u8], tool: &str) -> String {
     }
 }
 
+/// Command output as text: lines that are UTF-8 as they are, the others decoded from the one
+/// encoding `chardetng` makes of them all (a cp1252 file piped through `sort` beside UTF-8
+/// lines), and the encoding with how many lines it decoded. Output with a NUL byte, or whose
+/// odd lines look like UTF-8 after all, keeps U+FFFD for what is not UTF-8.
+pub(crate) fn output_text(bytes: &[u8]) -> (String, Option<(&'static Encoding, usize)>) {
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return (text.to_string(), None);
+    }
+    let lines = || bytes.split_inclusive(|b| *b == b'\n');
+    let odd = || lines().filter(|line| std::str::from_utf8(line).is_err());
+    let mut detector = EncodingDetector::new();
+    for line in odd() {
+        detector.feed(line, false);
+    }
+    detector.feed(b"", true);
+    let encoding = detector.guess(None, true);
+    let single_byte = encoding.is_single_byte() && encoding != UTF_8;
+    if !single_byte || odd().any(shared::looks_binary) {
+        return (String::from_utf8_lossy(bytes).into_owned(), None);
+    }
+    let mut decoded = 0;
+    let text = lines()
+        .map(|line| match std::str::from_utf8(line) {
+            Ok(text) => std::borrow::Cow::Borrowed(text),
+            Err(_) => {
+                decoded += 1;
+                encoding.decode_without_bom_handling(line).0
+            }
+        })
+        .collect();
+    (text, Some((encoding, decoded)))
+}
+
 /// A reader of text as UTF-8: `inner`'s bytes as they are, or decoded from an encoding.
 pub(crate) struct Decoded<R> {
     inner: R,
@@ -125,6 +158,19 @@ impl<R: Read> Read for Decoded<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn output_lines_not_in_utf8_are_decoded_from_the_encoding_they_are_in() {
+        let mixed = b"M\xfcnchen;12\nZ\xc3\xbcrich;3\nK\xf6ln;4\n";
+        let (text, decoded) = output_text(mixed);
+        assert_eq!(text, "München;12\nZürich;3\nKöln;4\n");
+        let (encoding, lines) = decoded.unwrap();
+        assert_eq!((encoding.name(), lines), ("windows-1252", 2));
+        assert_eq!(output_text(b"plain\n"), ("plain\n".to_string(), None));
+        // Binary output keeps its replacement characters.
+        let (text, decoded) = output_text(b"\x00\xff\xfe\n");
+        assert_eq!((text.as_str(), decoded), ("\0\u{FFFD}\u{FFFD}\n", None));
+    }
 
     #[test]
     fn a_files_first_bytes_say_whether_it_is_utf8_another_encoding_or_binary() {

@@ -691,17 +691,32 @@ async fn a_refused_write_of_a_new_file_creates_neither_it_nor_its_folder() {
 }
 
 #[tokio::test]
-async fn bash_in_a_program_says_when_its_output_is_not_utf8() {
+async fn bash_decodes_output_lines_not_in_utf8_and_says_from_what() {
     let f = Fixture::new();
     // "München;Åsa\n" in cp1252: two bytes that are not UTF-8.
     f.file("sales.csv", b"M\xfcnchen;\xc5sa\n");
     let args = json!({"command": "cat sales.csv", "description": "Print the CSV"});
     let out = f.call_in_program("run-1", 1, "bash", args.clone()).await;
-    assert_eq!(out.value()["stdout"], "M\u{FFFD}nchen;\u{FFFD}sa\n");
+    assert_eq!(out.value()["stdout"], "München;Åsa\n");
     assert_eq!(
         out.note(),
         Some(
-            "stdout has 2 bytes that are not UTF-8, shown as \u{FFFD}: text in another encoding \
+            "stdout: 1 line(s) not in UTF-8 were decoded from windows-1252 (the encoding they \
+             are in, judged from their bytes)"
+        )
+    );
+    // Natively too; binary output keeps its replacement characters, said.
+    assert_eq!(
+        f.call("bash", args).await.value()["stdout"],
+        "München;Åsa\n"
+    );
+    let binary = json!({"command": "printf 'a\\0\\377\\n'", "description": "Print bytes"});
+    let out = f.call_in_program("run-1", 3, "bash", binary).await;
+    assert_eq!(out.value()["stdout"], "a\0\u{FFFD}\n");
+    assert_eq!(
+        out.note(),
+        Some(
+            "stdout has 1 bytes that are not UTF-8, shown as \u{FFFD}: text in another encoding \
              (convert it, e.g. | iconv -f cp1252 -t utf-8)"
         )
     );

@@ -502,21 +502,27 @@ async fn run(
             Tail::new(0),
         );
         let seen = tail.seen();
-        let (text, cut, not_utf8) = tail.text();
-        (text, cut, seen, not_utf8)
+        let (text, cut, not_utf8, decoded) = tail.text();
+        (text, cut, seen, (not_utf8, decoded))
     };
     let (stdout, cut_out, seen_out, odd_out) = take(&out);
     let (stderr, cut_err, seen_err, odd_err) = take(&err);
     let (output, cut_both, _, _) = take(&both);
     let not_utf8: Vec<String> = [("stdout", odd_out), ("stderr", odd_err)]
         .into_iter()
-        .filter(|(_, odd)| *odd > 0)
-        .map(|(name, odd)| {
-            format!(
+        .filter_map(|(name, odd)| match odd {
+            (_, Some((encoding, lines))) => Some(format!(
+                "{name}: {} line(s) not in UTF-8 were decoded from {} (the encoding they are \
+                 in, judged from their bytes)",
+                crate::builtin::data_caps::thousands(lines as u64),
+                encoding.name()
+            )),
+            (0, None) => None,
+            (odd, None) => Some(format!(
                 "{name} has {} bytes that are not UTF-8, shown as \u{FFFD}: text in \
                  another encoding (convert it, e.g. | iconv -f cp1252 -t utf-8)",
                 crate::builtin::data_caps::thousands(odd as u64)
-            )
+            )),
         })
         .collect();
     let cut_streams: Vec<String> = [("stdout", cut_out, seen_out), ("stderr", cut_err, seen_err)]

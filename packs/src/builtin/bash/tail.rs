@@ -7,7 +7,10 @@ use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 use tokio::io::{AsyncRead, AsyncReadExt};
 
-use super::super::shared;
+use super::super::{shared, text_encoding};
+
+/// The encoding lines of a stream were decoded from, and how many.
+pub(super) type Decoded = Option<(&'static encoding_rs::Encoding, usize)>;
 
 /// The tail of one stream, or of both interleaved.
 pub(super) struct Tail {
@@ -48,9 +51,10 @@ impl Tail {
         }
     }
 
-    /// The kept text, whether it was cut, and how many of its bytes are not UTF-8 (each
-    /// sequence of them shows as U+FFFD).
-    pub(super) fn text(mut self) -> (String, bool, usize) {
+    /// The kept text, whether it was cut, how many of its bytes are not UTF-8 (each sequence
+    /// of them shows as U+FFFD), and the encoding its other lines were decoded from, with how
+    /// many ([`text_encoding::output_text`]).
+    pub(super) fn text(mut self) -> (String, bool, usize, Decoded) {
         self.trim();
         let start = match self.cut {
             // A character the cut split at the front is not the command's doing.
@@ -62,11 +66,14 @@ impl Tail {
                 .count(),
             false => 0,
         };
-        let not_utf8 = self.buf[start..]
-            .utf8_chunks()
-            .map(|chunk| chunk.invalid().len())
-            .sum();
-        let text = String::from_utf8_lossy(&self.buf).into_owned();
+        let (text, decoded) = text_encoding::output_text(&self.buf[start..]);
+        let not_utf8 = match decoded {
+            Some(_) => 0,
+            None => self.buf[start..]
+                .utf8_chunks()
+                .map(|chunk| chunk.invalid().len())
+                .sum(),
+        };
         // Cutting may have split a character at the front: drop the replacement it left.
         let text = if self.cut {
             shared::tail_str(&text, self.cap)
@@ -75,7 +82,7 @@ impl Tail {
         } else {
             text
         };
-        (text, self.cut, not_utf8)
+        (text, self.cut, not_utf8, decoded)
     }
 }
 
