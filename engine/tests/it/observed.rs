@@ -165,12 +165,13 @@ return seen;
 
 engine_test! {
     async fn a_replay_hands_over_calls_and_timers_in_the_recorded_order_whatever_settles_first() {
+        // Live, the machine's timing decides the order (5, 20 and the 40 ms timer on a quiet
+        // one); whatever it was, it is what was recorded.
         let live = Recorder::live(1);
         let seen = run(live.clone(), RACES).await.unwrap().unwrap();
-        assert_eq!(seen, json!([5, "race:5", 20, "timer", 60]));
         let order = live.delivered.lock().unwrap().clone();
         // Ids in the order they were made: the timer 0, the calls 1, 2 and 3.
-        assert_eq!(order, vec![2, 3, 0, 1]);
+        assert_eq!(order.len(), 4, "{order:?}");
         // Replaying, every call answers at once and the timer does not wait: the recording
         // alone decides what the program sees.
         let replay = Recorder::replaying(1, order.clone());
@@ -179,6 +180,11 @@ engine_test! {
         assert_eq!(*replay.replayed.lock().unwrap(), Some(order.len()));
         assert!(started.elapsed() < Duration::from_secs(30));
         // Another recorded order is another run: the same program follows it.
+        let quiet = Recorder::replaying(1, vec![2, 3, 0, 1]);
+        assert_eq!(
+            run(quiet, RACES).await.unwrap().unwrap(),
+            json!([5, "race:5", 20, "timer", 60])
+        );
         let other = Recorder::replaying(1, vec![1, 2, 3, 0]);
         assert_eq!(
             run(other, RACES).await.unwrap().unwrap(),
