@@ -8,6 +8,8 @@
 //! program that meant to change them learns that it did not (bash changes line endings; edit
 //! adds or drops a final newline).
 
+use super::data_caps::thousands;
+
 /// The UTF-8 byte order mark.
 pub(crate) const BOM: char = '\u{FEFF}';
 
@@ -95,6 +97,18 @@ pub(crate) fn mixed_note(shown: &str, Endings { crlf, lf }: Endings) -> String {
         "`{shown}` has both CRLF ({crlf}) and LF ({lf}) line endings, which read does not \
          show: write and edit keep only the endings written (`\\r\\n` where a line ends in \
          CRLF; or change the file with bash)"
+    )
+}
+
+/// What a program is told of `shown`, whose lines hold `cr` carriage returns not followed by a
+/// line feed: the line endings of classic Mac OS (or a progress bar's), which no tool splits
+/// lines at.
+pub(crate) fn lone_cr_note(shown: &str, cr: usize) -> String {
+    format!(
+        "`{shown}` has {} carriage return(s) (`\\r`) inside its lines, as files ending lines in \
+         CR alone (classic Mac OS) do: lines are split at `\\n` only, so each such line holds \
+         several (split its text on \"\\r\", or convert the file: bash tr '\\r' '\\n')",
+        thousands(cr as u64)
     )
 }
 

@@ -80,6 +80,9 @@ struct Caps {
     window_bytes: usize,
     line_bytes: usize,
     line_chars: usize,
+    /// Lines whole or not at all (in a program, where a line is data): a line past
+    /// `line_bytes` ends the window before it, or fails a read that would start with it.
+    whole_lines: bool,
 }
 
 impl Caps {
@@ -90,12 +93,14 @@ impl Caps {
                 window_bytes: MAX_WINDOW_BYTES,
                 line_bytes: MAX_LINE_BYTES,
                 line_chars: MAX_LINE_CHARS,
+                whole_lines: false,
             },
             true => Caps {
                 default_limit: u64::MAX,
                 window_bytes: PROGRAM_MAX_BYTES,
                 line_bytes: PROGRAM_MAX_BYTES,
                 line_chars: usize::MAX,
+                whole_lines: true,
             },
         }
     }
@@ -113,6 +118,8 @@ struct Seen {
     bom: bool,
     /// The lines shown ended in CRLF and in LF.
     mixed: Option<Endings>,
+    /// Carriage returns inside the lines shown (not ending one).
+    lone_cr: usize,
     /// The file was decoded from this encoding.
     decoded: Option<&'static encoding_rs::Encoding>,
     /// The sha256 of the file's bytes (in a program).
@@ -272,6 +279,9 @@ fn note_program_read(ctx: &ptc::ToolRunContext, log: &ReadLog, out: &Output, see
     if let Some(counts) = seen.mixed {
         notes.push(file_form::mixed_note(&out.path, counts));
     }
+    if seen.lone_cr > 0 {
+        notes.push(file_form::lone_cr_note(&out.path, seen.lone_cr));
+    }
     if !notes.is_empty() {
         ctx.note(notes.join("; "));
     }
@@ -345,8 +355,11 @@ fn read(
     let mut not_utf8 = None;
     // Line 1 began with a UTF-8 byte order mark (not in its text).
     let mut bom = false;
-    // How the lines shown ended.
+    // How the lines shown ended, and the carriage returns inside them.
     let mut endings = Endings::default();
+    let mut lone_cr = 0;
+    // A line too long to return whole ended the window before it (in a program).
+    let mut held_back = false;
     let last_wanted = offset.saturating_add(limit - 1);
     // Lines up to the end of the window, one by one.
     while number < last_wanted && !window_full {
@@ -359,6 +372,24 @@ fn read(
             break;
         };
         number += 1;
+        if number >= offset && dropped > 0 && caps.whole_lines {
+            if lines.is_empty() {
+                let chars = String::from_utf8_lossy(shared::strip_eol(&buf))
+                    .chars()
+                    .count();
+                return Err(ToolError::new(format!(
+                    "line {} of `{}` has {} characters, more than the {} MiB a read returns \
+                     of one line: a program gets lines whole or not at all, so process this \
+                     file with bash (python, jq, awk) or search it with grep",
+                    thousands(number),
+                    target.display,
+                    thousands((chars + dropped) as u64),
+                    PROGRAM_MAX_BYTES / 1024 / 1024
+                )));
+            }
+            held_back = true;
+            break;
+        }
         if number >= offset {
             if buf.ends_with(b"\r\n") {
                 endings.crlf += 1;
@@ -366,6 +397,7 @@ fn read(
                 endings.lf += 1;
             }
             let mut line = shared::strip_eol(&buf);
+            lone_cr += line.iter().filter(|&&b| b == b'\r').count();
             if number == 1 {
                 if let Some(rest) = line.strip_prefix(BOM_BYTES) {
                     (line, bom) = (rest, true);
@@ -382,7 +414,7 @@ fn read(
             window_full = bytes >= caps.window_bytes;
         }
     }
-    let window_end = number;
+    let window_end = number - u64::from(held_back);
     // The rest is only counted.
     let (mut rest_newlines, mut rest_last) = (0u64, None);
     loop {
@@ -399,15 +431,16 @@ fn read(
         reader.consume(n);
     }
     let unterminated = rest_last.is_some_and(|b| b != b'\n');
-    let total_lines = window_end + rest_newlines + u64::from(unterminated);
+    let total_lines = number + rest_newlines + u64::from(unterminated);
     let truncated = total_lines > window_end && !lines.is_empty();
     let mixed = endings.mixed().then_some(endings);
     let seen = Seen {
         last_whole: window_end - u64::from(line_cut),
-        capped: window_full,
+        capped: window_full || held_back,
         not_utf8,
         bom,
         mixed,
+        lone_cr,
         decoded,
         digest: reader.into_inner().into_inner().finish(),
     };
@@ -418,6 +451,7 @@ fn read(
             not_utf8,
             bom.then(|| file_form::bom_note(&target.display)),
             mixed.map(|counts| file_form::mixed_note(&target.display, counts)),
+            (lone_cr > 0).then(|| file_form::lone_cr_note(&target.display, lone_cr)),
         ),
         full_path: target.path,
         path: target.display,
@@ -449,6 +483,7 @@ fn notes(
     not_utf8: Option<u64>,
     bom: Option<String>,
     mixed: Option<String>,
+    lone_cr: Option<String>,
 ) -> Option<String> {
     let encoding = not_utf8.map(|line| {
         format!(
@@ -456,7 +491,7 @@ fn notes(
              refuse this file (convert it first, e.g. bash: iconv -f latin1 -t utf-8)"
         )
     });
-    let all: Vec<String> = [secrets, decoded, encoding, bom, mixed]
+    let all: Vec<String> = [secrets, decoded, encoding, bom, mixed, lone_cr]
         .into_iter()
         .flatten()
         .collect();

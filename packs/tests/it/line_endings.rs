@@ -186,3 +186,38 @@ async fn a_file_of_mixed_line_endings_is_said_to_be_one_by_read_write_and_edit()
     );
     assert_eq!(f.read("rows.csv"), "id,note\n2,plain\n");
 }
+
+#[tokio::test]
+async fn lines_ending_in_cr_alone_are_said_by_read_and_grep() {
+    let f = Fixture::new();
+    f.file("mac.csv", "sku,qty\rS1,0\rS2,2\rS3,0\r");
+    let read = f
+        .call_in_program("run-1", 1, "read", json!({"file_path": "mac.csv"}))
+        .await;
+    assert_eq!(read.value()["total_lines"], 1);
+    let said = read.note().unwrap_or_default();
+    assert!(
+        said.contains("`mac.csv` has 3 carriage return(s)") && said.contains("tr '\\r' '\\n'"),
+        "{said}"
+    );
+    let grep = f
+        .call_in_program(
+            "run-1",
+            2,
+            "grep",
+            json!({"pattern": "^S\\d+,0$", "path": "mac.csv"}),
+        )
+        .await;
+    assert_eq!(grep.value()["total"], 1);
+    let said = grep.note().unwrap_or_default();
+    assert!(
+        said.starts_with("1 file(s) have matching lines that hold carriage returns"),
+        "{said}"
+    );
+    // A file of CRLF lines holds none inside its lines.
+    f.file("win.csv", "sku,qty\r\nS1,0\r\n");
+    let crlf = f
+        .call_in_program("run-1", 3, "read", json!({"file_path": "win.csv"}))
+        .await;
+    assert_eq!(crlf.note(), None);
+}

@@ -725,3 +725,43 @@ async fn bash_decodes_output_lines_not_in_utf8_and_says_from_what() {
     assert_eq!(out.value()["stdout"], "München;Åsa\n");
     assert_eq!(out.note(), None);
 }
+
+#[tokio::test]
+async fn a_line_past_the_data_cap_is_never_returned_in_part_to_a_program() {
+    let f = Fixture::new();
+    let huge = format!("{{\"items\": [{}]}}\n", "1,".repeat(5 * 1024 * 1024));
+    f.file("big.json", format!("a\nb\nc\n{huge}d\n"));
+    let out = f
+        .call_in_program("run-1", 1, "read", json!({"file_path": "big.json"}))
+        .await;
+    let v = out.value();
+    assert_eq!(v["lines"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        (v["truncated"].clone(), v["next_offset"].clone()),
+        (json!(true), json!(4))
+    );
+    assert_eq!(v["total_lines"], 5);
+    let on = f
+        .call_in_program(
+            "run-1",
+            2,
+            "read",
+            json!({"file_path": "big.json", "offset": 4}),
+        )
+        .await;
+    assert!(on.result.is_error());
+    assert!(
+        on.error()
+            .contains("line 4 of `big.json` has 10,485,773 characters, more than the 8 MiB"),
+        "{}",
+        on.error()
+    );
+    // Natively the line is cut for the context, as ever.
+    let native = f
+        .call(
+            "read",
+            json!({"file_path": "big.json", "offset": 4, "limit": 1}),
+        )
+        .await;
+    assert!(!native.result.is_error());
+}

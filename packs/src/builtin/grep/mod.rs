@@ -136,6 +136,9 @@ struct Output {
     /// Files PCRE2 gave up on (a look-around pattern backtracking without end), the first.
     #[serde(skip)]
     gave_up: (u64, Option<String>),
+    /// Files with a matching line that held a carriage return, the first.
+    #[serde(skip)]
+    lone_cr: (u64, Option<String>),
     /// The digests of the matches this page skipped, and of every match through its end.
     #[serde(skip)]
     digests: (pages::Digest, pages::Digest),
@@ -310,6 +313,13 @@ fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output, noted: impl Iterat
     if out.ignored > 0 {
         said.push(ignored_note(out.ignored, &out.path));
     }
+    if let (n @ 1.., Some(first)) = &out.lone_cr {
+        said.push(format!(
+            "{n} file(s) have matching lines that hold carriage returns (`\\r`; first: \
+             `{first}`): lines are split at `\\n` only, so a file ending lines in CR alone \
+             (classic Mac OS) is one line here (convert it: bash tr '\\r' '\\n')"
+        ));
+    }
     if let (n @ 1.., Some((first, encoding))) = &out.decoded {
         said.push(format!(
             "{n} file(s) not in UTF-8 were searched decoded (first: `{first}`, {encoding}); read \
@@ -373,6 +383,8 @@ struct Collected {
     decoded: (u64, Option<(String, &'static str)>),
     /// Files PCRE2 gave up on, and the first in path order.
     gave_up: (u64, Option<String>),
+    /// Files with a matching line that held a carriage return, and the first.
+    lone_cr: (u64, Option<String>),
 }
 
 /// Count `shown` in `files`, the first of them in path order.
@@ -408,7 +420,17 @@ impl Collected {
         first_of(&mut self.gave_up, shown);
     }
 
-    fn add(&mut self, path: String, count: u64, matches: Vec<Found>) {
+    /// The matches `sink` collected of file `path`.
+    fn add(&mut self, path: String, sink: FileSink<'_>) {
+        let FileSink {
+            count,
+            matches,
+            lone_cr,
+            ..
+        } = sink;
+        if lone_cr {
+            first_of(&mut self.lone_cr, &path);
+        }
         self.total += count;
         self.files += 1;
         self.kept_count += matches.len();
@@ -441,6 +463,8 @@ struct FileSink<'a> {
     signal: &'a CancellationToken,
     keep: usize,
     line_cap: &'a LineCap,
+    /// Whether a matching line held a carriage return not ending it.
+    lone_cr: bool,
     /// Where a NUL byte ended the search (binary data, as `rg` takes it).
     nul_at: Option<u64>,
 }
@@ -454,6 +478,7 @@ impl<'a> FileSink<'a> {
             signal,
             keep,
             line_cap,
+            lone_cr: false,
             nul_at: None,
         }
     }
@@ -465,7 +490,9 @@ impl Sink for FileSink<'_> {
     fn matched(&mut self, _: &Searcher, m: &SinkMatch<'_>) -> Result<bool, io::Error> {
         self.count += 1;
         if self.matches.len() < self.keep {
-            let text = String::from_utf8_lossy(shared::strip_eol(m.bytes()));
+            let line = shared::strip_eol(m.bytes());
+            self.lone_cr |= line.contains(&b'\r');
+            let text = String::from_utf8_lossy(line);
             let lossy = matches!(text, std::borrow::Cow::Owned(_));
             let (text, cut) = self.line_cap.keep(&text);
             self.matches
@@ -544,12 +571,12 @@ fn search_file(
                 None => out.not_utf8(&shown),
             }
             if sink.count > 0 {
-                out.add(shown, sink.count, sink.matches);
+                out.add(shown, sink);
             }
         }
         Ok(()) if sink.count > 0 => {
             let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
-            out.add(shown, sink.count, sink.matches);
+            out.add(shown, sink);
         }
         Ok(()) => {}
         // A line over the searcher's heap limit (its only allocation error).
@@ -560,7 +587,7 @@ fn search_file(
             let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
             out.gave_up(&shown);
             if sink.count > 0 {
-                out.add(shown, sink.count, sink.matches);
+                out.add(shown, sink);
             }
         }
         // Unreadable files are skipped, as rg skips them (with a warning); a cancelled
@@ -723,6 +750,7 @@ fn grep(
         delimited: pattern_note(&args.pattern, out.total > 0),
         not_utf8: out.not_utf8,
         gave_up: out.gave_up,
+        lone_cr: out.lone_cr,
         decoded: out.decoded,
         digests: (skipped, hasher.at()),
     })
