@@ -301,7 +301,7 @@ fn read(
     let target = ws.resolve(&args.file_path, "file_path")?;
     if !target.exists {
         let guess = shared::case_sibling(ws, &target.path)
-            .map(|name| format!(" Did you mean `{name}`?"))
+            .map(|said| format!(" {said}"))
             .unwrap_or_default();
         return Err(ToolError::new(format!(
             "File not found: `{}` does not exist in the workspace.{guess} Use glob to find files.",

@@ -371,20 +371,40 @@ pub(crate) fn window_footer(value: &Value, what: &str, empty: &str, shown_nothin
 }
 
 /// The one entry beside the missing `path` whose name differs from its name only in case
-/// (`Readme.md` for `README.md`), root-relative, when exactly one does and it may be read.
+/// (`Readme.md` for `README.md`) or in Unicode normalization (`résumé.md` with combining
+/// accents, as macOS writes names), root-relative, when exactly one does and it may be read;
+/// for a "not found" error, what to pass instead.
 pub(crate) fn case_sibling(ws: &Workspace, path: &Path) -> Option<String> {
-    let name = path.file_name()?.to_str()?.to_lowercase();
+    let nfc = icu_normalizer::ComposingNormalizerBorrowed::new_nfc();
+    let key = |name: &str| nfc.normalize(name).to_lowercase();
+    let asked = path.file_name()?.to_str()?;
+    let name = key(asked);
     let parent = path.parent()?;
-    let mut same = std::fs::read_dir(parent).ok()?.flatten().filter(|entry| {
-        entry
-            .file_name()
-            .to_str()
-            .is_some_and(|n| n.to_lowercase() == name)
-    });
-    let one = parent.join(same.next()?.file_name());
+    let mut same = std::fs::read_dir(parent)
+        .ok()?
+        .flatten()
+        .filter(|entry| entry.file_name().to_str().is_some_and(|n| key(n) == name));
+    let one = same.next()?.file_name();
     if same.next().is_some() {
         return None;
     }
-    let found = ws.resolve(one.to_str()?, "file_path").ok()?;
-    Some(found.display)
+    let found = ws.resolve(parent.join(&one).to_str()?, "file_path").ok()?;
+    let written = one.to_str()?;
+    if nfc.normalize(written) != nfc.normalize(asked) {
+        return Some(format!("Did you mean `{}`?", found.display));
+    }
+    // The same letters in other code points: shown escaped, or it would look the same.
+    let escaped: String = found
+        .display
+        .chars()
+        .map(|c| match c.is_ascii() {
+            true => c.to_string(),
+            false => format!("\\u{:04x}", c as u32),
+        })
+        .collect();
+    Some(format!(
+        "`{}` is there, its name written in other Unicode code points (decomposed accents, as \
+         macOS writes names): pass \"{escaped}\" (or the path as glob lists it).",
+        found.display
+    ))
 }

@@ -440,3 +440,29 @@ async fn read_of_a_missing_file_names_the_one_whose_name_differs_only_in_case() 
     let out = f.call("read", json!({"file_path": "nope.md"})).await;
     assert!(!out.error().contains("Did you mean"), "{}", out.error());
 }
+
+#[tokio::test]
+async fn a_name_written_in_another_unicode_normalization_is_told_apart_from_a_missing_one() {
+    let f = Fixture::new();
+    // Decomposed accents (NFD), as macOS writes names; the model types them composed.
+    f.file("notes/re\u{301}sume\u{301}.md", "# CV\n");
+    let out = f
+        .call("read", json!({"file_path": "notes/r\u{e9}sum\u{e9}.md"}))
+        .await;
+    assert!(out.result.is_error());
+    assert!(
+        out.error().contains(
+            "its name written in other Unicode code points (decomposed accents, as macOS writes \
+             names): pass \"notes/re\\u0301sume\\u0301.md\""
+        ),
+        "{}",
+        out.error()
+    );
+    let asked = f
+        .call(
+            "read",
+            json!({"file_path": "notes/re\u{301}sume\u{301}.md"}),
+        )
+        .await;
+    assert!(!asked.result.is_error(), "{}", asked.error());
+}
