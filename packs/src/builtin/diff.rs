@@ -40,7 +40,7 @@ pub(crate) fn hunks_spec() -> ValueSpec {
             .required_property("old_text", ValueSpec::string())
             .required_property("new_text", ValueSpec::string()),
     )
-    .describe("Changed regions (≤ 50); `line`: old_text's first line (up to 3 of context).")
+    .describe("Changed regions (≤ 50); `line`: its first in the new file (up to 3 of context).")
 }
 
 /// Context lines kept around each change.
@@ -57,36 +57,37 @@ pub(crate) fn created(path: &str, new: &str) -> FileDiff {
     }
 }
 
-/// One hunk spanning every changed line between `old` and `new` (common leading and
-/// trailing lines trimmed, [`CONTEXT`] lines kept); none when they are equal.
+/// The hunks between `old` and `new`: a line diff (Myers', through `similar`), changes less
+/// than twice [`CONTEXT`] lines apart in one hunk, the first [`MAX_HUNKS`]; none when they
+/// are equal. A diff that would take long (two large, very different files) gives up in
+/// [`DIFF_DEADLINE`] and says one hunk spans the changes, as a common prefix and suffix do.
 pub(crate) fn replaced(old: &str, new: &str) -> Vec<Hunk> {
     if old == new {
         return Vec::new();
     }
-    let old_lines: Vec<&str> = old.split_inclusive('\n').collect();
-    let new_lines: Vec<&str> = new.split_inclusive('\n').collect();
-    let prefix = old_lines
+    let diff = similar::TextDiff::configure()
+        .algorithm(similar::Algorithm::Myers)
+        .timeout(DIFF_DEADLINE)
+        .diff_lines(old, new);
+    let (old_lines, new_lines) = (diff.old_slices(), diff.new_slices());
+    diff.grouped_ops(CONTEXT)
         .iter()
-        .zip(&new_lines)
-        .take_while(|(a, b)| a == b)
-        .count();
-    let max_suffix = old_lines.len().min(new_lines.len()) - prefix;
-    let suffix = old_lines
-        .iter()
-        .rev()
-        .zip(new_lines.iter().rev())
-        .take(max_suffix)
-        .take_while(|(a, b)| a == b)
-        .count();
-    let start = prefix.saturating_sub(CONTEXT);
-    let old_end = (old_lines.len() - suffix + CONTEXT).min(old_lines.len());
-    let new_end = (new_lines.len() - suffix + CONTEXT).min(new_lines.len());
-    vec![Hunk {
-        line: start as u64 + 1,
-        old_text: cap(&old_lines[start..old_end].concat()),
-        new_text: cap(&new_lines[start..new_end].concat()),
-    }]
+        .take(MAX_HUNKS)
+        .filter_map(|group| {
+            let (first, last) = (group.first()?, group.last()?);
+            let olds = first.old_range().start..last.old_range().end;
+            let news = first.new_range().start..last.new_range().end;
+            Some(Hunk {
+                line: news.start as u64 + 1,
+                old_text: cap(&old_lines[olds].concat()),
+                new_text: cap(&new_lines[news].concat()),
+            })
+        })
+        .collect()
 }
+
+/// How long a diff may take before it settles for a coarser answer.
+const DIFF_DEADLINE: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// Replace the non-overlapping byte ranges `matches` (ascending) of `old` with
 /// `replacement`; returns the new text (of `new_len` bytes, reserved up front, so an
@@ -240,6 +241,29 @@ mod tests {
         assert_eq!(hunk.line, 2);
         assert_eq!(hunk.old_text, "2\n3\n4\n5\n6\n7\n8\n");
         assert_eq!(hunk.new_text, "2\n3\n4\nfive\n6\n7\n8\n");
+    }
+
+    #[test]
+    fn a_write_changing_places_far_apart_makes_a_hunk_for_each() {
+        let old: String = (1..=40).map(|i| format!("line {i}\n")).collect();
+        let new = old
+            .replace("line 2\n", "line two\n")
+            .replace("line 39\n", "line thirty-nine\n");
+        let hunks = replaced(&old, &new);
+        assert_eq!(hunks.len(), 2, "{hunks:?}");
+        assert_eq!(hunks[0].line, 1);
+        assert_eq!(
+            hunks[0].old_text,
+            "line 1\nline 2\nline 3\nline 4\nline 5\n"
+        );
+        assert_eq!(hunks[1].line, 36);
+        assert_eq!(
+            hunks[1].new_text,
+            "line 36\nline 37\nline 38\nline thirty-nine\nline 40\n"
+        );
+        // Lines inserted before a change move its `line` in the new file.
+        let grown = format!("new 1\nnew 2\n{}", new);
+        assert_eq!(replaced(&old, &grown).last().unwrap().line, 38);
     }
 
     #[test]
