@@ -97,7 +97,7 @@ pub(super) fn session_param() -> ValueSpec {
     session_spec().mcp_header(ROUTE_HEADER)
 }
 
-/// A terminal's initial directory, as answers carry it.
+/// A terminal's directory (where it started; in a list, where its shell is now).
 pub(super) fn cwd_spec() -> ValueSpec {
     ValueSpec::string().describe("Relative to the root.")
 }

@@ -13,6 +13,7 @@ use super::Terminal;
 use crate::builtin::background::Background;
 use crate::builtin::shared::invalid_args;
 use crate::builtin::tasks::tools::{note_spec, with_note};
+use crate::builtin::workspace::Workspace;
 use ptc::ContentBlock;
 use ptc::ToolDefinition;
 use ptc::ToolError;
@@ -45,13 +46,13 @@ struct Entry {
     unread_bytes: u64,
 }
 
-fn entry(term: &Terminal) -> Entry {
+fn entry(term: &Terminal, ws: &Workspace) -> Entry {
     let idle = term.lock().last_used.elapsed();
     Entry {
         session_id: term.id.clone(),
         kind: term.backend,
         name: term.name.clone(),
-        cwd: term.cwd.clone(),
+        cwd: term.cwd_now(ws),
         state: term.state_name(),
         status: term.status_line(),
         age_ms: term.started.elapsed().as_millis() as u64,
@@ -105,7 +106,7 @@ pub(crate) fn list_tool(bg: Background) -> ToolDefinition {
                 .owned()
                 .list(&owner)
                 .iter()
-                .map(|t| entry(t))
+                .map(|t| entry(t, &bg.ws))
                 .collect();
             async move { Ok::<_, ToolError>(ListOutput { terminals, note }) }
         })

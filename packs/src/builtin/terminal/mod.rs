@@ -37,6 +37,7 @@ pub(crate) use open::open_tool;
 pub(crate) use text::clean as clean_text;
 
 use super::tasks::{complete_len, Owned, Resource, Ring, Task};
+use super::workspace::Workspace;
 use ptc::Owner;
 use ptc::ToolError;
 
@@ -112,6 +113,23 @@ pub(crate) struct Terminal {
 impl Terminal {
     fn lock(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Its foreground process's directory now (where `cd` left the shell), shown relative
+    /// to `ws`'s root; the directory it started in when that cannot be told or lies outside.
+    fn cwd_now(&self, ws: &Workspace) -> String {
+        let master = self
+            .master
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        let now = master
+            .and_then(|master| nix::unistd::tcgetpgrp(&*master).ok())
+            .and_then(|pgrp| std::fs::read_link(format!("/proc/{pgrp}/cwd")).ok());
+        match now {
+            Some(dir) if dir.starts_with(ws.root()) => ws.display(&dir),
+            _ => self.cwd.clone(),
+        }
     }
 
     fn bump(&self) {
