@@ -38,14 +38,14 @@ fn rules(limits: &RuntimeLimits) -> String {
     format!(
         "\
 - `code` is an async function body (top-level `await`/`return`; a final `async () => {{…}}`, uncalled \
-`main()`, `export default` or code fence work too). Erasable types only (no `enum`); no value `import`/`require`.
+`main()` or `export default` work too). Erasable types only (no `enum`); no value `import`/`require`.
 - Result: `console.log` output, then the returned value (a string as is, else JSON; convert \
 Map/Set/BigInt) or the last expression's. Return just what you need.
 - A failed call rejects with `ToolCallError` (`toolName`, `message`); uncaught, it fails the run. Await \
 all calls (not in `forEach`): at the end, pending ones stop and unfinished changes fail the run.
 - Globals: timers, `URL`, `TextEncoder`/`Decoder`, `atob`/`btoa`, `structuredClone`, \
-`crypto.randomUUID()`, `Intl` (Number/DateTime/List/RelativeTimeFormat, PluralRules, Collator; \
-default en-US/UTC); no `fetch`, `process`, `Buffer`, files, network.
+`crypto.randomUUID()`, `Intl` (Number/DateTime/List/RelativeTimeFormat, PluralRules, Collator: a \
+subset, en-US/UTC default); no `fetch`, `process`, `Buffer`, files, network.
 - Limits: {}, {} heap, {} calls ({} at once), results cut to head and tail past {} chars.
 E.g.:
 ```ts

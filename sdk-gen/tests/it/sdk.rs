@@ -509,8 +509,8 @@ const CONTRACT: [&str; 22] = [
     "uncaught, it fails the run",
     "`URL`",
     "`structuredClone`",
-    "`Intl` (Number/DateTime/List/RelativeTimeFormat, PluralRules, Collator; default en-US/UTC); no \
-     `fetch`, `process`, `Buffer`, files, network",
+    "`Intl` (Number/DateTime/List/RelativeTimeFormat, PluralRules, Collator: a subset, en-US/UTC \
+     default); no `fetch`, `process`, `Buffer`, files, network",
     "120 s, 256 MiB heap, 10,000 calls (10 at once)",
     "past 50,000 chars",
     "Promise.all([tools.x(",
