@@ -152,6 +152,9 @@ export default function makeIntl(primordials, { intl: raw }) {
   bound(NumberFormat, 'format', formatNumber);
   const DateTimeFormat = formatterClass('DateTimeFormat', 'date', DATE_KEYS, { required: 'any', defaults: 'date' });
   bound(DateTimeFormat, 'format', formatDate);
+  method(DateTimeFormat.prototype, 'formatToParts', function formatToParts(date) {
+    return partsOf(call('date.parts', specFor(this, DateTimeFormat), dateMs(date)));
+  });
   const PluralRules = formatterClass('PluralRules', 'plural', PLURAL_KEYS);
   method(PluralRules.prototype, 'select', function select(value) {
     return call('plural.select', specFor(this, PluralRules), numberText(NumberCtor(value)));
@@ -221,8 +224,6 @@ export default function makeIntl(primordials, { intl: raw }) {
     'use format() and take the text apart (its minus sign, digits, separators and symbol)');
   unsupported(NumberFormat.prototype, 'Intl.NumberFormat.prototype', 'formatRange', range);
   unsupported(NumberFormat.prototype, 'Intl.NumberFormat.prototype', 'formatRangeToParts', range);
-  unsupported(DateTimeFormat.prototype, 'Intl.DateTimeFormat.prototype', 'formatToParts',
-    'use one DateTimeFormat per field (e.g. { month: "long" }) or the Date getters (getUTCMonth() ...)');
   unsupported(DateTimeFormat.prototype, 'Intl.DateTimeFormat.prototype', 'formatRange', range);
   unsupported(DateTimeFormat.prototype, 'Intl.DateTimeFormat.prototype', 'formatRangeToParts', range);
   unsupported(PluralRules.prototype, 'Intl.PluralRules.prototype', 'selectRange', 'select the end: rules.select(end)');

@@ -20,6 +20,7 @@ use super::{
     fields::{self, DATE_FIELDS, STYLES},
     locale, numbering,
     options::{IntlError, Spec},
+    parts,
     zone::{time_zone, Essentials, Zone},
 };
 
@@ -151,8 +152,9 @@ impl DateFormatter {
         })
     }
 
-    /// Format one instant, given as epoch milliseconds.
-    pub(crate) fn format(&self, epoch_ms: &str) -> Result<String, IntlError> {
+    /// Format one instant, given as epoch milliseconds; as JSON parts (`date.parts`) when
+    /// `as_parts`.
+    pub(crate) fn format(&self, epoch_ms: &str, as_parts: bool) -> Result<String, IntlError> {
         let ms: f64 = epoch_ms.parse().unwrap_or(f64::NAN);
         if !ms.is_finite() || ms.abs() > 8.64e15 {
             return Err(IntlError::range("Invalid time value"));
@@ -174,13 +176,16 @@ impl DateFormatter {
             Some(midnight) if local.time.hour.number() == 0 => midnight,
             _ => &self.pattern,
         };
-        let text = self
-            .names
-            .with_pattern_unchecked(pattern)
-            .format(&input)
+        let formatted = self.names.with_pattern_unchecked(pattern).format(&input);
+        let failed = |e| IntlError::range(format!("Intl.DateTimeFormat: {e}"));
+        if as_parts {
+            // V8's parts keep the narrow no-break space before a day period.
+            return parts::date_json(&formatted).map_err(failed);
+        }
+        let text = formatted
             .try_write_to_string()
-            .map_err(|(e, _)| IntlError::range(format!("Intl.DateTimeFormat: {e}")))?
-            .replace('\u{202f}', " ");
-        Ok(text)
+            .map_err(|(e, _)| failed(e))?;
+        // ICU writes a narrow no-break space before a day period; V8's format a plain one.
+        Ok(text.replace('\u{202f}', " "))
     }
 }

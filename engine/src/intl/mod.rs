@@ -90,8 +90,8 @@ fn built(
 /// * `supported` (locales JSON) → JSON array of the supported ones (`supportedLocalesOf`)
 /// * `number.resolve` / `plural.resolve` / `date.resolve` / `collator.resolve` (spec) → the
 ///   JSON of `resolvedOptions()`
-/// * `number.format` (spec, value), `plural.select` (spec, value), `date.format` (spec, epoch
-///   ms), `collator.compare` (spec, a, b) → the text (or `-1`/`0`/`1`)
+/// * `number.format` (spec, value), `plural.select` (spec, value), `date.format` / `date.parts`
+///   (spec, epoch ms), `collator.compare` (spec, a, b) → the text (or `-1`/`0`/`1`)
 /// * `list.resolve`, `list.format` / `list.parts` (spec, JSON array of strings)
 /// * `relative.resolve`, `relative.format` / `relative.parts` (spec, value, unit)
 /// * `case.upper` / `case.lower` (locales JSON, text)
@@ -148,7 +148,7 @@ fn dispatch(op: &str, spec: &str, a: &str, b: &str) -> Result<String, IntlError>
         (Built::Plural(p), "resolve") => p.resolved.clone(),
         (Built::Plural(p), "select") => p.select(a)?.to_owned(),
         (Built::Date(f), "resolve") => f.resolved.clone(),
-        (Built::Date(f), "format") => f.format(a)?,
+        (Built::Date(f), "format" | "parts") => f.format(a, action == "parts")?,
         (Built::Collator(c), "resolve") => c.resolved.clone(),
         (Built::Collator(c), "compare") => c.compare(a, b).to_string(),
         (Built::List(l), "resolve") => l.resolved.clone(),

@@ -4,16 +4,19 @@
 use std::fmt;
 
 use serde_json::Value;
-use writeable::{Part, PartsWrite, Writeable};
+use writeable::{Part, PartsWrite, TryWriteable, Writeable};
 
 /// The parts being collected: `(type, text)`, in order.
 #[derive(Default)]
 struct Collect {
     parts: Vec<(&'static str, String)>,
-    /// The innermost part being written (`None`: unmarked text).
+    /// The parts being written, outermost first (none: unmarked text).
     open: Vec<&'static str>,
     /// The next text starts a new part (a part began or ended).
     fresh: bool,
+    /// A part's type is its outermost one (a date's `year`, not the `integer` of the number
+    /// written in it), rather than its innermost (a relative time's number's parts).
+    outermost: bool,
 }
 
 impl fmt::Write for Collect {
@@ -21,7 +24,11 @@ impl fmt::Write for Collect {
         if s.is_empty() {
             return Ok(());
         }
-        let kind = self.open.last().copied().unwrap_or("literal");
+        let kind = match self.outermost {
+            true => self.open.first(),
+            false => self.open.last(),
+        };
+        let kind = kind.copied().unwrap_or("literal");
         match self.parts.last_mut() {
             Some((last, text)) if *last == kind && !self.fresh => text.push_str(s),
             _ => self.parts.push((kind, s.to_owned())),
@@ -39,11 +46,13 @@ impl PartsWrite for Collect {
         part: Part,
         mut f: impl FnMut(&mut Self::SubPartsWrite) -> fmt::Result,
     ) -> fmt::Result {
+        // Taking the outermost part, only its own edges start a new one.
+        let edge = !self.outermost || self.open.is_empty();
         self.open.push(part.value);
-        self.fresh = true;
+        self.fresh |= edge;
         let done = f(self);
         self.open.pop();
-        self.fresh = true;
+        self.fresh |= edge;
         done
     }
 }
@@ -54,8 +63,25 @@ pub(crate) fn json(value: &impl Writeable) -> String {
     let mut collect = Collect::default();
     // Writing to a String-like sink cannot fail.
     let _ = value.write_to_parts(&mut collect);
-    let list: Vec<Value> = collect
-        .parts
+    to_json(collect.parts)
+}
+
+/// The parts of a formatted date, each typed by its outermost part (`year`, `month`, ...),
+/// as [`json`] gives them; `Err` when the formatter failed.
+pub(crate) fn date_json<E: fmt::Debug>(value: &impl TryWriteable<Error = E>) -> Result<String, E> {
+    let mut collect = Collect {
+        outermost: true,
+        ..Collect::default()
+    };
+    match value.try_write_to_parts(&mut collect) {
+        Ok(Err(e)) => Err(e),
+        // Writing to a String-like sink cannot fail.
+        Ok(Ok(())) | Err(_) => Ok(to_json(collect.parts)),
+    }
+}
+
+fn to_json(parts: Vec<(&'static str, String)>) -> String {
+    let list: Vec<Value> = parts
         .into_iter()
         .map(|(kind, text)| Value::from(vec![Value::from(kind), Value::from(text)]))
         .collect();

@@ -173,6 +173,13 @@ const extra = [
   `new Intl.NumberFormat('en-US').formatToParts(-1234.5).map((p) => p.type + ':' + p.value).join('|')`,
   `new Intl.NumberFormat('en-US').formatRange(1, 5)`,
   `new Intl.DateTimeFormat('en-US').formatToParts(d).map((p) => p.type + ':' + p.value).join('|')`,
+  // formatToParts to read a date's fields in a time zone, the way models convert zones.
+  `new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false }).formatToParts(d).map((p) => p.type + ':' + p.value).join('|')`,
+  `new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Kolkata', weekday: 'long', day: 'numeric', month: 'long', hour: 'numeric', minute: '2-digit' }).formatToParts(j).map((p) => p.type + ':' + p.value).join('|')`,
+  `new Intl.DateTimeFormat('de-DE', { dateStyle: 'full', timeStyle: 'short', timeZone: 'Europe/Berlin' }).formatToParts(j).map((p) => p.type + ':' + p.value).join('|')`,
+  `new Intl.DateTimeFormat('ja-JP', { year: 'numeric', month: 'long', day: 'numeric', weekday: 'short' }).formatToParts(d).map((p) => p.type + ':' + p.value).join('|')`,
+  `new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).formatToParts(j).map((p) => p.type + ':' + p.value).join('|')`,
+  `Object.fromEntries(new Intl.DateTimeFormat('en-CA', { timeZone: 'Australia/Sydney', year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(d).filter((p) => p.type !== 'literal').map((p) => [p.type, p.value])).day`,
   `new Intl.DateTimeFormat('en-US').formatRange(d, j)`,
   `new Intl.PluralRules('en-US').selectRange(1, 2)`,
   `d.toLocaleDateString('en-US', { month: 'narrow' })`,
