@@ -150,6 +150,9 @@ export default function makeIntl(primordials, { intl: raw }) {
 
   const NumberFormat = formatterClass('NumberFormat', 'number', NUMBER_KEYS);
   bound(NumberFormat, 'format', formatNumber);
+  method(NumberFormat.prototype, 'formatToParts', function formatToParts(value) {
+    return partsOf(call('number.parts', specFor(this, NumberFormat), numberText(value)));
+  });
   const DateTimeFormat = formatterClass('DateTimeFormat', 'date', DATE_KEYS, { required: 'any', defaults: 'date' });
   bound(DateTimeFormat, 'format', formatDate);
   method(DateTimeFormat.prototype, 'formatToParts', function formatToParts(date) {
@@ -220,8 +223,6 @@ export default function makeIntl(primordials, { intl: raw }) {
     }[name]);
   };
   const range = 'format both ends and join them, e.g. f.format(a) + "\u2013" + f.format(b)';
-  unsupported(NumberFormat.prototype, 'Intl.NumberFormat.prototype', 'formatToParts',
-    'use format() and take the text apart (its minus sign, digits, separators and symbol)');
   unsupported(NumberFormat.prototype, 'Intl.NumberFormat.prototype', 'formatRange', range);
   unsupported(NumberFormat.prototype, 'Intl.NumberFormat.prototype', 'formatRangeToParts', range);
   unsupported(DateTimeFormat.prototype, 'Intl.DateTimeFormat.prototype', 'formatRange', range);

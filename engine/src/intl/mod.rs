@@ -29,6 +29,7 @@ mod list;
 mod locale;
 mod months;
 mod number;
+mod number_parts;
 mod numbering;
 mod options;
 mod parts;
@@ -90,8 +91,9 @@ fn built(
 /// * `supported` (locales JSON) → JSON array of the supported ones (`supportedLocalesOf`)
 /// * `number.resolve` / `plural.resolve` / `date.resolve` / `collator.resolve` (spec) → the
 ///   JSON of `resolvedOptions()`
-/// * `number.format` (spec, value), `plural.select` (spec, value), `date.format` / `date.parts`
-///   (spec, epoch ms), `collator.compare` (spec, a, b) → the text (or `-1`/`0`/`1`)
+/// * `number.format` / `number.parts` (spec, value), `plural.select` (spec, value),
+///   `date.format` / `date.parts` (spec, epoch ms), `collator.compare` (spec, a, b) → the
+///   text (or `-1`/`0`/`1`)
 /// * `list.resolve`, `list.format` / `list.parts` (spec, JSON array of strings)
 /// * `relative.resolve`, `relative.format` / `relative.parts` (spec, value, unit)
 /// * `case.upper` / `case.lower` (locales JSON, text)
@@ -145,6 +147,7 @@ fn dispatch(op: &str, spec: &str, a: &str, b: &str) -> Result<String, IntlError>
     Ok(match (&*made, action) {
         (Built::Number(f), "resolve") => f.resolved.clone(),
         (Built::Number(f), "format") => f.format(a)?,
+        (Built::Number(f), "parts") => f.parts(a)?,
         (Built::Plural(p), "resolve") => p.resolved.clone(),
         (Built::Plural(p), "select") => p.select(a)?.to_owned(),
         (Built::Date(f), "resolve") => f.resolved.clone(),

@@ -12,6 +12,7 @@ use icu_experimental::dimension::{
 };
 use serde_json::{json, Map, Value};
 
+use super::number_parts::{self, Adds};
 use super::{
     cldr48, currencies,
     digits::{parse_number, Digits, Parsed},
@@ -243,6 +244,25 @@ impl NumberFormatter {
             numbering,
             by_name: style == "currency" && currency_display == "name",
         })
+    }
+
+    /// One number as ECMA-402's parts, JSON ([`number_parts`]).
+    pub(crate) fn parts(&self, value: &str) -> Result<String, IntlError> {
+        let adds = match self.presenter {
+            Presenter::Decimal(_) => Adds::Nothing,
+            Presenter::Percent(_) => Adds::Percent,
+            Presenter::Currency(_) => Adds::Currency,
+            Presenter::CompactCurrency(_) | Presenter::Compact(_) => Adds::Compact,
+        };
+        let probe = match adds {
+            Adds::Compact => "1.25",
+            _ => "1234567.125",
+        };
+        Ok(number_parts::json(
+            &self.format(value)?,
+            &self.format(probe)?,
+            adds,
+        ))
     }
 
     /// Format one number (JavaScript's text of it).

@@ -171,6 +171,25 @@ const extra = [
   `new Intl.NumberFormat('en-US', { currencySign: 'accounting' }).format(-1234.5)`,
   `new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', currencySign: 'standard' }).format(-1234.5)`,
   `new Intl.NumberFormat('en-US').formatToParts(-1234.5).map((p) => p.type + ':' + p.value).join('|')`,
+  // formatToParts of numbers: each style, separators of several locales, signs and symbols.
+  ...[
+    ['de-DE', `{ style: 'currency', currency: 'EUR' }`, '1234.5'],
+    ['en-US', `{ style: 'currency', currency: 'USD' }`, '-1234.5'],
+    ['fr-FR', `{}`, '-1234567.891'],
+    ['en-IN', `{}`, '12345678.9'],
+    ['ja-JP', `{ style: 'currency', currency: 'JPY' }`, '1234'],
+    ['pt-BR', `{ style: 'percent', maximumFractionDigits: 1 }`, '0.1234'],
+    ['fr-FR', `{ style: 'percent' }`, '0.5'],
+    ['en-US', `{ notation: 'compact' }`, '1234567'],
+    ['de-DE', `{ notation: 'compact', compactDisplay: 'long' }`, '1234567'],
+    ['en-US', `{ signDisplay: 'always' }`, '42'],
+    ['nl-NL', `{ style: 'currency', currency: 'EUR' }`, '-1234.5'],
+    ['es-ES', `{}`, '1234.5'],
+    ['en-US', `{ style: 'currency', currency: 'USD', currencyDisplay: 'name' }`, '2.5'],
+    ['ar-EG', `{}`, '-1234.5'],
+    ['en-US', `{}`, 'NaN'],
+  ].map(([tag, options, value]) =>
+    `new Intl.NumberFormat('${tag}', ${options}).formatToParts(${value}).map((p) => p.type + ':' + p.value).join('|')`),
   `new Intl.NumberFormat('en-US').formatRange(1, 5)`,
   `new Intl.DateTimeFormat('en-US').formatToParts(d).map((p) => p.type + ':' + p.value).join('|')`,
   // formatToParts to read a date's fields in a time zone, the way models convert zones.
