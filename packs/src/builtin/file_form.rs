@@ -33,15 +33,17 @@ impl Kept {
         let mut what = Vec::new();
         if self.crlf {
             what.push(
-                "CRLF line endings (the content's \\n written as \\r\\n; bash converts them)",
+                "CRLF line endings (the content's \\n written as \\r\\n; exact: true writes LF)",
             );
         }
         if self.bom {
-            what.push("UTF-8 byte order mark (put back before the content; bash removes it: sed -i '1s/^\\xEF\\xBB\\xBF//' FILE)");
+            what.push("UTF-8 byte order mark (put back before the content; exact: true drops it)");
         }
         match self.final_newline {
             Some(true) => what.push("final newline (one added)"),
-            Some(false) => what.push("lack of a final newline (the content's last one dropped; edit adds one to the last line)"),
+            Some(false) => what.push(
+                "lack of a final newline (the content's last one dropped; exact: true keeps it)",
+            ),
             None => {}
         }
         let kept = (!what.is_empty()).then(|| format!("`{shown}` kept its {}", what.join(", ")));
@@ -173,8 +175,8 @@ mod tests {
         assert_eq!(text, "A\r\nB\r\n");
         assert_eq!(
             k.note("a.ini").unwrap(),
-            "`a.ini` kept its CRLF line endings (the content's \\n written as \\r\\n; bash \
-             converts them)"
+            "`a.ini` kept its CRLF line endings (the content's \\n written as \\r\\n; exact: \
+             true writes LF)"
         );
         // Content with a `\r` is taken as written.
         assert_eq!(kept("a\r\nb\r\n", "A\r\nB\n").0, "A\r\nB\n");

@@ -41,6 +41,8 @@ const MAX_BEFORE_IMAGE: u64 = 4 * 1024 * 1024;
 struct Args {
     file_path: String,
     content: String,
+    /// Write the content as given, the file's old form notwithstanding.
+    exact: Option<bool>,
 }
 
 #[derive(Serialize)]
@@ -62,7 +64,7 @@ pub(crate) fn tool(ws: Arc<Workspace>, log: Arc<ReadLog>) -> ToolDefinition {
         .path_arguments(ws.path_arguments(&[("file_path", None)]))
         .description(
             "Create or fully replace a UTF-8 text file. A replaced file keeps its CRLF line \
-             endings, BOM, and final newline or lack of one, whatever the content has there.",
+             endings, BOM, and final newline or lack of one, unless `exact`.",
         )
         .parameters(
             ParameterSpec::new()
@@ -73,6 +75,12 @@ pub(crate) fn tool(ws: Arc<Workspace>, log: Arc<ReadLog>) -> ToolDefinition {
                 .required(
                     "content",
                     ValueSpec::string().describe("Full UTF-8 text content to write."),
+                )
+                .optional(
+                    "exact",
+                    ValueSpec::boolean().describe(
+                        "Write content byte for byte (to change line endings, or drop a BOM).",
+                    ),
                 ),
         )
         .output(
@@ -242,8 +250,8 @@ fn write(ws: &Workspace, args: Args, run: Option<(&str, &ReadLog)>) -> Result<Ou
     // Content built from read's lines (no line endings, no BOM) keeps the file's form.
     let mut args = args;
     let kept = match before.as_deref() {
-        Some(old) => file_form::keep(old, &mut args.content),
-        None => Kept::default(),
+        Some(old) if args.exact != Some(true) => file_form::keep(old, &mut args.content),
+        _ => Kept::default(),
     };
     // Written over the old bytes, then cut to length: a file truncated to nothing and written
     // again makes ext4 start writing it back as it closes (its `auto_da_alloc`), and the next

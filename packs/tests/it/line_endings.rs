@@ -76,8 +76,8 @@ async fn write_in_a_program_says_what_the_replaced_file_kept() {
     assert_eq!(
         out.note(),
         Some(
-            "`app.ini` kept its CRLF line endings (the content's \\n written as \\r\\n; bash \
-             converts them), final newline (one added)"
+            "`app.ini` kept its CRLF line endings (the content's \\n written as \\r\\n; exact: \
+             true writes LF), final newline (one added)"
         )
     );
     assert_eq!(f.read("app.ini"), "A=1\r\nB=2\r\n");
@@ -117,7 +117,7 @@ async fn read_shows_line_one_without_its_bom_and_write_puts_it_back_once() {
         .await;
     assert_eq!(
         out.note(),
-        Some("`bom.csv` kept its UTF-8 byte order mark (put back before the content; bash removes it: sed -i '1s/^\\xEF\\xBB\\xBF//' FILE)")
+        Some("`bom.csv` kept its UTF-8 byte order mark (put back before the content; exact: true drops it)")
     );
     assert_eq!(f.read("bom.csv"), "\u{FEFF}ID,NAME\n1,a\n");
     // Content that has the BOM already: written as given, no second one.
@@ -220,4 +220,42 @@ async fn lines_ending_in_cr_alone_are_said_by_read_and_grep() {
         .call_in_program("run-1", 3, "read", json!({"file_path": "win.csv"}))
         .await;
     assert_eq!(crlf.note(), None);
+}
+
+#[tokio::test]
+async fn an_exact_write_changes_a_files_form_as_the_content_says() {
+    let f = Fixture::new();
+    f.file("app.ini", "\u{FEFF}[a]\r\nx=1\r\n");
+    let read = f
+        .call_in_program("run", 1, "read", json!({"file_path": "app.ini"}))
+        .await;
+    let text: Vec<&str> = read.value()["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["text"].as_str().unwrap())
+        .collect();
+    // The same text with LF and no BOM: kept as it was unless the write is exact.
+    let content = format!("{}\n", text.join("\n"));
+    let kept = f
+        .call_in_program(
+            "run",
+            2,
+            "write",
+            json!({"file_path": "app.ini", "content": content}),
+        )
+        .await;
+    assert!(kept.note().is_some_and(|n| n.contains("exact: true")));
+    assert_eq!(f.read("app.ini"), "\u{FEFF}[a]\r\nx=1\r\n");
+    let exact = f
+        .call_in_program(
+            "run",
+            3,
+            "write",
+            json!({"file_path": "app.ini", "content": content, "exact": true}),
+        )
+        .await;
+    assert!(!exact.result.is_error(), "{}", exact.error());
+    assert_eq!(exact.note(), None);
+    assert_eq!(f.read("app.ini"), "[a]\nx=1\n");
 }

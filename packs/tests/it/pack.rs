@@ -20,7 +20,7 @@ use serde_json::{json, Value};
 use tsc_support::TsProject;
 
 /// The seed catalog's parameter schemas (plus `terminal_read`'s `wait` and `timeout_ms`,
-/// `web_fetch`'s `offset`, and `x-mcp-header` on every parameter that carries a handle, so
+/// `web_fetch`'s `offset`, `write`'s `exact`, and `x-mcp-header` on every parameter that carries a handle, so
 /// load balancers route on it).
 fn seed_parameters() -> Vec<(&'static str, Value)> {
     vec![
@@ -36,7 +36,8 @@ fn seed_parameters() -> Vec<(&'static str, Value)> {
             "write",
             json!({"type": "object", "properties": {
                 "file_path": {"type": "string", "description": "Path of the file, resolved by the filesystem backend."},
-                "content": {"type": "string", "description": "Full UTF-8 text content to write."}
+                "content": {"type": "string", "description": "Full UTF-8 text content to write."},
+                "exact": {"type": "boolean", "description": "Write content byte for byte (to change line endings, or drop a BOM)."}
             }, "required": ["file_path", "content"]}),
         ),
         (
