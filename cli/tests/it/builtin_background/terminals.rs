@@ -325,7 +325,9 @@ async fn terminals_are_capped_and_their_scrollback_drops_the_oldest() {
     );
     let unknown = bg.call("terminal_open", json!({"type": "cobol"})).await;
     assert!(
-        unknown.error().contains("available: shell, bash"),
+        unknown.error().contains(
+            r#"/type: expected one of "shell", "bash", "sh", "python", "node", got "cobol""#
+        ),
         "{}",
         unknown.text()
     );

@@ -101,7 +101,7 @@ pub(crate) fn tool(bg: Background, servers: Servers) -> ToolDefinition {
         )
         .code_description(
             "Ask the file's language server: `locations`, `markdown` (hover), `symbols` or \
-             `diagnostics`.",
+             `diagnostics`. TypeScript finds every reference only with a tsconfig/jsconfig.json.",
         )
         .parameters(
             ParameterSpec::new()

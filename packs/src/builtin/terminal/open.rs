@@ -98,6 +98,7 @@ pub(crate) fn open_tool(bg: Background) -> ToolDefinition {
                 .required(
                     "type",
                     ValueSpec::string()
+                        .enum_values(BACKENDS.iter().map(|(name, ..)| json!(name)))
                         .describe("Registered terminal backend type, usually \"shell\"."),
                 )
                 .optional(
@@ -114,10 +115,7 @@ pub(crate) fn open_tool(bg: Background) -> ToolDefinition {
         )
         .output(answer_spec(
             ValueSpec::object(false)
-                .required_property(
-                    "type",
-                    ValueSpec::string().enum_values(BACKENDS.iter().map(|(name, ..)| json!(name))),
-                )
+                .required_property("type", ValueSpec::string())
                 .property("name", ValueSpec::string())
                 .required_property("cwd", cwd_spec()),
         ))
