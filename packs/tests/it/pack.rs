@@ -20,7 +20,7 @@ use serde_json::{json, Value};
 use tsc_support::TsProject;
 
 /// The seed catalog's parameter schemas (plus `terminal_read`'s `wait` and `timeout_ms`,
-/// `web_fetch`'s `offset`, `write`'s `exact`, and `x-mcp-header` on every parameter that carries a handle, so
+/// `web_fetch`'s `offset`, `write`'s `exact`, `terminal_open`'s backends as an enum, and `x-mcp-header` on every parameter that carries a handle, so
 /// load balancers route on it).
 fn seed_parameters() -> Vec<(&'static str, Value)> {
     vec![
@@ -105,7 +105,7 @@ fn seed_parameters() -> Vec<(&'static str, Value)> {
         (
             "terminal_open",
             json!({"type": "object", "properties": {
-                "type": {"type": "string", "description": "Registered terminal backend type, usually \"shell\"."},
+                "type": {"type": "string", "enum": ["shell", "bash", "sh", "python", "node"], "description": "Registered terminal backend type, usually \"shell\"."},
                 "name": {"type": "string", "description": "Optional owner-local display name such as \"main\" or \"gdb\"."},
                 "cwd": {"type": "string", "description": "Initial working directory. Defaults to the deployment workspace root."}
             }, "required": ["type"]}),
