@@ -189,11 +189,22 @@ pub(crate) fn answer(method: &str, params: &Value, root: &Url) -> Result<Value, 
                 .as_array()
                 .map(Vec::as_slice)
                 .unwrap_or_default();
+            // The workspace is walked once a request, and only when a Python section is asked.
+            let roots = std::cell::OnceCell::new();
+            let paths = || {
+                roots
+                    .get_or_init(|| root.to_file_path().map(|r| projects::import_roots(&r)))
+                    .clone()
+            };
             let python = |section: &str| -> Value {
-                let paths = || root.to_file_path().map(|r| projects::import_roots(&r));
-                match (section, paths()) {
-                    ("python.analysis", Ok(paths)) => json!({ "extraPaths": paths }),
-                    ("python", Ok(paths)) => json!({ "analysis": { "extraPaths": paths } }),
+                match section {
+                    "python.analysis" | "python" => match paths() {
+                        Ok(paths) if section == "python" => {
+                            json!({ "analysis": { "extraPaths": paths } })
+                        }
+                        Ok(paths) => json!({ "extraPaths": paths }),
+                        Err(()) => Value::Null,
+                    },
                     _ => Value::Null,
                 }
             };
