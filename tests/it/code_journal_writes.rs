@@ -1,6 +1,7 @@
 //! How a journaled run writes (`ptc::code::journal`): a call that may change something costs
 //! one write, its result going on record with the run's next write, or within moments when
-//! nothing follows; an idempotent one costs none while the run's lease surely holds.
+//! nothing follows, and that write is one ahead of the store where the store keeps such a log
+//! and the run's lease surely holds; an idempotent one costs none while the lease holds.
 
 use ptc_testing::code as code_support;
 
@@ -16,12 +17,15 @@ use ptc_testing::tools::*;
 use serde_json::json;
 
 /// A store that keeps each append's entries as it came, on top of a [`MemoryJournal`]; its
-/// runs' leases may be `lapsing` (not surely held).
+/// runs' leases may be `lapsing` (not surely held). One that `writes_ahead` keeps what is
+/// written ahead in `log` too, with what `ran` in between.
 #[derive(Default)]
 struct Appends {
     store: Arc<MemoryJournal>,
     seen: Mutex<Vec<Vec<Entry>>>,
     lapsing: AtomicBool,
+    writes_ahead: bool,
+    log: Mutex<Vec<String>>,
 }
 
 impl JournalStore for Appends {
@@ -41,6 +45,15 @@ impl JournalStore for Appends {
 
     fn holds(&self, _run: &str) -> bool {
         !self.lapsing.load(Ordering::SeqCst)
+    }
+
+    fn write_ahead(&self, run: &str, from: u64, batch: &Batch) -> Result<bool, JournalError> {
+        if !self.writes_ahead || !self.holds(run) {
+            return Ok(false);
+        }
+        let entries = kinds(&batch.entries()?).join(", ");
+        self.log.lock().unwrap().push(format!("{from}: {entries}"));
+        Ok(true)
     }
 }
 
@@ -191,5 +204,64 @@ async fn an_idempotent_call_is_written_first_only_when_the_runs_lease_may_have_l
             ],
         };
         assert_eq!(appends(&store), expected, "lapsing: {lapsing}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_that_may_change_something_is_written_ahead_of_the_store_while_the_lease_holds() {
+    let program = "let sum = 0;\n\
+                   for (let i = 0; i < 3; i++) sum += await tools.effect({});\n\
+                   return sum;";
+    for lapsing in [false, true] {
+        let store = Arc::new(Appends {
+            writes_ahead: true,
+            ..Appends::default()
+        });
+        store.lapsing.store(lapsing, Ordering::SeqCst);
+        let registry = journaled(store.clone(), Duration::from_secs(600));
+        let log = store.clone();
+        let effect = ToolDefinition::builder("effect")
+            .output(ValueSpec::integer())
+            .execute_raw(move |_, _| {
+                let mut log = log.log.lock().unwrap();
+                log.push("ran".into());
+                let ran = log.iter().filter(|l| *l == "ran").count();
+                async move { Ok(json!(ran)) }
+            });
+        registry.register(effect.build().unwrap()).unwrap();
+        assert_eq!(run(&registry, program).await.text(), "6");
+        let (log, appended) = (store.log.lock().unwrap().clone(), appends(&store));
+        match lapsing {
+            false => {
+                // Each call on record (ahead) before it runs, numbered on from the store's
+                // entries; all of it appended at the end (the wait is long here).
+                assert_eq!(
+                    log,
+                    [
+                        "1: call 1",
+                        "ran",
+                        "2: result 1, call 2",
+                        "ran",
+                        // (Each result's delivery goes with it, unlisted.)
+                        "5: result 2, call 3",
+                        "ran"
+                    ]
+                );
+                assert_eq!(
+                    appended,
+                    [
+                        vec!["start"],
+                        vec![
+                            "call 1", "result 1", "call 2", "result 2", "call 3", "result 3", "end"
+                        ]
+                    ]
+                );
+            }
+            // An owner that may have lost the run appends, and stops there if it did.
+            true => {
+                assert_eq!(log, ["ran", "ran", "ran"]);
+                assert_eq!(appended.len(), 5, "{appended:?}");
+            }
+        }
     }
 }

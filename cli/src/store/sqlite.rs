@@ -209,7 +209,7 @@ fn is_busy(e: &rusqlite::Error) -> bool {
 }
 
 /// Create `dir` and its missing parents with mode 0700.
-fn private_dirs(dir: &Path) -> std::io::Result<()> {
+pub(crate) fn private_dirs(dir: &Path) -> std::io::Result<()> {
     use std::os::unix::fs::DirBuilderExt;
     std::fs::DirBuilder::new()
         .recursive(true)

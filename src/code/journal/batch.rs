@@ -82,6 +82,22 @@ fn field(out: &mut Vec<u8>, key: &str, value: &(impl serde::Serialize + ?Sized))
     serde_json::to_writer(out, value).expect("an entry serializes: its maps have string keys");
 }
 
+/// A place in a [`Batch`]: how much of its text and how many of its entries came before.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Mark {
+    /// The bytes before the closing `]` at the mark.
+    bytes: usize,
+    /// The entries before it.
+    pub(crate) len: u64,
+}
+
+impl Default for Mark {
+    /// The start of any batch.
+    fn default() -> Self {
+        Batch::new().mark()
+    }
+}
+
 /// Entries to append to a journal, held as the JSON array a store keeps.
 ///
 /// A run records an entry or more for each sub-call; writing each one into the array at once
@@ -163,6 +179,32 @@ impl Batch {
             .map_err(|e| JournalError(format!("a batch of entries does not read back: {e}")))
     }
 
+    /// Where it ends now: [`Batch::since`] takes the entries added after.
+    pub(crate) fn mark(&self) -> Mark {
+        Mark {
+            bytes: self.json.len() - 1,
+            len: self.len,
+        }
+    }
+
+    /// The entries added since `mark` (a mark of this batch, taken since it was last
+    /// cleared), as a batch of their own.
+    pub(crate) fn since(&self, mark: Mark) -> Batch {
+        if self.len == mark.len {
+            return Batch::new();
+        }
+        // The first entry after the mark, past its `,` when one came before.
+        let rest = &self.json[mark.bytes + usize::from(mark.len > 0)..];
+        let mut json = Vec::with_capacity(rest.len() + 1);
+        json.push(b'[');
+        json.extend_from_slice(rest);
+        Batch {
+            json,
+            len: self.len - mark.len,
+            ends: self.ends,
+        }
+    }
+
     /// Empty it, keeping its buffer.
     pub fn clear(&mut self) {
         self.json.clear();
@@ -198,6 +240,27 @@ mod tests {
         assert_eq!(batch, Batch::of(&entries));
         batch.clear();
         assert_eq!(batch, Batch::new());
+    }
+
+    #[test]
+    fn the_entries_since_a_mark_are_a_whole_batch_of_their_own() {
+        let entries = [
+            Entry::Delivery { id: 1, timer: true },
+            Entry::Returned,
+            Entry::Clock { ms: 2.0, count: 1 },
+        ];
+        let mut batch = Batch::new();
+        let empty = batch.mark();
+        assert_eq!(empty, Mark::default());
+        batch.push(&entries[0]);
+        let one = batch.mark();
+        assert_eq!(batch.since(empty), batch);
+        assert_eq!(batch.since(one), Batch::new());
+        batch.push(&entries[1]);
+        batch.push(&entries[2]);
+        assert_eq!(batch.since(one), Batch::of(&entries[1..]));
+        assert_eq!(batch.since(empty), Batch::of(&entries));
+        assert_eq!(batch.since(batch.mark()), Batch::new());
     }
 
     #[test]

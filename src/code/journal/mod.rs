@@ -10,9 +10,10 @@
 //! ```text
 //! start  (program, engine, tools digests, seed, time)
 //! call n (tool, arguments or their hash)  — once a live call is admitted (approved), as it is
-//!        dispatched; written through before a call that may change something (not
+//!        dispatched; on record before a call that may change something (not
 //!        concurrency-safe) runs, unless it is idempotent and the run's lease surely holds
-//!        ([`JournalStore::holds`]); a call refused before that, with its result
+//!        ([`JournalStore::holds`]): written ahead ([`JournalStore::write_ahead`]) while the
+//!        lease surely holds, else appended; a call refused before that, with its result
 //! result n (the reply the program got)    — as the call commits; a call that may change
 //!        something has it written with the run's next write, or once [`Journaling::wait`]
 //!        is over (2 ms by default)
@@ -47,7 +48,7 @@ mod deferred;
 mod run;
 
 pub use batch::Batch;
-pub(crate) use batch::Record;
+pub(crate) use batch::{Mark, Record};
 pub use deferred::{write_waiting, WAIT};
 pub(crate) use run::{new_seed, Answer, Recorded, Repeat, RunJournal};
 
@@ -204,6 +205,18 @@ pub trait JournalStore: Send + Sync {
     fn claim(&self, run: &str) -> Result<(), JournalError> {
         let _ = run;
         Ok(())
+    }
+
+    /// Put `batch`'s entries on record ahead of the store, as numbers `from`, `from + 1`, … of
+    /// `run`: as durable against this process's death as an append, and cheaper, but read only
+    /// by whoever takes the run over, who appends them ([`JournalStore::claim`],
+    /// [`JournalStore::orphans`]); the run's own later append holds them too. Only while this
+    /// owner surely holds the run ([`JournalStore::holds`]): an owner that may have lost it
+    /// must find out by appending. `Ok(false)`: not written, append instead (the default, for
+    /// a store without such a log).
+    fn write_ahead(&self, run: &str, from: u64, batch: &Batch) -> Result<bool, JournalError> {
+        let _ = (run, from, batch);
+        Ok(false)
     }
 
     /// Whether this owner surely still holds `run`: no other instance can take it over for a

@@ -7,7 +7,7 @@ use std::time::Instant;
 use ptc_engine::{nondeterminism, Deliveries, Delivery, FailureKind, RunFailure};
 use serde_json::Value;
 
-use super::{deferred, Batch, Entry, JournalStore, Journaling, Record, ResultEntry, Start};
+use super::{deferred, Batch, Entry, JournalStore, Journaling, Mark, Record, ResultEntry, Start};
 use crate::digest::sha256_hex;
 
 /// A recorded reading of the clock or delivery, still to replay.
@@ -73,6 +73,8 @@ struct State {
     written: u64,
     /// Entries to write at the next flush.
     pending: Batch,
+    /// How far `pending` is written ahead of the store ([`JournalStore::write_ahead`]).
+    ahead: Mark,
     /// A result among them waits to be written: by when (see [`deferred`]).
     due: Option<Instant>,
     /// The run is in [`deferred`]'s queue (once at most).
@@ -244,10 +246,12 @@ impl RunJournal {
     }
 
     /// Live sub-call `n` was admitted and is about to run: on record, before it runs when it
-    /// may change something (the write is also where an owner that lost the run stops). An
-    /// idempotent call needs neither while the run's lease surely holds: after a crash it
-    /// runs again under the same idempotency key, on record or not.
-    pub(crate) fn admitted(&self, n: u64) -> Result<(), RunFailure> {
+    /// may change something. While the run's lease surely holds, that is a write ahead of the
+    /// store, appended with the run's next write or soon; else an append, which is also where
+    /// an owner that lost the run stops. An idempotent call needs neither while the lease
+    /// surely holds: after a crash it runs again under the same idempotency key, on record or
+    /// not.
+    pub(crate) fn admitted(self: &Arc<Self>, n: u64) -> Result<(), RunFailure> {
         let mut state = self.lock();
         let Some((name, args, repeat)) = state.unadmit(n) else {
             return Ok(());
@@ -256,7 +260,21 @@ impl RunJournal {
         match repeat {
             Repeat::Harmless => Ok(()),
             Repeat::Idempotent if self.store.holds(&self.run) => Ok(()),
-            Repeat::Idempotent | Repeat::Unsafe => self.flush(&mut state),
+            Repeat::Idempotent => self.flush(&mut state),
+            Repeat::Unsafe => {
+                let ahead = state.pending.since(state.ahead);
+                let from = state.written + state.ahead.len;
+                if !self
+                    .store
+                    .write_ahead(&self.run, from, &ahead)
+                    .map_err(unwritable)?
+                {
+                    return self.flush(&mut state);
+                }
+                state.ahead = state.pending.mark();
+                self.write_soon(state);
+                Ok(())
+            }
         }
     }
 
@@ -288,8 +306,16 @@ impl RunJournal {
             state.push(&Entry::Call { n, name, args });
         }
         state.push(&ResultEntry::of(n, result, code));
-        if repeat == Repeat::Harmless || state.due.is_some() {
-            return Ok(());
+        if repeat != Repeat::Harmless {
+            self.write_soon(state);
+        }
+        Ok(())
+    }
+
+    /// What is pending goes to the store with the run's next write, or once the wait is over.
+    fn write_soon(self: &Arc<Self>, mut state: MutexGuard<'_, State>) {
+        if state.due.is_some() {
+            return;
         }
         let due = Instant::now() + self.wait;
         state.due = Some(due);
@@ -297,7 +323,6 @@ impl RunJournal {
             drop(state);
             deferred::write_by(self, due);
         }
-        Ok(())
     }
 
     /// Taken off [`deferred`]'s queue: write what waits now, or (`Some(now)`) if its wait is
@@ -345,9 +370,7 @@ impl RunJournal {
     fn flush(&self, state: &mut State) -> Result<(), RunFailure> {
         // A failed write leaves what waited to the next (a new result starts a new wait).
         state.due = None;
-        if let Some((ms, count)) = state.reading.take() {
-            state.pending.push(&Entry::Clock { ms, count });
-        }
+        state.close_reading();
         if state.pending.is_empty() {
             return Ok(());
         }
@@ -356,6 +379,7 @@ impl RunJournal {
             .map_err(unwritable)?;
         state.written += state.pending.len();
         state.pending.clear();
+        state.ahead = Mark::default();
         Ok(())
     }
 
@@ -458,10 +482,15 @@ impl State {
 
     /// Queue `entry` after the clock readings before it.
     fn push(&mut self, entry: &impl Record) {
+        self.close_reading();
+        self.pending.push_record(entry);
+    }
+
+    /// Queue the clock readings being recorded.
+    fn close_reading(&mut self) {
         if let Some((ms, count)) = self.reading.take() {
             self.pending.push(&Entry::Clock { ms, count });
         }
-        self.pending.push_record(entry);
     }
 
     /// Take live call `n` off the unadmitted: its tool, argument digest and repeat.

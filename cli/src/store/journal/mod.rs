@@ -25,6 +25,7 @@
 //! share them out; SQLite serialises writers, one host), and `ptc resume` claims a run whose
 //! lease lapsed or whose owner is a process of this host that is gone.
 
+mod ahead;
 mod postgres;
 mod sqlite;
 mod tasks;
@@ -252,6 +253,8 @@ pub(crate) trait JournalDb: Send + Sync + 'static {
 /// The journals of a run store, and the leases of the runs this process owns.
 pub struct RunJournals {
     db: Box<dyn JournalDb>,
+    /// Entries written ahead of the store (SQLite, whose runs stay on one host).
+    ahead: Option<ahead::AheadLog>,
     /// The store, for messages.
     name: String,
     lease: Lease,
@@ -279,15 +282,16 @@ struct Hold {
 
 /// Open the journals of the run store `target`, taking leases as `lease` says.
 pub fn open(target: &LogTarget, lease: Lease) -> Result<Arc<RunJournals>, String> {
-    let (db, name): (Box<dyn JournalDb>, String) = match target {
+    let (db, name, ahead): (Box<dyn JournalDb>, String, _) = match target {
         LogTarget::Sqlite(path) => (
             Box::new(sqlite::SqliteJournal::open(path)?),
             path.display().to_string(),
+            Some(ahead::AheadLog::new(path, &lease.owner)),
         ),
         LogTarget::Postgres(url) => {
             let db = postgres::PostgresJournal::open(url)?;
             let name = db.name().to_string();
-            (Box::new(db), name)
+            (Box::new(db), name, None)
         }
         LogTarget::Jsonl(_) | LogTarget::Off => {
             return Err(
@@ -299,6 +303,7 @@ pub fn open(target: &LogTarget, lease: Lease) -> Result<Arc<RunJournals>, String
     };
     let journals = Arc::new(RunJournals {
         db,
+        ahead,
         name,
         lease,
         held: Mutex::new(HashMap::new()),
@@ -358,6 +363,37 @@ impl RunJournals {
                 eprintln!("ptc: run {run} is taken over once its lease lapses ({e})");
             }
         }
+    }
+
+    /// `run` was taken here under `epoch`: append what its last owner wrote ahead of the store
+    /// and never appended, before it is resumed (a call written only there is in doubt, not
+    /// unmade). Unless that succeeds the run is let go again, for a later claim to retry.
+    fn take_ahead(&self, run: &str, epoch: i64) -> Result<(), JournalError> {
+        let Some(ahead) = &self.ahead else {
+            return Ok(());
+        };
+        let taken = (|| {
+            let from = self.load(run)?.len() as u64;
+            let batch = ahead.unwritten(run, from).map_err(|e| self.error(e))?;
+            match batch.is_empty() {
+                true => Ok(()),
+                false => self.append(run, from, &batch),
+            }
+        })();
+        if let Err(e) = taken {
+            self.held().remove(run);
+            let _ = self.db.release(run, &self.lease.owner, epoch);
+            return Err(e);
+        }
+        // The files of owners gone whose runs are all taken over or ended: what matters in
+        // them is in the store now. A file left is swept at the next claim.
+        let held_by = |owner: &str, run: &str| match self.db.lease(run) {
+            Ok(Some((holder, ended, _))) => holder == owner && !ended,
+            Ok(None) => false,
+            Err(_) => true,
+        };
+        let _ = ahead.sweep(gone, held_by);
+        Ok(())
     }
 
     /// Renew every lease this process holds; forget those another owner took; cancel the
@@ -436,6 +472,9 @@ impl JournalStore for RunJournals {
         let sent = Instant::now();
         match self.db.append(run, from, body, fence) {
             Ok(()) => {
+                if let Some(ahead) = &self.ahead {
+                    ahead.committed(run, from as u64 + batch.len());
+                }
                 if ends {
                     self.held().remove(run);
                     self.watched
@@ -505,7 +544,7 @@ impl JournalStore for RunJournals {
             {
                 Claim::Taken(epoch) => {
                     self.hold(run, epoch, sent);
-                    return Ok(());
+                    return self.take_ahead(run, epoch);
                 }
                 Claim::Ended => return Ok(()),
                 Claim::Held { owner: holder, .. } if dead.is_none() && gone(&holder) => {
@@ -536,13 +575,27 @@ impl JournalStore for RunJournals {
             .db
             .orphans(&self.lease.owner, self.lease.ms(), limit)
             .map_err(|e| self.error(e))?;
-        Ok(taken
-            .into_iter()
-            .map(|(run, epoch)| {
-                self.hold(&run, epoch, sent);
-                run
-            })
-            .collect())
+        let mut orphans = Vec::with_capacity(taken.len());
+        for (run, epoch) in taken {
+            self.hold(&run, epoch, sent);
+            match self.take_ahead(&run, epoch) {
+                Ok(()) => orphans.push(run),
+                Err(e) => eprintln!("ptc: run {run} is not resumed here: {e}"),
+            }
+        }
+        Ok(orphans)
+    }
+
+    fn write_ahead(&self, run: &str, from: u64, batch: &Batch) -> Result<bool, JournalError> {
+        let Some(ahead) = &self.ahead else {
+            return Ok(false);
+        };
+        let epoch = self.held().get(run).map(|h| h.epoch);
+        match epoch {
+            // A file that cannot be written leaves the store to be: the run appends.
+            Some(epoch) if self.holds(run) => Ok(ahead.write(run, epoch, from, batch).is_ok()),
+            _ => Ok(false),
+        }
     }
 
     fn holds(&self, run: &str) -> bool {

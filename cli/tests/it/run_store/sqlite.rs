@@ -209,3 +209,154 @@ fn a_run_is_surely_held_while_its_lease_is_renewed_and_not_once_renewal_is_held_
     journals.hand_over();
     assert!(!journals.holds("run-1"), "a run handed over is not held");
 }
+
+/// A lease of `owner` (no process of its own: leases taken through the API).
+fn lease_of(owner: &str) -> ptc_cli::store::journal::Lease {
+    ptc_cli::store::journal::Lease {
+        owner: owner.into(),
+        duration: std::time::Duration::from_secs(10),
+    }
+}
+
+#[test]
+fn a_call_written_only_ahead_of_a_sqlite_store_goes_with_the_run_to_its_next_owner() {
+    use ptc::journal::{Batch, Entry, JournalStore};
+    use ptc_cli::store::journal;
+
+    let dir = tempfile::tempdir().unwrap();
+    let target = LogTarget::Sqlite(dir.path().join("runs.sqlite"));
+    let call = |n: u64| Entry::Call {
+        n,
+        name: "edit".into(),
+        args: format!("{{\"n\":{n}}}"),
+    };
+    let result = |n: u64| Entry::Result {
+        n,
+        value: Some(serde_json::json!(n)),
+        note: None,
+        remark: None,
+        unless_read: None,
+        error: None,
+        code: None,
+    };
+    let first = journal::open(&target, lease_of("elsewhere/1/a")).unwrap();
+    let clock = Entry::Clock { ms: 1.0, count: 1 };
+    first
+        .append("run-1", 0, &Batch::of(&[clock.clone()]))
+        .unwrap();
+    assert!(first
+        .write_ahead("run-1", 1, &Batch::of(&[call(1)]))
+        .unwrap());
+    assert!(first
+        .write_ahead("run-1", 2, &Batch::of(&[result(1), call(2)]))
+        .unwrap());
+    assert_eq!(
+        first.load("run-1").unwrap().len(),
+        1,
+        "ahead, not in the store"
+    );
+    // It stops without appending them; its lease lapses at once.
+    first.hand_over();
+    assert!(
+        !first
+            .write_ahead("run-1", 4, &Batch::of(&[call(3)]))
+            .unwrap(),
+        "an owner that handed its runs over writes nothing ahead"
+    );
+
+    let second = journal::open(&target, lease_of("elsewhere/2/b")).unwrap();
+    second.claim("run-1").unwrap();
+    assert_eq!(
+        second.load("run-1").unwrap(),
+        [clock, call(1), result(1), call(2)],
+        "the new owner appends what was written ahead before it resumes"
+    );
+    // On from there, under its own lease.
+    second.append("run-1", 4, &Batch::of(&[result(2)])).unwrap();
+    assert_eq!(second.load("run-1").unwrap().len(), 5);
+}
+
+#[test]
+fn a_dead_owners_file_is_read_whole_lines_at_the_latest_epoch_and_removed_once_taken() {
+    use ptc::journal::{Batch, Entry, JournalStore};
+    use ptc_cli::store::journal;
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("runs.sqlite");
+    let target = LogTarget::Sqlite(path.clone());
+    // A process of this host that is gone.
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+    let mut child = Command::new("true").spawn().unwrap();
+    let pid = child.id();
+    child.wait().unwrap();
+    let dead = format!("{}/{pid}/x", host.trim());
+    let first = journal::open(&target, lease_of(&dead)).unwrap();
+    let clock = |ms: f64| Entry::Clock { ms, count: 1 };
+    first.append("run-1", 0, &Batch::of(&[clock(0.0)])).unwrap();
+    first.append("run-2", 0, &Batch::of(&[clock(0.0)])).unwrap();
+    assert!(first
+        .write_ahead("run-1", 1, &Batch::of(&[clock(1.0)]))
+        .unwrap());
+    drop(first);
+    let file = dir
+        .path()
+        .join("runs.sqlite-ahead")
+        .join(format!("{}.log", dead.replace('/', "%2F")));
+    assert!(file.exists(), "a file with entries not in the store stays");
+    // What else such a file may hold: a line at the same number from an earlier epoch, one
+    // of another run, and a last line cut short by the process's death.
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text.insert_str(
+        0,
+        "\n{\"run\":\"run-1\",\"epoch\":0,\"from\":1,\"entries\":[{\"type\":\"clock\",\"ms\":9.0,\"count\":1}]}\
+         \n{\"run\":\"run-2\",\"epoch\":1,\"from\":1,\"entries\":[{\"type\":\"returned\"}]}",
+    );
+    text.push_str("\n{\"run\":\"run-1\",\"epoch\":1,\"from\":2,\"entries\":[{\"type\":\"retu");
+    std::fs::write(&file, text).unwrap();
+
+    let second = journal::open(&target, lease_of("elsewhere/2/b")).unwrap();
+    second.claim("run-1").unwrap();
+    assert_eq!(second.load("run-1").unwrap(), [clock(0.0), clock(1.0)]);
+    assert!(
+        file.exists(),
+        "kept while another run in it is still the dead process's"
+    );
+    second.claim("run-2").unwrap();
+    assert_eq!(second.load("run-2").unwrap(), [clock(0.0), Entry::Returned]);
+    assert!(
+        !file.exists(),
+        "removed once no run in it is the dead process's"
+    );
+}
+
+#[test]
+fn a_processs_own_file_is_emptied_once_in_the_store_and_goes_as_it_closes_the_store() {
+    use ptc::journal::{Batch, Entry, JournalStore};
+    use ptc_cli::store::journal;
+
+    let dir = tempfile::tempdir().unwrap();
+    let target = LogTarget::Sqlite(dir.path().join("runs.sqlite"));
+    let journals = journal::open(&target, lease_of("elsewhere/3/c")).unwrap();
+    let clock = Batch::of(&[Entry::Clock { ms: 1.0, count: 1 }]);
+    journals.append("run-1", 0, &clock).unwrap();
+    let file = dir.path().join("runs.sqlite-ahead/elsewhere%2F3%2Fc.log");
+    let size = || std::fs::metadata(&file).unwrap().len();
+    // Past a MiB written ahead, in the store only in part: kept whole.
+    let big = Batch::of(&[Entry::End {
+        output: "x".repeat(1 << 20),
+        is_error: false,
+    }]);
+    journals.append("run-2", 0, &clock).unwrap();
+    assert!(journals.write_ahead("run-1", 1, &clock).unwrap());
+    assert!(journals.write_ahead("run-2", 1, &big).unwrap());
+    journals.append("run-1", 1, &clock).unwrap();
+    assert!(size() > 1 << 20);
+    // All of it in the store: emptied.
+    journals.append("run-2", 1, &clock).unwrap();
+    assert_eq!(size(), 0);
+    assert!(journals.write_ahead("run-1", 2, &clock).unwrap());
+    assert!(size() > 0);
+    journals.append("run-1", 2, &clock).unwrap();
+    drop(journals);
+    assert!(!file.exists());
+}
