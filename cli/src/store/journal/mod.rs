@@ -19,7 +19,10 @@
 //! claimed the run (epoch + 1) cannot write, so its run stops there, before it dispatches
 //! anything more (a call that may change something is journaled before it runs; one that is
 //! idempotent, only when this owner cannot be sure it still holds the run: its last renewal
-//! is more than a third of the lease time from lapsing, [`JournalStore::holds`]). Each owner
+//! is more than a third of the lease time from lapsing, [`JournalStore::holds`]). On SQLite,
+//! while the lease surely holds, "journaled before it runs" is a write ahead of the store
+//! (`ahead.rs`), and the lease's margin is the fence; [`JournalStore::claim`] and
+//! [`JournalStore::orphans`] append what a run's last owner wrote ahead before resuming it. Each owner
 //! renews its leases from a thread of its own every third of the lease time. Lapsed leases are
 //! claimed by [`RunJournals::orphans`] (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so instances
 //! share them out; SQLite serialises writers, one host), and `ptc resume` claims a run whose

@@ -242,7 +242,7 @@ fn a_call_written_only_ahead_of_a_sqlite_store_goes_with_the_run_to_its_next_own
     let first = journal::open(&target, lease_of("elsewhere/1/a")).unwrap();
     let clock = Entry::Clock { ms: 1.0, count: 1 };
     first
-        .append("run-1", 0, &Batch::of(&[clock.clone()]))
+        .append("run-1", 0, &Batch::of(std::slice::from_ref(&clock)))
         .unwrap();
     assert!(first
         .write_ahead("run-1", 1, &Batch::of(&[call(1)]))
