@@ -29,9 +29,16 @@
 //! lease lapsed or whose owner is a process of this host that is gone.
 
 mod ahead;
+mod db;
+mod lease;
 mod postgres;
+mod sql;
 mod sqlite;
 mod tasks;
+
+use db::{held_by_another, Claim, Fence, JournalDb, Refused};
+use lease::gone;
+pub use lease::{Lease, DEFAULT_LEASE};
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, Weak};
@@ -42,216 +49,6 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use super::LogTarget;
-
-/// The statements both databases share: `$n` placeholders (SQLite reads them as `?n`) and
-/// `NOW_MS`, the database's clock in milliseconds since the Unix epoch.
-mod sql {
-    /// The tables, made if absent.
-    pub const SCHEMA: [&str; 4] = [
-        "CREATE TABLE IF NOT EXISTS journal (run_id TEXT NOT NULL, seq BIGINT NOT NULL, \
-         body TEXT NOT NULL, PRIMARY KEY (run_id, seq))",
-        "CREATE TABLE IF NOT EXISTS leases (run_id TEXT PRIMARY KEY, owner TEXT NOT NULL, \
-         epoch BIGINT NOT NULL, expires_ms BIGINT NOT NULL, ended BOOLEAN NOT NULL, \
-         cancel BOOLEAN NOT NULL DEFAULT FALSE)",
-        "CREATE TABLE IF NOT EXISTS questions (run_id TEXT NOT NULL, key TEXT NOT NULL, \
-         request TEXT NOT NULL, answer TEXT, asked_ms BIGINT NOT NULL, \
-         PRIMARY KEY (run_id, key))",
-        "CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    ];
-    /// Make a secret ($1 name, $2 value) unless it exists.
-    pub const SECRET_NEW: &str =
-        "INSERT INTO secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING";
-    /// A secret's value ($1 name).
-    pub const SECRET: &str = "SELECT value FROM secrets WHERE name = $1";
-    /// Put a question ($1 run, $2 key, $3 request) unless it was put.
-    pub const ASK: &str = "INSERT INTO questions (run_id, key, request, asked_ms) \
-        VALUES ($1, $2, $3, NOW_MS) ON CONFLICT (run_id, key) DO NOTHING";
-    /// Put a question ($1 run, $2 key, $3 request) already answered ($4) unless it was put:
-    /// what a run keeps that is not asked (a grant of "allow for this run").
-    pub const REMEMBER: &str = "INSERT INTO questions (run_id, key, request, answer, asked_ms) \
-        VALUES ($1, $2, $3, $4, NOW_MS) ON CONFLICT (run_id, key) DO NOTHING";
-    /// A question's answer and how long ago it was put ($1 run, $2 key).
-    pub const ASKED: &str =
-        "SELECT answer, NOW_MS - asked_ms FROM questions WHERE run_id = $1 AND key = $2";
-    /// A run's open questions, oldest first ($1 run).
-    pub const OPEN: &str = "SELECT key, request FROM questions \
-        WHERE run_id = $1 AND answer IS NULL ORDER BY asked_ms, key";
-    /// Answer an open question ($1 run, $2 key, $3 answer); no row when it is not open.
-    pub const ANSWER: &str = "UPDATE questions SET answer = $3 \
-        WHERE run_id = $1 AND key = $2 AND answer IS NULL";
-    /// One append's entries ($1 run, $2 number of the first, $3 their JSON array).
-    pub const ENTRY: &str = "INSERT INTO journal (run_id, seq, body) VALUES ($1, $2, $3)";
-    /// A run's entries.
-    pub const LOAD: &str = "SELECT seq, body FROM journal WHERE run_id = $1 ORDER BY seq";
-    /// A run's last row.
-    pub const LAST: &str = "SELECT body FROM journal WHERE run_id = $1 ORDER BY seq DESC LIMIT 1";
-    /// A new run's lease ($1 run, $2 owner, $3 lease ms, $4 ended); no row when it exists.
-    pub const LEASE_NEW: &str = "INSERT INTO leases (run_id, owner, epoch, expires_ms, ended) \
-        VALUES ($1, $2, 1, NOW_MS + $3, $4) ON CONFLICT (run_id) DO NOTHING";
-    /// Whether this owner holds the lease under this epoch ($1 run, $2 owner, $3 epoch): no
-    /// row when it is not theirs. An append checks it (the lease is renewed by a thread of its
-    /// own), holding the row so that no one takes it over before the append commits.
-    pub const LEASE_HELD: &str = "SELECT 1 FROM leases \
-        WHERE run_id = $1 AND owner = $2 AND epoch = $3 AND NOT ended FOR_SHARE";
-    /// Extend a lease this owner holds under this epoch ($1 run, $2 owner, $3 lease ms,
-    /// $4 epoch, $5 ended); no row when it is not theirs.
-    pub const LEASE_KEEP: &str = "UPDATE leases SET expires_ms = NOW_MS + $3, ended = $5 \
-        WHERE run_id = $1 AND owner = $2 AND epoch = $4 AND NOT ended";
-    /// A run's lease: owner, epoch, ms left, ended, cancel ($1 run).
-    pub const LEASE_GET: &str =
-        "SELECT owner, epoch, expires_ms - NOW_MS, ended, cancel FROM leases WHERE run_id = $1";
-    /// Renew a lease (as [`LEASE_KEEP`], not ending it): whether the run was cancelled.
-    pub const LEASE_RENEW: &str = "UPDATE leases SET expires_ms = NOW_MS + $3 \
-        WHERE run_id = $1 AND owner = $2 AND epoch = $4 AND NOT ended RETURNING cancel";
-    /// Let a lease lapse now ($1 run, $2 owner, $3 epoch): another instance takes it over.
-    pub const LEASE_RELEASE: &str = "UPDATE leases SET expires_ms = NOW_MS - 1 \
-        WHERE run_id = $1 AND owner = $2 AND epoch = $3 AND NOT ended";
-    /// Ask a run to stop ($1 run): no row when it ended.
-    pub const CANCEL: &str = "UPDATE leases SET cancel = TRUE WHERE run_id = $1 AND NOT ended";
-    /// Take a lease ($1 run, $2 owner, $3 lease ms): the new epoch.
-    pub const LEASE_TAKE: &str = "UPDATE leases SET owner = $2, epoch = epoch + 1, \
-        expires_ms = NOW_MS + $3 WHERE run_id = $1 RETURNING epoch";
-    /// Take lapsed leases ($1 owner, $2 lease ms, $3 at most), `SKIP_LOCKED` where the
-    /// database has it: the runs and their new epochs. A run with an open question waits
-    /// for its answer, not for an instance.
-    pub const ORPHANS: &str = "UPDATE leases SET owner = $1, epoch = epoch + 1, \
-        expires_ms = NOW_MS + $2 WHERE run_id IN (SELECT l.run_id FROM leases l WHERE NOT \
-        l.ended AND l.expires_ms < NOW_MS AND NOT EXISTS (SELECT 1 FROM questions q WHERE \
-        q.run_id = l.run_id AND q.answer IS NULL) ORDER BY l.expires_ms LIMIT $3 SKIP_LOCKED) \
-        RETURNING run_id, epoch";
-}
-
-/// How long a lease lasts unless renewed, by default.
-pub const DEFAULT_LEASE: Duration = Duration::from_secs(10);
-
-/// Who takes leases, and for how long.
-#[derive(Debug, Clone)]
-pub struct Lease {
-    /// The owner's name in the `leases` table: `HOST/PID/TAG` (a process of a host).
-    pub owner: String,
-    /// How long a lease lasts unless renewed (renewed every third of it).
-    pub duration: Duration,
-}
-
-impl Lease {
-    /// Leases of this process lasting `duration`.
-    pub fn new(duration: Duration) -> Lease {
-        Lease {
-            owner: format!(
-                "{}/{}/{}",
-                host(),
-                std::process::id(),
-                ptc::session::process_tag()
-            ),
-            duration,
-        }
-    }
-
-    fn ms(&self) -> i64 {
-        i64::try_from(self.duration.as_millis()).unwrap_or(i64::MAX)
-    }
-}
-
-impl Default for Lease {
-    fn default() -> Self {
-        Lease::new(DEFAULT_LEASE)
-    }
-}
-
-/// The lease an append must hold.
-pub(crate) enum Fence<'a> {
-    /// The run's first entries: make its lease (`ends`: they also end the run).
-    New {
-        owner: &'a str,
-        lease_ms: i64,
-        ends: bool,
-    },
-    /// Extend this owner's lease of this epoch; `ends`: the entries end the run.
-    Held {
-        owner: &'a str,
-        epoch: i64,
-        lease_ms: i64,
-        ends: bool,
-    },
-}
-
-/// Why an append was refused.
-pub(crate) enum Refused {
-    /// An entry's number (or, for a new run, the run) is taken.
-    Taken,
-    /// The lease is another owner's now, or another epoch's.
-    Fenced,
-    /// The database said no.
-    Db(String),
-}
-
-/// What a claim found.
-pub(crate) enum Claim {
-    /// Taken under this epoch.
-    Taken(i64),
-    /// The run ended: nothing to write.
-    Ended,
-    /// Another owner holds it for `left_ms` more.
-    Held { owner: String, left_ms: i64 },
-}
-
-/// Whether a claim for `owner` must leave a lease of `holder` with `left_ms` to run: it is
-/// another owner's, still live, and not of a process known to be `dead`.
-pub(crate) fn held_by_another(holder: &str, left_ms: i64, owner: &str, dead: Option<&str>) -> bool {
-    left_ms > 0 && holder != owner && dead != Some(holder)
-}
-
-/// A database that keeps journals and leases (SQLite or PostgreSQL).
-pub(crate) trait JournalDb: Send + Sync + 'static {
-    /// Write `body` (a JSON array) as entries `from..` of `run` under `fence`, in one
-    /// transaction.
-    fn append(&self, run: &str, from: i64, body: &str, fence: Fence<'_>) -> Result<(), Refused>;
-    /// The rows of `run`: the number of each one's first entry and its body, in order.
-    fn load(&self, run: &str) -> Result<Vec<(i64, String)>, String>;
-    /// The runs with a journal, oldest first.
-    fn runs(&self) -> Result<Vec<String>, String>;
-    /// Take `run` for `owner` if its lease lapsed or its owner is `dead` (or it has none).
-    fn claim(
-        &self,
-        run: &str,
-        owner: &str,
-        lease_ms: i64,
-        dead: Option<&str>,
-    ) -> Result<Claim, String>;
-    /// Take at most `limit` runs whose lease lapsed: their ids and new epochs.
-    fn orphans(&self, owner: &str, lease_ms: i64, limit: i64)
-        -> Result<Vec<(String, i64)>, String>;
-    /// Extend `owner`'s lease of `run` under `epoch`: whether the run was cancelled, `None`
-    /// when the lease is not theirs any more.
-    fn renew(
-        &self,
-        run: &str,
-        owner: &str,
-        epoch: i64,
-        lease_ms: i64,
-    ) -> Result<Option<bool>, String>;
-    /// `run`'s lease: its owner, whether the run ended and whether it was cancelled.
-    fn lease(&self, run: &str) -> Result<Option<(String, bool, bool)>, String>;
-    /// The body of `run`'s last row (the JSON array of its last append's entries).
-    fn last(&self, run: &str) -> Result<Option<String>, String>;
-    /// Ask `run` to stop: `false` when it ended (or has no lease).
-    fn cancel(&self, run: &str) -> Result<bool, String>;
-    /// Let `owner`'s lease of `run` under `epoch` lapse now.
-    fn release(&self, run: &str, owner: &str, epoch: i64) -> Result<(), String>;
-    /// Put question `key` of `run` (`request` as JSON) unless it was put: its answer (JSON)
-    /// if given, and how many ms ago it was first put.
-    fn ask(&self, run: &str, key: &str, request: &str) -> Result<(Option<String>, i64), String>;
-    /// Question `key` of `run`: its answer if given, and its age in ms (`None`: never put).
-    fn asked(&self, run: &str, key: &str) -> Result<Option<(Option<String>, i64)>, String>;
-    /// The open questions of `run`, oldest first: key and request.
-    fn open_questions(&self, run: &str) -> Result<Vec<(String, String)>, String>;
-    /// Answer open question `key` of `run`: `false` when it is not open.
-    fn answer(&self, run: &str, key: &str, answer: &str) -> Result<bool, String>;
-    /// Put question `key` of `run` with its `answer` at once, unless it was put.
-    fn remember(&self, run: &str, key: &str, request: &str, answer: &str) -> Result<(), String>;
-    /// Secret `name`, made `fresh` by the first instance that asks.
-    fn secret(&self, name: &str, fresh: &str) -> Result<String, String>;
-}
 
 /// The journals of a run store, and the leases of the runs this process owns.
 pub struct RunJournals {
@@ -638,32 +435,4 @@ fn renew_in_background(journals: Weak<RunJournals>, every: Duration) {
     if let Err(e) = spawned {
         eprintln!("ptc: cannot start the thread that renews run leases: {e}");
     }
-}
-
-/// This host's name.
-fn host() -> String {
-    rustix::system::uname()
-        .nodename()
-        .to_string_lossy()
-        .into_owned()
-}
-
-/// Whether `owner` (`HOST/PID/TAG`) is a process of this host that no longer exists.
-fn gone(owner: &str) -> bool {
-    let mut parts = owner.splitn(3, '/');
-    let (Some(host_name), Some(pid)) = (parts.next(), parts.next()) else {
-        return false;
-    };
-    if host_name != host() {
-        return false;
-    }
-    let Some(pid) = pid
-        .parse::<i32>()
-        .ok()
-        .and_then(rustix::process::Pid::from_raw)
-    else {
-        return false;
-    };
-    pid.as_raw_nonzero().get() as u32 != std::process::id()
-        && rustix::process::test_kill_process(pid) == Err(rustix::io::Errno::SRCH)
 }
