@@ -11,7 +11,8 @@
 //! be. The fence an append is, an owner writing ahead has instead in its lease's margin: it
 //! writes ahead only while the lease surely holds (as for idempotent calls).
 //!
-//! `<store>-ahead/<owner>.log` (the owner's `HOST/PID/TAG`, `/` as `%2F`), one line a write
+//! `<store>-ahead/<owner>.<n>.log` (the owner's `HOST/PID/TAG`, `/` as `%2F`; `n` counts the
+//! process's opens of the store), one line a write
 //! (its newline first):
 //! `{"run","epoch","from","entries"}`. A process empties its file once everything in it is in
 //! the store and it has grown past [`EMPTIED_PAST`], and removes it as it closes the store; the
@@ -26,6 +27,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use ptc::journal::{Batch, Entry};
@@ -37,7 +39,8 @@ const EMPTIED_PAST: u64 = 1 << 20;
 /// The files beside one SQLite run store, and this process's.
 pub(super) struct AheadLog {
     dir: PathBuf,
-    owner: String,
+    /// Its file's name: the owner's, and which of the process's logs of this store it is.
+    name: String,
     own: Mutex<Own>,
 }
 
@@ -60,13 +63,16 @@ struct Line {
 }
 
 impl AheadLog {
-    /// The log beside the store at `store`, written as `owner`.
+    /// The log beside the store at `store`, written as `owner` (a file of its own even when the
+    /// process opens the store again).
     pub(super) fn new(store: &Path, owner: &str) -> AheadLog {
+        static OPENED: AtomicU64 = AtomicU64::new(0);
         let mut dir = store.as_os_str().to_owned();
         dir.push("-ahead");
+        let escaped = owner.replace('%', "%25").replace('/', "%2F");
         AheadLog {
             dir: PathBuf::from(dir),
-            owner: owner.to_string(),
+            name: format!("{escaped}.{}.log", OPENED.fetch_add(1, Ordering::Relaxed)),
             own: Mutex::default(),
         }
     }
@@ -111,7 +117,7 @@ impl AheadLog {
             .create(true)
             .mode(0o600)
             .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
-            .open(self.dir.join(file_name(&self.owner)))
+            .open(self.dir.join(&self.name))
     }
 
     /// `run`'s entries before `upto` are in the store. A file whose every entry is there, and
@@ -167,7 +173,7 @@ impl AheadLog {
         hold: impl Fn(&str, &str) -> bool,
     ) -> Result<(), String> {
         for (path, owner) in self.files()? {
-            if owner == self.owner || !gone(&owner) {
+            if path.file_name() == Some(self.name.as_ref()) || !gone(&owner) {
                 continue;
             }
             let runs: HashSet<String> = lines(&path)?.into_iter().map(|l| l.run).collect();
@@ -188,12 +194,7 @@ impl AheadLog {
         let mut files = Vec::new();
         for entry in listing {
             let entry = entry.map_err(|e| format!("{}: {e}", self.dir.display()))?;
-            let name = entry.file_name();
-            let owner = name
-                .to_str()
-                .and_then(|n| n.strip_suffix(".log"))
-                .map(owner_of);
-            if let Some(owner) = owner {
+            if let Some(owner) = entry.file_name().to_str().and_then(owner_of) {
                 files.push((entry.path(), owner));
             }
         }
@@ -207,7 +208,7 @@ impl Drop for AheadLog {
     fn drop(&mut self) {
         let own = self.own();
         if own.file.is_some() && own.outstanding.is_empty() {
-            let _ = std::fs::remove_file(self.dir.join(file_name(&self.owner)));
+            let _ = std::fs::remove_file(self.dir.join(&self.name));
         }
     }
 }
@@ -235,12 +236,10 @@ fn lines(path: &Path) -> Result<Vec<Line>, String> {
     Ok(found)
 }
 
-/// An owner's file name: its `HOST/PID/TAG` with `%` and `/` escaped (`%25`, `%2F`).
-fn file_name(owner: &str) -> String {
-    format!("{}.log", owner.replace('%', "%25").replace('/', "%2F"))
-}
-
-/// The owner of a file named `name` (less `.log`).
-fn owner_of(name: &str) -> String {
-    name.replace("%2F", "/").replace("%25", "%")
+/// The owner of the file named `name`: `OWNER.N.log`, the owner's `%` and `/` escaped (`%25`,
+/// `%2F`), `N` counting the process's logs of the store.
+fn owner_of(name: &str) -> Option<String> {
+    let (owner, n) = name.strip_suffix(".log")?.rsplit_once('.')?;
+    n.parse::<u64>().ok()?;
+    Some(owner.replace("%2F", "/").replace("%25", "%"))
 }

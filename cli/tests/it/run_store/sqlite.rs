@@ -210,6 +210,24 @@ fn a_run_is_surely_held_while_its_lease_is_renewed_and_not_once_renewal_is_held_
     assert!(!journals.holds("run-1"), "a run handed over is not held");
 }
 
+/// The one file `owner` writes ahead of the store `runs.sqlite` in `dir`.
+fn ahead_file(dir: &std::path::Path, owner: &str) -> std::path::PathBuf {
+    let prefix = format!("{}.", owner.replace('/', "%2F"));
+    let mut files: Vec<_> = std::fs::read_dir(dir.join("runs.sqlite-ahead"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with(&prefix)
+        })
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    files.pop().unwrap()
+}
+
 /// A lease of `owner` (no process of its own: leases taken through the API).
 fn lease_of(owner: &str) -> ptc_cli::store::journal::Lease {
     ptc_cli::store::journal::Lease {
@@ -298,10 +316,7 @@ fn a_dead_owners_file_is_read_whole_lines_at_the_latest_epoch_and_removed_once_t
         .write_ahead("run-1", 1, &Batch::of(&[clock(1.0)]))
         .unwrap());
     drop(first);
-    let file = dir
-        .path()
-        .join("runs.sqlite-ahead")
-        .join(format!("{}.log", dead.replace('/', "%2F")));
+    let file = ahead_file(dir.path(), &dead);
     assert!(file.exists(), "a file with entries not in the store stays");
     // What else such a file may hold: a line at the same number from an earlier epoch, one
     // of another run, and a last line cut short by the process's death.
@@ -339,8 +354,6 @@ fn a_processs_own_file_is_emptied_once_in_the_store_and_goes_as_it_closes_the_st
     let journals = journal::open(&target, lease_of("elsewhere/3/c")).unwrap();
     let clock = Batch::of(&[Entry::Clock { ms: 1.0, count: 1 }]);
     journals.append("run-1", 0, &clock).unwrap();
-    let file = dir.path().join("runs.sqlite-ahead/elsewhere%2F3%2Fc.log");
-    let size = || std::fs::metadata(&file).unwrap().len();
     // Past a MiB written ahead, in the store only in part: kept whole.
     let big = Batch::of(&[Entry::End {
         output: "x".repeat(1 << 20),
@@ -348,6 +361,8 @@ fn a_processs_own_file_is_emptied_once_in_the_store_and_goes_as_it_closes_the_st
     }]);
     journals.append("run-2", 0, &clock).unwrap();
     assert!(journals.write_ahead("run-1", 1, &clock).unwrap());
+    let file = ahead_file(dir.path(), "elsewhere/3/c");
+    let size = || std::fs::metadata(&file).unwrap().len();
     assert!(journals.write_ahead("run-2", 1, &big).unwrap());
     journals.append("run-1", 1, &clock).unwrap();
     assert!(size() > 1 << 20);
