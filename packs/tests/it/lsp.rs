@@ -206,6 +206,68 @@ async fn an_empty_answer_names_the_line_and_a_search_without_a_project_says_what
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn find_references_searches_the_files_outside_the_project_that_use_the_name() {
+    // The tsconfig includes `src` only; the tests have a tsconfig of another name, which the
+    // TypeScript server never loads: it would search `src` alone.
+    let f = ts_project();
+    f.file(
+        "tests/tsconfig.tests.json",
+        r#"{"extends": "../tsconfig.json", "include": ["."]}"#,
+    );
+    f.file(
+        "tests/util.test.ts",
+        "import { greet } from \"../src/util\";\nconsole.assert(greet(\"x\") === \"hi x\");\n",
+    );
+    // Another symbol of the name, a longer name, and a dependency's.
+    f.file(
+        "tests/other.test.ts",
+        "const greet = 'hello';\nconst greeting = greet;\n",
+    );
+    f.file("node_modules/dep/index.ts", "export const greet = 1;\n");
+    let args = json!({"operation": "findReferences", "file_path": "src/util.ts", "line": 1, "character": 17});
+    let out = f.call("lsp", args.clone()).await;
+    let mut found = places(out.value(), "locations");
+    found.sort();
+    assert_eq!(
+        found,
+        vec![
+            ("src/main.ts".into(), 1, 10),
+            ("src/main.ts".into(), 3, 25),
+            ("src/main.ts".into(), 4, 22),
+            ("src/util.ts".into(), 1, 17),
+            ("tests/util.test.ts".into(), 1, 10),
+            ("tests/util.test.ts".into(), 2, 16),
+        ],
+    );
+    assert_eq!(
+        out.note(),
+        Some(
+            "`greet` also appears in 1 file(s) outside this file's project (`tsconfig.json`'s \
+             files) where the TypeScript server, with them open, found no reference to it \
+             (another symbol of that name, or an import it could not resolve): \
+             tests/other.test.ts; grep them to be sure"
+        )
+    );
+
+    // Past 50 such files they are not opened (the test file opened above stays open), and
+    // named as not searched.
+    for i in 0..51 {
+        f.file(format!("more/m{i:02}.ts"), "greet;\n");
+    }
+    let out = f.call("lsp", args).await;
+    assert_eq!(places(out.value(), "locations").len(), 6);
+    let note = out.note().expect("a note naming the files not searched");
+    assert!(
+        note.starts_with(
+            "`greet` is also used in 52 file(s) the TypeScript server did not search, outside \
+             this file's project (`tsconfig.json`'s files): more/m00.ts, more/m01.ts, \
+             more/m02.ts, more/m03.ts, more/m04.ts and 47 more; grep them"
+        ),
+        "{note}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hover_gives_the_signature_as_markdown_and_implementation_finds_the_class() {
     let f = ts_project();
     let v = lsp(

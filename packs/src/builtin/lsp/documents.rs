@@ -113,6 +113,19 @@ impl Documents {
         })
     }
 
+    /// Open those of `paths` not open yet (a file that cannot be read is left out).
+    pub(crate) fn open_all(&mut self, server: &Server, ws: &Workspace, paths: &[PathBuf]) {
+        for path in paths {
+            let Ok(uri) = uri_of(path) else { continue };
+            if self.open.contains_key(&uri) {
+                continue;
+            }
+            if let Some(text) = read_text(ws, path) {
+                self.open_doc(server, uri, path, text);
+            }
+        }
+    }
+
     fn open_doc(&mut self, server: &Server, uri: Url, path: &Path, text: String) {
         let ext = path
             .extension()

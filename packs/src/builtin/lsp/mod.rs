@@ -20,6 +20,7 @@ mod projects;
 mod rpc;
 mod server;
 mod servers;
+mod unsearched;
 
 use std::io::Read;
 
@@ -101,7 +102,7 @@ pub(crate) fn tool(bg: Background, servers: Servers) -> ToolDefinition {
         )
         .code_description(
             "Ask the file's language server: `locations`, `markdown` (hover), `symbols` or \
-             `diagnostics`. TypeScript finds every reference only with a tsconfig/jsconfig.json.",
+             `diagnostics`. A note names files TypeScript could not search.",
         )
         .parameters(
             ParameterSpec::new()
@@ -202,36 +203,64 @@ async fn run(
         true => Some(cursor_line(&text, position, &opened.target.display)?),
         false => None,
     };
+    let name = match args.operation {
+        Operation::FindReferences | Operation::GoToImplementation => {
+            unsearched::identifier_at(&text, position)
+        }
+        _ => None,
+    };
     let path = opened.target.path;
     let server = servers
         .for_file(bg, &owner, &path)
         .await
         .map_err(ToolError::new)?;
+    // TypeScript searches only the file's project: what lies outside is looked for after.
+    let wider = name
+        .filter(|_| server.name == "typescript")
+        .map(|n| (n, text.clone()));
     ops::offered(&server, args.operation).map_err(ToolError::new)?;
     let uri = documents::uri_of(&path).map_err(ToolError::new)?;
-    let answer = {
-        let mut docs = server.documents.lock().await;
-        let synced = docs
-            .sync(&server, &bg.ws, &path, text)
-            .map_err(ToolError::new)?;
-        drop(docs);
-        ops::run(
-            &server,
-            &bg.ws,
-            args.operation,
-            (&uri, synced),
-            position,
-            query,
-        )
-        .await
-    };
-    let out = answer.map_err(|why| {
-        let mut message = server.failure(&why);
-        if server.is_gone() {
-            message.push_str("\n(the next lsp call starts it again)");
+    let ask = |text: String, opening: Vec<std::path::PathBuf>| {
+        let (server, bg, path, uri, query) = (&server, bg, &path, &uri, query.clone());
+        async move {
+            let mut docs = server.documents.lock().await;
+            docs.open_all(server, &bg.ws, &opening);
+            let synced = docs.sync(server, &bg.ws, path, text)?;
+            drop(docs);
+            ops::run(
+                server,
+                &bg.ws,
+                args.operation,
+                (uri, synced),
+                position,
+                query,
+            )
+            .await
+            .map_err(|why| {
+                let mut message = server.failure(&why);
+                if server.is_gone() {
+                    message.push_str("\n(the next lsp call starts it again)");
+                }
+                message
+            })
         }
-        ToolError::new(message)
-    })?;
+    };
+    let mut out = ask(text, Vec::new()).await.map_err(ToolError::new)?;
+    let mut unsearched_note = None;
+    if let Some((name, text)) = wider {
+        let found = found_in(&out);
+        if let Some(outside) = unsearched::outside(&server, &bg.ws, &path, &name, &found).await {
+            // Opened, the files outside are searched too (in a project of their own that
+            // reaches this file through its imports).
+            let opened = !outside.files.is_empty() && outside.files.len() <= unsearched::OPENED;
+            if opened {
+                out = ask(text, outside.files.clone())
+                    .await
+                    .map_err(ToolError::new)?;
+            }
+            unsearched_note = Some(outside.note(&bg.ws, &name, &found_in(&out), opened));
+        }
+    }
     let note = match line_text {
         Some(line) if nothing_found(&out) => Some(format!(
             "nothing at {}:{}:{} (line and character are one-based); that line reads {:?}",
@@ -240,7 +269,10 @@ async fn run(
             position.character + 1,
             line
         )),
-        _ => project_note(&server, bg, &path, args.operation),
+        _ => match unsearched_note {
+            Some(Some(note)) => Some(note),
+            _ => project_note(&server, bg, &path, args.operation),
+        },
     };
     Ok((out, note))
 }
@@ -274,6 +306,12 @@ fn cursor_line(
         )));
     }
     Ok(shown_line)
+}
+
+/// The files an answer's locations are in, workspace-relative.
+fn found_in(out: &Output) -> std::collections::HashSet<String> {
+    let places = out.locations.iter().flatten();
+    places.map(|p| p.path().to_string()).collect()
 }
 
 /// Whether a cursor's answer is empty: no hover text, no location.

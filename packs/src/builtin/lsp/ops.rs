@@ -84,6 +84,13 @@ pub(crate) struct Place {
     text: String,
 }
 
+impl Place {
+    /// Its file, workspace-relative.
+    pub(crate) fn path(&self) -> &str {
+        &self.path
+    }
+}
+
 /// One symbol.
 #[derive(Debug, Serialize)]
 pub(crate) struct Symbol {
