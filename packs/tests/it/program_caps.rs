@@ -406,12 +406,28 @@ async fn bash_in_a_program_keeps_streams_to_the_data_cap_and_says_when_one_was_c
     let out = f.call_in_program("run-1", 2, "bash", past).await;
     assert_eq!(
         out.value()["stdout"].as_str().unwrap().len(),
-        8 * 1024 * 1024
+        8 * 1024 * 1024,
+        "one line: cut where the cap falls"
     );
     assert_eq!(
         out.cut_short(),
-        Some("stdout: the last 8.0 MiB of 9.0 MiB (redirect it to a file and read that)")
+        Some(
+            "stdout: the last 8.0 MiB of 9.0 MiB, from a line's start (redirect it to a file \
+             and read that)"
+        )
     );
+    // Lines: the tail begins with a whole one (each line here is 8 digits and a newline, so
+    // the cap would fall inside one).
+    let lines = json!({
+        "command": "seq 10000001 11100000",
+        "description": "Print 9.4 MiB of lines",
+    });
+    let out = f.call_in_program("run-1", 3, "bash", lines).await;
+    let stdout = out.value()["stdout"].as_str().unwrap();
+    assert!(stdout.len() < 8 * 1024 * 1024);
+    let first = stdout.lines().next().unwrap();
+    assert_eq!(first.len(), 8, "{first:?}");
+    assert!(stdout.ends_with("11100000\n"));
 }
 
 #[tokio::test]

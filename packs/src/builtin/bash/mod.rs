@@ -530,7 +530,8 @@ async fn run(
         .filter(|(_, cut, _)| *cut)
         .map(|(name, _, seen)| {
             format!(
-                "{name}: the last {} of {} (redirect it to a file and read that)",
+                "{name}: the last {} of {}, from a line's start (redirect it to a file and \
+                 read that)",
                 shared::size(stream_bytes as u64),
                 shared::size(seen)
             )

@@ -53,17 +53,21 @@ impl Tail {
 
     /// The kept text, whether it was cut, how many of its bytes are not UTF-8 (each sequence
     /// of them shows as U+FFFD), and the encoding its other lines were decoded from, with how
-    /// many ([`text_encoding::output_text`]).
+    /// many ([`text_encoding::output_text`]). A cut tail begins with a whole line (the part of
+    /// a line the cut left is not kept), unless the tail is one line.
     pub(super) fn text(mut self) -> (String, bool, usize, Decoded) {
         self.trim();
         let start = match self.cut {
-            // A character the cut split at the front is not the command's doing.
-            true => self
-                .buf
-                .iter()
-                .take(3)
-                .take_while(|b| *b & 0xC0 == 0x80)
-                .count(),
+            true => match self.buf.iter().position(|b| *b == b'\n') {
+                Some(newline) if newline + 1 < self.buf.len() => newline + 1,
+                // A character the cut split at the front is not the command's doing.
+                _ => self
+                    .buf
+                    .iter()
+                    .take(3)
+                    .take_while(|b| *b & 0xC0 == 0x80)
+                    .count(),
+            },
             false => 0,
         };
         let (text, decoded) = text_encoding::output_text(&self.buf[start..]);
@@ -74,11 +78,15 @@ impl Tail {
                 .map(|chunk| chunk.invalid().len())
                 .sum(),
         };
-        // Cutting may have split a character at the front: drop the replacement it left.
+        // Decoded text may be longer than the bytes: cut again, from a line's start, and drop
+        // the replacement a character split at the front left.
         let text = if self.cut {
-            shared::tail_str(&text, self.cap)
-                .trim_start_matches('\u{FFFD}')
-                .to_string()
+            let tail = shared::tail_str(&text, self.cap);
+            let tail = match tail.len() < text.len() {
+                true => tail.split_once('\n').map_or(tail, |(_, rest)| rest),
+                false => tail,
+            };
+            tail.trim_start_matches('\u{FFFD}').to_string()
         } else {
             text
         };
