@@ -40,8 +40,8 @@ pub(crate) fn is_vcs_dir(entry: &ignore::DirEntry) -> bool {
         && VCS_DIRS.iter().any(|v| entry.file_name() == *v)
 }
 
-/// In a program, say what the cap and the walk left out: paths past the cap, entries the
-/// sandbox denied, directories too deep.
+/// In a program, say what the cap and the walk cut: paths past the cap, entries the sandbox
+/// denied, directories too deep.
 fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output) {
     let mut notes = Vec::new();
     if out.truncated {
@@ -49,7 +49,7 @@ fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output) {
         let what = "pattern or path";
         notes.push(entries_note("paths", out.offset, kept, out.total, what));
     }
-    notes.extend(out.left.notes());
+    notes.extend(out.left.cut_notes());
     if !notes.is_empty() {
         ctx.cut_short(notes.join("; "));
     }
@@ -140,10 +140,13 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 if ctx.in_program() {
                     note_program_cuts(&ctx, &out);
                     let (pattern, path) = (&asked.0, asked.1.as_deref().unwrap_or("."));
+                    // Not cuts: links (what they lead to can be searched), a pattern's slip.
+                    let mut said: Vec<String> = out.left.links_note().into_iter().collect();
                     if out.total == 0 {
-                        if let Some(hint) = no_match_note(&ws, pattern, path) {
-                            ctx.note(hint);
-                        }
+                        said.extend(no_match_note(&ws, pattern, path));
+                    }
+                    if !said.is_empty() {
+                        ctx.note(said.join("; "));
                     }
                 }
                 Ok(out)

@@ -164,27 +164,33 @@ pub(crate) fn notes(value: &Value) -> String {
 }
 
 impl LeftOut {
-    /// What the walk left out, for a result's text or a program's cut-short note.
+    /// What the walk left out, for a result's text.
     pub(crate) fn notes(&self) -> Vec<String> {
-        let LeftOut {
-            denied,
-            deep,
-            links,
-            ..
-        } = *self;
-        let mut notes = Vec::new();
-        if links > 0 {
-            let first = match &self.first_link {
-                Some(first) => format!(" (first: `{first}`)"),
-                None => String::new(),
-            };
-            notes.push(format!(
-                "{links} symbolic link(s) not followed{first}: to search what one leads to, \
-                 pass it as `path` (it must stay inside the workspace)"
-            ));
-        }
-        notes.extend(denied_or_deep(denied, deep));
+        let mut notes: Vec<String> = self.links_note().into_iter().collect();
+        notes.extend(self.cut_notes());
         notes
+    }
+
+    /// What the walk could not reach (denied, too deep), for a program's cut-short note.
+    pub(crate) fn cut_notes(&self) -> Vec<String> {
+        denied_or_deep(self.denied, self.deep)
+    }
+
+    /// The symbolic links it did not follow, for a program's note: what they lead to is not
+    /// cut off but elsewhere (the search can be pointed there).
+    pub(crate) fn links_note(&self) -> Option<String> {
+        let links = self.links;
+        if links == 0 {
+            return None;
+        }
+        let first = match &self.first_link {
+            Some(first) => format!(" (first: `{first}`)"),
+            None => String::new(),
+        };
+        Some(format!(
+            "{links} symbolic link(s) not followed{first}: to search what one leads to, pass it \
+             as `path` (it must stay inside the workspace)"
+        ))
     }
 }
 

@@ -347,7 +347,7 @@ async fn links_a_glob_does_not_follow_are_counted_and_the_first_named() {
     assert_eq!(out.value()["paths"], json!([]));
     assert_eq!(out.value()["links"], 2);
     assert_eq!(
-        out.cut_short(),
+        out.note(),
         Some(
             "2 symbolic link(s) not followed (first: `node_modules/minimist`): to search what \
              one leads to, pass it as `path` (it must stay inside the workspace)"

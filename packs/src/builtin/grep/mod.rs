@@ -289,7 +289,7 @@ fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output, noted: impl Iterat
             out.skipped
         ));
     }
-    notes.extend(out.left.notes());
+    notes.extend(out.left.cut_notes());
     if let (n @ 1.., Some(first)) = &out.gave_up {
         notes.push(format!(
             "{n} file(s) not searched to the end: PCRE2, which runs look-around patterns, \
@@ -310,6 +310,7 @@ fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output, noted: impl Iterat
     }
     // Not cuts: what the program got is all there is, but not what it may think.
     let mut said: Vec<String> = out.delimited.iter().cloned().chain(noted).collect();
+    said.extend(out.left.links_note());
     if out.ignored > 0 {
         said.push(ignored_note(out.ignored, &out.path));
     }
