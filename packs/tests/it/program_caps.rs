@@ -474,6 +474,45 @@ async fn bash_in_a_program_says_when_the_sandbox_likely_refused_a_failed_command
 }
 
 #[tokio::test]
+async fn bash_names_a_folder_of_another_user_as_the_cause_of_a_refusal_in_the_workspace() {
+    let f = Fixture::new();
+    // As an archive unpacked with its owners kept leaves it (this test runs as root, who may
+    // chown outside the sandbox; the sandboxed command may not write there even so).
+    let pkg = f.file("pkg/src/mod.py", "x = 1\n");
+    let src = pkg.parent().unwrap();
+    if rustix::process::geteuid().as_raw() != 0 {
+        eprintln!("not root: cannot give a folder to another user here");
+        return;
+    }
+    std::os::unix::fs::chown(src, Some(1001), Some(1001)).unwrap();
+    let args = json!({
+        "command": "mkdir pkg/src/__pycache__",
+        "description": "Make the bytecode folder",
+    });
+    let out = f.call_in_program("run-1", 1, "bash", args.clone()).await;
+    assert_eq!(out.value()["exit_code"], 1);
+    let owned = "`pkg/src` is owned by uid 1001, not by this user (uid 0), and the sandbox gives \
+                 no power over others' files, even to root: work on a copy (cp -r; copies are \
+                 yours), or have the operator chown it";
+    assert_eq!(out.value()["sandbox"], owned);
+    assert_eq!(
+        out.note(),
+        Some(format!("exit 1, likely the sandbox: {owned}").as_str())
+    );
+    // A folder of one's own beside it: the mode's note, as before.
+    let mine = json!({"command": "mkdir /proc/x", "description": "Make a folder"});
+    let out = f.call_in_program("run-1", 2, "bash", mine).await;
+    assert!(
+        !out.value()["sandbox"]
+            .as_str()
+            .unwrap_or("")
+            .contains("owned"),
+        "{}",
+        out.value()
+    );
+}
+
+#[tokio::test]
 async fn bash_in_a_program_notes_a_failed_command_unless_the_program_reads_its_exit_code() {
     let f = Fixture::new();
     let failing = json!({

@@ -28,6 +28,7 @@
 //! note as `sandbox`, and in a program the run's result says it at the call site
 //! (`exit 1, likely the sandbox: …`), since a program that reads only `stdout` would miss it.
 
+mod foreign;
 mod tail;
 
 use std::os::unix::process::ExitStatusExt;
@@ -155,9 +156,11 @@ fn sandbox_note(out: &Output, mode: SandboxMode) -> Option<String> {
     };
     let said: Vec<String> = denied
         .lines()
-        .map(|line| match line.starts_with("file") {
-            true => format!("{line}{writable}"),
-            false => format!("{line} (no network here)"),
+        .map(|line| match line {
+            _ if line.starts_with("file") => format!("{line}{writable}"),
+            _ if line.starts_with("network") => format!("{line} (no network here)"),
+            // Another user's file (`foreign`): said whole.
+            _ => line.to_string(),
         })
         .collect();
     Some(format!("{ended}, likely the sandbox: {}", said.join("; ")))
@@ -542,7 +545,9 @@ async fn run(
         End::Exited(status) => Ok(Output {
             exit_code: status.code().map(i64::from),
             signal: status.signal().map(signal_name),
-            sandbox: sandbox.denial_note(!status.success(), &stderr),
+            sandbox: sandbox
+                .denial_note(!status.success(), &stderr)
+                .map(|denied| foreign::explain(denied, ws.root(), &dir, &stderr)),
             stdout,
             stderr,
             output,
