@@ -381,8 +381,9 @@ async fn grep_that_found_nothing_or_ran_in_a_program_says_how_many_ignored_files
     let program = f
         .call_in_program("run-1", 1, "grep", json!({"pattern": " ERROR "}))
         .await;
-    let said = "3 .gitignored file(s) under `.` not searched; pass an ignored folder or file as \
-                path to search it (glob lists them)";
+    // In a program the folders left out whole are named (not `build.log`, left out alone).
+    let said = "3 .gitignored file(s) under `.` not searched (in `logs/`); pass an ignored \
+                folder or file as path to search it (glob lists them)";
     // Left out by rule, not cut: a note.
     assert_eq!(program.note(), Some(said));
     assert_eq!(program.cut_short(), None);
@@ -396,6 +397,33 @@ async fn grep_that_found_nothing_or_ran_in_a_program_says_how_many_ignored_files
     assert!(found.value()["total"].as_u64() > Some(0));
     assert_eq!(found.value()["ignored"], 3);
     assert_eq!(found.note(), Some(said));
+}
+
+#[tokio::test]
+async fn grep_names_every_folder_a_gitignore_line_hides_and_says_when_there_is_no_repository() {
+    // A copy of a project, no git repository: `dist/` hides the vendored packages' `dist` too.
+    let f = Fixture::new();
+    f.file(".gitignore", "dist/\n");
+    f.file("src/a.ts", "safeTry();\n");
+    f.file("dist/a.js", "safeTry();\n");
+    for pkg in ["a", "b", "c", "d"] {
+        f.file(format!("vendor/{pkg}/dist/index.js"), "safeTry();\n");
+        f.file(format!("vendor/{pkg}/dist/deep/more.js"), "safeTry();\n");
+    }
+    let out = f
+        .call_in_program("run-1", 1, "grep", json!({"pattern": "safeTry"}))
+        .await;
+    assert_eq!(out.value()["total"], 1);
+    assert_eq!(out.value()["ignored"], 9);
+    assert_eq!(
+        out.note(),
+        Some(
+            "9 .gitignored file(s) under `.` not searched (in `dist/`, `vendor/a/dist/`, \
+             `vendor/b/dist/` and 2 more folder(s)) (a .gitignore counts here though this is no \
+             git repository); pass an ignored folder or file as path to search it (glob lists \
+             them)"
+        )
+    );
 }
 
 #[tokio::test]

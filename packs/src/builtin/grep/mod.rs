@@ -19,6 +19,7 @@
 //! searched through that descriptor; the deny paths are pruned from the walk and counted.
 
 mod encodings;
+mod ignored;
 mod line_break;
 mod line_cap;
 mod matcher;
@@ -120,6 +121,12 @@ struct Output {
     /// Files an ignore file left out of a search that found nothing (counted only then).
     #[serde(skip_serializing_if = "shared::is_zero")]
     ignored: u64,
+    /// The topmost folders an ignore file left out whole (for a program's note).
+    #[serde(skip)]
+    ignored_in: Vec<String>,
+    /// The workspace root (whether it is in a git repository, for the note).
+    #[serde(skip)]
+    root: std::path::PathBuf,
     /// The `path` argument as given (`.` without one).
     #[serde(skip)]
     path: String,
@@ -312,7 +319,12 @@ fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output, noted: impl Iterat
     let mut said: Vec<String> = out.delimited.iter().cloned().chain(noted).collect();
     said.extend(out.left.links_note());
     if out.ignored > 0 {
-        said.push(ignored_note(out.ignored, &out.path));
+        said.push(ignored::note(
+            out.ignored,
+            &out.path,
+            &out.ignored_in,
+            &out.root,
+        ));
     }
     if let (n @ 1.., Some(first)) = &out.lone_cr {
         said.push(format!(
@@ -351,18 +363,6 @@ fn note_program_cuts(ctx: &ptc::ToolRunContext, out: &Output, noted: impl Iterat
 fn include_note(ws: &Workspace, include: Option<&str>, path: Option<&str>) -> Option<String> {
     let hint = no_match_note(ws, include?, path.unwrap_or("."))?;
     Some(format!("`include` may have matched no file: {hint}"))
-}
-
-/// The note for `n` files under `path` an ignore file left out.
-fn ignored_note(n: u64, path: &str) -> String {
-    let n = match n >= MAX_IGNORED_COUNTED {
-        true => format!("{}+", thousands(MAX_IGNORED_COUNTED)),
-        false => thousands(n),
-    };
-    format!(
-        "{n} .gitignored file(s) under `{path}` not searched; pass an ignored folder or file as \
-         path to search it (glob lists them)"
-    )
 }
 
 /// What every search thread adds to.
@@ -641,7 +641,7 @@ fn grep(
     let include = args.include.as_deref();
     let folder = include.and_then(|i| literal_folder(&target.path, i));
     let limits = WalkLimits::new(ws).within(folder.map(|f| target.path.join(f)));
-    let mut ignored = 0;
+    let mut ignored = ignored::Ignored::default();
     if target.path.is_file() {
         let raw = args.path.as_deref().unwrap_or(".");
         let opened = ws.open(target, raw, "path", Access::Read)?;
@@ -662,8 +662,10 @@ fn grep(
         let named_ignored = is_ignored(&target.path, ws.root());
         let walk = search_walk(&target.path, include, &limits, !named_ignored)?;
         let searched = AtomicU64::new(0);
+        let entered = ignored::Entered::default();
         walk.build_parallel().run(|| {
             let (matcher, out, limits, searched) = (matcher.clone(), &out, &limits, &searched);
+            let entered = &entered;
             let line_cap = &line_cap;
             let mut searcher = searcher();
             Box::new(move |entry| {
@@ -674,6 +676,7 @@ fn grep(
                     return WalkState::Continue;
                 };
                 limits.visit(&entry);
+                entered.saw(&entry);
                 if !entry.file_type().is_some_and(|t| t.is_file()) {
                     return WalkState::Continue;
                 }
@@ -699,10 +702,8 @@ fn grep(
         });
         let found_nothing = out.lock().unwrap_or_else(|e| e.into_inner()).total == 0;
         if (found_nothing || caps.count_ignored) && !named_ignored {
-            let searched = searched.into_inner();
-            let stop_at = searched.saturating_add(MAX_IGNORED_COUNTED);
-            let all = visible_files(ws, &target.path, include, filter, (signal, stop_at))?;
-            ignored = all.saturating_sub(searched).min(MAX_IGNORED_COUNTED);
+            let searched = (searched.into_inner(), &entered);
+            ignored = ignored::left_out(ws, &target.path, include, filter, signal, searched)?;
         }
     }
     if signal.is_cancelled() {
@@ -746,7 +747,9 @@ fn grep(
         skipped: out.skipped,
         hidden: filter.hidden(),
         left: limits.left_out(ws),
-        ignored,
+        ignored: ignored.files,
+        ignored_in: ignored.folders,
+        root: ws.root().to_path_buf(),
         path: args.path.unwrap_or_else(|| ".".to_string()),
         delimited: pattern_note(&args.pattern, out.total > 0),
         not_utf8: out.not_utf8,
@@ -854,39 +857,6 @@ fn is_ignored(dir: &Path, root: &Path) -> bool {
     })
 }
 
-/// The files under `dir` a walk that honours no ignore file finds (`include` and the policy
-/// applied), counted up to `stop_at`: with those a search reached, it tells how many an ignore
-/// file left out.
-fn visible_files(
-    ws: &Workspace,
-    dir: &Path,
-    include: Option<&str>,
-    filter: &PolicyFilter,
-    (signal, stop_at): (&CancellationToken, u64),
-) -> Result<u64, ToolError> {
-    let count = AtomicU64::new(0);
-    let limits = WalkLimits::new(ws);
-    search_walk(dir, include, &limits, false)?
-        .build_parallel()
-        .run(|| {
-            let count = &count;
-            Box::new(move |entry| {
-                if signal.is_cancelled() || count.load(Ordering::Relaxed) >= stop_at {
-                    return WalkState::Quit;
-                }
-                let Ok(entry) = entry else {
-                    return WalkState::Continue;
-                };
-                let file = entry.file_type().is_some_and(|t| t.is_file());
-                if file && !filter.denies(&ws.display(entry.path())) {
-                    count.fetch_add(1, Ordering::Relaxed);
-                }
-                WalkState::Continue
-            })
-        });
-    Ok(count.into_inner())
-}
-
 /// `[{path, matches: [{line, text}]}]` from a value's flat match list.
 fn grouped(value: &Value) -> Value {
     let mut files: Vec<Value> = Vec::new();
@@ -916,7 +886,7 @@ fn render(ws: &Workspace, args: &Value, value: &Value) -> String {
         let ignored = match value["ignored"].as_u64().filter(|&n| n > 0) {
             Some(n) => format!(
                 "[{}]\n",
-                ignored_note(n, arg_str(args, "path").unwrap_or("."))
+                ignored::note(n, arg_str(args, "path").unwrap_or("."), &[], ws.root())
             ),
             None => String::new(),
         };
