@@ -226,6 +226,8 @@ pub(crate) async fn run(
                     flatten(&nested, None, uri, &mut lines, &mut symbols)
                 }
             }
+            // In the file's order (typescript-language-server sorts them by name).
+            symbols.sort_by_key(|s| (s.line, s.character));
             Output {
                 symbols: Some(symbols),
                 ..Output::default()
