@@ -119,3 +119,24 @@ pub(crate) fn percent_sign(numbering: &str, text: String) -> String {
         _ => text,
     }
 }
+
+/// `(language or tag, ICU4X's day period, CLDR 48's)`: the day periods CLDR 49 (ICU4X's data)
+/// spells otherwise than CLDR 48 (V8's), found by formatting an hour before and after noon in
+/// every supported locale with Node (`hour12`): en-IN writes them in lower case, Korean in
+/// Latin letters.
+const DAY_PERIODS: &[(&str, &str, &str)] = &[
+    ("en-IN", "AM", "am"),
+    ("en-IN", "PM", "pm"),
+    ("ko", "오전", "AM"),
+    ("ko", "오후", "PM"),
+];
+
+/// `text` (a formatted date, or its parts as JSON) with `tag`'s day periods as CLDR 48 spells
+/// them.
+pub(crate) fn day_periods(tag: &str, text: String) -> String {
+    let language = tag.split('-').next().unwrap_or(tag);
+    DAY_PERIODS
+        .iter()
+        .filter(|(t, ..)| *t == tag || *t == language)
+        .fold(text, |text, (_, from, to)| text.replace(from, to))
+}

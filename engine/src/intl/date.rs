@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 use writeable::TryWriteable;
 
 use super::{
-    calendar, clock,
+    calendar, cldr48, clock,
     compose::{no_data, Composer},
     fields::{self, DATE_FIELDS, STYLES},
     locale, numbering,
@@ -39,6 +39,8 @@ pub(crate) struct DateFormatter {
     zone: Zone,
     /// The zone as CLDR knows it, for its names (`timeZoneName`, a long `timeStyle`).
     zone_id: TimeZone,
+    /// The locale's tag (for CLDR 48's spellings, [`cldr48::day_periods`]).
+    tag: String,
 }
 
 impl DateFormatter {
@@ -149,6 +151,7 @@ impl DateFormatter {
             midnight,
             zone,
             zone_id,
+            tag: matched.tag.clone(),
         })
     }
 
@@ -180,12 +183,16 @@ impl DateFormatter {
         let failed = |e| IntlError::range(format!("Intl.DateTimeFormat: {e}"));
         if as_parts {
             // V8's parts keep the narrow no-break space before a day period.
-            return parts::date_json(&formatted).map_err(failed);
+            let parts = parts::date_json(&formatted).map_err(failed)?;
+            return Ok(cldr48::day_periods(&self.tag, parts));
         }
         let text = formatted
             .try_write_to_string()
             .map_err(|(e, _)| failed(e))?;
         // ICU writes a narrow no-break space before a day period; V8's format a plain one.
-        Ok(text.replace('\u{202f}', " "))
+        Ok(cldr48::day_periods(
+            &self.tag,
+            text.replace('\u{202f}', " "),
+        ))
     }
 }

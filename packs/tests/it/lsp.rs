@@ -298,7 +298,10 @@ async fn document_and_workspace_symbols_name_kind_place_and_container() {
     .await;
     let symbols = v["symbols"].as_array().unwrap();
     // In the file's order, not the server's by name.
-    let lines: Vec<u64> = symbols.iter().map(|s| s["line"].as_u64().unwrap()).collect();
+    let lines: Vec<u64> = symbols
+        .iter()
+        .map(|s| s["line"].as_u64().unwrap())
+        .collect();
     assert!(lines.windows(2).all(|w| w[0] <= w[1]), "{lines:?}");
     let find = |name: &str| {
         symbols
