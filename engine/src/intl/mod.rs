@@ -38,6 +38,7 @@ mod plural;
 mod relative;
 mod styles;
 mod times;
+mod units;
 mod ymd;
 mod zone;
 

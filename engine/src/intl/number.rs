@@ -19,6 +19,7 @@ use super::{
     locale::{self, Matched},
     numbering,
     options::{IntlError, Spec},
+    units::UnitFormat,
 };
 
 /// How numbers are presented: ECMA-402's `style` and `notation`.
@@ -30,6 +31,8 @@ enum Presenter {
     Currency(Box<(CurrencyFormatter<DecimalFormatter>, DecimalFormatter)>),
     CompactCurrency(Box<CurrencyFormatter<CompactDecimalFormatter>>),
     Compact(Box<CompactDecimalFormatter>),
+    /// A unit's patterns ([`super::units`]).
+    Unit(Box<UnitFormat>),
 }
 
 /// A built `Intl.NumberFormat`.
@@ -141,10 +144,14 @@ impl NumberFormatter {
                  (format Math.abs(x) and put a negative amount in parentheses yourself)",
             ));
         }
-        if style == "unit" {
+        let unit = spec.string("unit");
+        let unit_display = spec
+            .choice("unitDisplay", &["short", "long", "narrow"])?
+            .unwrap_or("short");
+        if style == "unit" && notation == "compact" {
             return Err(IntlError::range(
-                "Intl.NumberFormat: style \"unit\" is not supported in this sandbox (use \
-                 decimal, percent or currency and add the unit's name yourself)",
+                "Intl.NumberFormat: compact notation with style \"unit\" is not supported in \
+                 this sandbox (format the number compact and write the unit yourself)",
             ));
         }
         if notation == "scientific" || notation == "engineering" {
@@ -198,20 +205,27 @@ impl NumberFormatter {
             "negative" => SignDisplay::Negative,
             _ => SignDisplay::Auto,
         };
-        let presenter = presenter(
-            &matched,
-            style,
-            notation,
-            compact_display,
-            currency.as_deref(),
-            currency_display,
-            grouping,
-        )?;
+        let presenter = match style {
+            "unit" => unit_presenter(&matched, unit.as_deref(), unit_display, grouping)?,
+            _ => presenter(
+                &matched,
+                style,
+                notation,
+                compact_display,
+                currency.as_deref(),
+                currency_display,
+                grouping,
+            )?,
+        };
 
         let mut resolved = Map::new();
         resolved.insert("locale".into(), matched.tag.clone().into());
         resolved.insert("numberingSystem".into(), numbering.clone().into());
         resolved.insert("style".into(), style.into());
+        if let (Some(unit), "unit") = (&unit, style) {
+            resolved.insert("unit".into(), unit.clone().into());
+            resolved.insert("unitDisplay".into(), unit_display.into());
+        }
         if let Some(code) = &currency {
             if style == "currency" {
                 resolved.insert("currency".into(), code.clone().into());
@@ -253,6 +267,7 @@ impl NumberFormatter {
             Presenter::Percent(_) => Adds::Percent,
             Presenter::Currency(_) => Adds::Currency,
             Presenter::CompactCurrency(_) | Presenter::Compact(_) => Adds::Compact,
+            Presenter::Unit(_) => Adds::Unit,
         };
         let probe = match adds {
             Adds::Compact => "1.25",
@@ -314,6 +329,7 @@ impl NumberFormatter {
             }
             Presenter::CompactCurrency(f) => f.format_fixed_decimal(&value).to_string(),
             Presenter::Compact(f) => compact_text(f, &self.digits, &value),
+            Presenter::Unit(f) => f.format(&value),
         };
         let text = match &self.presenter {
             Presenter::Percent(_) => cldr48::percent_sign(&self.numbering, text),
@@ -364,6 +380,23 @@ fn compact_text(f: &CompactDecimalFormatter, digits: &Digits, value: &Decimal) -
         Err(_) => f.format(value).to_string(),
     };
     text
+}
+
+/// The formatting of `unit` in `width`, with the locale's digits and (CLDR 48's) plural rules.
+fn unit_presenter(
+    matched: &Matched,
+    unit: Option<&str>,
+    width: &str,
+    grouping: GroupingStrategy,
+) -> Result<Presenter, IntlError> {
+    let locale = &matched.locale;
+    let decimal = DecimalFormatter::try_new(locale.into(), grouping.into())
+        .map_err(|e| data_error("number", matched, e))?;
+    let plurals = icu_plurals::PluralRules::try_new_cardinal(locale.into())
+        .map_err(|e| data_error("plural", matched, e))?;
+    let other_only = cldr48::other_only(locale.id.language.as_str(), false);
+    let unit = UnitFormat::new(&matched.tag, unit, width, decimal, plurals, other_only)?;
+    Ok(Presenter::Unit(Box::new(unit)))
 }
 
 /// The ICU4X formatter for a style and notation.

@@ -5,7 +5,7 @@
 //! decimal separators are taken from the same formatter's text of a probe number; digits are
 //! `integer` up to the decimal separator and `fraction` after it; other text is split at
 //! spaces (`literal`), a sign (`minusSign`, `plusSign`) and what the style adds: `percentSign`,
-//! `currency`, or `compact`.
+//! `currency`, `compact` or `unit`.
 
 use serde_json::Value;
 
@@ -16,6 +16,7 @@ pub(crate) enum Adds {
     Percent,
     Currency,
     Compact,
+    Unit,
 }
 
 /// `text` (a formatted number) as the JSON `[[type, text], ...]`; `probe` is the same
@@ -140,6 +141,7 @@ fn words(
                 Adds::Percent if inner.contains(['%', '٪', '‰']) => "percentSign",
                 Adds::Currency => "currency",
                 Adds::Compact => "compact",
+                Adds::Unit => "unit",
                 _ => "literal",
             }),
         };

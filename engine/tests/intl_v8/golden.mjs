@@ -57,6 +57,34 @@ const twoDigit = ['en-US', 'de-DE', 'ja-JP', 'fr-FR'].flatMap((l) => [
 // fourteenth fresh pass): time patterns (es `H:mm`, it's hour alone `H`, de's and tr's 12-hour
 // ones), hour cycles, a zone name after a date, short month skeletons written with numbers,
 // plural rules, currency symbols and spacing. `morning` and `midnight` have one-digit hours.
+// `style: "unit"`: widths, plural categories (ru's few and many, ar's one without a number,
+// fr's one below 2), compound units, digits, signs, a region's own narrow form, and the parts.
+const unit = (l, options, n) => `new Intl.NumberFormat('${l}', { style: 'unit', ${options} }).format(${n})`;
+const units = [
+  unit('en-US', "unit: 'kilometer'", 12.5),
+  unit('en-US', "unit: 'kilometer', unitDisplay: 'long'", 1),
+  unit('en-US', "unit: 'kilometer', unitDisplay: 'long', minimumFractionDigits: 1", 1),
+  unit('en-US', "unit: 'byte', unitDisplay: 'narrow', signDisplay: 'always'", 512),
+  unit('de-DE', "unit: 'megabyte', maximumFractionDigits: 1", 2212.009),
+  unit('de-DE', "unit: 'kilometer-per-hour', unitDisplay: 'long'", 120),
+  unit('de-AT', "unit: 'kilometer', unitDisplay: 'narrow'", 7),
+  unit('fr-FR', "unit: 'kilometer', unitDisplay: 'long'", 1.5),
+  unit('ja-JP', "unit: 'gigabyte'", 3.25),
+  unit('ru-RU', "unit: 'hour', unitDisplay: 'long'", 5),
+  unit('ru-RU', "unit: 'hour', unitDisplay: 'long'", 21),
+  unit('ar-EG', "unit: 'acre', unitDisplay: 'long'", 1),
+  unit('en-IN', "unit: 'liter', unitDisplay: 'narrow'", 1234567),
+  unit('pt-BR', "unit: 'celsius'", -3.5),
+  unit('es-ES', "unit: 'percent'", 45),
+  unit('pl-PL', "unit: 'second', unitDisplay: 'long'", 2),
+  unit('zh-CN', "unit: 'mile-per-hour', unitDisplay: 'long'", 60),
+  unit('ko-KR', "unit: 'megabyte-per-second'", 85.3),
+  unit('hi-IN', "unit: 'day', unitDisplay: 'long'", 3),
+  `(1234.5).toLocaleString('de-DE', { style: 'unit', unit: 'kilobyte', unitDisplay: 'long' })`,
+  `JSON.stringify(new Intl.NumberFormat('en-US', { style: 'unit', unit: 'megabyte', unitDisplay: 'long', maximumFractionDigits: 1 }).formatToParts(-1234.56))`,
+  `new Intl.NumberFormat('en-US', { style: 'unit', unit: 'kilometer-per-hour' }).resolvedOptions().unit`,
+  unit('en-US', "unit: 'furlong'", 1),
+];
 const morning = 'new Date(Date.UTC(2024, 0, 5, 8, 5, 9))';
 const midnight = 'new Date(Date.UTC(2024, 0, 5, 0, 30, 9))';
 const cldr48 = [
@@ -329,6 +357,7 @@ const extra = [
   `new Intl.DateTimeFormat('es-MX', { timeStyle: 'short' }).format(d)`,
   `new Intl.DateTimeFormat('ko-KR', { timeStyle: 'short' }).format(d)`,
   ...cldr48,
+  ...units,
 ];
 
 const expressions = [...locales.flatMap((l) => perLocale.map((f) => f(l))), ...extra];

@@ -7,6 +7,7 @@
 //   node engine/tests/intl_v8/tables.mjs times           # engine/src/intl/times.rs
 //   node engine/tests/intl_v8/tables.mjs months          # engine/src/intl/months.rs
 //   node engine/tests/intl_v8/tables.mjs currencies      # engine/src/intl/currencies.rs
+//   node engine/tests/intl_v8/tables.mjs units > engine/src/intl/units.txt
 //
 // Each prints Rust rows to paste over the table's. A pattern is rebuilt from V8's
 // formatToParts: each part's type gives its field letters, the rest are literals.
@@ -44,6 +45,18 @@ function deduplicated(rows) {
 }
 
 const day = new Date(Date.UTC(2025, 0, 5));
+/** ECMA-402's sanctioned single units, and the compound units a report most often shows. */
+const UNITS = [
+  'acre', 'bit', 'byte', 'celsius', 'centimeter', 'day', 'degree', 'fahrenheit', 'fluid-ounce',
+  'foot', 'gallon', 'gigabit', 'gigabyte', 'gram', 'hectare', 'hour', 'inch', 'kilobit',
+  'kilobyte', 'kilogram', 'kilometer', 'liter', 'megabit', 'megabyte', 'meter', 'microsecond',
+  'mile', 'mile-scandinavian', 'milliliter', 'millimeter', 'millisecond', 'minute', 'month',
+  'nanosecond', 'ounce', 'percent', 'petabyte', 'pound', 'second', 'stone', 'terabit',
+  'terabyte', 'week', 'yard', 'year',
+  'kilometer-per-hour', 'mile-per-hour', 'meter-per-second', 'foot-per-second',
+  'kilobit-per-second', 'megabit-per-second', 'gigabit-per-second', 'kilobyte-per-second',
+  'megabyte-per-second', 'gigabyte-per-second', 'liter-per-kilometer', 'mile-per-gallon',
+];
 const numeric = { year: () => 'y', month: (v) => 'M'.repeat(v.length), day: (v) => 'd'.repeat(v.length) };
 const mode = process.argv[2];
 if (mode === 'ymd') {
@@ -143,7 +156,49 @@ if (mode === 'ymd') {
       console.log(`    ("${code}", ${display === 'narrowSymbol'}, ${but}, &[${listed.map((t) => `"${t}"`).join(', ')}]),`);
     }
   }
+} else if (mode === 'units') {
+  // The pattern of each unit ECMA-402 sanctions (and the common compounds), per supported
+  // locale, width and plural category: `tag<TAB>unit<TAB>width<TAB>other|category=pattern|...`
+  // (`other`'s pattern, then the categories whose pattern is another), the number as `{0}`. A region's row equal to its language's is left out, and so is a narrow row
+  // equal to the short one (the lookup falls back to them).
+  const numberParts = ['integer', 'group', 'decimal', 'fraction', 'minusSign', 'plusSign'];
+  const pattern = (tag, unit, unitDisplay, n) => {
+    let out = '';
+    let number = false;
+    for (const { type, value } of new Intl.NumberFormat(tag, { style: 'unit', unit, unitDisplay }).formatToParts(n)) {
+      if (!numberParts.includes(type)) out += value;
+      else if (!number) [out, number] = [`${out}{0}`, true];
+    }
+    return out;
+  };
+  const rows = [];
+  for (const tag of supportedTags()) {
+    const rules = new Intl.PluralRules(tag);
+    const sample = {};
+    for (const n of [...Array(201).keys(), 0.5, 1.5, 2.5, 7.5]) sample[rules.select(n)] ??= n;
+    const categories = rules.resolvedOptions().pluralCategories;
+    for (const unit of UNITS) {
+      // `other`'s pattern, then `|category=pattern` for each category whose pattern is not it.
+      const text = (width) => {
+        const other = pattern(tag, unit, width, sample.other);
+        const differing = categories.filter((c) => c !== 'other')
+          .map((c) => [c, pattern(tag, unit, width, sample[c])]).filter(([, p]) => p !== other);
+        return [other, ...differing.map(([c, p]) => `${c}=${p}`)].join('|');
+      };
+      const short = text('short');
+      const narrow = text('narrow');
+      rows.push([`${tag}\t${unit}\ts`, short], [`${tag}\t${unit}\tl`, text('long')]);
+      rows.push([`${tag}\t${unit}\tn`, narrow === short ? '=s' : narrow]);
+    }
+  }
+  const byKey = new Map(rows);
+  for (const [key, text] of rows) {
+    const [tag, ...rest] = key.split('\t');
+    const language = [tag.split('-')[0], ...rest].join('\t');
+    if (tag.includes('-') && byKey.get(language) === text) continue;
+    console.log(`${key}\t${text}`);
+  }
 } else {
-  console.error('usage: tables.mjs ymd | ymed | styles <locale:style>... | times | months | currencies');
+  console.error('usage: tables.mjs ymd | ymed | styles <locale:style>... | times | months | currencies | units');
   process.exit(2);
 }
