@@ -268,6 +268,36 @@ async fn find_references_searches_the_files_outside_the_project_that_use_the_nam
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn workspace_symbols_are_found_in_the_other_packages_of_a_monorepo() {
+    // Two packages, each its own TypeScript project; the query is asked from the second.
+    let f = Fixture::with_context(|ctx| ctx.lsp = servers());
+    let tsconfig =
+        r#"{"compilerOptions": {"strict": true, "target": "es2020"}, "include": ["src"]}"#;
+    f.file("packages/queue/tsconfig.json", tsconfig);
+    f.file(
+        "packages/queue/src/queue.ts",
+        "export class PriorityQueue {\n  size = 0;\n}\n",
+    );
+    f.file("packages/app/tsconfig.json", tsconfig);
+    f.file("packages/app/src/app.ts", "export const app = 1;\n");
+    let out = f
+        .call(
+            "lsp",
+            json!({"operation": "workspaceSymbol", "file_path": "packages/app/src/app.ts", "query": "PriorityQueue"}),
+        )
+        .await;
+    let symbols = out.value()["symbols"].as_array().unwrap().clone();
+    assert!(
+        symbols
+            .iter()
+            .any(|s| s["name"] == "PriorityQueue" && s["path"] == "packages/queue/src/queue.ts"),
+        "{}",
+        out.value()
+    );
+    assert_eq!(out.note(), None);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hover_gives_the_signature_as_markdown_and_implementation_finds_the_class() {
     let f = ts_project();
     let v = lsp(

@@ -203,10 +203,13 @@ async fn run(
         true => Some(cursor_line(&text, position, &opened.target.display)?),
         false => None,
     };
+    // What files outside the file's project must hold to be searched too: the identifier at
+    // the cursor as a word, or the symbol query anywhere in their text.
     let name = match args.operation {
         Operation::FindReferences | Operation::GoToImplementation => {
-            unsearched::identifier_at(&text, position)
+            unsearched::identifier_at(&text, position).map(unsearched::Wanted::Word)
         }
+        Operation::WorkspaceSymbol => Some(unsearched::Wanted::Text(query.clone())),
         _ => None,
     };
     let path = opened.target.path;
@@ -308,10 +311,11 @@ fn cursor_line(
     Ok(shown_line)
 }
 
-/// The files an answer's locations are in, workspace-relative.
+/// The files an answer's locations or symbols are in, workspace-relative.
 fn found_in(out: &Output) -> std::collections::HashSet<String> {
-    let places = out.locations.iter().flatten();
-    places.map(|p| p.path().to_string()).collect()
+    let places = out.locations.iter().flatten().map(|p| p.path());
+    let symbols = out.symbols.iter().flatten().map(|s| s.path());
+    places.chain(symbols).map(str::to_string).collect()
 }
 
 /// Whether a cursor's answer is empty: no hover text, no location.

@@ -103,6 +103,13 @@ pub(crate) struct Symbol {
     container: Option<String>,
 }
 
+impl Symbol {
+    /// Its file, workspace-relative.
+    pub(crate) fn path(&self) -> &str {
+        &self.path
+    }
+}
+
 /// One diagnostic.
 #[derive(Debug, Serialize)]
 pub(crate) struct Problem {

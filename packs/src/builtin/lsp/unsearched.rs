@@ -1,10 +1,13 @@
-//! Files a TypeScript `findReferences` did not search. The server answers from the project of
+//! Files a TypeScript search did not look at. The server answers `findReferences`,
+//! `goToImplementation` and `workspaceSymbol` from the projects it has loaded: the project of
 //! the file asked about (its tsconfig/jsconfig.json's files, or without one an inferred project
-//! of what the file imports): a file outside it, such as tests a tsconfig's `include` leaves
-//! out, or that a tsconfig of another name covers, is never looked at, and its uses are missing
-//! unsaid. The tool asks the server which files the project holds (tsserver's `projectInfo`,
-//! through typescript-language-server's `typescript.tsserverRequest`) and names the
-//! workspace's TypeScript and JavaScript files outside it that use the name as a word.
+//! of what the file imports), and those of the files open. A file outside them, such as tests a
+//! tsconfig's `include` leaves out, or another package of a monorepo, is never looked at, and
+//! what it holds is missing unsaid. The tool asks the server which files the project holds
+//! (tsserver's `projectInfo`, through typescript-language-server's `typescript.tsserverRequest`)
+//! and finds the workspace's TypeScript and JavaScript files outside it that hold the name (as a
+//! word) or the symbol query: up to [`OPENED`] are opened, which loads their projects, and the
+//! search is asked again; more are named in a note.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -60,7 +63,39 @@ fn is_word(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '$'
 }
 
-/// The workspace's files outside a TypeScript project that use a name.
+/// What a file must hold to be searched too.
+#[derive(Debug, Clone)]
+pub(super) enum Wanted {
+    /// The name at the cursor, as a whole word (references, implementations).
+    Word(String),
+    /// A symbol query, anywhere and in any case (tsserver matches symbols so).
+    Text(String),
+}
+
+impl Wanted {
+    fn text(&self) -> &str {
+        match self {
+            Wanted::Word(s) | Wanted::Text(s) => s,
+        }
+    }
+
+    /// Whether `text` holds it.
+    fn in_text(&self, text: &str) -> bool {
+        match self {
+            Wanted::Word(name) => uses(
+                &memchr::memmem::Finder::new(name.as_bytes()),
+                text.as_bytes(),
+                name.len(),
+            ),
+            Wanted::Text(query) => {
+                let query = query.to_lowercase();
+                !query.is_empty() && text.to_lowercase().contains(&query)
+            }
+        }
+    }
+}
+
+/// The workspace's files outside a TypeScript project that hold a name.
 pub(super) struct Outside {
     /// The files, in order.
     pub(super) files: Vec<PathBuf>,
@@ -71,20 +106,20 @@ pub(super) struct Outside {
 /// At most this many files outside the project are opened for the server to search them.
 pub(super) const OPENED: usize = 50;
 
-/// The workspace's files outside `file`'s project that use `name` as a word, other than the
-/// files `found` (workspace-relative) named; `None` when the server cannot say which files its
-/// project holds.
+/// The workspace's files outside `file`'s project that hold `wanted`, other than the files
+/// `found` (workspace-relative) named; `None` when the server cannot say which files its project
+/// holds.
 pub(super) async fn outside(
     server: &Server,
     ws: &Workspace,
     file: &Path,
-    name: &str,
+    wanted: &Wanted,
     found: &HashSet<String>,
 ) -> Option<Outside> {
     let (project, config) = project_files(server, file).await?;
-    let (ws, name, found) = (ws.clone(), name.to_string(), found.clone());
+    let (ws, wanted, found) = (ws.clone(), wanted.clone(), found.clone());
     let files = tokio::task::spawn_blocking(move || {
-        using(&ws, &name, |path| {
+        holding(&ws, &wanted, |path| {
             !project.contains(path) && !found.contains(&ws.display(path))
         })
     })
@@ -94,18 +129,21 @@ pub(super) async fn outside(
 }
 
 impl Outside {
-    /// The note on the search for `name`: the files among these in which the server found no
-    /// use (none of `found`, workspace-relative), said as searched after all when they were
-    /// `opened` for it, else as left unsearched. `None` when there are none, or, for an
-    /// inferred project, when none were left (its files may still miss callers: the caller
-    /// says so).
+    /// The note on the search for `wanted`: the files among these in which the server found
+    /// nothing (none of `found`, workspace-relative), said as searched after all when they were
+    /// `opened` for it (a name's uses only: a symbol query's files that hold no such symbol
+    /// are no news), else as left unsearched. `None` when there are none.
     pub(super) fn note(
         &self,
         ws: &Workspace,
-        name: &str,
+        wanted: &Wanted,
         found: &HashSet<String>,
         opened: bool,
     ) -> Option<String> {
+        if opened && matches!(wanted, Wanted::Text(_)) {
+            return None;
+        }
+        let name = wanted.text();
         let left: Vec<String> = self
             .files
             .iter()
@@ -177,13 +215,12 @@ async fn project_files(
 }
 
 /// The workspace's source files (ignore rules and deny paths as grep's, `node_modules` left
-/// out) that `consider` admits and that use `name` as a word, by path.
-fn using(ws: &Workspace, name: &str, consider: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
+/// out) that `consider` admits and that hold `wanted`, by path.
+fn holding(ws: &Workspace, wanted: &Wanted, consider: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
     let limits = WalkLimits::new(ws);
     let mut walk = WalkBuilder::new(ws.root());
     limits.apply(&mut walk, |entry| entry.file_name() != "node_modules");
-    let mut using = Vec::new();
-    let finder = memchr::memmem::Finder::new(name.as_bytes());
+    let mut holding = Vec::new();
     for entry in walk.build().flatten().take(MAX_FILES) {
         let path = entry.path();
         let source = path
@@ -195,12 +232,12 @@ fn using(ws: &Workspace, name: &str, consider: impl Fn(&Path) -> bool) -> Vec<Pa
         }
         let small = entry.metadata().is_ok_and(|m| m.len() <= MAX_BYTES);
         let text = small.then(|| read_text(ws, path)).flatten();
-        if text.is_some_and(|t| uses(&finder, t.as_bytes(), name.len())) {
-            using.push(path.to_path_buf());
+        if text.is_some_and(|t| wanted.in_text(&t)) {
+            holding.push(path.to_path_buf());
         }
     }
-    using.sort();
-    using
+    holding.sort();
+    holding
 }
 
 /// Whether `text` holds what `finder` finds as a whole word.
