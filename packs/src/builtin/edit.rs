@@ -175,9 +175,10 @@ fn edit(ws: &Workspace, args: Args) -> Result<Output, ToolError> {
     }
     let old = String::from_utf8(bytes).map_err(|e| {
         ToolError::new(format!(
-            "`{shown}` is not valid UTF-8 (invalid byte at offset {}); edit refuses to rewrite it. \
-             Convert it first (e.g. bash: iconv -f latin1 -t utf-8 FILE > NEW).",
-            e.utf8_error().valid_up_to()
+            "`{shown}` is not valid UTF-8 (invalid byte at offset {}); edit refuses to rewrite \
+             it: {}.",
+            e.utf8_error().valid_up_to(),
+            text_encoding::not_utf8_advice(e.as_bytes(), shown)
         ))
     })?;
     let mut args = args;

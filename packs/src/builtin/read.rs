@@ -488,7 +488,8 @@ fn notes(
     let encoding = not_utf8.map(|line| {
         format!(
             "not valid UTF-8 from line {line}: those bytes show as \u{FFFD}, and write and edit \
-             refuse this file (convert it first, e.g. bash: iconv -f latin1 -t utf-8)"
+             refuse this file (convert it first, e.g. bash: iconv -f windows-1252 -t utf-8; \
+             not latin1, which reads 0x80-0x9F as control characters)"
         )
     });
     let all: Vec<String> = [secrets, decoded, encoding, bom, mixed, lone_cr]

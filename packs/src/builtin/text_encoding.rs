@@ -48,6 +48,23 @@ pub(crate) fn conversion(encoding: &'static Encoding, file: &str) -> String {
     format!("iconv -f {} -t utf-8 '{file}' > NEW", encoding.name())
 }
 
+/// How to make the file `shown`, whose `bytes` are not valid UTF-8, UTF-8: converted from the
+/// encoding they look like (Windows-1252 is not Latin-1: its € is 0x80, which Latin-1 reads as
+/// a control character), or, when they are mostly UTF-8, with the odd bytes dropped.
+pub(crate) fn not_utf8_advice(bytes: &[u8], shown: &str) -> String {
+    match of(bytes, true) {
+        TextEncoding::Other(encoding) => format!(
+            "it looks like {} text: convert it first (bash: {})",
+            encoding.name(),
+            conversion(encoding, shown)
+        ),
+        _ => format!(
+            "it is mostly UTF-8 with some bytes that are not: fix those first (bash: iconv -f \
+             utf-8 -t utf-8 -c '{shown}' > NEW drops them)"
+        ),
+    }
+}
+
 /// Why `tool` refuses the file `shown` whose first bytes `probe` look binary
 /// ([`shared::looks_binary`]): text in another encoding (UTF-16, by its byte order mark) is
 /// named as such, with how to convert it; anything else is binary.

@@ -236,9 +236,10 @@ fn write(ws: &Workspace, args: Args, run: Option<(&str, &ReadLog)>) -> Result<Ou
             let text = String::from_utf8(bytes).map_err(|e| {
                 ToolError::new(format!(
                     "`{shown}` is not valid UTF-8 (invalid byte at offset {}); write refuses to \
-                     replace it, as text read from it lost those bytes. Convert it first (e.g. \
-                     bash: iconv -f latin1 -t utf-8), or remove it to write a new file.",
-                    e.utf8_error().valid_up_to()
+                     replace it, as text read from it lost those bytes: {}; or remove it to \
+                     write a new file.",
+                    e.utf8_error().valid_up_to(),
+                    super::text_encoding::not_utf8_advice(e.as_bytes(), shown)
                 ))
             })?;
             before = Some(text);

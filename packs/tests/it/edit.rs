@@ -148,7 +148,27 @@ async fn edit_refuses_binary_and_non_utf8_files_without_touching_them() {
         .await;
     assert!(
         out.error().contains("is not valid UTF-8")
-            && out.error().contains("iconv -f latin1 -t utf-8"),
+            && out
+                .error()
+                .contains("iconv -f windows-1252 -t utf-8 'l.txt' > NEW"),
+        "{}",
+        out.error()
+    );
+    // The encoding it looks like, not Latin-1: a cp1252 € (0x80) would become a control
+    // character.
+    let cp1252 = b"Preis 5 \x80, Stra\xdfe abc\n".to_vec();
+    f.file("k.txt", &cp1252);
+    let out = f
+        .call(
+            "edit",
+            json!({"file_path": "k.txt", "old_string": "abc", "new_string": "x"}),
+        )
+        .await;
+    assert!(
+        out.error().contains(
+            "it looks like windows-1252 text: convert it first (bash: iconv \
+                              -f windows-1252 -t utf-8 'k.txt' > NEW)"
+        ),
         "{}",
         out.error()
     );
