@@ -25,6 +25,8 @@ pub(crate) struct Kept {
     /// The replaced file's lines ended in CRLF and in LF, and the content has LF alone: the
     /// file has the content's.
     mixed: Option<Endings>,
+    /// The replaced file ended in more blank lines than the content does: how many each.
+    blank: Option<(usize, usize)>,
 }
 
 impl Kept {
@@ -53,7 +55,15 @@ impl Kept {
                  the content's LF alone (`\\r\\n` where a line should end in CRLF)"
             )
         });
-        let said: Vec<String> = [kept, lost].into_iter().flatten().collect();
+        // Said, not undone: a program may have meant to trim them.
+        let blank = self.blank.map(|(before, after)| {
+            format!(
+                "`{shown}` ended in {before} blank line(s), the content in {after}: lines read \
+                 and joined with \"\\n\" (the last one empty) need one more \"\\n\" to keep \
+                 them"
+            )
+        });
+        let said: Vec<String> = [kept, lost, blank].into_iter().flatten().collect();
         (!said.is_empty()).then(|| said.join("; "))
     }
 }
@@ -114,6 +124,13 @@ pub(crate) fn lone_cr_note(shown: &str, cr: usize) -> String {
     )
 }
 
+/// How many blank lines `text` ends in (`a\n\n` one, `a\n` none).
+fn trailing_blank_lines(text: &str) -> usize {
+    let newlines = text.len() - text.trim_end_matches(['\n', '\r']).len();
+    let newlines = text[text.len() - newlines..].matches('\n').count();
+    newlines.saturating_sub(1)
+}
+
 /// Whether `text` has content and its last line has no line ending.
 fn lacks_final_newline(text: &str) -> bool {
     !text.is_empty() && !text.ends_with('\n')
@@ -156,6 +173,10 @@ pub(crate) fn keep(before: &str, content: &mut String) -> Kept {
         content.push_str(if crlf_file { "\r\n" } else { "\n" });
         kept.final_newline = Some(true);
     }
+    let (before_blank, after_blank) = (trailing_blank_lines(before), trailing_blank_lines(content));
+    if after_blank < before_blank {
+        kept.blank = Some((before_blank, after_blank));
+    }
     kept
 }
 
@@ -167,6 +188,22 @@ mod tests {
         let mut content = content.to_string();
         let kept = keep(before, &mut content);
         (content, kept)
+    }
+
+    #[test]
+    fn trailing_blank_lines_the_content_lacks_are_said_not_undone() {
+        // read's lines of "a\n\n" are "a" and "": joined, "a\n", which lost the blank line.
+        let (text, k) = kept("a\n\n", "A\n");
+        assert_eq!(text, "A\n");
+        assert_eq!(
+            k.note("f").unwrap(),
+            "`f` ended in 1 blank line(s), the content in 0: lines read and joined with \"\\n\" \
+             (the last one empty) need one more \"\\n\" to keep them"
+        );
+        assert_eq!(kept("a\r\n\r\n", "A\r\n\r\n").1.note("f"), None);
+        assert_eq!(kept("a\n", "A\n\n").1.note("f"), None);
+        assert_eq!(trailing_blank_lines("a\n\n\n"), 2);
+        assert_eq!(trailing_blank_lines("a"), 0);
     }
 
     #[test]
