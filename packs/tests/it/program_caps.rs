@@ -400,34 +400,34 @@ async fn bash_in_a_program_keeps_streams_to_the_data_cap_and_says_when_one_was_c
     assert_eq!(native.value()["truncated"], true);
     assert_eq!(native.cut_short(), None);
     let past = json!({
-        "command": "head -c 9437184 /dev/zero | tr '\\0' x",
-        "description": "Print 9 MiB",
+        "command": "head -c 17825792 /dev/zero | tr '\\0' x",
+        "description": "Print 17 MiB",
     });
     let out = f.call_in_program("run-1", 2, "bash", past).await;
     assert_eq!(
         out.value()["stdout"].as_str().unwrap().len(),
-        8 * 1024 * 1024,
+        16 * 1024 * 1024,
         "one line: cut where the cap falls"
     );
     assert_eq!(
         out.cut_short(),
         Some(
-            "stdout: the last 8.0 MiB of 9.0 MiB, from a line's start (redirect it to a file \
+            "stdout: the last 16.0 MiB of 17.0 MiB, from a line's start (redirect it to a file \
              and read that)"
         )
     );
-    // Lines: the tail begins with a whole one (each line here is 8 digits and a newline, so
-    // the cap would fall inside one).
+    // Lines: the tail begins with a whole one (each line here is 9 digits and a newline, so
+    // the cap falls inside one).
     let lines = json!({
-        "command": "seq 10000001 11100000",
-        "description": "Print 9.4 MiB of lines",
+        "command": "seq 100000001 101900000",
+        "description": "Print 18 MiB of lines",
     });
     let out = f.call_in_program("run-1", 3, "bash", lines).await;
     let stdout = out.value()["stdout"].as_str().unwrap();
-    assert!(stdout.len() < 8 * 1024 * 1024);
+    assert!(stdout.len() < 16 * 1024 * 1024);
     let first = stdout.lines().next().unwrap();
-    assert_eq!(first.len(), 8, "{first:?}");
-    assert!(stdout.ends_with("11100000\n"));
+    assert_eq!(first.len(), 9, "{first:?}");
+    assert!(stdout.ends_with("101900000\n"));
 }
 
 #[tokio::test]

@@ -2,8 +2,8 @@
 //!
 //! The shell runs in `workdir` (inside the workspace root; the root by default) with
 //! standard input closed. Its stdout and stderr are read as they arrive: the value keeps
-//! the tail of each (up to [`MAX_STREAM_BYTES`]; in a program, the data cap of
-//! [`PROGRAM_MAX_BYTES`]), the model sees the tail of both
+//! the tail of each (up to [`MAX_STREAM_BYTES`]; in a program, [`PROGRAM_STREAM_BYTES`]), the
+//! model sees the tail of both
 //! interleaved (up to [`MAX_CONTENT_BYTES`]; in a program, as much as both streams keep); in a
 //! program, a cut `stdout` or `stderr` is said
 //! through `ToolRunContext::cut_short`, and a command that failed through
@@ -47,7 +47,6 @@ pub(crate) use tail::signal_name;
 use tail::{pump, GroupGuard, Tail};
 
 use super::background::Background;
-use super::data_caps::PROGRAM_MAX_BYTES;
 use super::shared::{self, arg_str, invalid_args};
 use super::tasks::{spawn, Resource};
 use super::workspace::Workspace;
@@ -66,6 +65,9 @@ pub const MAX_TIMEOUT_MS: u64 = 600_000;
 pub const MAX_STREAM_BYTES: usize = 1024 * 1024;
 /// Bytes of interleaved output the model sees (the tail).
 pub const MAX_CONTENT_BYTES: usize = 30_000;
+/// Bytes kept of each stream in a program: twice the other tools' data cap, as a program's
+/// commands often print the data they extract (a field cut from a 35 MB log is about 10 MB).
+pub const PROGRAM_STREAM_BYTES: usize = 16 * 1024 * 1024;
 /// How long to wait for the pipes to close after the group was killed.
 const DRAIN_GRACE: Duration = Duration::from_secs(2);
 
@@ -272,12 +274,12 @@ pub(crate) fn tool(bg: Background) -> ToolDefinition {
                 .property("signal", ValueSpec::string())
                 .required_property(
                     "stdout",
-                    ValueSpec::string().describe("Last 8 MiB at most; same for stderr."),
+                    ValueSpec::string().describe("Last 16 MiB at most; same for stderr."),
                 )
                 .required_property("stderr", ValueSpec::string())
                 .required_property(
                     "output",
-                    ValueSpec::string().describe("Both interleaved (their last 16 MiB)."),
+                    ValueSpec::string().describe("Both interleaved (their last 32 MiB)."),
                 )
                 .required_property("truncated", ValueSpec::boolean())
                 .property(
@@ -461,7 +463,7 @@ async fn run(
     // In a program the streams are data: they keep the data cap, and `output` as much as
     // both do, so it is cut only when one of them is (and that is said).
     let (stream_bytes, both_bytes) = match in_program {
-        true => (PROGRAM_MAX_BYTES, 2 * PROGRAM_MAX_BYTES),
+        true => (PROGRAM_STREAM_BYTES, 2 * PROGRAM_STREAM_BYTES),
         false => (MAX_STREAM_BYTES, MAX_CONTENT_BYTES),
     };
     let out = Arc::new(Mutex::new(Tail::new(stream_bytes)));
