@@ -204,12 +204,12 @@ async fn run(
         false => None,
     };
     // What files outside the file's project must hold to be searched too: the identifier at
-    // the cursor as a word, or the symbol query anywhere in their text.
+    // the cursor as a word, or a declaration of a name holding the symbol query.
     let name = match args.operation {
         Operation::FindReferences | Operation::GoToImplementation => {
             unsearched::identifier_at(&text, position).map(unsearched::Wanted::Word)
         }
-        Operation::WorkspaceSymbol => Some(unsearched::Wanted::Text(query.clone())),
+        Operation::WorkspaceSymbol => Some(unsearched::Wanted::Declared(query.clone())),
         _ => None,
     };
     let path = opened.target.path;

@@ -240,32 +240,27 @@ pub(crate) async fn run(
                 ..Output::default()
             }
         }
-        Operation::WorkspaceSymbol => {
-            let params = WorkspaceSymbolParams {
-                query,
-                work_done_progress_params: work,
-                partial_result_params: partial,
-            };
-            let mut symbols = Vec::new();
-            match server.request::<WorkspaceSymbolRequest>(params).await? {
-                None => {}
-                Some(WorkspaceSymbolResponse::Flat(flat)) => {
-                    flat_symbols(flat, &mut lines, &mut symbols)
-                }
-                Some(WorkspaceSymbolResponse::Nested(nested)) => {
-                    for s in nested {
-                        let (u, p) = match s.location {
-                            OneOf::Left(l) => (l.uri, l.range.start),
-                            OneOf::Right(w) => (w.uri, Position::default()),
-                        };
-                        symbols.push(symbol(s.name, s.kind, lines.place(&u, p), s.container_name));
+        Operation::WorkspaceSymbol if server.name == "typescript" => {
+            // Every loaded project, not the last opened file's.
+            match super::unsearched::symbols_everywhere(server, &query).await {
+                Some(found) => {
+                    let symbols = found
+                        .into_iter()
+                        .filter_map(|f| {
+                            let uri = Url::from_file_path(&f.file).ok()?;
+                            Some(symbol(f.name, f.kind, lines.place(&uri, f.at), f.container))
+                        })
+                        .collect();
+                    Output {
+                        symbols: Some(symbols),
+                        ..Output::default()
                     }
                 }
+                None => workspace_symbols(server, query, (work, partial), &mut lines).await?,
             }
-            Output {
-                symbols: Some(symbols),
-                ..Output::default()
-            }
+        }
+        Operation::WorkspaceSymbol => {
+            workspace_symbols(server, query, (work, partial), &mut lines).await?
         }
         Operation::Diagnostics => {
             let (version, sent_at) = (doc.version, doc.sent_at);
@@ -347,6 +342,38 @@ pub(crate) fn offered(server: &Server, op: Operation) -> Result<(), String> {
         )),
         _ => Ok(()),
     }
+}
+
+/// LSP's `workspace/symbol` for `query`.
+async fn workspace_symbols(
+    server: &Server,
+    query: String,
+    (work, partial): (WorkDoneProgressParams, PartialResultParams),
+    lines: &mut Lines<'_>,
+) -> Result<Output, String> {
+    let params = WorkspaceSymbolParams {
+        query,
+        work_done_progress_params: work,
+        partial_result_params: partial,
+    };
+    let mut symbols = Vec::new();
+    match server.request::<WorkspaceSymbolRequest>(params).await? {
+        None => {}
+        Some(WorkspaceSymbolResponse::Flat(flat)) => flat_symbols(flat, lines, &mut symbols),
+        Some(WorkspaceSymbolResponse::Nested(nested)) => {
+            for s in nested {
+                let (u, p) = match s.location {
+                    OneOf::Left(l) => (l.uri, l.range.start),
+                    OneOf::Right(w) => (w.uri, Position::default()),
+                };
+                symbols.push(symbol(s.name, s.kind, lines.place(&u, p), s.container_name));
+            }
+        }
+    }
+    Ok(Output {
+        symbols: Some(symbols),
+        ..Output::default()
+    })
 }
 
 fn flatten(

@@ -68,14 +68,15 @@ fn is_word(c: char) -> bool {
 pub(super) enum Wanted {
     /// The name at the cursor, as a whole word (references, implementations).
     Word(String),
-    /// A symbol query, anywhere and in any case (tsserver matches symbols so).
-    Text(String),
+    /// A symbol query, in the name a declaration gives (`class FooError`, `const fooError`),
+    /// in any case (tsserver matches symbols so).
+    Declared(String),
 }
 
 impl Wanted {
     fn text(&self) -> &str {
         match self {
-            Wanted::Word(s) | Wanted::Text(s) => s,
+            Wanted::Word(s) | Wanted::Declared(s) => s,
         }
     }
 
@@ -87,10 +88,7 @@ impl Wanted {
                 text.as_bytes(),
                 name.len(),
             ),
-            Wanted::Text(query) => {
-                let query = query.to_lowercase();
-                !query.is_empty() && text.to_lowercase().contains(&query)
-            }
+            Wanted::Declared(query) => declares(text, query),
         }
     }
 }
@@ -140,7 +138,7 @@ impl Outside {
         found: &HashSet<String>,
         opened: bool,
     ) -> Option<String> {
-        if opened && matches!(wanted, Wanted::Text(_)) {
+        if opened && matches!(wanted, Wanted::Declared(_)) {
             return None;
         }
         let name = wanted.text();
@@ -183,6 +181,60 @@ impl Outside {
             ),
         })
     }
+}
+
+/// One symbol tsserver's `navto` found: its name, kind (LSP's, as typescript-language-server
+/// maps tsserver's), file, zero-based position and container.
+pub(super) struct Found {
+    pub(super) name: String,
+    pub(super) kind: lsp_types::SymbolKind,
+    pub(super) file: PathBuf,
+    pub(super) at: lsp_types::Position,
+    pub(super) container: Option<String>,
+}
+
+/// The symbols matching `query` in every project the server has loaded: tsserver's `navto`
+/// with no file (typescript-language-server's `workspace/symbol` names the last file opened,
+/// which scopes the search to that file's project). `None` when the server cannot say.
+pub(super) async fn symbols_everywhere(server: &Server, query: &str) -> Option<Vec<Found>> {
+    use lsp_types::SymbolKind as K;
+    let params = ExecuteCommandParams {
+        command: "typescript.tsserverRequest".into(),
+        arguments: vec![json!("navto"), json!({"searchValue": query})],
+        work_done_progress_params: WorkDoneProgressParams::default(),
+    };
+    let answer = server.request::<ExecuteCommand>(params).await.ok()??;
+    let items = answer.get("body").unwrap_or(&answer).as_array()?;
+    let number = |v: &Value, key: &str| v.get(key).and_then(Value::as_u64).unwrap_or(1);
+    let found = items.iter().filter_map(|item| {
+        let text = |key: &str| item.get(key).and_then(Value::as_str);
+        let start = item.get("start")?;
+        let kind = match text("kind")? {
+            "class" | "local class" => K::CLASS,
+            "const" | "enum member" => K::CONSTANT,
+            "constructor" => K::CONSTRUCTOR,
+            "enum" => K::ENUM,
+            "field" => K::FIELD,
+            "file" => K::FILE,
+            "function" | "local function" => K::FUNCTION,
+            "getter" | "method" | "setter" => K::METHOD,
+            "interface" => K::INTERFACE,
+            "module" => K::MODULE,
+            "property" | "JSX attribute" => K::PROPERTY,
+            _ => K::VARIABLE,
+        };
+        Some(Found {
+            name: text("name")?.to_string(),
+            kind,
+            file: PathBuf::from(text("file")?),
+            at: lsp_types::Position {
+                line: number(start, "line").saturating_sub(1) as u32,
+                character: number(start, "offset").saturating_sub(1) as u32,
+            },
+            container: text("containerName").map(str::to_string),
+        })
+    });
+    Some(found.collect())
 }
 
 /// The files of `file`'s project, and its tsconfig/jsconfig.json (`None`: an inferred one).
@@ -240,6 +292,43 @@ fn holding(ws: &Workspace, wanted: &Wanted, consider: impl Fn(&Path) -> bool) ->
     holding
 }
 
+/// The words that declare a name after them.
+const DECLARING: [&str; 10] = [
+    "class",
+    "interface",
+    "type",
+    "enum",
+    "function",
+    "const",
+    "let",
+    "var",
+    "namespace",
+    "module",
+];
+
+/// Whether `text` declares a name holding `query` (in any case): the query inside an
+/// identifier that follows a declaring word (`class FooError`, `export function parseError`).
+fn declares(text: &str, query: &str) -> bool {
+    let (text, query) = (text.to_lowercase(), query.to_lowercase());
+    if query.is_empty() {
+        return false;
+    }
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80;
+    let bytes = text.as_bytes();
+    memchr::memmem::find_iter(bytes, query.as_bytes()).any(|at| {
+        let start = bytes[..at]
+            .iter()
+            .rposition(|b| !ident(*b))
+            .map_or(0, |i| i + 1);
+        let before = text[..start].trim_end_matches([' ', '\t', '*']);
+        DECLARING.iter().any(|word| {
+            before.ends_with(word)
+                && !before[..before.len() - word.len()]
+                    .ends_with(|c: char| c.is_ascii() && ident(c as u8))
+        })
+    })
+}
+
 /// Whether `text` holds what `finder` finds as a whole word.
 fn uses(finder: &memchr::memmem::Finder<'_>, text: &[u8], len: usize) -> bool {
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80;
@@ -265,6 +354,23 @@ mod tests {
         assert_eq!(at(1, 27).as_deref(), Some("$b"));
         assert_eq!(at(0, 7), None, "on a brace after a space");
         assert_eq!(at(5, 0), None);
+    }
+
+    #[test]
+    fn a_declaration_is_a_declaring_word_before_the_name_that_holds_the_query() {
+        assert!(declares(
+            "export class NonExhaustiveError extends Error {}",
+            "error"
+        ));
+        assert!(declares("function* parseError() {}", "Error"));
+        assert!(declares("const\tfooError = 1", "ERROR"));
+        assert!(!declares("throw new Error('x')", "error"));
+        assert!(!declares("// a class for errors: see MyError", "error"));
+        assert!(
+            !declares("subclass FooError", "error"),
+            "not a declaring word"
+        );
+        assert!(!declares("class Foo {}", ""));
     }
 
     #[test]
