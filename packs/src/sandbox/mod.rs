@@ -342,13 +342,14 @@ impl Sandbox {
     }
 
     /// The note for the model when a sandboxed command failed on what the sandbox forbids,
-    /// or went on past a refused file access (`cmd > /tmp/x; echo saved`).
-    pub(crate) fn denial_note(&self, failed: bool, stderr: &str) -> Option<String> {
+    /// or went on past a refused file access (`cmd > /tmp/x; echo saved`). A failed
+    /// connection may show on `stdout` too (a test runner's report of its failures).
+    pub(crate) fn denial_note(&self, failed: bool, stderr: &str, stdout: &str) -> Option<String> {
         if self.mode == SandboxMode::DangerFullAccess {
             return None;
         }
         // A command that went on past a failed connection chose to: only files are said.
         let network = self.network || !failed;
-        note::denial(self.mode, network, stderr)
+        note::denial(self.mode, network, (stderr, stdout))
     }
 }

@@ -31,10 +31,19 @@ const NETWORK_DENIALS: &[&str] = &[
     "address family not supported",
 ];
 
-/// The notes for a failed command's `stderr`, one per line, or `None`.
-pub(super) fn denial(mode: SandboxMode, network: bool, stderr: &str) -> Option<String> {
+/// The notes for a failed command's `stderr` (and, for the network, its `stdout`: a test
+/// runner reports a refused connection there), one per line, or `None`.
+pub(super) fn denial(
+    mode: SandboxMode,
+    network: bool,
+    (stderr, stdout): (&str, &str),
+) -> Option<String> {
     let lower = stderr.to_lowercase();
-    let net = !network && NETWORK_DENIALS.iter().any(|t| lower.contains(t));
+    let out = stdout.to_lowercase();
+    let net = !network
+        && NETWORK_DENIALS
+            .iter()
+            .any(|t| lower.contains(t) || out.contains(t));
     let file = FILE_DENIALS.iter().any(|t| lower.contains(t));
     let mut notes = Vec::new();
     if file {
@@ -54,23 +63,36 @@ mod tests {
     fn notes_name_the_mode_and_the_kind() {
         let ww = SandboxMode::WorkspaceWrite;
         assert_eq!(
-            denial(ww, false, "touch: cannot touch '/x': Permission denied").as_deref(),
+            denial(
+                ww,
+                false,
+                ("touch: cannot touch '/x': Permission denied", "")
+            )
+            .as_deref(),
             Some("file access denied under workspace-write mode")
         );
         assert_eq!(
-            denial(ww, false, "curl: (7) Couldn't connect to server").as_deref(),
+            denial(ww, false, ("curl: (7) Couldn't connect to server", "")).as_deref(),
             Some("network access denied under workspace-write mode")
         );
         assert_eq!(
             denial(
                 ww,
                 false,
-                "bash: socket: Address family not supported by protocol"
+                ("bash: socket: Address family not supported by protocol", "")
             )
             .as_deref(),
             Some("network access denied under workspace-write mode")
         );
-        assert_eq!(denial(ww, true, "Connection refused"), None);
-        assert_eq!(denial(ww, false, "no such file"), None);
+        assert_eq!(denial(ww, true, ("Connection refused", "")), None);
+        assert_eq!(denial(ww, false, ("no such file", "")), None);
+        // A test runner's report on stdout: the network, not files (tests print "permission
+        // denied" for their own reasons).
+        let pytest = "E   OSError: [Errno 97] Address family not supported by protocol";
+        assert_eq!(
+            denial(ww, false, ("", pytest)).as_deref(),
+            Some("network access denied under workspace-write mode")
+        );
+        assert_eq!(denial(ww, false, ("", "Permission denied")), None);
     }
 }

@@ -474,6 +474,25 @@ async fn bash_in_a_program_says_when_the_sandbox_likely_refused_a_failed_command
 }
 
 #[tokio::test]
+async fn bash_says_the_network_was_denied_when_a_failed_test_run_reports_it_on_stdout() {
+    let f = Fixture::new();
+    // pytest writes a failed test's OSError to stdout: a socket the sandbox refused.
+    let args = json!({
+        "command": "python3 -c \"import socket; socket.socket(socket.AF_INET).connect(('127.0.0.1', 9))\" 2>&1 | sed 's/^/E   /'; exit 1",
+        "description": "Run a test that connects",
+    });
+    let out = f.call_in_program("run-1", 1, "bash", args).await;
+    assert_eq!(out.value()["exit_code"], 1);
+    assert_eq!(out.value()["stderr"], "");
+    assert_eq!(
+        out.value()["sandbox"],
+        "network access denied under workspace-write mode",
+        "{}",
+        out.value()
+    );
+}
+
+#[tokio::test]
 async fn bash_names_a_folder_of_another_user_as_the_cause_of_a_refusal_in_the_workspace() {
     let f = Fixture::new();
     // As an archive unpacked with its owners kept leaves it (this test runs as root, who may

@@ -548,7 +548,7 @@ async fn run(
             exit_code: status.code().map(i64::from),
             signal: status.signal().map(signal_name),
             sandbox: sandbox
-                .denial_note(!status.success(), &stderr)
+                .denial_note(!status.success(), &stderr, &stdout)
                 .map(|denied| foreign::explain(denied, ws.root(), &dir, &stderr)),
             stdout,
             stderr,

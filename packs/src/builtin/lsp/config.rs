@@ -71,8 +71,8 @@ pub(crate) fn server_for(
         .find(|d| d.extensions.contains(&ext.as_str()))
     else {
         return Err(format!(
-            "no language server for `.{ext}` files: add one with [[lsp]] name, command, args, \
-             extensions in ptc.toml"
+            "no language server for `.{ext}` files: read or grep them instead (the operator \
+             can add one with [[lsp]] name, command, args, extensions in ptc.toml)"
         ));
     };
     let Some(command) = known.programs.iter().find_map(|p| on_path(p)) else {

@@ -93,11 +93,8 @@ async fn drive(
     sandbox: Arc<Sandbox>,
     hold: TaskTrackerToken,
 ) {
-    let errors = Mutex::new(Vec::new());
-    let pumps = futures::future::join(
-        pump(stdout, &task, None),
-        pump(stderr, &task, Some(&errors)),
-    );
+    let (outs, errors) = (Mutex::new(Vec::new()), Mutex::new(Vec::new()));
+    let pumps = futures::future::join(pump(stdout, &task, &outs), pump(stderr, &task, &errors));
     tokio::pin!(pumps);
     let mut pumps_done = false;
     let escalate = tokio::time::sleep(FAR);
@@ -126,6 +123,8 @@ async fn drive(
     task.signal_group(None);
     let errors = std::mem::take(&mut *errors.lock().unwrap_or_else(|e| e.into_inner()));
     let errors = String::from_utf8_lossy(&errors).into_owned();
+    let outs = std::mem::take(&mut *outs.lock().unwrap_or_else(|e| e.into_inner()));
+    let outs = String::from_utf8_lossy(&outs).into_owned();
     let (status, note) = match status {
         Ok(status) => (
             match (status.code(), status.signal()) {
@@ -133,7 +132,7 @@ async fn drive(
                 (None, Some(signal)) => Status::Signaled(signal_name(signal)),
                 (None, None) => Status::Signaled("an unknown signal".into()),
             },
-            sandbox.denial_note(!status.success(), &errors),
+            sandbox.denial_note(!status.success(), &errors, &outs),
         ),
         Err(e) => (Status::Signaled(format!("a failed wait ({e})")), None),
     };
@@ -142,11 +141,9 @@ async fn drive(
     drop(hold);
 }
 
-async fn pump(
-    stream: Option<impl AsyncRead + Unpin>,
-    task: &Task,
-    errors: Option<&Mutex<Vec<u8>>>,
-) {
+/// Copy `stream` into the task's output, keeping its last [`NOTE_BYTES`] in `tail` too (for
+/// the sandbox's note).
+async fn pump(stream: Option<impl AsyncRead + Unpin>, task: &Task, tail: &Mutex<Vec<u8>>) {
     let Some(mut stream) = stream else { return };
     let mut chunk = vec![0u8; 16 * 1024];
     while let Ok(n) = stream.read(&mut chunk).await {
@@ -154,11 +151,9 @@ async fn pump(
             break;
         }
         task.push(&chunk[..n]);
-        if let Some(errors) = errors {
-            let mut errors = errors.lock().unwrap_or_else(|e| e.into_inner());
-            errors.extend_from_slice(&chunk[..n]);
-            let over = errors.len().saturating_sub(NOTE_BYTES);
-            errors.drain(..over);
-        }
+        let mut tail = tail.lock().unwrap_or_else(|e| e.into_inner());
+        tail.extend_from_slice(&chunk[..n]);
+        let over = tail.len().saturating_sub(NOTE_BYTES);
+        tail.drain(..over);
     }
 }
