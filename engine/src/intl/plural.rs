@@ -23,7 +23,7 @@ pub(crate) struct PluralSelector {
 }
 
 /// CLDR's name of a plural category.
-fn category_name(category: PluralCategory) -> &'static str {
+pub(crate) fn category_name(category: PluralCategory) -> &'static str {
     match category {
         PluralCategory::Zero => "zero",
         PluralCategory::One => "one",

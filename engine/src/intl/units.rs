@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 
 use fixed_decimal::Decimal;
 use icu_decimal::DecimalFormatter;
-use icu_plurals::{PluralCategory, PluralRules};
+use icu_plurals::PluralRules;
 
 use super::options::IntlError;
 
@@ -167,14 +167,7 @@ impl UnitFormat {
     pub(crate) fn format(&self, value: &Decimal) -> String {
         let category = match self.other_only {
             true => "other",
-            false => match self.plurals.category_for(value) {
-                PluralCategory::Zero => "zero",
-                PluralCategory::One => "one",
-                PluralCategory::Two => "two",
-                PluralCategory::Few => "few",
-                PluralCategory::Many => "many",
-                PluralCategory::Other => "other",
-            },
+            false => super::plural::category_name(self.plurals.category_for(value)),
         };
         let mut patterns = self.patterns.split('|');
         let other = patterns.next().unwrap_or("{0}");
