@@ -48,6 +48,9 @@ struct Output {
     path: String,
     replacements: u64,
     hunks: Vec<Hunk>,
+    /// The file's encoding when it is not UTF-8 (edited and written in it).
+    #[serde(skip)]
+    encoding: Option<&'static str>,
 }
 
 /// The `edit` tool.
@@ -55,8 +58,9 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
     ToolDefinition::builder("edit")
         .path_arguments(ws.path_arguments(&[("file_path", None)]))
         .description(
-            "Edit an existing UTF-8 text file by replacing literal text. In a file whose lines \
-             end in CRLF, `\\n` means CRLF (edit keeps line endings).",
+            "Edit an existing text file by replacing literal text (one in an 8-bit encoding \
+             stays in it). In a file whose lines end in CRLF, `\\n` means CRLF (edit keeps line \
+             endings).",
         )
         .parameters(
             ParameterSpec::new()
@@ -90,9 +94,18 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
                 .required_property("hunks", diff::hunks_spec()),
         )
         .concurrency_safe(false)
-        .execute(move |args: Args, _ctx| {
+        .execute(move |args: Args, ctx| {
             let ws = ws.clone();
-            async move { blocking(move || edit(&ws, args)).await }
+            async move {
+                let out = blocking(move || edit(&ws, args)).await?;
+                if let Some(encoding) = out.encoding {
+                    ctx.note(format!(
+                        "`{}` is {encoding} text, not UTF-8: edited and written in {encoding}",
+                        out.path
+                    ));
+                }
+                Ok(out)
+            }
         })
         .render(|_, value| {
             let n = value["replacements"].as_u64().unwrap_or(0);
@@ -173,14 +186,21 @@ fn edit(ws: &Workspace, args: Args) -> Result<Output, ToolError> {
     if shared::looks_binary(probe) {
         return Err(ToolError::new(text_encoding::refusal(shown, probe, "edit")));
     }
-    let old = String::from_utf8(bytes).map_err(|e| {
-        ToolError::new(format!(
-            "`{shown}` is not valid UTF-8 (invalid byte at offset {}); edit refuses to rewrite \
-             it: {}.",
-            e.utf8_error().valid_up_to(),
-            text_encoding::not_utf8_advice(e.as_bytes(), shown)
-        ))
-    })?;
+    // Text in an 8-bit encoding is edited in it, when it reads and writes back byte for byte.
+    let (old, encoding) = match String::from_utf8(bytes) {
+        Ok(text) => (text, None),
+        Err(e) => match text_encoding::round_trip(e.as_bytes()) {
+            Some((text, encoding)) => (text, Some(encoding)),
+            None => {
+                return Err(ToolError::new(format!(
+                    "`{shown}` is not valid UTF-8 (invalid byte at offset {}); edit refuses to \
+                     rewrite it: {}.",
+                    e.utf8_error().valid_up_to(),
+                    text_encoding::not_utf8_advice(e.as_bytes(), shown)
+                )))
+            }
+        },
+    };
     let mut args = args;
     let endings = super::file_form::Endings::of(&old);
     if endings.all_crlf() {
@@ -239,12 +259,24 @@ fn edit(ws: &Workspace, args: Args) -> Result<Output, ToolError> {
     let (new, hunks) = diff::apply_edits(&old, matches, &args.new_string, new_len as usize)
         .map_err(|e| ToolError::new(format!("cannot edit `{shown}`: {e}")))?;
     drop(old);
-    rewrite(&file, new.as_bytes())
-        .map_err(|e| ToolError::new(format!("cannot write `{shown}`: {e}")))?;
+    let bytes = match encoding {
+        None => new.into_bytes(),
+        Some(encoding) => text_encoding::encode(&new, encoding).map_err(|lost| {
+            ToolError::new(format!(
+                "`{shown}` is {} text, which cannot hold {lost:?} of `new_string`; nothing was \
+                 changed. Convert the file to UTF-8 first (bash: {}), or write the text without \
+                 them.",
+                encoding.name(),
+                text_encoding::conversion(encoding, shown)
+            ))
+        })?,
+    };
+    rewrite(&file, &bytes).map_err(|e| ToolError::new(format!("cannot write `{shown}`: {e}")))?;
     Ok(Output {
         path: target.display,
         replacements: count as u64,
         hunks,
+        encoding: encoding.map(|e| e.name()),
     })
 }
 

@@ -466,9 +466,13 @@ fn read(
 
 /// The note on a file read decoded from `encoding`.
 fn decoded_note(encoding: &'static encoding_rs::Encoding, shown: &str) -> String {
+    let utf16 = encoding == encoding_rs::UTF_16LE || encoding == encoding_rs::UTF_16BE;
+    let refused = match utf16 {
+        true => "write and edit refuse it",
+        false => "edit changes it in that encoding, write refuses it",
+    };
     format!(
-        "decoded from {}: the file is not UTF-8, and write and edit refuse it until it is \
-         converted (bash: {})",
+        "decoded from {}: the file is not UTF-8, and {refused} until it is converted (bash: {})",
         encoding.name(),
         text_encoding::conversion(encoding, shown)
     )

@@ -48,6 +48,42 @@ pub(crate) fn conversion(encoding: &'static Encoding, file: &str) -> String {
     format!("iconv -f {} -t utf-8 '{file}' > NEW", encoding.name())
 }
 
+/// The text of `bytes` (not UTF-8) in the encoding they look like, when that reads all of them
+/// and writes them back byte for byte (a one-byte encoding such as Windows-1252 does; a
+/// misjudged or damaged file does not): a tool may then change the text and write it in that
+/// encoding, leaving every other byte as it was. UTF-16 is left out (its files look binary).
+pub(crate) fn round_trip(bytes: &[u8]) -> Option<(String, &'static Encoding)> {
+    let TextEncoding::Other(encoding) = of(bytes, true) else {
+        return None;
+    };
+    if encoding == UTF_16LE || encoding == UTF_16BE {
+        return None;
+    }
+    let text = encoding
+        .decode_without_bom_handling_and_without_replacement(bytes)?
+        .into_owned();
+    let (back, _, unmappable) = encoding.encode(&text);
+    (!unmappable && back == bytes).then_some((text, encoding))
+}
+
+/// `text` in `encoding` (one that [`round_trip`] read), or the characters it cannot hold.
+pub(crate) fn encode(text: &str, encoding: &'static Encoding) -> Result<Vec<u8>, String> {
+    let (bytes, _, unmappable) = encoding.encode(text);
+    if !unmappable {
+        return Ok(bytes.into_owned());
+    }
+    let mut buffer = [0u8; 8];
+    let lost: String = text
+        .chars()
+        .filter(|c| {
+            let (one, _, bad) = encoding.encode(c.encode_utf8(&mut buffer));
+            bad || one.is_empty()
+        })
+        .take(5)
+        .collect();
+    Err(lost)
+}
+
 /// How to make the file `shown`, whose `bytes` are not valid UTF-8, UTF-8: converted from the
 /// encoding they look like (Windows-1252 is not Latin-1: its € is 0x80, which Latin-1 reads as
 /// a control character), or, when they are mostly UTF-8, with the odd bytes dropped.

@@ -127,7 +127,7 @@ async fn edit_explains_missing_text_files_and_bad_arguments() {
 }
 
 #[tokio::test]
-async fn edit_refuses_binary_and_non_utf8_files_without_touching_them() {
+async fn edit_refuses_binary_files_and_edits_8_bit_text_in_its_encoding() {
     let f = Fixture::new();
     let bin = b"abc\x00def\n".to_vec();
     f.file("b.bin", &bin);
@@ -138,42 +138,60 @@ async fn edit_refuses_binary_and_non_utf8_files_without_touching_them() {
         )
         .await;
     assert!(out.error().contains("is a binary file"), "{}", out.error());
-    let latin = b"caf\xe9 abc\n".to_vec();
-    f.file("l.txt", &latin);
-    let out = f
-        .call(
-            "edit",
-            json!({"file_path": "l.txt", "old_string": "abc", "new_string": "x"}),
-        )
-        .await;
-    assert!(
-        out.error().contains("is not valid UTF-8")
-            && out
-                .error()
-                .contains("iconv -f windows-1252 -t utf-8 'l.txt' > NEW"),
-        "{}",
-        out.error()
-    );
-    // The encoding it looks like, not Latin-1: a cp1252 € (0x80) would become a control
-    // character.
-    let cp1252 = b"Preis 5 \x80, Stra\xdfe abc\n".to_vec();
+    // A file in an 8-bit encoding is edited in it: every other byte stays (a cp1252 € is 0x80).
+    let cp1252 = b"Preis 5 \x80, Stra\xdfe B\xfcro\n".to_vec();
     f.file("k.txt", &cp1252);
     let out = f
         .call(
             "edit",
-            json!({"file_path": "k.txt", "old_string": "abc", "new_string": "x"}),
+            json!({"file_path": "k.txt", "old_string": "Büro", "new_string": "Büroraum"}),
+        )
+        .await;
+    assert_eq!(out.value()["replacements"], 1, "{}", out.text());
+    assert_eq!(
+        out.note(),
+        Some("`k.txt` is windows-1252 text, not UTF-8: edited and written in windows-1252")
+    );
+    let edited = b"Preis 5 \x80, Stra\xdfe B\xfcroraum\n";
+    assert_eq!(std::fs::read(f.root.join("k.txt")).unwrap(), edited);
+    // Text the encoding cannot hold is refused, naming it; nothing changes.
+    let out = f
+        .call(
+            "edit",
+            json!({"file_path": "k.txt", "old_string": "Büroraum", "new_string": "事務所 → Büro"}),
         )
         .await;
     assert!(
-        out.error().contains(
-            "it looks like windows-1252 text: convert it first (bash: iconv \
-                              -f windows-1252 -t utf-8 'k.txt' > NEW)"
-        ),
+        out.error()
+            .contains("is windows-1252 text, which cannot hold \"事務所→\"")
+            && out
+                .error()
+                .contains("iconv -f windows-1252 -t utf-8 'k.txt' > NEW"),
         "{}",
         out.error()
     );
+    assert_eq!(std::fs::read(f.root.join("k.txt")).unwrap(), edited);
+    // UTF-8 with a stray byte reads as an 8-bit encoding too: edited in it, every other byte
+    // (the UTF-8 ones included) stays as it was, and the note says which encoding was taken.
+    let utf8 = "naïve café déjà vu ".repeat(20).into_bytes();
+    f.file("d.txt", [&utf8[..], b"\xff abc\n"].concat());
+    let out = f
+        .call(
+            "edit",
+            json!({"file_path": "d.txt", "old_string": "abc", "new_string": "x"}),
+        )
+        .await;
+    assert!(
+        out.note()
+            .is_some_and(|n| n.contains("edited and written in")),
+        "{:?}",
+        out.note()
+    );
+    assert_eq!(
+        std::fs::read(f.root.join("d.txt")).unwrap(),
+        [&utf8[..], b"\xff x\n"].concat()
+    );
     assert_eq!(std::fs::read(f.root.join("b.bin")).unwrap(), bin);
-    assert_eq!(std::fs::read(f.root.join("l.txt")).unwrap(), latin);
 }
 
 #[tokio::test]

@@ -221,8 +221,9 @@ async fn read_decodes_text_in_another_encoding_and_says_which() {
     let read = json!({"file_path": "sales.csv"});
     let out = f.call("read", read.clone()).await;
     assert_eq!(out.value()["lines"][1]["text"], "Åsa;München");
-    let said = "decoded from windows-1252: the file is not UTF-8, and write and edit refuse it \
-                until it is converted (bash: iconv -f windows-1252 -t utf-8 'sales.csv' > NEW)";
+    let said = "decoded from windows-1252: the file is not UTF-8, and edit changes it in that \
+                encoding, write refuses it until it is converted (bash: iconv -f windows-1252 -t \
+                utf-8 'sales.csv' > NEW)";
     assert_eq!(out.value()["note"], said);
     assert!(out.text().contains(&format!("[{said}]")), "{}", out.text());
     let out = f.call_in_program("run-1", 1, "read", read).await;
