@@ -167,7 +167,7 @@ pub(crate) fn tool(ws: Arc<Workspace>) -> ToolDefinition {
         )
         .code_description(
             "Search file contents by ripgrep regex (≤ 10,000 lines a call); hidden files too, not \
-             binary ones, nor .gitignored ones unless `path` names them.",
+             binary ones, nor .gitignored ones unless `path` is inside one (or is one).",
         )
         .parameters(
             ParameterSpec::new()
