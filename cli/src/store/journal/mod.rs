@@ -165,6 +165,19 @@ impl RunJournals {
         }
     }
 
+    /// The epoch under which this process surely still holds `run`: more than a renewal's
+    /// interval of its lease is left (a renewal that is late or failed makes its calls write
+    /// first, and so find out whether the run is still theirs), and it has not handed its runs
+    /// over.
+    fn surely_held(&self, run: &str) -> Option<i64> {
+        if self.handed_over.load(std::sync::atomic::Ordering::SeqCst) {
+            return None;
+        }
+        let margin = Instant::now() + self.lease.duration / 3;
+        let held = self.held();
+        held.get(run).filter(|h| margin < h.until).map(|h| h.epoch)
+    }
+
     /// `run` was taken here under `epoch`: append what its last owner wrote ahead of the store
     /// and never appended, before it is resumed (a call written only there is in doubt, not
     /// unmade). Unless that succeeds the run is let go again, for a later claim to retry.
@@ -387,25 +400,15 @@ impl JournalStore for RunJournals {
     }
 
     fn write_ahead(&self, run: &str, from: u64, batch: &Batch) -> Result<bool, JournalError> {
-        let Some(ahead) = &self.ahead else {
+        let (Some(ahead), Some(epoch)) = (&self.ahead, self.surely_held(run)) else {
             return Ok(false);
         };
-        let epoch = self.held().get(run).map(|h| h.epoch);
-        match epoch {
-            // A file that cannot be written leaves the store to be: the run appends.
-            Some(epoch) if self.holds(run) => Ok(ahead.write(run, epoch, from, batch).is_ok()),
-            _ => Ok(false),
-        }
+        // A file that cannot be written leaves the store to be: the run appends.
+        Ok(ahead.write(run, epoch, from, batch).is_ok())
     }
 
     fn holds(&self, run: &str) -> bool {
-        // Sure while more than a renewal's interval is left: a renewal that is late or failed
-        // makes its calls write first, and so find out whether the run is still theirs.
-        !self.handed_over.load(std::sync::atomic::Ordering::SeqCst)
-            && self
-                .held()
-                .get(run)
-                .is_some_and(|h| Instant::now() + self.lease.duration / 3 < h.until)
+        self.surely_held(run).is_some()
     }
 }
 
