@@ -183,6 +183,21 @@ impl Outside {
     }
 }
 
+/// The body of tsserver's answer to `command` with `args`, asked through
+/// typescript-language-server's `typescript.tsserverRequest`; `None` when it has none.
+async fn tsserver(server: &Server, command: &str, args: Value) -> Option<Value> {
+    let params = ExecuteCommandParams {
+        command: "typescript.tsserverRequest".into(),
+        arguments: vec![json!(command), args],
+        work_done_progress_params: WorkDoneProgressParams::default(),
+    };
+    let mut answer = server.request::<ExecuteCommand>(params).await.ok()??;
+    Some(match answer.get_mut("body") {
+        Some(body) => body.take(),
+        None => answer,
+    })
+}
+
 /// One symbol tsserver's `navto` found: its name, kind (LSP's, as typescript-language-server
 /// maps tsserver's), file, zero-based position and container.
 pub(super) struct Found {
@@ -198,13 +213,8 @@ pub(super) struct Found {
 /// which scopes the search to that file's project). `None` when the server cannot say.
 pub(super) async fn symbols_everywhere(server: &Server, query: &str) -> Option<Vec<Found>> {
     use lsp_types::SymbolKind as K;
-    let params = ExecuteCommandParams {
-        command: "typescript.tsserverRequest".into(),
-        arguments: vec![json!("navto"), json!({"searchValue": query})],
-        work_done_progress_params: WorkDoneProgressParams::default(),
-    };
-    let answer = server.request::<ExecuteCommand>(params).await.ok()??;
-    let items = answer.get("body").unwrap_or(&answer).as_array()?;
+    let answer = tsserver(server, "navto", json!({"searchValue": query})).await?;
+    let items = answer.as_array()?;
     let number = |v: &Value, key: &str| v.get(key).and_then(Value::as_u64).unwrap_or(1);
     let found = items.iter().filter_map(|item| {
         let text = |key: &str| item.get(key).and_then(Value::as_str);
@@ -242,16 +252,8 @@ async fn project_files(
     server: &Server,
     file: &Path,
 ) -> Option<(HashSet<PathBuf>, Option<PathBuf>)> {
-    let params = ExecuteCommandParams {
-        command: "typescript.tsserverRequest".into(),
-        arguments: vec![
-            json!("projectInfo"),
-            json!({"file": file, "needFileNameList": true}),
-        ],
-        work_done_progress_params: WorkDoneProgressParams::default(),
-    };
-    let answer = server.request::<ExecuteCommand>(params).await.ok()??;
-    let info = answer.get("body").unwrap_or(&answer);
+    let args = json!({"file": file, "needFileNameList": true});
+    let info = tsserver(server, "projectInfo", args).await?;
     let files = info.get("fileNames")?.as_array()?;
     let files = files
         .iter()
